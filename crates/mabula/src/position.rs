@@ -1,0 +1,430 @@
+//! Positions: where the marbles are and who moves, with the rules of play.
+//!
+//! [`Setup`] is an unvalidated arrangement with public fields; [`Position`] has private fields and
+//! is only obtained through a checked conversion ([`Position::from_setup`]), a position string, or
+//! a deal (see [`crate::deal`]). Once built, a position can only change by legal moves, so every
+//! position in the program keeps the invariants: no marble on a corner, at most 12 of a colour,
+//! and a Zobrist hash that matches the contents.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList};
+use crate::scoring::{Outcome, Scores, Scoring};
+use crate::square::{Color, Square};
+use crate::tables::{
+    BLACK_TO_MOVE, EDGE_OF, EDGES, KEYS, LINE_KEYS, LINE_MASK, NONE, PUSH, STATES, deposit,
+    extract, state,
+};
+use std::fmt;
+
+/// An unvalidated arrangement: anything goes until it becomes a [`Position`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// Squares holding a white marble.
+    pub white: Bitboard,
+    /// Squares holding a black marble.
+    pub black: Bitboard,
+    /// The side to move.
+    pub turn: Color,
+}
+
+/// Why a [`Setup`] is not a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A square holds a white and a black marble.
+    #[error("{0} holds both a white and a black marble")]
+    Overlap(Square),
+    /// A corner holds a marble.
+    #[error("{0} is a corner, and nothing is ever placed on a corner")]
+    MarbleOnCorner(Square),
+    /// More than 12 marbles of one colour.
+    #[error("there are {count} {color} marbles, but a player has only 12")]
+    TooMany {
+        /// The colour.
+        color: Color,
+        /// How many marbles of it were given.
+        count: u32,
+    },
+}
+
+/// A legal arrangement of marbles with the side to move; 32 bytes, cheap to copy.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Position {
+    white: Bitboard,
+    black: Bitboard,
+    /// Zobrist hash of the marbles and the side to move, kept up to date by every move.
+    hash: u64,
+    turn: Color,
+}
+
+/// Why a move cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {mv}: {reason}")]
+pub struct PlayError {
+    /// The move that was refused.
+    pub mv: Move,
+    /// What is wrong with it, in words.
+    pub reason: String,
+}
+
+impl Position {
+    /// Checks a setup and makes it a position.
+    pub fn from_setup(setup: Setup) -> Result<Position, SetupError> {
+        if let Some(sq) = (setup.white & setup.black).first() {
+            return Err(SetupError::Overlap(sq));
+        }
+        if let Some(sq) = ((setup.white | setup.black) & Bitboard::CORNERS).first() {
+            return Err(SetupError::MarbleOnCorner(sq));
+        }
+        for (color, bb) in [(Color::White, setup.white), (Color::Black, setup.black)] {
+            if bb.count() > 12 {
+                return Err(SetupError::TooMany { color, count: bb.count() });
+            }
+        }
+        let mut pos = Position { white: setup.white, black: setup.black, hash: 0, turn: setup.turn };
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// The position as an unvalidated setup.
+    pub const fn to_setup(&self) -> Setup {
+        Setup { white: self.white, black: self.black, turn: self.turn }
+    }
+
+    /// The hash computed from scratch (the incremental one must always equal it).
+    fn compute_hash(&self) -> u64 {
+        let mut h = if self.turn == Color::Black { BLACK_TO_MOVE } else { 0 };
+        for sq in self.white {
+            h ^= KEYS[sq as usize];
+        }
+        for sq in self.black {
+            h ^= KEYS[64 + sq as usize];
+        }
+        h
+    }
+
+    /// Squares holding a white marble.
+    pub const fn white(&self) -> Bitboard {
+        self.white
+    }
+
+    /// Squares holding a black marble.
+    pub const fn black(&self) -> Bitboard {
+        self.black
+    }
+
+    /// Squares holding a marble of `color`.
+    pub const fn marbles(&self, color: Color) -> Bitboard {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// Squares holding any marble.
+    pub const fn occupied(&self) -> Bitboard {
+        Bitboard(self.white.0 | self.black.0)
+    }
+
+    /// The colour of the marble on `sq`, if any.
+    pub const fn color_at(&self, sq: Square) -> Option<Color> {
+        if self.white.contains(sq) {
+            Some(Color::White)
+        } else if self.black.contains(sq) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The side to move.
+    pub const fn side_to_move(&self) -> Color {
+        self.turn
+    }
+
+    /// The Zobrist hash of the marbles and the side to move.
+    pub const fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The same marbles with the other side to move.
+    #[must_use]
+    pub const fn with_side_to_move(mut self, turn: Color) -> Position {
+        if turn as u8 != self.turn as u8 {
+            self.turn = turn;
+            self.hash ^= BLACK_TO_MOVE;
+        }
+        self
+    }
+
+    /// How far the marble on edge space `edge` (an index into the edge table) may travel.
+    #[inline(always)]
+    fn room(occupied: u64, edge: u8) -> u32 {
+        6 - (occupied & LINE_MASK[EDGES[edge as usize].line as usize]).count_ones()
+    }
+
+    /// Whether `color` has a push (ignores whose turn it is).
+    pub fn can_push(&self, color: Color) -> bool {
+        let occ = self.occupied().0;
+        (self.marbles(color) & Bitboard::EDGE).any(|sq| Position::room(occ, EDGE_OF[sq as usize]) > 0)
+    }
+
+    /// Whether the game is over: neither side can push.
+    pub fn is_game_over(&self) -> bool {
+        !self.can_push(Color::White) && !self.can_push(Color::Black)
+    }
+
+    /// The number of pushes of the side to move (0 when it must pass or the game is over).
+    #[inline]
+    pub fn count_pushes(&self) -> u32 {
+        let occ = self.occupied().0;
+        let mut n = 0;
+        for sq in self.marbles(self.turn) & Bitboard::EDGE {
+            n += Position::room(occ, EDGE_OF[sq as usize]);
+        }
+        n
+    }
+
+    /// The number of legal moves: the pushes, or 1 for a forced pass, or 0 at the end.
+    #[inline]
+    pub fn count_moves(&self) -> u32 {
+        match self.count_pushes() {
+            0 => u32::from(self.can_push(self.turn.other())),
+            n => n,
+        }
+    }
+
+    /// Appends the pushes of the side to move to `list`.
+    #[inline]
+    pub fn pushes_into(&self, list: &mut MoveList) {
+        let occ = self.occupied().0;
+        for sq in self.marbles(self.turn) & Bitboard::EDGE {
+            let edge = EDGE_OF[sq as usize];
+            let room = Position::room(occ, edge) as u8;
+            let base = edge * 6;
+            if EDGES[edge as usize].reversed {
+                list.push_code_range(base + 6 - room, base + 6);
+            } else {
+                list.push_code_range(base, base + room);
+            }
+        }
+    }
+
+    /// The legal moves of the side to move: its pushes; or exactly [`Move::PASS`] when it cannot
+    /// push but the opponent can; or nothing when the game is over. Not sorted: sort the list to
+    /// get notation order.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pushes_into(&mut list);
+        if list.is_empty() && self.can_push(self.turn.other()) {
+            list.push(Move::PASS);
+        }
+        list
+    }
+
+    /// The `index`-th legal move in the order of [`Position::legal_moves`], without building the
+    /// list (for random playouts). `index` must be below [`Position::count_moves`].
+    #[inline]
+    pub fn nth_move(&self, mut index: u32) -> Move {
+        let occ = self.occupied().0;
+        for sq in self.marbles(self.turn) & Bitboard::EDGE {
+            let edge = EDGE_OF[sq as usize];
+            let room = Position::room(occ, edge);
+            if index < room {
+                let first = if EDGES[edge as usize].reversed { 6 - room } else { 0 };
+                return Move::from_code(edge * 6 + (first + index) as u8).unwrap_or(Move::PASS);
+            }
+            index -= room;
+        }
+        Move::PASS
+    }
+
+    /// Whether `mv` is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check(mv).is_ok()
+    }
+
+    fn check(&self, mv: Move) -> Result<(), String> {
+        let own_pushes = self.count_pushes();
+        if mv.is_pass() {
+            return match (own_pushes, self.can_push(self.turn.other())) {
+                (0, true) => Ok(()),
+                (0, false) => Err("the game is over".into()),
+                _ => Err(format!("{} can push a marble, and a player who can move must", self.turn)),
+            };
+        }
+        if own_pushes == 0 {
+            return Err(if self.can_push(self.turn.other()) {
+                format!("{} has no marble that can move and must pass", self.turn)
+            } else {
+                "the game is over".into()
+            });
+        }
+        let from = mv.from().expect("a push has a start");
+        match self.color_at(from) {
+            None => return Err(format!("there is no marble on {from}")),
+            Some(c) if c != self.turn => {
+                return Err(format!("the marble on {from} is {c}'s, and it is {}'s turn", self.turn));
+            }
+            Some(_) => {}
+        }
+        let room = Position::room(self.occupied().0, mv.edge());
+        if u32::from(mv.distance()) > room {
+            return Err(match room {
+                0 => format!("the line of {from} is full, so that marble cannot move"),
+                _ => format!(
+                    "the marble on {from} may travel at most {room} square{} here; further would \
+                     push a marble onto an edge space",
+                    if room == 1 { "" } else { "s" }
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Plays a move after checking it; the error says why it is illegal.
+    pub fn play(&self, mv: Move) -> Result<Position, PlayError> {
+        self.check(mv).map_err(|reason| PlayError { mv, reason })?;
+        let mut next = *self;
+        next.play_unchecked(mv);
+        Ok(next)
+    }
+
+    /// Plays a move known to be legal (the fast path for search). An illegal move leaves the
+    /// position in an unspecified but memory-safe state.
+    #[inline]
+    pub fn play_unchecked(&mut self, mv: Move) {
+        self.hash ^= BLACK_TO_MOVE;
+        let mover = self.turn;
+        self.turn = mover.other();
+        if mv.is_pass() {
+            return;
+        }
+        let code = mv.code();
+        let edge = EDGES[(code / 6) as usize];
+        let slot = (code % 6) as usize;
+        let line = edge.line;
+        let w = extract(self.white.0, line);
+        let b = extract(self.black.0, line);
+        let before = state(w, b);
+        // Slot order runs with the natural bit order, so the slot is the pusher's bit, and the
+        // push distance is `slot + 1` (or `6 - slot` against the natural order).
+        let d = if edge.reversed { 6 - slot } else { slot + 1 };
+        let after = PUSH[(usize::from(edge.reversed) * 6 + d - 1) * STATES + before];
+        let (mut nw, mut nb) = (u32::from(after & 0xff), u32::from(after >> 8));
+        let from = 1u64 << edge.sq;
+        let line_mask = LINE_MASK[line as usize];
+        match mover {
+            Color::White => {
+                nw |= 1 << slot;
+                self.hash ^= KEYS[edge.sq as usize];
+                self.white.0 &= !from;
+            }
+            Color::Black => {
+                nb |= 1 << slot;
+                self.hash ^= KEYS[64 + edge.sq as usize];
+                self.black.0 &= !from;
+            }
+        }
+        self.white.0 = (self.white.0 & !line_mask) | deposit(nw, line);
+        self.black.0 = (self.black.0 & !line_mask) | deposit(nb, line);
+        let keys = &LINE_KEYS[line as usize * STATES..][..STATES];
+        self.hash ^= keys[before] ^ keys[state(nw, nb)];
+    }
+
+    /// The groups of `color`: sets of its orthogonally connected marbles in the field.
+    pub fn groups(&self, color: Color) -> Groups {
+        Groups { rest: self.marbles(color) & Bitboard::FIELD }
+    }
+
+    /// Both scores of the current field under `scoring`.
+    pub fn scores(&self, scoring: Scoring) -> Scores {
+        Scores { white: self.score(Color::White, scoring), black: self.score(Color::Black, scoring) }
+    }
+
+    /// The score of one side under `scoring`.
+    #[inline]
+    pub fn score(&self, color: Color, scoring: Scoring) -> u32 {
+        let groups = self.groups(color).map(Bitboard::count);
+        match scoring {
+            Scoring::Largest => groups.max().unwrap_or(0),
+            Scoring::Product => {
+                if (self.marbles(color) & Bitboard::FIELD).is_empty() {
+                    0
+                } else {
+                    groups.product()
+                }
+            }
+        }
+    }
+
+    /// The outcome once the game is over; `None` while it goes on.
+    pub fn outcome(&self, scoring: Scoring) -> Option<Outcome> {
+        self.is_game_over().then(|| self.scores(scoring).outcome())
+    }
+
+    /// The marble on edge space `sq` can travel this far right now (0 if blocked or not a marble
+    /// of an edge space).
+    pub fn room_at(&self, sq: Square) -> u32 {
+        match EDGE_OF[sq as usize] {
+            NONE => 0,
+            _ if !self.occupied().contains(sq) => 0,
+            edge => Position::room(self.occupied().0, edge),
+        }
+    }
+}
+
+/// Iterator over the groups of one colour (see [`Position::groups`]).
+pub struct Groups {
+    rest: Bitboard,
+}
+
+impl Iterator for Groups {
+    type Item = Bitboard;
+
+    #[inline]
+    fn next(&mut self) -> Option<Bitboard> {
+        let seed = self.rest.first()?;
+        let mut group = Bitboard::from_square(seed);
+        loop {
+            let grown = group.grow() & self.rest;
+            if grown == group {
+                break;
+            }
+            group = grown;
+        }
+        self.rest ^= group;
+        Some(group)
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
+impl TryFrom<Setup> for Position {
+    type Error = SetupError;
+    fn try_from(setup: Setup) -> Result<Position, SetupError> {
+        Position::from_setup(setup)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_fits_in_32_bytes() {
+        assert!(std::mem::size_of::<Position>() <= 32);
+    }
+
+    #[test]
+    fn the_incremental_hash_matches_a_fresh_one_after_every_move() {
+        let mut pos = crate::deal::random(7, Color::White);
+        while let Some(&mv) = pos.legal_moves().first() {
+            pos.play_unchecked(mv);
+            assert_eq!(pos.hash(), pos.compute_hash(), "after {mv} in {pos}");
+        }
+    }
+}
