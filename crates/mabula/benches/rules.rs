@@ -18,8 +18,12 @@ fn bench(c: &mut Criterion) {
     let opening = deal::random(1, Color::White);
     let mid = midgame();
     assert_eq!(opening.legal_moves().len(), 72);
-    c.bench_function("legal_moves/opening", |b| b.iter(|| black_box(&opening).legal_moves()));
-    c.bench_function("legal_moves/midgame", |b| b.iter(|| black_box(&mid).legal_moves()));
+    c.bench_function("legal_moves/opening", |b| {
+        b.iter(|| black_box(&opening).legal_moves())
+    });
+    c.bench_function("legal_moves/midgame", |b| {
+        b.iter(|| black_box(&mid).legal_moves())
+    });
     let mv = mid.legal_moves()[0];
     c.bench_function("play_unchecked/midgame", |b| {
         b.iter(|| {
@@ -33,8 +37,12 @@ fn bench(c: &mut Criterion) {
         end.play_unchecked(m);
     }
     assert!(end.is_game_over());
-    c.bench_function("scores/largest", |b| b.iter(|| black_box(&end).scores(Scoring::Largest)));
-    c.bench_function("scores/product", |b| b.iter(|| black_box(&end).scores(Scoring::Product)));
+    c.bench_function("scores/largest", |b| {
+        b.iter(|| black_box(&end).scores(Scoring::Largest))
+    });
+    c.bench_function("scores/product", |b| {
+        b.iter(|| black_box(&end).scores(Scoring::Product))
+    });
     let expected = perft(&opening, 3);
     c.bench_function("perft/opening/3", |b| {
         b.iter(|| assert_eq!(perft(black_box(&opening), 3), expected))

@@ -91,7 +91,11 @@ impl Bitboard {
 
     /// The lowest square of the set.
     pub const fn first(self) -> Option<Square> {
-        if self.0 == 0 { None } else { Square::from_index(self.0.trailing_zeros() as u8) }
+        if self.0 == 0 {
+            None
+        } else {
+            Square::from_index(self.0.trailing_zeros() as u8)
+        }
     }
 
     /// The squares orthogonally next to a square of the set, within the board (the set itself
@@ -184,18 +188,34 @@ mod tests {
         assert_eq!(Bitboard::FIELD.count(), 36);
         assert_eq!(Bitboard::EDGE.count(), 24);
         assert_eq!(Bitboard::CORNERS.count(), 4);
-        assert_eq!((Bitboard::FIELD | Bitboard::EDGE | Bitboard::CORNERS).0, u64::MAX);
+        assert_eq!(
+            (Bitboard::FIELD | Bitboard::EDGE | Bitboard::CORNERS).0,
+            u64::MAX
+        );
         assert!((Bitboard::FIELD & Bitboard::EDGE).is_empty());
         for sq in Bitboard::FIELD {
-            assert!((1..7).contains(&sq.file()) && (1..7).contains(&sq.rank()), "{sq}");
+            assert!(
+                (1..7).contains(&sq.file()) && (1..7).contains(&sq.rank()),
+                "{sq}"
+            );
         }
     }
 
     #[test]
     fn growing_never_wraps_around_the_board_sides() {
         let h4 = Bitboard::from_square(Square::H4);
-        assert_eq!(h4.grow(), [Square::H4, Square::G4, Square::H3, Square::H5].into_iter().collect());
+        assert_eq!(
+            h4.grow(),
+            [Square::H4, Square::G4, Square::H3, Square::H5]
+                .into_iter()
+                .collect()
+        );
         let a4 = Bitboard::from_square(Square::A4);
-        assert_eq!(a4.grow(), [Square::A4, Square::B4, Square::A3, Square::A5].into_iter().collect());
+        assert_eq!(
+            a4.grow(),
+            [Square::A4, Square::B4, Square::A3, Square::A5]
+                .into_iter()
+                .collect()
+        );
     }
 }

@@ -67,7 +67,10 @@ pub fn check(pos: &Position) -> Result<(), DealError> {
     match three_in_a_row(&colors) {
         Some(i) => {
             let squares = [RING[i], RING[(i + 1) % 24], RING[(i + 2) % 24]];
-            Err(DealError::ThreeInARow { color: colors[i].unwrap_or(Color::White), squares })
+            Err(DealError::ThreeInARow {
+                color: colors[i].unwrap_or(Color::White),
+                squares,
+            })
         }
         None => Ok(()),
     }
@@ -80,7 +83,11 @@ fn three_in_a_row<T: PartialEq>(ring: &[T; 24]) -> Option<usize> {
 
 /// The position with `colors` around the ring (in [`RING`] order) and `first` to move.
 fn from_ring(colors: &[Color; 24], first: Color) -> Position {
-    let mut setup = Setup { white: Bitboard::EMPTY, black: Bitboard::EMPTY, turn: first };
+    let mut setup = Setup {
+        white: Bitboard::EMPTY,
+        black: Bitboard::EMPTY,
+        turn: first,
+    };
     for (sq, c) in RING.iter().zip(colors) {
         match c {
             Color::White => setup.white = setup.white.with(*sq),
@@ -136,7 +143,11 @@ pub fn all(first: Color) -> Vec<Position> {
             return;
         }
         for c in Color::BOTH {
-            let count = if c == Color::White { whites } else { n as u32 - whites };
+            let count = if c == Color::White {
+                whites
+            } else {
+                n as u32 - whites
+            };
             if count == 12 || (n >= 2 && colors[n - 1] == c && colors[n - 2] == c) {
                 continue;
             }
@@ -172,23 +183,36 @@ mod tests {
             (u64::MAX, "1wbwwbb1/b6w/b6w/w6b/w6b/b6w/b6b/1wwbwwb1 w"),
         ];
         for (seed, expected) in pinned {
-            assert_eq!(random(seed, Color::White).to_string(), expected, "seed {seed}");
+            assert_eq!(
+                random(seed, Color::White).to_string(),
+                expected,
+                "seed {seed}"
+            );
         }
     }
 
     #[test]
     fn random_deals_are_valid_and_vary() {
-        let deals: std::collections::HashSet<_> =
-            (0..200).map(|s| random(s, Color::Black)).inspect(|d| assert_eq!(check(d), Ok(()))).collect();
+        let deals: std::collections::HashSet<_> = (0..200)
+            .map(|s| random(s, Color::Black))
+            .inspect(|d| assert_eq!(check(d), Ok(())))
+            .collect();
         assert!(deals.len() > 190);
     }
 
     #[test]
     fn a_broken_deal_names_the_three_neighbours() {
-        let pos: Position = "1wwwbbw1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w".parse().expect("position");
+        let pos: Position = "1wwwbbw1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w"
+            .parse()
+            .expect("position");
         let err = check(&pos).expect_err("three whites");
-        assert_eq!(err.to_string(), "d8, c8 and b8 are three white marbles side by side on the edge ring");
-        let pushed: Position = "1wbwbww1/b6b/b6w/w6b/b6w/w6b/bw5w/2bwbwb1 b".parse().expect("position");
+        assert_eq!(
+            err.to_string(),
+            "d8, c8 and b8 are three white marbles side by side on the edge ring"
+        );
+        let pushed: Position = "1wbwbww1/b6b/b6w/w6b/b6w/w6b/bw5w/2bwbwb1 b"
+            .parse()
+            .expect("position");
         assert_eq!(check(&pushed), Err(DealError::MarbleInField(Square::B2)));
     }
 }

@@ -189,7 +189,9 @@ mod tests {
         assert_eq!(pos.white().count(), 12);
         assert_eq!(pos.black().count(), 12);
         assert_eq!(pos.side_to_move(), Color::White);
-        let upper: Position = format!("  {}  ", OPENING.to_uppercase()).parse().expect("valid");
+        let upper: Position = format!("  {}  ", OPENING.to_uppercase())
+            .parse()
+            .expect("valid");
         assert_eq!(upper, pos);
     }
 

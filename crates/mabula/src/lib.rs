@@ -8,6 +8,7 @@
 //! - [`position`]: [`Setup`] (unchecked) and [`Position`] (checked), with the rules of play:
 //!   legal moves, the push, passing, the end, groups and scores.
 //! - [`fen`]: position strings.
+//! - [`diagram`]: boards drawn as text.
 //! - [`scoring`]: [`Scoring`] modes, [`Scores`], [`Outcome`] and [`GameResult`].
 //! - [`deal`]: the 40,158 valid starting arrangements and a seeded random one.
 //! - [`symmetry`]: the eight symmetries of the board and canonical positions.
@@ -27,6 +28,7 @@
 
 pub mod bitboard;
 pub mod deal;
+pub mod diagram;
 pub mod fen;
 pub mod moves;
 pub mod perft;

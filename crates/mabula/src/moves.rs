@@ -37,13 +37,21 @@ impl Move {
     }
 
     pub(crate) const fn from_parts(edge: u8, distance: u8) -> Move {
-        let slot = if EDGES[edge as usize].reversed { 6 - distance } else { distance - 1 };
+        let slot = if EDGES[edge as usize].reversed {
+            6 - distance
+        } else {
+            distance - 1
+        };
         Move(edge * 6 + slot)
     }
 
     /// The move with this code (`0..144` a push, 255 a pass).
     pub const fn from_code(code: u8) -> Option<Move> {
-        if (code as usize) < Move::PUSHES || code == u8::MAX { Some(Move(code)) } else { None }
+        if (code as usize) < Move::PUSHES || code == u8::MAX {
+            Some(Move(code))
+        } else {
+            None
+        }
     }
 
     /// The one-byte code of the move.
@@ -71,7 +79,11 @@ impl Move {
             return 0;
         }
         let slot = self.0 % 6;
-        if EDGES[self.edge() as usize].reversed { 6 - slot } else { slot + 1 }
+        if EDGES[self.edge() as usize].reversed {
+            6 - slot
+        } else {
+            slot + 1
+        }
     }
 
     /// The field square where the pushed marble stops; `None` for a pass.
@@ -96,7 +108,9 @@ impl Move {
             (_, 0) => 8,
             _ => -8,
         };
-        Some(std::array::from_fn(|n| sq((from.index() as i8 + step * (n as i8 + 1)) as u8)))
+        Some(std::array::from_fn(|n| {
+            sq((from.index() as i8 + step * (n as i8 + 1)) as u8)
+        }))
     }
 
     /// All 144 pushes, in notation order.
@@ -160,8 +174,15 @@ impl FromStr for Move {
                 return Ok(mv);
             }
         }
-        let stops: Vec<String> = candidates.filter_map(|m| m.to()).map(|t| t.to_string()).collect();
-        Err(ParseMoveError::OffLine(s.to_string(), from, stops.join(", ")))
+        let stops: Vec<String> = candidates
+            .filter_map(|m| m.to())
+            .map(|t| t.to_string())
+            .collect();
+        Err(ParseMoveError::OffLine(
+            s.to_string(),
+            from,
+            stops.join(", "),
+        ))
     }
 }
 
@@ -178,7 +199,10 @@ impl MoveList {
 
     /// An empty list.
     pub const fn new() -> MoveList {
-        MoveList { moves: [Move::PASS; MoveList::CAPACITY], len: 0 }
+        MoveList {
+            moves: [Move::PASS; MoveList::CAPACITY],
+            len: 0,
+        }
     }
 
     #[inline(always)]
@@ -252,7 +276,10 @@ mod tests {
         for mv in Move::all_pushes() {
             let text = mv.to_string();
             assert_eq!(text.parse::<Move>(), Ok(mv));
-            assert_eq!(format!("  {}  ", text.to_uppercase()).parse::<Move>(), Ok(mv));
+            assert_eq!(
+                format!("  {}  ", text.to_uppercase()).parse::<Move>(),
+                Ok(mv)
+            );
         }
         assert_eq!("PASS".parse::<Move>(), Ok(Move::PASS));
     }
@@ -268,10 +295,16 @@ mod tests {
     #[test]
     fn notation_names_the_stop_square_along_the_line() {
         let mv: Move = "h5-c5".parse().expect("a move");
-        assert_eq!((mv.from(), mv.distance(), mv.to()), (Some(Square::H5), 5, Some(Square::C5)));
+        assert_eq!(
+            (mv.from(), mv.distance(), mv.to()),
+            (Some(Square::H5), 5, Some(Square::C5))
+        );
         let mv: Move = "e8-e7".parse().expect("a move");
         assert_eq!(mv.distance(), 1);
-        assert_eq!(Move::push(Square::B1, 3).map(|m| m.to_string()), Some("b1-b4".into()));
+        assert_eq!(
+            Move::push(Square::B1, 3).map(|m| m.to_string()),
+            Some("b1-b4".into())
+        );
     }
 
     #[test]

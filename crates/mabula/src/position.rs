@@ -11,8 +11,8 @@ use crate::moves::{Move, MoveList};
 use crate::scoring::{Outcome, Scores, Scoring};
 use crate::square::{Color, Square};
 use crate::tables::{
-    BLACK_TO_MOVE, EDGE_OF, EDGES, KEYS, LINE_KEYS, LINE_MASK, NONE, PUSH, STATES, deposit,
-    extract, state,
+    BLACK_TO_MOVE, EDGE_OF, EDGES, KEYS, LINE_MASK, LINE_OF, MASK_KEYS, NONE, PUSH, PUSHES,
+    deposit, extract, state,
 };
 use std::fmt;
 
@@ -49,8 +49,8 @@ pub enum SetupError {
 /// A legal arrangement of marbles with the side to move; 32 bytes, cheap to copy.
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Position {
-    white: Bitboard,
-    black: Bitboard,
+    /// The marbles of each colour, indexed by `Color as usize`.
+    marbles: [Bitboard; 2],
     /// Zobrist hash of the marbles and the side to move, kept up to date by every move.
     hash: u64,
     turn: Color,
@@ -77,59 +77,70 @@ impl Position {
         }
         for (color, bb) in [(Color::White, setup.white), (Color::Black, setup.black)] {
             if bb.count() > 12 {
-                return Err(SetupError::TooMany { color, count: bb.count() });
+                return Err(SetupError::TooMany {
+                    color,
+                    count: bb.count(),
+                });
             }
         }
-        let mut pos = Position { white: setup.white, black: setup.black, hash: 0, turn: setup.turn };
+        let mut pos = Position {
+            marbles: [setup.white, setup.black],
+            hash: 0,
+            turn: setup.turn,
+        };
         pos.hash = pos.compute_hash();
         Ok(pos)
     }
 
     /// The position as an unvalidated setup.
     pub const fn to_setup(&self) -> Setup {
-        Setup { white: self.white, black: self.black, turn: self.turn }
+        Setup {
+            white: self.marbles[0],
+            black: self.marbles[1],
+            turn: self.turn,
+        }
     }
 
     /// The hash computed from scratch (the incremental one must always equal it).
     fn compute_hash(&self) -> u64 {
-        let mut h = if self.turn == Color::Black { BLACK_TO_MOVE } else { 0 };
-        for sq in self.white {
-            h ^= KEYS[sq as usize];
-        }
-        for sq in self.black {
-            h ^= KEYS[64 + sq as usize];
+        let mut h = if self.turn == Color::Black {
+            BLACK_TO_MOVE
+        } else {
+            0
+        };
+        for (c, marbles) in self.marbles.iter().enumerate() {
+            for sq in *marbles {
+                h ^= KEYS[c * 64 + sq as usize];
+            }
         }
         h
     }
 
     /// Squares holding a white marble.
     pub const fn white(&self) -> Bitboard {
-        self.white
+        self.marbles[0]
     }
 
     /// Squares holding a black marble.
     pub const fn black(&self) -> Bitboard {
-        self.black
+        self.marbles[1]
     }
 
     /// Squares holding a marble of `color`.
     pub const fn marbles(&self, color: Color) -> Bitboard {
-        match color {
-            Color::White => self.white,
-            Color::Black => self.black,
-        }
+        self.marbles[color as usize]
     }
 
     /// Squares holding any marble.
     pub const fn occupied(&self) -> Bitboard {
-        Bitboard(self.white.0 | self.black.0)
+        Bitboard(self.marbles[0].0 | self.marbles[1].0)
     }
 
     /// The colour of the marble on `sq`, if any.
     pub const fn color_at(&self, sq: Square) -> Option<Color> {
-        if self.white.contains(sq) {
+        if self.marbles[0].contains(sq) {
             Some(Color::White)
-        } else if self.black.contains(sq) {
+        } else if self.marbles[1].contains(sq) {
             Some(Color::Black)
         } else {
             None
@@ -156,16 +167,16 @@ impl Position {
         self
     }
 
-    /// How far the marble on edge space `edge` (an index into the edge table) may travel.
+    /// How far the marble on edge space `sq` may travel.
     #[inline(always)]
-    fn room(occupied: u64, edge: u8) -> u32 {
-        6 - (occupied & LINE_MASK[EDGES[edge as usize].line as usize]).count_ones()
+    fn room(occupied: u64, sq: Square) -> u32 {
+        6 - (occupied & LINE_OF[sq as usize]).count_ones()
     }
 
     /// Whether `color` has a push (ignores whose turn it is).
     pub fn can_push(&self, color: Color) -> bool {
         let occ = self.occupied().0;
-        (self.marbles(color) & Bitboard::EDGE).any(|sq| Position::room(occ, EDGE_OF[sq as usize]) > 0)
+        (self.marbles(color) & Bitboard::EDGE).any(|sq| Position::room(occ, sq) > 0)
     }
 
     /// Whether the game is over: neither side can push.
@@ -179,7 +190,7 @@ impl Position {
         let occ = self.occupied().0;
         let mut n = 0;
         for sq in self.marbles(self.turn) & Bitboard::EDGE {
-            n += Position::room(occ, EDGE_OF[sq as usize]);
+            n += Position::room(occ, sq);
         }
         n
     }
@@ -199,7 +210,7 @@ impl Position {
         let occ = self.occupied().0;
         for sq in self.marbles(self.turn) & Bitboard::EDGE {
             let edge = EDGE_OF[sq as usize];
-            let room = Position::room(occ, edge) as u8;
+            let room = Position::room(occ, sq) as u8;
             let base = edge * 6;
             if EDGES[edge as usize].reversed {
                 list.push_code_range(base + 6 - room, base + 6);
@@ -222,15 +233,20 @@ impl Position {
     }
 
     /// The `index`-th legal move in the order of [`Position::legal_moves`], without building the
-    /// list (for random playouts). `index` must be below [`Position::count_moves`].
+    /// list (for random playouts): a pass when passing is the only move. `index` must be below
+    /// [`Position::count_moves`].
     #[inline]
     pub fn nth_move(&self, mut index: u32) -> Move {
         let occ = self.occupied().0;
         for sq in self.marbles(self.turn) & Bitboard::EDGE {
-            let edge = EDGE_OF[sq as usize];
-            let room = Position::room(occ, edge);
+            let room = Position::room(occ, sq);
             if index < room {
-                let first = if EDGES[edge as usize].reversed { 6 - room } else { 0 };
+                let edge = EDGE_OF[sq as usize];
+                let first = if EDGES[edge as usize].reversed {
+                    6 - room
+                } else {
+                    0
+                };
                 return Move::from_code(edge * 6 + (first + index) as u8).unwrap_or(Move::PASS);
             }
             index -= room;
@@ -249,7 +265,10 @@ impl Position {
             return match (own_pushes, self.can_push(self.turn.other())) {
                 (0, true) => Ok(()),
                 (0, false) => Err("the game is over".into()),
-                _ => Err(format!("{} can push a marble, and a player who can move must", self.turn)),
+                _ => Err(format!(
+                    "{} can push a marble, and a player who can move must",
+                    self.turn
+                )),
             };
         }
         if own_pushes == 0 {
@@ -263,11 +282,14 @@ impl Position {
         match self.color_at(from) {
             None => return Err(format!("there is no marble on {from}")),
             Some(c) if c != self.turn => {
-                return Err(format!("the marble on {from} is {c}'s, and it is {}'s turn", self.turn));
+                return Err(format!(
+                    "the marble on {from} is {c}'s, and it is {}'s turn",
+                    self.turn
+                ));
             }
             Some(_) => {}
         }
-        let room = Position::room(self.occupied().0, mv.edge());
+        let room = Position::room(self.occupied().0, from);
         if u32::from(mv.distance()) > room {
             return Err(match room {
                 0 => format!("the line of {from} is full, so that marble cannot move"),
@@ -294,51 +316,42 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) {
         self.hash ^= BLACK_TO_MOVE;
-        let mover = self.turn;
-        self.turn = mover.other();
+        let mover = self.turn as usize;
+        self.turn = self.turn.other();
         if mv.is_pass() {
             return;
         }
-        let code = mv.code();
-        let edge = EDGES[(code / 6) as usize];
-        let slot = (code % 6) as usize;
-        let line = edge.line;
-        let w = extract(self.white.0, line);
-        let b = extract(self.black.0, line);
-        let before = state(w, b);
-        // Slot order runs with the natural bit order, so the slot is the pusher's bit, and the
-        // push distance is `slot + 1` (or `6 - slot` against the natural order).
-        let d = if edge.reversed { 6 - slot } else { slot + 1 };
-        let after = PUSH[(usize::from(edge.reversed) * 6 + d - 1) * STATES + before];
-        let (mut nw, mut nb) = (u32::from(after & 0xff), u32::from(after >> 8));
-        let from = 1u64 << edge.sq;
+        let push = &PUSHES[mv.code() as usize];
+        let line = push.line;
+        let [white, black] = &mut self.marbles;
+        let w = extract(white.0, line);
+        let b = extract(black.0, line);
+        let after = PUSH[push.table as usize + state(w, b)];
+        let mut new = [u32::from(after & 0xff), u32::from(after >> 8)];
+        new[mover] |= 1 << push.bit;
         let line_mask = LINE_MASK[line as usize];
-        match mover {
-            Color::White => {
-                nw |= 1 << slot;
-                self.hash ^= KEYS[edge.sq as usize];
-                self.white.0 &= !from;
-            }
-            Color::Black => {
-                nb |= 1 << slot;
-                self.hash ^= KEYS[64 + edge.sq as usize];
-                self.black.0 &= !from;
-            }
-        }
-        self.white.0 = (self.white.0 & !line_mask) | deposit(nw, line);
-        self.black.0 = (self.black.0 & !line_mask) | deposit(nb, line);
-        let keys = &LINE_KEYS[line as usize * STATES..][..STATES];
-        self.hash ^= keys[before] ^ keys[state(nw, nb)];
+        white.0 = (white.0 & !line_mask) | deposit(new[0], line);
+        black.0 = (black.0 & !line_mask) | deposit(new[1], line);
+        self.marbles[mover].0 &= !(1 << push.from);
+        let keys = &MASK_KEYS[line as usize];
+        self.hash ^= KEYS[mover * 64 + push.from as usize]
+            ^ keys[((w ^ new[0]) & 63) as usize]
+            ^ keys[64 + ((b ^ new[1]) & 63) as usize];
     }
 
     /// The groups of `color`: sets of its orthogonally connected marbles in the field.
     pub fn groups(&self, color: Color) -> Groups {
-        Groups { rest: self.marbles(color) & Bitboard::FIELD }
+        Groups {
+            rest: self.marbles(color) & Bitboard::FIELD,
+        }
     }
 
     /// Both scores of the current field under `scoring`.
     pub fn scores(&self, scoring: Scoring) -> Scores {
-        Scores { white: self.score(Color::White, scoring), black: self.score(Color::Black, scoring) }
+        Scores {
+            white: self.score(Color::White, scoring),
+            black: self.score(Color::Black, scoring),
+        }
     }
 
     /// The score of one side under `scoring`.
@@ -368,7 +381,7 @@ impl Position {
         match EDGE_OF[sq as usize] {
             NONE => 0,
             _ if !self.occupied().contains(sq) => 0,
-            edge => Position::room(self.occupied().0, edge),
+            _ => Position::room(self.occupied().0, sq),
         }
     }
 }

@@ -158,7 +158,10 @@ impl Game {
     /// Plays a move; refused (and nothing changes) if it is illegal or the result is decided.
     pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
         if self.declared != GameResult::Unfinished {
-            return Err(PlayError { mv, reason: format!("the game is over ({})", self.declared) });
+            return Err(PlayError {
+                mv,
+                reason: format!("the game is over ({})", self.declared),
+            });
         }
         self.current = self.current.play(mv)?;
         self.moves.push(mv);
@@ -195,7 +198,10 @@ impl Game {
 
     /// The value of a tag other than `Setup`, `Scoring` and `Result`.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Sets a tag (other than `Setup`, `Scoring` and `Result`, which come from the game).
@@ -233,11 +239,18 @@ impl Game {
 fn move_number(first: Color, index: usize) -> String {
     let ply = index + usize::from(first == Color::Black);
     let round = ply / 2 + 1;
-    if ply % 2 == 0 { format!("{round}.") } else { format!("{round}...") }
+    if ply % 2 == 0 {
+        format!("{round}.")
+    } else {
+        format!("{round}...")
+    }
 }
 
 fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ")
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
 }
 
 impl fmt::Display for Game {
@@ -313,7 +326,10 @@ impl Reader {
                 body_start = i;
                 break;
             }
-            let tag = parse_tag(t).ok_or_else(|| RecordError::Tag { line: i + 1, text: t.into() })?;
+            let tag = parse_tag(t).ok_or_else(|| RecordError::Tag {
+                line: i + 1,
+                text: t.into(),
+            })?;
             self.tags.push(tag);
         }
         let take = |tags: &mut Vec<(String, String)>, name: &str| {
@@ -366,12 +382,17 @@ impl Reader {
                     rest = after;
                     continue;
                 }
-                let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
+                let end = rest
+                    .find(|c: char| c.is_whitespace() || c == '{')
+                    .unwrap_or(rest.len());
                 let token = &rest[..end];
                 rest = &rest[end..];
                 if let Some(r) = end_result {
                     let _: GameResult = r;
-                    return Err(RecordError::Trailing { line: line_no, text: token.into() });
+                    return Err(RecordError::Trailing {
+                        line: line_no,
+                        text: token.into(),
+                    });
                 }
                 if let Some(r) = GameResult::parse(token) {
                     end_result = Some(r);
@@ -382,12 +403,18 @@ impl Reader {
                     continue;
                 }
                 let number = game.move_number(game.moves.len());
-                let mv = token.parse::<Move>().map_err(|source| RecordError::Notation {
+                let mv = token
+                    .parse::<Move>()
+                    .map_err(|source| RecordError::Notation {
+                        line: line_no,
+                        number: number.clone(),
+                        source,
+                    })?;
+                game.play(mv).map_err(|source| RecordError::Illegal {
                     line: line_no,
-                    number: number.clone(),
+                    number,
                     source,
                 })?;
-                game.play(mv).map_err(|source| RecordError::Illegal { line: line_no, number, source })?;
             }
         }
         if let Some((line, _)) = comment {
@@ -493,9 +520,17 @@ mod tests {
              here; further would push a marble onto an edge space"
         );
         let err = Game::parse(&format!("{setup}1. b1-b4 c8-c6 2. x9 *")).expect_err("bad token");
-        assert!(err.to_string().starts_with("line 3, move 2.: 'x9' is not a move"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("line 3, move 2.: 'x9' is not a move"),
+            "{err}"
+        );
         let err = Game::parse(&format!("{setup}1. b1-b4 d1-d2 *")).expect_err("own marble");
-        assert!(err.to_string().contains("d1 is white's, and it is black's turn"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("d1 is white's, and it is black's turn"),
+            "{err}"
+        );
     }
 
     #[test]

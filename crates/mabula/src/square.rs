@@ -40,12 +40,20 @@ impl Square {
 
     /// The square with this index (`rank * 8 + file`); `None` past 63.
     pub const fn from_index(index: u8) -> Option<Square> {
-        if index < 64 { Some(ALL[index as usize]) } else { None }
+        if index < 64 {
+            Some(ALL[index as usize])
+        } else {
+            None
+        }
     }
 
     /// The square on this file (0 = `a`) and rank (0 = `1`); `None` off the board.
     pub const fn from_coords(file: u8, rank: u8) -> Option<Square> {
-        if file < 8 && rank < 8 { Some(ALL[(rank * 8 + file) as usize]) } else { None }
+        if file < 8 && rank < 8 {
+            Some(ALL[(rank * 8 + file) as usize])
+        } else {
+            None
+        }
     }
 
     /// The index, `rank * 8 + file`.

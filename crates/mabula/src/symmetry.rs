@@ -128,7 +128,10 @@ impl Position {
     /// white and then black bitboards), and the symmetry that takes this position there.
     pub fn canonical(&self) -> (Position, Symmetry) {
         let key = |s: Symmetry| (s.bitboard(self.white()), s.bitboard(self.black()));
-        let best = Symmetry::ALL.into_iter().min_by_key(|&s| key(s)).unwrap_or(Symmetry::Identity);
+        let best = Symmetry::ALL
+            .into_iter()
+            .min_by_key(|&s| key(s))
+            .unwrap_or(Symmetry::Identity);
         (best.position(self), best)
     }
 }

@@ -22,25 +22,45 @@ pub(crate) struct Edge {
 /// ..., `g8`, `h2`..`h7`). A move's code is `edge * 6 + slot`, so the codes sort like the
 /// notation strings.
 pub(crate) const EDGES: [Edge; 24] = {
-    let mut out = [Edge { sq: 0, line: 0, reversed: false }; 24];
+    let mut out = [Edge {
+        sq: 0,
+        line: 0,
+        reversed: false,
+    }; 24];
     let mut i = 0;
     // a-file: a2..a7, pushing right along ranks 2..7.
     while i < 6 {
-        out[i] = Edge { sq: (i as u8 + 1) * 8, line: 6 + i as u8, reversed: false };
+        out[i] = Edge {
+            sq: (i as u8 + 1) * 8,
+            line: 6 + i as u8,
+            reversed: false,
+        };
         i += 1;
     }
     // Files b..g: rank 1 then rank 8.
     let mut f = 1;
     while f <= 6 {
-        out[i] = Edge { sq: f, line: f - 1, reversed: false };
-        out[i + 1] = Edge { sq: 56 + f, line: f - 1, reversed: true };
+        out[i] = Edge {
+            sq: f,
+            line: f - 1,
+            reversed: false,
+        };
+        out[i + 1] = Edge {
+            sq: 56 + f,
+            line: f - 1,
+            reversed: true,
+        };
         i += 2;
         f += 1;
     }
     // h-file: h2..h7, pushing left.
     let mut r = 1;
     while r <= 6 {
-        out[i] = Edge { sq: r * 8 + 7, line: 5 + r, reversed: true };
+        out[i] = Edge {
+            sq: r * 8 + 7,
+            line: 5 + r,
+            reversed: true,
+        };
         i += 1;
         r += 1;
     }
@@ -78,7 +98,11 @@ pub(crate) const LINE_MASK: [u64; 12] = {
 
 /// The square index of bit `n` (natural order) of line `line`.
 pub(crate) const fn line_square(line: u8, n: u8) -> u8 {
-    if line < 6 { (n + 1) * 8 + line + 1 } else { (line - 5) * 8 + n + 1 }
+    if line < 6 {
+        (n + 1) * 8 + line + 1
+    } else {
+        (line - 5) * 8 + n + 1
+    }
 }
 
 /// Multiplier that gathers the bits 0, 8, .., 40 of a word into bits 56..61.
@@ -98,7 +122,7 @@ pub(crate) const fn extract(bb: u64, line: u8) -> u32 {
 #[inline(always)]
 pub(crate) const fn deposit(mask: u32, line: u8) -> u64 {
     if line < 6 {
-        SPREAD[mask as usize] << (line + 9)
+        SPREAD[(mask & 63) as usize] << (line + 9)
     } else {
         (mask as u64) << ((line - 5) * 8 + 1)
     }
@@ -145,7 +169,7 @@ pub(crate) const STATES: usize = 729;
 /// The base-3 index of a line holding the white mask `w` and the black mask `b`.
 #[inline(always)]
 pub(crate) const fn state(w: u32, b: u32) -> usize {
-    TERN[w as usize] as usize + 2 * TERN[b as usize] as usize
+    TERN[(w & 63) as usize] as usize + 2 * TERN[(b & 63) as usize] as usize
 }
 
 /// What a push does to a line: `PUSH[(reversed * 6 + d - 1) * STATES + state]` is the line's
@@ -232,29 +256,84 @@ pub(crate) const KEYS: [u64; 129] = {
 /// The key of Black to move.
 pub(crate) const BLACK_TO_MOVE: u64 = KEYS[128];
 
-/// The Zobrist key of a line's contents: `LINE_KEYS[line * STATES + state]` is the XOR of the keys
-/// of the marbles the state puts on the line's squares.
-pub(crate) static LINE_KEYS: [u64; 12 * STATES] = {
-    let mut out = [0u64; 12 * STATES];
+/// Zobrist keys of line contents: `MASK_KEYS[line][colour * 64 + mask]` is the XOR of
+/// the keys of a `colour` marble (0 white, 1 black) on every square of `line` that the 6-bit
+/// natural-order `mask` names. Zobrist keys combine by XOR, so the change of a push's line is
+/// looked up with the mask of the squares that changed: two loads from a 12 KB table.
+pub(crate) static MASK_KEYS: [[u64; 128]; 12] = {
+    let mut out = [[0u64; 128]; 12];
     let mut l = 0;
     while l < 12 {
-        let mut s = 0;
-        while s < STATES {
-            let (mut n, mut x, mut key) = (0, s, 0u64);
-            while n < 6 {
-                let sq = line_square(l as u8, n as u8) as usize;
-                if x % 3 == 1 {
-                    key ^= KEYS[sq];
-                } else if x % 3 == 2 {
-                    key ^= KEYS[64 + sq];
+        let mut color = 0;
+        while color < 2 {
+            let mut mask = 0;
+            while mask < 64 {
+                let mut n = 0;
+                while n < 6 {
+                    if mask >> n & 1 != 0 {
+                        out[l][color * 64 + mask] ^=
+                            KEYS[color * 64 + line_square(l as u8, n as u8) as usize];
+                    }
+                    n += 1;
                 }
-                x /= 3;
-                n += 1;
+                mask += 1;
             }
-            out[l * STATES + s] = key;
-            s += 1;
+            color += 1;
         }
         l += 1;
+    }
+    out
+};
+
+/// What a push needs to know, precomputed per move code (256 entries, so that any `u8` code
+/// indexes it without a bounds check; entries past 143 are unused).
+#[derive(Copy, Clone)]
+pub(crate) struct PushInfo {
+    /// The square index of the edge space the marble leaves.
+    pub from: u8,
+    /// The line it enters.
+    pub line: u8,
+    /// The natural-order bit of the square where it stops.
+    pub bit: u8,
+    /// Where this push's part of [`PUSH`] starts.
+    pub table: u16,
+}
+
+/// [`PushInfo`] of every move code.
+pub(crate) static PUSHES: [PushInfo; 256] = {
+    let mut out = [PushInfo {
+        from: 0,
+        line: 0,
+        bit: 0,
+        table: 0,
+    }; 256];
+    let mut code = 0;
+    while code < 144 {
+        let edge = EDGES[code / 6];
+        let slot = code % 6;
+        let (d, rev) = if edge.reversed {
+            (6 - slot, 1)
+        } else {
+            (slot + 1, 0)
+        };
+        out[code] = PushInfo {
+            from: edge.sq,
+            line: edge.line,
+            bit: slot as u8,
+            table: ((rev * 6 + d - 1) * STATES) as u16,
+        };
+        code += 1;
+    }
+    out
+};
+
+/// For each square, the field squares of its line if it is an edge space (else 0).
+pub(crate) const LINE_OF: [u64; 64] = {
+    let mut out = [0u64; 64];
+    let mut i = 0;
+    while i < 24 {
+        out[EDGES[i].sq as usize] = LINE_MASK[EDGES[i].line as usize];
+        i += 1;
     }
     out
 };

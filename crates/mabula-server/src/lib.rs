@@ -1,0 +1,1 @@
+//! The Mabula web server (work in progress: see the server issue).
