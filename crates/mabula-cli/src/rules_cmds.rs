@@ -192,7 +192,7 @@ fn playouts(games: u64) -> u64 {
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
-            let mv = pos.nth_move(((rng >> 32) * u64::from(n) >> 32) as u32);
+            let mv = pos.nth_move((((rng >> 32) * u64::from(n)) >> 32) as u32);
             pos.play_unchecked(mv);
         }
         checksum += u64::from(pos.score(Color::White, Scoring::Largest));

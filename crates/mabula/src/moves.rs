@@ -189,9 +189,12 @@ impl FromStr for Move {
 /// The legal moves of a position, in a fixed-size buffer (no allocation).
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MoveList::CAPACITY],
+    moves: [Move; BUFFER],
     len: u8,
 }
+
+/// The list's buffer: the capacity, and room for a run of six written past the last move.
+const BUFFER: usize = MoveList::CAPACITY + 6;
 
 impl MoveList {
     /// The most moves a position can have: 12 marbles, 6 distances each.
@@ -200,17 +203,24 @@ impl MoveList {
     /// An empty list.
     pub const fn new() -> MoveList {
         MoveList {
-            moves: [Move::PASS; MoveList::CAPACITY],
+            moves: [Move::PASS; BUFFER],
             len: 0,
         }
     }
 
+    /// Appends the `count` (at most 6) moves with consecutive codes from `start`. Writes six
+    /// codes whatever `count` is, without branching; the buffer has room for that past the last
+    /// move, and what lies past the length is never read.
     #[inline(always)]
-    pub(crate) fn push_code_range(&mut self, start: u8, end: u8) {
-        for code in start..end {
-            self.moves[self.len as usize] = Move(code);
-            self.len += 1;
+    pub(crate) fn push_run(&mut self, start: u8, count: u8) {
+        let at = self.len as usize;
+        let slots: &mut [Move; 6] = (&mut self.moves[at..at + 6])
+            .try_into()
+            .expect("room for six");
+        for (i, slot) in slots.iter_mut().enumerate() {
+            *slot = Move(start.wrapping_add(i as u8));
         }
+        self.len += count;
     }
 
     #[inline(always)]
@@ -260,7 +270,7 @@ impl<'a> IntoIterator for &'a MoveList {
 
 impl IntoIterator for MoveList {
     type Item = Move;
-    type IntoIter = std::iter::Take<std::array::IntoIter<Move, { MoveList::CAPACITY }>>;
+    type IntoIter = std::iter::Take<std::array::IntoIter<Move, BUFFER>>;
     fn into_iter(self) -> Self::IntoIter {
         let len = self.len as usize;
         self.moves.into_iter().take(len)

@@ -11,8 +11,8 @@ use crate::moves::{Move, MoveList};
 use crate::scoring::{Outcome, Scores, Scoring};
 use crate::square::{Color, Square};
 use crate::tables::{
-    BLACK_TO_MOVE, EDGE_OF, EDGES, KEYS, LINE_MASK, LINE_OF, MASK_KEYS, NONE, PUSH, PUSHES,
-    deposit, extract, state,
+    BLACK_TO_MOVE, CODE_BASE, EDGE_OF, KEYS, LINE_MASK, LINE_OF, MASK_KEYS, NONE, PUSH, PUSHES,
+    REVERSED_EDGES, deposit, extract, state,
 };
 use std::fmt;
 
@@ -204,19 +204,21 @@ impl Position {
         }
     }
 
+    /// The code of the first of the side to move's pushes from edge space `sq` that has `room`
+    /// squares to travel (the pushes from `sq` have consecutive codes).
+    #[inline(always)]
+    fn first_push(sq: Square, room: u32) -> u8 {
+        let reversed = REVERSED_EDGES >> sq as u8 & 1 != 0;
+        CODE_BASE[sq as usize] + if reversed { 6 - room as u8 } else { 0 }
+    }
+
     /// Appends the pushes of the side to move to `list`.
     #[inline]
     pub fn pushes_into(&self, list: &mut MoveList) {
         let occ = self.occupied().0;
         for sq in self.marbles(self.turn) & Bitboard::EDGE {
-            let edge = EDGE_OF[sq as usize];
-            let room = Position::room(occ, sq) as u8;
-            let base = edge * 6;
-            if EDGES[edge as usize].reversed {
-                list.push_code_range(base + 6 - room, base + 6);
-            } else {
-                list.push_code_range(base, base + room);
-            }
+            let room = Position::room(occ, sq);
+            list.push_run(Position::first_push(sq, room), room as u8);
         }
     }
 
@@ -241,13 +243,8 @@ impl Position {
         for sq in self.marbles(self.turn) & Bitboard::EDGE {
             let room = Position::room(occ, sq);
             if index < room {
-                let edge = EDGE_OF[sq as usize];
-                let first = if EDGES[edge as usize].reversed {
-                    6 - room
-                } else {
-                    0
-                };
-                return Move::from_code(edge * 6 + (first + index) as u8).unwrap_or(Move::PASS);
+                return Move::from_code(Position::first_push(sq, room) + index as u8)
+                    .unwrap_or(Move::PASS);
             }
             index -= room;
         }

@@ -239,7 +239,7 @@ impl Game {
 fn move_number(first: Color, index: usize) -> String {
     let ply = index + usize::from(first == Color::Black);
     let round = ply / 2 + 1;
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         format!("{round}.")
     } else {
         format!("{round}...")

@@ -327,6 +327,30 @@ pub(crate) static PUSHES: [PushInfo; 256] = {
     out
 };
 
+/// For each edge space, the code of its first push (`edge * 6`); 0 elsewhere.
+pub(crate) const CODE_BASE: [u8; 64] = {
+    let mut out = [0u8; 64];
+    let mut i = 0;
+    while i < 24 {
+        out[EDGES[i].sq as usize] = (i * 6) as u8;
+        i += 1;
+    }
+    out
+};
+
+/// The edge spaces whose pushes run against the natural order of their line (rank 8, `h` file).
+pub(crate) const REVERSED_EDGES: u64 = {
+    let mut out = 0u64;
+    let mut i = 0;
+    while i < 24 {
+        if EDGES[i].reversed {
+            out |= 1 << EDGES[i].sq;
+        }
+        i += 1;
+    }
+    out
+};
+
 /// For each square, the field squares of its line if it is an edge space (else 0).
 pub(crate) const LINE_OF: [u64; 64] = {
     let mut out = [0u64; 64];
