@@ -2,6 +2,7 @@
 //! dispatches; each group of commands lives in its own module.
 
 mod engine_cmds;
+mod play_cmds;
 mod rules_cmds;
 mod serve_cmds;
 
@@ -23,6 +24,8 @@ enum Command {
     #[command(flatten)]
     Engine(engine_cmds::Command),
     #[command(flatten)]
+    Play(play_cmds::Command),
+    #[command(flatten)]
     Serve(serve_cmds::Command),
 }
 
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Rules(cmd) => rules_cmds::run(cmd),
         Command::Engine(cmd) => engine_cmds::run(cmd),
+        Command::Play(cmd) => play_cmds::run(cmd),
         Command::Serve(cmd) => serve_cmds::run(cmd),
     };
     match result {
