@@ -169,14 +169,29 @@ impl Position {
 
     /// How far the marble on edge space `sq` may travel.
     #[inline(always)]
-    fn room(occupied: u64, sq: Square) -> u32 {
-        6 - (occupied & LINE_OF[sq as usize]).count_ones()
+    fn room(occupied: u64, sq: usize) -> u32 {
+        6 - (occupied & LINE_OF[sq & 63]).count_ones()
+    }
+
+    /// The square indices of the marbles of `color` on edge spaces.
+    #[inline(always)]
+    fn edge_marbles(&self, color: Color) -> impl Iterator<Item = usize> {
+        let mut bits = (self.marbles(color) & Bitboard::EDGE).0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let sq = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(sq)
+        })
     }
 
     /// Whether `color` has a push (ignores whose turn it is).
     pub fn can_push(&self, color: Color) -> bool {
         let occ = self.occupied().0;
-        (self.marbles(color) & Bitboard::EDGE).any(|sq| Position::room(occ, sq) > 0)
+        self.edge_marbles(color)
+            .any(|sq| Position::room(occ, sq) > 0)
     }
 
     /// Whether the game is over: neither side can push.
@@ -189,7 +204,7 @@ impl Position {
     pub fn count_pushes(&self) -> u32 {
         let occ = self.occupied().0;
         let mut n = 0;
-        for sq in self.marbles(self.turn) & Bitboard::EDGE {
+        for sq in self.edge_marbles(self.turn) {
             n += Position::room(occ, sq);
         }
         n
@@ -207,16 +222,16 @@ impl Position {
     /// The code of the first of the side to move's pushes from edge space `sq` that has `room`
     /// squares to travel (the pushes from `sq` have consecutive codes).
     #[inline(always)]
-    fn first_push(sq: Square, room: u32) -> u8 {
-        let reversed = REVERSED_EDGES >> sq as u8 & 1 != 0;
-        CODE_BASE[sq as usize] + if reversed { 6 - room as u8 } else { 0 }
+    fn first_push(sq: usize, room: u32) -> u8 {
+        let reversed = REVERSED_EDGES >> sq & 1 != 0;
+        CODE_BASE[sq & 63] + if reversed { 6 - room as u8 } else { 0 }
     }
 
     /// Appends the pushes of the side to move to `list`.
     #[inline]
     pub fn pushes_into(&self, list: &mut MoveList) {
         let occ = self.occupied().0;
-        for sq in self.marbles(self.turn) & Bitboard::EDGE {
+        for sq in self.edge_marbles(self.turn) {
             let room = Position::room(occ, sq);
             list.push_run(Position::first_push(sq, room), room as u8);
         }
@@ -240,7 +255,7 @@ impl Position {
     #[inline]
     pub fn nth_move(&self, mut index: u32) -> Move {
         let occ = self.occupied().0;
-        for sq in self.marbles(self.turn) & Bitboard::EDGE {
+        for sq in self.edge_marbles(self.turn) {
             let room = Position::room(occ, sq);
             if index < room {
                 return Move::from_code(Position::first_push(sq, room) + index as u8)
@@ -286,7 +301,7 @@ impl Position {
             }
             Some(_) => {}
         }
-        let room = Position::room(self.occupied().0, from);
+        let room = Position::room(self.occupied().0, from as usize);
         if u32::from(mv.distance()) > room {
             return Err(match room {
                 0 => format!("the line of {from} is full, so that marble cannot move"),
@@ -378,7 +393,7 @@ impl Position {
         match EDGE_OF[sq as usize] {
             NONE => 0,
             _ if !self.occupied().contains(sq) => 0,
-            _ => Position::room(self.occupied().0, sq),
+            _ => Position::room(self.occupied().0, sq as usize),
         }
     }
 }
