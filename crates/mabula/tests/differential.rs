@@ -376,6 +376,16 @@ fn reference_random_setups_keep_the_ring_constraint_and_vary() {
 }
 
 #[test]
+fn reference_sorts_legal_moves_by_their_notation() {
+    for game in games().iter().take(200) {
+        for pos in &game.positions {
+            let in_order: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+            assert_eq!(in_order, pos.legal_move_strings(), "in {pos}");
+        }
+    }
+}
+
+#[test]
 fn the_ring_constraint_runs_across_the_corners() {
     // Pairs around the ring from b1 to a2, valid even across a1.
     let pairs = "wbbwwbbwwbbwwbbwwbbwwbbw";

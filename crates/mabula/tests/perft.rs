@@ -123,12 +123,11 @@ fn the_data_file_has_the_required_kinds_of_case() {
             kinds[2] = true;
         }
         // A finished game, counted at depth 0 and at a depth of 1 or more.
-        let counted_at = |depth: u32| {
-            cases
-                .iter()
-                .any(|c| c.position == case.position && (c.depth > 0) == (depth > 0))
-        };
-        if pos.is_game_over() && counted_at(0) && counted_at(1) {
+        let mut depths = cases
+            .iter()
+            .filter(|c| c.position == case.position)
+            .map(|c| c.depth);
+        if pos.is_game_over() && depths.clone().any(|d| d == 0) && depths.any(|d| d > 0) {
             kinds[3] = true;
         }
     }

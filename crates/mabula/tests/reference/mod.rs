@@ -45,8 +45,8 @@ pub enum Cell {
 }
 
 /// A square given by file (0 = `a`) and rank (0 = `1`). Signed, so that stepping off the board
-/// is easy to detect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// is easy to detect. Ordered by file, then rank: the order of the names `a1`, `a2`, ..., `h8`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Sq {
     pub file: i32,
     pub rank: i32,
@@ -121,7 +121,8 @@ pub const RING: [&str; 24] = [
 ];
 
 /// A move: a push from an edge space to the field square where the marble stops, or a pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Pushes are ordered by `from`, then `to`, which is the order of their notation strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RefMove {
     Push { from: Sq, to: Sq },
     Pass,
@@ -302,13 +303,15 @@ impl RefPosition {
     /// The legal moves of the side to move, sorted by notation.
     pub fn legal_moves(&self) -> Vec<RefMove> {
         let mut moves = self.moves();
-        moves.sort_by_cached_key(|m| m.to_string());
+        moves.sort();
         moves
     }
 
-    /// The legal moves as notation strings, sorted.
+    /// The legal moves as notation strings, sorted as strings.
     pub fn legal_move_strings(&self) -> Vec<String> {
-        self.legal_moves().iter().map(|m| m.to_string()).collect()
+        let mut moves: Vec<String> = self.moves().iter().map(|m| m.to_string()).collect();
+        moves.sort();
+        moves
     }
 
     pub fn is_game_over(&self) -> bool {
