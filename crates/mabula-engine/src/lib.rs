@@ -1,11 +1,56 @@
-//! The Mabula engine (work in progress: see the engine issue).
+//! The Mabula engine: a tree search with an exact solver, levels of play, analysis, and the
+//! engine protocol.
+//!
+//! # Layout
+//!
+//! - [`search`]: the facade. An [`Engine`] keeps its trees and table between moves and answers
+//!   with an [`Analysis`] (every legal move with a [`Value`], visits and principal line).
+//! - [`mcts`]: Monte Carlo tree search with proven results (one tree per thread).
+//! - [`playout`]: random and cheap-policy playouts.
+//! - [`solver`]: the exact solver (negamax alpha-beta), result or final margin.
+//! - [`tt`]: the solver's lock-free transposition table.
+//! - [`levels`]: strength levels 1 to 10.
+//! - [`limits`]: time, node and stop-flag limits.
+//! - [`gtp`]: the engine protocol loop (RULES.md section 7), over any reader and writer.
+//! - [`arena`]: players and games between them, for matches.
+//! - [`bench`]: the fixed search bench (node counts and speed).
+//! - [`rng`]: the small seeded random number generator.
+//!
+//! The two calls most callers need are [`choose_move`] and [`analyze`]:
+//!
+//! ```
+//! use mabula::{Color, Scoring, deal};
+//! use std::time::Duration;
+//! let pos = deal::random(1, Color::White);
+//! let mv = mabula_engine::choose_move(&pos, Scoring::Largest, 3, Some(Duration::from_millis(50)), 7);
+//! assert!(pos.is_legal(mv));
+//! ```
+
+pub mod arena;
+pub mod bench;
+pub mod gtp;
+pub mod levels;
+pub mod limits;
+pub mod mcts;
+pub mod playout;
+pub mod rng;
+pub mod search;
+pub mod solver;
+pub mod tt;
+
+pub use levels::{Level, MAX_LEVEL};
+pub use limits::Limits;
+pub use search::{Analysis, Engine, EngineConfig, MoveAnalysis, Value};
+pub use solver::{SolveMode, Solution, Solver};
 
 use mabula::{Move, Position, Scoring};
 use std::time::Duration;
 
 /// Chooses a move for the side to move of `pos` at strength `level` (1 to 10), thinking at most
-/// `movetime`; `seed` makes the choice reproducible. Returns [`Move::PASS`] when passing is the
-/// only move, and also when the game is over (callers check that first).
+/// `movetime` (level 10 thinks [`levels::DEFAULT_MOVETIME`] when none is given); `seed` makes the
+/// choice reproducible (exactly so below level 10, which uses every core). Returns
+/// [`Move::PASS`] when passing is the only move, and also when the game is over (callers check
+/// that first).
 pub fn choose_move(
     pos: &Position,
     scoring: Scoring,
@@ -13,6 +58,20 @@ pub fn choose_move(
     movetime: Option<Duration>,
     seed: u64,
 ) -> Move {
-    let _ = (scoring, level, movetime, seed);
-    pos.legal_moves().first().copied().unwrap_or(Move::PASS)
+    let level = Level::new(level, seed);
+    let time = match (movetime, level.playouts) {
+        (None, None) => Some(levels::DEFAULT_MOVETIME),
+        (t, _) => t,
+    };
+    let limits = Limits { time, nodes: level.playouts, stop: None };
+    let config = EngineConfig { reuse: false, ..level.config };
+    Engine::new(config, scoring).choose(pos, &limits)
+}
+
+/// Analyses `pos` at full strength within `limits`: every legal move, best first, with its value
+/// for the side to move (a win probability, or an exact result when proven), visits and principal
+/// line; and the exact solution when the solver finished. Empty when the game is over.
+pub fn analyze(pos: &Position, scoring: Scoring, limits: &Limits) -> Analysis {
+    Engine::new(EngineConfig { reuse: false, ..EngineConfig::default() }, scoring)
+        .analyze(pos, limits)
 }

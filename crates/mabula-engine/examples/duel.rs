@@ -1,0 +1,82 @@
+//! A quick match between two player specifications, for tuning (the full tool is `mabula match`).
+//!
+//! ```text
+//! cargo run --release -p mabula-engine --example duel -- A B [GAMES=100] [largest|product] [JOBS=2] [SEED=1]
+//! ```
+
+use mabula::Scoring;
+use mabula_engine::EngineConfig;
+use mabula_engine::arena::{
+    EnginePlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, run_match,
+};
+use mabula_engine::playout::Policy;
+use std::sync::Mutex;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let a: PlayerSpec = args[0].parse().expect("player A");
+    let b: PlayerSpec = args[1].parse().expect("player B");
+    let games = args.get(2).and_then(|g| g.parse().ok()).unwrap_or(100);
+    let scoring: Scoring = args.get(3).and_then(|s| s.parse().ok()).unwrap_or_default();
+    let jobs = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(2);
+    let seed = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let plan = MatchPlan { games, scoring, seed, jobs };
+    let stats = Mutex::new(MatchStats::default());
+    let make = |spec: &PlayerSpec, prefix: &'static str| {
+        let spec = spec.clone();
+        move |seed| -> Result<Box<dyn Player>, PlayerError> {
+            let (mut config, limits) = spec.engine(seed).ok_or(PlayerError::Io {
+                name: "gtp".into(),
+                source: std::io::Error::other("no gtp here"),
+            })?;
+            tweak(&mut config, prefix);
+            Ok(Box::new(EnginePlayer::new(spec.to_string(), config, limits)))
+        }
+    };
+    let started = std::time::Instant::now();
+    run_match(&plan, make(&a, "A_"), make(&b, "B_"), &|r| {
+        let mut s = stats.lock().unwrap();
+        s.add(r.game.result(), r.first_color);
+        if s.games() % 20 == 0 {
+            eprintln!("{} games: +{} ={} -{}", s.games(), s.wins, s.draws, s.losses);
+        }
+    })
+    .expect("match");
+    let s = stats.into_inner().unwrap();
+    let (lo, e, hi) = s.elo();
+    println!(
+        "{a} vs {b} ({scoring}, {games} games, {:.0} s): +{} ={} -{}  score {:.1}%  Elo {e:+.0} [{lo:+.0}, {hi:+.0}]",
+        started.elapsed().as_secs_f64(),
+        s.wins, s.draws, s.losses, 100.0 * s.score()
+    );
+}
+
+/// Tuning overrides from the environment: `A_POLICY=random|greedyN`, `A_C`, `A_EXPAND`,
+/// `A_LEAF`, `A_SOLVE`, `A_ROOT`, `A_TEMP` (and the same with `B_`).
+fn tweak(config: &mut EngineConfig, prefix: &str) {
+    let var = |name: &str| std::env::var(format!("{prefix}{name}")).ok();
+    if let Some(p) = var("POLICY") {
+        config.mcts.policy = match p.strip_prefix("greedy") {
+            Some(n) => Policy::Greedy { candidates: n.parse().expect("candidates") },
+            None => Policy::Random,
+        };
+    }
+    if let Some(c) = var("C") {
+        config.mcts.exploration = c.parse().expect("C");
+    }
+    if let Some(e) = var("EXPAND") {
+        config.mcts.expand_after = e.parse().expect("EXPAND");
+    }
+    if let Some(l) = var("LEAF") {
+        config.mcts.leaf_playouts = l.parse().expect("LEAF");
+    }
+    if let Some(x) = var("SOLVE") {
+        config.mcts.solve_edges = x.parse().expect("SOLVE");
+    }
+    if let Some(x) = var("ROOT") {
+        config.root_solve_edges = x.parse().expect("ROOT");
+    }
+    if let Some(x) = var("TEMP") {
+        config.temperature = x.parse().expect("TEMP");
+    }
+}

@@ -1,0 +1,578 @@
+//! Players and games between them: the library side of `mabula match`.
+//!
+//! A [`Player`] is anything that can be told a new game and the moves played, and asked for a
+//! move: the engine at some settings ([`EnginePlayer`]), or any program speaking the engine
+//! protocol ([`GtpPlayer`], over any reader and writer: the caller starts the process).
+//! [`play_game`] plays one game and returns its record; [`MatchStats`] adds results up and
+//! turns them into an Elo difference with a 95% interval.
+//!
+//! A player specification reads like `level=8,movetime=500`, `playouts=20000,threads=1`,
+//! `baseline-uct,movetime=1000` or `gtp:mabula gtp` (see [`PlayerSpec`]).
+
+use crate::levels::{DEFAULT_MOVETIME, Level};
+use crate::limits::Limits;
+use crate::search::{Engine, EngineConfig};
+use mabula::{Color, Game, GameResult, Move, Position, Scoring};
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Why a player could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    /// Reading from or writing to an external engine failed.
+    #[error("{name}: {source}")]
+    Io {
+        /// The player.
+        name: String,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// An external engine answered a command with an error or closed its output.
+    #[error("{name} refused '{command}': {answer}")]
+    Refused {
+        /// The player.
+        name: String,
+        /// The command sent.
+        command: String,
+        /// Its answer.
+        answer: String,
+    },
+}
+
+/// One side of a game.
+pub trait Player: Send {
+    /// A name for records and tables.
+    fn name(&self) -> String;
+    /// A new game starts from `start`, scored with `scoring`.
+    fn new_game(&mut self, start: &Position, scoring: Scoring) -> Result<(), PlayerError>;
+    /// The player's move in `pos` (the position after every move so far).
+    fn genmove(&mut self, pos: &Position) -> Result<Move, PlayerError>;
+    /// A move this player did not choose was played (the opponent's, or a forced pass).
+    fn observe(&mut self, mv: Move) -> Result<(), PlayerError>;
+}
+
+/// The engine as a player.
+pub struct EnginePlayer {
+    name: String,
+    engine: Engine,
+    limits: Limits,
+}
+
+impl EnginePlayer {
+    /// A player with these engine settings and limits per move.
+    pub fn new(name: impl Into<String>, config: EngineConfig, limits: Limits) -> EnginePlayer {
+        EnginePlayer { name: name.into(), engine: Engine::new(config, Scoring::Largest), limits }
+    }
+}
+
+impl Player for EnginePlayer {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, _start: &Position, scoring: Scoring) -> Result<(), PlayerError> {
+        self.engine.set_scoring(scoring);
+        self.engine.clear();
+        Ok(())
+    }
+
+    fn genmove(&mut self, pos: &Position) -> Result<Move, PlayerError> {
+        Ok(self.engine.choose(pos, &self.limits))
+    }
+
+    fn observe(&mut self, _mv: Move) -> Result<(), PlayerError> {
+        Ok(())
+    }
+}
+
+/// A program speaking the engine protocol, through its output (read) and input (written).
+pub struct GtpPlayer<R, W> {
+    name: String,
+    from: R,
+    to: W,
+    movetime: Option<Duration>,
+}
+
+impl<R: BufRead + Send, W: Write + Send> GtpPlayer<R, W> {
+    /// A player talking to an engine; `movetime` is sent before each game when given.
+    pub fn new(name: impl Into<String>, from: R, to: W, movetime: Option<Duration>) -> Self {
+        GtpPlayer { name: name.into(), from, to, movetime }
+    }
+
+    /// Sends one command and returns the text of its successful answer.
+    pub fn command(&mut self, command: &str) -> Result<String, PlayerError> {
+        let io = |source| PlayerError::Io { name: self.name.clone(), source };
+        writeln!(self.to, "{command}").map_err(io)?;
+        self.to.flush().map_err(|source| PlayerError::Io { name: self.name.clone(), source })?;
+        let mut answer = String::new();
+        loop {
+            let mut line = String::new();
+            let n = self
+                .from
+                .read_line(&mut line)
+                .map_err(|source| PlayerError::Io { name: self.name.clone(), source })?;
+            if n == 0 {
+                return Err(PlayerError::Refused {
+                    name: self.name.clone(),
+                    command: command.into(),
+                    answer: format!("the engine closed its output{answer}"),
+                });
+            }
+            let line = line.trim_end_matches(['\n', '\r']);
+            if line.is_empty() {
+                if answer.is_empty() {
+                    continue; // blank lines before an answer
+                }
+                break;
+            }
+            if !answer.is_empty() {
+                answer.push('\n');
+            }
+            answer.push_str(line);
+        }
+        let body = |s: &str| s.trim_start_matches(|c: char| c.is_ascii_digit()).trim().to_string();
+        if let Some(rest) = answer.strip_prefix('=') {
+            Ok(body(rest))
+        } else {
+            let message = answer.strip_prefix('?').map_or(answer.clone(), body);
+            Err(PlayerError::Refused { name: self.name.clone(), command: command.into(), answer: message })
+        }
+    }
+}
+
+impl<R: BufRead + Send, W: Write + Send> Player for GtpPlayer<R, W> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self, start: &Position, scoring: Scoring) -> Result<(), PlayerError> {
+        self.command(&format!("scoring {scoring}"))?;
+        if let Some(t) = self.movetime {
+            self.command(&format!("movetime {}", t.as_millis()))?;
+        }
+        self.command(&format!("setup {start}"))?;
+        Ok(())
+    }
+
+    fn genmove(&mut self, _pos: &Position) -> Result<Move, PlayerError> {
+        let answer = self.command("genmove")?;
+        answer.parse().map_err(|e: mabula::ParseMoveError| PlayerError::Refused {
+            name: self.name.clone(),
+            command: "genmove".into(),
+            answer: format!("'{answer}' ({e})"),
+        })
+    }
+
+    fn observe(&mut self, mv: Move) -> Result<(), PlayerError> {
+        self.command(&format!("play {mv}")).map(drop)
+    }
+}
+
+/// Plays one game from `start` and returns its record. A player whose move is illegal loses the
+/// game (the record says why in a comment). Forced passes are played for the players.
+pub fn play_game(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    start: &Position,
+    scoring: Scoring,
+) -> Result<Game, PlayerError> {
+    let mut game = Game::new(*start, scoring);
+    game.set_tag("White", &white.name());
+    game.set_tag("Black", &black.name());
+    white.new_game(start, scoring)?;
+    black.new_game(start, scoring)?;
+    while !game.is_finished() {
+        let pos = *game.position();
+        let side = pos.side_to_move();
+        let moves = pos.legal_moves();
+        let (mover, other): (&mut dyn Player, &mut dyn Player) = match side {
+            Color::White => (&mut *white, &mut *black),
+            Color::Black => (&mut *black, &mut *white),
+        };
+        if moves.as_slice() == [Move::PASS] {
+            mover.observe(Move::PASS)?;
+            other.observe(Move::PASS)?;
+            game.play(Move::PASS).map_err(|e| unreachable_illegal(&e))?;
+            continue;
+        }
+        let mv = mover.genmove(&pos)?;
+        match game.play(mv) {
+            Ok(()) => other.observe(mv)?,
+            Err(e) => {
+                game.declare(GameResult::win(side.other()));
+                game.set_tag("Termination", &format!("{} played an illegal move: {e}", mover.name()));
+            }
+        }
+    }
+    Ok(game)
+}
+
+fn unreachable_illegal(e: &mabula::PlayError) -> PlayerError {
+    PlayerError::Io { name: "referee".into(), source: std::io::Error::other(e.to_string()) }
+}
+
+/// What a player of a match is, as written on the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    /// The engine: `level=N,movetime=MS,playouts=N,threads=N` (any subset, in any order).
+    Engine {
+        /// Level 1 to 10 (default 10).
+        level: u8,
+        /// Thinking time per move.
+        movetime: Option<Duration>,
+        /// Playouts per move (overrides the level's).
+        playouts: Option<u64>,
+        /// Threads (overrides the level's).
+        threads: Option<usize>,
+    },
+    /// Plain UCT with random playouts: `baseline-uct[,movetime=MS][,playouts=N]`.
+    Baseline {
+        /// Thinking time per move.
+        movetime: Option<Duration>,
+        /// Playouts per move.
+        playouts: Option<u64>,
+    },
+    /// An external engine: `gtp:COMMAND LINE`.
+    Gtp(String),
+}
+
+/// A player specification that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{spec}' is not a player: {reason} (write level=N,movetime=MS,playouts=N,threads=N, baseline-uct[,movetime=MS], or gtp:COMMAND)")]
+pub struct ParsePlayerError {
+    spec: String,
+    reason: String,
+}
+
+impl FromStr for PlayerSpec {
+    type Err = ParsePlayerError;
+
+    fn from_str(text: &str) -> Result<PlayerSpec, ParsePlayerError> {
+        let err = |reason: String| ParsePlayerError { spec: text.into(), reason };
+        let s = text.trim();
+        if let Some(cmd) = s.strip_prefix("gtp:") {
+            if cmd.trim().is_empty() {
+                return Err(err("the command line is empty".into()));
+            }
+            return Ok(PlayerSpec::Gtp(cmd.trim().to_string()));
+        }
+        let (baseline, rest) = match s.strip_prefix("baseline-uct") {
+            Some(rest) => (true, rest.trim_start_matches(',')),
+            None => (false, s),
+        };
+        let (mut level, mut movetime, mut playouts, mut threads) = (10, None, None, None);
+        for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) =
+                part.split_once('=').ok_or_else(|| err(format!("'{part}' is not key=value")))?;
+            let number = |v: &str| {
+                v.trim().parse::<u64>().map_err(|_| err(format!("'{v}' is not a number for {key}")))
+            };
+            match key.trim() {
+                "level" if !baseline => {
+                    let l = number(value)?;
+                    if !(1..=10).contains(&l) {
+                        return Err(err(format!("level {l} is not between 1 and 10")));
+                    }
+                    level = l as u8;
+                }
+                "movetime" => movetime = Some(Duration::from_millis(number(value)?)),
+                "playouts" => playouts = Some(number(value)?.max(1)),
+                "threads" if !baseline => threads = Some(number(value)?.max(1) as usize),
+                other => return Err(err(format!("unknown setting '{other}'"))),
+            }
+        }
+        Ok(if baseline {
+            PlayerSpec::Baseline { movetime, playouts }
+        } else {
+            PlayerSpec::Engine { level, movetime, playouts, threads }
+        })
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let extras = |movetime: &Option<Duration>, playouts: &Option<u64>| {
+            let mut s = String::new();
+            if let Some(t) = movetime {
+                s.push_str(&format!(",movetime={}", t.as_millis()));
+            }
+            if let Some(p) = playouts {
+                s.push_str(&format!(",playouts={p}"));
+            }
+            s
+        };
+        match self {
+            PlayerSpec::Engine { level, movetime, playouts, threads } => {
+                write!(f, "level={level}{}", extras(movetime, playouts))?;
+                match threads {
+                    Some(t) => write!(f, ",threads={t}"),
+                    None => Ok(()),
+                }
+            }
+            PlayerSpec::Baseline { movetime, playouts } => {
+                write!(f, "baseline-uct{}", extras(movetime, playouts))
+            }
+            PlayerSpec::Gtp(cmd) => write!(f, "gtp:{cmd}"),
+        }
+    }
+}
+
+impl PlayerSpec {
+    /// Threads the player thinks with (1 for external engines, which we cannot know).
+    pub fn threads(&self) -> usize {
+        match self {
+            PlayerSpec::Engine { level, threads, .. } => {
+                threads.unwrap_or_else(|| Level::new(*level, 0).config.threads)
+            }
+            _ => 1,
+        }
+    }
+
+    /// The engine settings and limits per move of an engine or baseline player (`None` for an
+    /// external engine); `seed` seeds its choices.
+    pub fn engine(&self, seed: u64) -> Option<(EngineConfig, Limits)> {
+        match self {
+            PlayerSpec::Engine { level, movetime, playouts, threads } => {
+                let l = Level::new(*level, seed);
+                let mut config = l.config;
+                if let Some(t) = threads {
+                    config.threads = *t;
+                }
+                let nodes = playouts.or(l.playouts);
+                let time = match (movetime, nodes) {
+                    (None, None) => Some(DEFAULT_MOVETIME),
+                    (t, _) => *t,
+                };
+                Some((config, Limits { time, nodes, stop: None }))
+            }
+            PlayerSpec::Baseline { movetime, playouts } => {
+                let time = match (movetime, playouts) {
+                    (None, None) => Some(DEFAULT_MOVETIME),
+                    (t, _) => *t,
+                };
+                let config = EngineConfig { seed, ..EngineConfig::baseline() };
+                Some((config, Limits { time, nodes: *playouts, stop: None }))
+            }
+            PlayerSpec::Gtp(_) => None,
+        }
+    }
+
+    /// The player, for an engine or baseline specification (`None` for an external engine,
+    /// which the caller starts).
+    pub fn player(&self, seed: u64) -> Option<Box<dyn Player>> {
+        let (config, limits) = self.engine(seed)?;
+        Some(Box::new(EnginePlayer::new(self.to_string(), config, limits)))
+    }
+}
+
+/// How a match is played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchPlan {
+    /// Games to play (pairs on the same setup, colours swapped; an odd last game is single).
+    pub games: usize,
+    /// The scoring mode.
+    pub scoring: Scoring,
+    /// Seed of the setups (pair `k` uses deal `seed + k`, White moving first).
+    pub seed: u64,
+    /// Games played at the same time.
+    pub jobs: usize,
+}
+
+/// One game of a match.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// Its number, from 0.
+    pub index: usize,
+    /// The colour of the match's first player.
+    pub first_color: Color,
+    /// The game.
+    pub game: Game,
+}
+
+/// Plays a match between the players `make_first` and `make_second` create (called with a
+/// seed, once per job); `on_game` hears about each game as it ends. Reports come back in game
+/// order.
+pub fn run_match<F, G>(
+    plan: &MatchPlan,
+    make_first: F,
+    make_second: G,
+    on_game: &(dyn Fn(&GameReport) + Sync),
+) -> Result<Vec<GameReport>, PlayerError>
+where
+    F: Fn(u64) -> Result<Box<dyn Player>, PlayerError> + Sync,
+    G: Fn(u64) -> Result<Box<dyn Player>, PlayerError> + Sync,
+{
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let reports = Mutex::new(Vec::new());
+    let failure = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for job in 0..plan.jobs.clamp(1, plan.games.max(1)) {
+            let (next, reports, failure) = (&next, &reports, &failure);
+            let (make_first, make_second) = (&make_first, &make_second);
+            scope.spawn(move || {
+                let run = || -> Result<(), PlayerError> {
+                    let seed = plan.seed ^ (job as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    let mut first = make_first(seed)?;
+                    let mut second = make_second(seed ^ 1)?;
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= plan.games || failure.lock().is_ok_and(|f| f.is_some()) {
+                            return Ok(());
+                        }
+                        let start = mabula::deal::random(plan.seed.wrapping_add(index as u64 / 2), Color::White);
+                        let first_color = if index % 2 == 0 { Color::White } else { Color::Black };
+                        let game = match first_color {
+                            Color::White => play_game(first.as_mut(), second.as_mut(), &start, plan.scoring)?,
+                            Color::Black => play_game(second.as_mut(), first.as_mut(), &start, plan.scoring)?,
+                        };
+                        let report = GameReport { index, first_color, game };
+                        on_game(&report);
+                        if let Ok(mut r) = reports.lock() {
+                            r.push(report);
+                        }
+                    }
+                };
+                if let Err(e) = run()
+                    && let Ok(mut f) = failure.lock()
+                {
+                    f.get_or_insert(e);
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let mut reports = reports.into_inner().unwrap_or_default();
+    reports.sort_by_key(|r| r.index);
+    Ok(reports)
+}
+
+/// Wins, draws and losses of the first player of a match, and what they say about strength.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchStats {
+    /// Games the first player won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games the first player lost.
+    pub losses: u32,
+}
+
+impl MatchStats {
+    /// Counts one finished game for the first player, who played `color`.
+    pub fn add(&mut self, result: GameResult, color: Color) {
+        match result {
+            GameResult::Draw => self.draws += 1,
+            GameResult::WhiteWins if color == Color::White => self.wins += 1,
+            GameResult::BlackWins if color == Color::Black => self.wins += 1,
+            GameResult::Unfinished => {}
+            _ => self.losses += 1,
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first player's score: (wins + draws / 2) / games.
+    pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.5;
+        }
+        (f64::from(self.wins) + f64::from(self.draws) / 2.0) / f64::from(self.games())
+    }
+
+    /// The Elo difference and its 95% interval `(low, elo, high)` (from the score's standard
+    /// error over games; infinite when a side scored everything).
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = f64::from(self.games());
+        let p = self.score();
+        if n == 0.0 {
+            return (f64::NEG_INFINITY, 0.0, f64::INFINITY);
+        }
+        let var = (f64::from(self.wins) * (1.0 - p).powi(2)
+            + f64::from(self.draws) * (0.5 - p).powi(2)
+            + f64::from(self.losses) * p.powi(2))
+            / n;
+        let margin = 1.96 * (var / n).sqrt();
+        (elo(p - margin), elo(p), elo(p + margin))
+    }
+}
+
+/// The Elo difference that makes `score` the expected score.
+pub fn elo(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mabula::deal;
+
+    #[test]
+    fn player_specifications_read_and_print() {
+        let spec: PlayerSpec = "level=7,movetime=500,threads=1".parse().expect("a spec");
+        assert_eq!(
+            spec,
+            PlayerSpec::Engine {
+                level: 7,
+                movetime: Some(Duration::from_millis(500)),
+                playouts: None,
+                threads: Some(1)
+            }
+        );
+        assert_eq!(spec.to_string(), "level=7,movetime=500,threads=1");
+        let base: PlayerSpec = "baseline-uct,playouts=300".parse().expect("a spec");
+        assert_eq!(base, PlayerSpec::Baseline { movetime: None, playouts: Some(300) });
+        assert_eq!(base.to_string().parse::<PlayerSpec>(), Ok(base));
+        assert_eq!("gtp: mabula gtp".parse(), Ok(PlayerSpec::Gtp("mabula gtp".into())));
+        for bad in ["level=11", "level=x", "speed=3", "gtp:", "baseline-uct,level=3", "movetime"] {
+            assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_game_between_engines_is_finished_and_legal() {
+        let start = deal::random(3, Color::White);
+        let spec: PlayerSpec = "level=2".parse().expect("a spec");
+        let mut a = spec.player(1).expect("an engine");
+        let mut b = "baseline-uct,playouts=50".parse::<PlayerSpec>().expect("spec").player(2).expect("engine");
+        let game = play_game(a.as_mut(), b.as_mut(), &start, Scoring::Product).expect("a game");
+        assert!(game.position().is_game_over());
+        assert_eq!(game.tag("White"), Some("level=2"));
+        let text = game.to_string();
+        assert_eq!(Game::parse(&text).expect("its record reads back"), game);
+    }
+
+    #[test]
+    fn elo_follows_the_score_and_its_interval_contains_it() {
+        let mut stats = MatchStats::default();
+        for _ in 0..60 {
+            stats.add(GameResult::WhiteWins, Color::White);
+        }
+        for _ in 0..20 {
+            stats.add(GameResult::WhiteWins, Color::Black);
+        }
+        for _ in 0..20 {
+            stats.add(GameResult::Draw, Color::Black);
+        }
+        assert_eq!((stats.wins, stats.draws, stats.losses), (60, 20, 20));
+        assert!((stats.score() - 0.7).abs() < 1e-9);
+        let (lo, e, hi) = stats.elo();
+        assert!((e - 147.2).abs() < 0.1, "{e}");
+        assert!(lo < e && e < hi);
+        assert_eq!(elo(0.5), 0.0);
+    }
+}

@@ -1,0 +1,603 @@
+//! Monte Carlo tree search with a solver (the tree internals; the facade is [`crate::search`]).
+//!
+//! One [`Worker`] owns one [`Tree`] and searches it alone; the engine runs one worker per
+//! thread on the same root (root parallelism) and adds their root statistics up. That keeps each
+//! tree lock-free and the search deterministic for a given seed and playout budget.
+//!
+//! - **Selection**: UCT over the children that can still matter (see below).
+//! - **Expansion**: a leaf gets all its children once it has been visited
+//!   [`MctsConfig::expand_after`] times, if the tree has room ([`MctsConfig::capacity`] nodes at
+//!   most: memory is bounded); a full tree keeps running playouts from its leaves.
+//! - **Playouts**: [`crate::playout`].
+//! - **Solver**: every node keeps bounds `pess..=opt` of its exact result (-1, 0 or 1 for the
+//!   player who moved into it); terminal positions are exact, and positions with few marbles left
+//!   on edge spaces are handed to the exact solver ([`Solver::prove`]) under a small node
+//!   budget. Bounds are propagated to the root (score-bounded MCTS): a node is proven when its
+//!   bounds meet, and a child whose best case is no better than a sibling's guaranteed value is
+//!   never selected again. A proven node counts as a playout with its exact result.
+//! - **Tree reuse**: [`Tree::advance`] keeps the subtree of the position actually reached.
+
+use crate::limits::Clock;
+use crate::playout::{Policy, playout};
+use crate::rng::Rng;
+use crate::solver::Solver;
+use mabula::{Bitboard, Color, Move, Outcome, Position, Scoring};
+
+/// The settings of the tree search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// The UCT exploration constant (rewards are in 0..=1).
+    pub exploration: f32,
+    /// Visits a leaf needs before it is expanded (1: at once).
+    pub expand_after: u32,
+    /// How playouts pick moves.
+    pub policy: Policy,
+    /// Playouts run from a leaf each time the search reaches it (more spreads the cost of
+    /// walking the tree over more playouts).
+    pub leaf_playouts: u32,
+    /// Whether exact results are proven and propagated (MCTS-Solver); off for plain UCT.
+    pub prove: bool,
+    /// Hand a leaf to the exact solver when at most this many marbles are left on edge spaces
+    /// (0: never).
+    pub solve_edges: u32,
+    /// The solver's node budget per hand-over.
+    pub solve_nodes: u64,
+    /// The most nodes the tree may hold (16 bytes each).
+    pub capacity: usize,
+}
+
+impl Default for MctsConfig {
+    fn default() -> MctsConfig {
+        MctsConfig {
+            exploration: 0.6,
+            expand_after: 2,
+            policy: Policy::Greedy { candidates: 2 },
+            leaf_playouts: 1,
+            prove: true,
+            solve_edges: 7,
+            solve_nodes: 20_000,
+            capacity: 1 << 22,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// Plain UCT: uniformly random playouts, no solver, expansion at once, exploration
+    /// constant √2 (the textbook baseline).
+    pub fn baseline() -> MctsConfig {
+        MctsConfig {
+            exploration: std::f32::consts::SQRT_2,
+            expand_after: 1,
+            policy: Policy::Random,
+            leaf_playouts: 1,
+            prove: false,
+            solve_edges: 0,
+            solve_nodes: 0,
+            capacity: 1 << 22,
+        }
+    }
+}
+
+/// One node: the move into it, statistics for the player who made that move, bounds of its exact
+/// result, and where its children are.
+#[derive(Copy, Clone, Debug)]
+struct Node {
+    visits: u32,
+    /// Half points won by the player who moved into this node (win 2, draw 1).
+    wins: u32,
+    /// Index of the first child; 0 while the node is a leaf (the root is never a child).
+    first: u32,
+    count: u8,
+    mv: u8,
+    /// The exact result is at least this (-1 loss, 0 draw, 1 win, for the player who moved).
+    pess: i8,
+    /// The exact result is at most this.
+    opt: i8,
+}
+
+impl Node {
+    const fn new(mv: Move) -> Node {
+        Node { visits: 0, wins: 0, first: 0, count: 0, mv: mv.code(), pess: -1, opt: 1 }
+    }
+
+    fn is_proven(&self) -> bool {
+        self.pess == self.opt
+    }
+
+    fn children(&self) -> std::ops::Range<usize> {
+        self.first as usize..self.first as usize + self.count as usize
+    }
+
+    fn mv(&self) -> Move {
+        Move::from_code(self.mv).unwrap_or(Move::PASS)
+    }
+}
+
+/// What the search knows about one move of the root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChildStats {
+    /// The move.
+    pub mv: Move,
+    /// Playouts through it.
+    pub visits: u64,
+    /// Half points won by the side to move at the root (win 2, draw 1).
+    pub wins: u64,
+    /// Its exact result for the side to move is at least this (-1, 0, 1).
+    pub pess: i8,
+    /// And at most this.
+    pub opt: i8,
+    /// The most visited line after it (the move itself first).
+    pub pv: Vec<Move>,
+}
+
+/// A search tree for one root position.
+pub struct Tree {
+    nodes: Vec<Node>,
+    root: Position,
+    scoring: Scoring,
+    capacity: usize,
+}
+
+impl Tree {
+    /// An empty tree for `root`.
+    pub fn new(root: Position, scoring: Scoring, capacity: usize) -> Tree {
+        let capacity = capacity.max(1 << 8);
+        let mut nodes = Vec::with_capacity(capacity.min(1 << 16));
+        nodes.push(Node::new(Move::PASS));
+        Tree { nodes, root, scoring, capacity }
+    }
+
+    /// The root position.
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    /// Nodes in the tree.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree is only its root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// Playouts through the root.
+    pub fn visits(&self) -> u64 {
+        u64::from(self.nodes[0].visits)
+    }
+
+    /// Bounds `(pess, opt)` of the root's exact result for the side to move.
+    pub fn root_bounds(&self) -> (i8, i8) {
+        let r = &self.nodes[0];
+        (-r.opt, -r.pess)
+    }
+
+    /// Moves the root to `pos`, keeping the subtree below it when `pos` is at most three moves
+    /// below the current root and the subtree has at most `max_copy` nodes; otherwise starts an
+    /// empty tree. Returns whether anything was kept.
+    pub fn advance(&mut self, pos: &Position, scoring: Scoring, max_copy: usize) -> bool {
+        if scoring != self.scoring {
+            *self = Tree::new(*pos, scoring, self.capacity);
+            return false;
+        }
+        if *pos == self.root {
+            return true;
+        }
+        let found = self.find(0, self.root, pos, 3);
+        match found.and_then(|idx| self.copy_subtree(idx, max_copy)) {
+            Some(nodes) => {
+                self.nodes = nodes;
+                self.root = *pos;
+                true
+            }
+            None => {
+                *self = Tree::new(*pos, scoring, self.capacity);
+                false
+            }
+        }
+    }
+
+    fn find(&self, idx: usize, at: Position, target: &Position, depth: u32) -> Option<usize> {
+        if at == *target {
+            return Some(idx);
+        }
+        if depth == 0 {
+            return None;
+        }
+        for c in self.nodes[idx].children() {
+            let mut next = at;
+            next.play_unchecked(self.nodes[c].mv());
+            if let Some(found) = self.find(c, next, target, depth - 1) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// The subtree under `idx`, renumbered into a fresh arena (breadth first), if it has at most
+    /// `max_copy` nodes.
+    fn copy_subtree(&self, idx: usize, max_copy: usize) -> Option<Vec<Node>> {
+        let mut out = Vec::with_capacity(self.capacity.min(1 << 16));
+        let mut root = self.nodes[idx];
+        root.mv = Move::PASS.code();
+        out.push(root);
+        let mut next = 0;
+        while next < out.len() {
+            let node = out[next];
+            if node.count > 0 {
+                if out.len() + node.count as usize > max_copy {
+                    return None;
+                }
+                let first = out.len();
+                out.extend_from_slice(&self.nodes[node.children()]);
+                out[next].first = first as u32;
+            }
+            next += 1;
+        }
+        Some(out)
+    }
+
+    /// Statistics of every move of the root (empty before the first search).
+    pub fn root_stats(&self) -> Vec<ChildStats> {
+        let root = &self.nodes[0];
+        root.children()
+            .map(|c| {
+                let n = &self.nodes[c];
+                ChildStats {
+                    mv: n.mv(),
+                    visits: u64::from(n.visits),
+                    wins: u64::from(n.wins),
+                    pess: n.pess,
+                    opt: n.opt,
+                    pv: self.line_from(c),
+                }
+            })
+            .collect()
+    }
+
+    /// The line of most visited (or proven best) children from node `idx`, its own move first.
+    fn line_from(&self, mut idx: usize) -> Vec<Move> {
+        let mut line = vec![self.nodes[idx].mv()];
+        while self.nodes[idx].count > 0 && line.len() < 48 {
+            let children = self.nodes[idx].children();
+            let key = |&c: &usize| {
+                let n = &self.nodes[c];
+                (n.pess, n.visits)
+            };
+            match children.max_by_key(key) {
+                Some(c) if self.nodes[c].visits > 0 || self.nodes[c].is_proven() => {
+                    line.push(self.nodes[c].mv());
+                    idx = c;
+                }
+                _ => break,
+            }
+        }
+        line
+    }
+}
+
+/// How an expansion went.
+enum Expansion {
+    /// The node has children now.
+    Children,
+    /// The node is proven now.
+    Proven,
+    /// The game is over here (and proofs are off).
+    Over,
+    /// No room left in the tree.
+    Full,
+}
+
+/// A thread's search: a tree, random numbers and a solver for hand-overs.
+pub struct Worker {
+    /// The tree, kept between searches for reuse.
+    pub tree: Tree,
+    rng: Rng,
+    solver: Option<Solver>,
+    config: MctsConfig,
+    /// Playouts made by the last [`Worker::run`].
+    pub playouts: u64,
+    /// Playouts still allowed in the current run.
+    left: u64,
+    /// `1/n` and `1/sqrt(n)` for small visit counts: selection runs over every child of every
+    /// node on the way down, and divisions and square roots would dominate it.
+    inverse: Box<[(f32, f32)]>,
+}
+
+/// Visit counts below this use the table of inverses.
+const INVERSES: usize = 1 << 12;
+
+impl Worker {
+    /// A worker for `root`; `solver` takes the hand-overs (none: no hand-over).
+    pub fn new(
+        root: Position,
+        scoring: Scoring,
+        config: MctsConfig,
+        seed: u64,
+        solver: Option<Solver>,
+    ) -> Worker {
+        Worker {
+            tree: Tree::new(root, scoring, config.capacity),
+            rng: Rng::new(seed),
+            solver,
+            config,
+            playouts: 0,
+            left: 0,
+            inverse: (0..INVERSES)
+                .map(|n| {
+                    let n = n.max(1) as f32;
+                    (1.0 / n, 1.0 / n.sqrt())
+                })
+                .collect(),
+        }
+    }
+
+    /// Reseeds the random numbers.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Searches until `budget` playouts are made, the clock runs out, or the root is proven.
+    pub fn run(&mut self, clock: &Clock, budget: u64) {
+        self.playouts = 0;
+        while self.playouts < budget {
+            if self.config.prove && self.tree.nodes[0].is_proven() {
+                break;
+            }
+            if self.playouts % 32 == 0 && clock.expired() {
+                break;
+            }
+            self.left = budget - self.playouts;
+            self.playouts += self.simulate(clock);
+        }
+    }
+
+    /// One descent: down the tree, maybe expand, play out, back up. Returns the playouts made
+    /// (a proven or finished node counts as one).
+    fn simulate(&mut self, clock: &Clock) -> u64 {
+        let mut path = [0u32; 64];
+        let mut len = 1;
+        let mut pos = self.tree.root;
+        let mut idx = 0;
+        let prove = self.config.prove;
+        // Half points won by White and by Black, and how many playouts they come from.
+        let (points, count) = loop {
+            let node = self.tree.nodes[idx];
+            if prove && node.is_proven() {
+                break (points(proven_outcome(node.pess, pos.side_to_move().other())), 1);
+            }
+            if node.count == 0 {
+                if node.visits + 1 < self.config.expand_after && idx != 0 {
+                    break self.playouts_from(&pos);
+                }
+                match self.expand(idx, &pos, clock) {
+                    Expansion::Children => {}
+                    Expansion::Proven => {
+                        self.propagate(&path[..len]);
+                        continue;
+                    }
+                    Expansion::Over => break (points(pos.scores(self.tree.scoring).outcome()), 1),
+                    Expansion::Full => break self.playouts_from(&pos),
+                }
+            }
+            let c = self.select(idx);
+            pos.play_unchecked(self.tree.nodes[c].mv());
+            path[len] = c as u32;
+            len += 1;
+            idx = c;
+        };
+        let mut mover = self.tree.root.side_to_move().other();
+        for &i in &path[..len] {
+            let n = &mut self.tree.nodes[i as usize];
+            n.visits += count;
+            n.wins += points[mover as usize];
+            mover = mover.other();
+        }
+        u64::from(count)
+    }
+
+    /// The leaf playouts from `pos`: half points of White and Black, and their number.
+    fn playouts_from(&mut self, pos: &Position) -> ([u32; 2], u32) {
+        let k = self.config.leaf_playouts.clamp(1, self.left.min(1024) as u32);
+        let mut total = [0, 0];
+        for _ in 0..k {
+            let p = points(playout(*pos, self.tree.scoring, self.config.policy, &mut self.rng));
+            total[0] += p[0];
+            total[1] += p[1];
+        }
+        (total, k)
+    }
+
+    /// The child of `idx` to descend into.
+    fn select(&self, idx: usize) -> usize {
+        let nodes = &self.tree.nodes;
+        let parent = nodes[idx];
+        // The best result the side to move is sure of; children that cannot beat it are skipped.
+        let floor = -parent.opt;
+        let explore = self.config.exploration * (parent.visits.max(1) as f32).ln().sqrt();
+        let mut best = parent.first as usize;
+        let mut best_score = f32::NEG_INFINITY;
+        for i in parent.children() {
+            let n = &nodes[i];
+            if self.config.prove && n.opt <= floor {
+                continue;
+            }
+            if n.visits == 0 {
+                return i;
+            }
+            let (inv, inv_sqrt) = match self.inverse.get(n.visits as usize) {
+                Some(&pair) => pair,
+                None => {
+                    let v = n.visits as f32;
+                    (1.0 / v, 1.0 / v.sqrt())
+                }
+            };
+            let score = 0.5 * n.wins as f32 * inv + explore * inv_sqrt;
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+
+    fn expand(&mut self, idx: usize, pos: &Position, clock: &Clock) -> Expansion {
+        let moves = pos.legal_moves();
+        let mover = pos.side_to_move().other();
+        if moves.is_empty() {
+            if !self.config.prove {
+                return Expansion::Over;
+            }
+            let v = pos.scores(self.tree.scoring).margin(mover).signum() as i8;
+            let n = &mut self.tree.nodes[idx];
+            (n.pess, n.opt) = (v, v);
+            return Expansion::Proven;
+        }
+        if self.config.prove
+            && idx != 0
+            && (pos.occupied() & Bitboard::EDGE).count() <= self.config.solve_edges
+            && let Some(solver) = self.solver.as_mut()
+        {
+            let budget = clock.clone().with_nodes(self.config.solve_nodes);
+            if let Some(v) = solver.prove(pos, budget) {
+                let n = &mut self.tree.nodes[idx];
+                (n.pess, n.opt) = (-v as i8, -v as i8);
+                return Expansion::Proven;
+            }
+        }
+        let nodes = &mut self.tree.nodes;
+        if nodes.len() + moves.len() > self.tree.capacity {
+            return Expansion::Full;
+        }
+        let first = nodes.len();
+        nodes.extend(moves.iter().map(|&m| Node::new(m)));
+        nodes[idx].first = first as u32;
+        nodes[idx].count = moves.len() as u8;
+        Expansion::Children
+    }
+
+    /// Recomputes the bounds of the ancestors along `path` after its last node was proven.
+    fn propagate(&mut self, path: &[u32]) {
+        let nodes = &mut self.tree.nodes;
+        for &p in path.iter().rev().skip(1) {
+            let p = p as usize;
+            let (mut max_pess, mut max_opt) = (-1i8, -1i8);
+            for c in nodes[p].children() {
+                max_pess = max_pess.max(nodes[c].pess);
+                max_opt = max_opt.max(nodes[c].opt);
+            }
+            let (pess, opt) = (-max_opt, -max_pess);
+            if (pess, opt) == (nodes[p].pess, nodes[p].opt) {
+                break;
+            }
+            (nodes[p].pess, nodes[p].opt) = (pess, opt);
+        }
+    }
+}
+
+/// Half points of White and Black for an outcome.
+fn points(outcome: Outcome) -> [u32; 2] {
+    let mut p = [0; 2];
+    match outcome {
+        Outcome::Win(c) => p[c as usize] = 2,
+        Outcome::Draw => p = [1, 1],
+    }
+    p
+}
+
+/// The outcome of a proven node worth `value` to `mover`, the player who moved into it.
+fn proven_outcome(value: i8, mover: Color) -> Outcome {
+    match value {
+        1 => Outcome::Win(mover),
+        0 => Outcome::Draw,
+        _ => Outcome::Win(mover.other()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Limits;
+    use mabula::deal;
+
+    fn late(seed: u64, left: u32) -> Position {
+        let mut pos = deal::random(seed, Color::White);
+        let mut rng = Rng::new(seed);
+        while (pos.occupied() & Bitboard::EDGE).count() > left && !pos.is_game_over() {
+            let n = pos.count_moves();
+            pos.play_unchecked(pos.nth_move(rng.below(n)));
+        }
+        pos
+    }
+
+    #[test]
+    fn the_same_seed_and_budget_give_the_same_tree() {
+        let pos = deal::random(1, Color::White);
+        let run = || {
+            let mut w = Worker::new(pos, Scoring::Largest, MctsConfig::default(), 7, None);
+            w.run(&Limits::none().start(), 3000);
+            w.tree.root_stats()
+        };
+        assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn visits_add_up_and_every_root_move_gets_a_child() {
+        let pos = deal::random(2, Color::Black);
+        let mut w = Worker::new(pos, Scoring::Product, MctsConfig::baseline(), 3, None);
+        w.run(&Limits::none().start(), 2000);
+        let stats = w.tree.root_stats();
+        assert_eq!(stats.len(), pos.legal_moves().len());
+        assert_eq!(stats.iter().map(|s| s.visits).sum::<u64>(), w.tree.visits());
+        assert!(stats.iter().all(|s| s.wins <= 2 * s.visits));
+    }
+
+    #[test]
+    fn a_small_endgame_is_proven_and_agrees_with_the_solver() {
+        for seed in 0..6 {
+            let pos = late(seed, 6);
+            let config = MctsConfig { solve_edges: 0, ..MctsConfig::default() };
+            let mut w = Worker::new(pos, Scoring::Largest, config, seed, None);
+            w.run(&Limits::none().start(), 2_000_000);
+            let (pess, opt) = w.tree.root_bounds();
+            assert_eq!(pess, opt, "{pos} is proven");
+            let mut solver = Solver::new(Scoring::Largest, 4);
+            let exact = solver.prove(&pos, Limits::none().start()).expect("solved");
+            assert_eq!(i32::from(pess), exact, "{pos}");
+        }
+    }
+
+    #[test]
+    fn a_full_tree_stops_growing_but_keeps_searching() {
+        let pos = deal::random(3, Color::White);
+        let config = MctsConfig { capacity: 300, ..MctsConfig::default() };
+        let mut w = Worker::new(pos, Scoring::Largest, config, 1, None);
+        w.run(&Limits::none().start(), 5000);
+        assert!(w.tree.len() <= 300);
+        assert_eq!(w.tree.visits(), 5000);
+    }
+
+    #[test]
+    fn advancing_keeps_the_subtree_of_the_move_played() {
+        let pos = deal::random(4, Color::White);
+        let mut w = Worker::new(pos, Scoring::Largest, MctsConfig::default(), 1, None);
+        w.run(&Limits::none().start(), 20_000);
+        let best = w.tree.root_stats().into_iter().max_by_key(|s| s.visits).expect("moves");
+        let reply = best.pv.get(1).copied().expect("a reply");
+        let next = pos.play(best.mv).and_then(|p| p.play(reply)).expect("legal");
+        assert!(w.tree.advance(&next, Scoring::Largest, usize::MAX));
+        assert_eq!(w.tree.root(), &next);
+        assert!(w.tree.visits() > 0);
+        let stats = w.tree.root_stats();
+        assert!(stats.iter().map(|s| s.visits).sum::<u64>() <= w.tree.visits());
+        let other = deal::random(5, Color::White);
+        assert!(!w.tree.advance(&other, Scoring::Largest, usize::MAX));
+        assert_eq!(w.tree.visits(), 0);
+    }
+}

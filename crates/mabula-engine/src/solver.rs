@@ -1,0 +1,650 @@
+//! The exact solver: negamax alpha-beta to the end of the game.
+//!
+//! A game of Mabula has at most 24 pushes, so from the middle game on the whole tree can be
+//! searched. The solver has two modes ([`SolveMode`]): the *result* (win, draw or loss, found with
+//! null-window searches, the fast one) and the exact final *margin* (the mover's score minus the
+//! opponent's, found by MTD(f) over null-window searches). Values are always for the side to move.
+//!
+//! - The transposition table ([`crate::tt`]) is keyed by the position's Zobrist hash salted with
+//!   the scoring mode and the solve mode, and stores bounds, not depths: every search reaches the
+//!   end of the game.
+//! - Move ordering: the table's move, then (away from the leaves) the static score margin after
+//!   the move plus a history bonus for moves that caused cut-offs.
+//! - Limits: a node budget, a deadline and a stop flag ([`Limits`]); an interrupted search
+//!   returns `None` and stores nothing false in the table.
+//!
+//! ```
+//! use mabula::{Color, Scoring, deal};
+//! use mabula_engine::solver::{SolveMode, Solver};
+//! use mabula_engine::Limits;
+//! let mut pos = deal::random(1, Color::White);
+//! for _ in 0..18 {
+//!     let mv = pos.legal_moves()[0];
+//!     pos.play_unchecked(mv);
+//! }
+//! let mut solver = Solver::new(Scoring::Largest, 16);
+//! let sol = solver.solve(&pos, SolveMode::Result, &Limits::none()).unwrap();
+//! assert!((-1..=1).contains(&sol.value));
+//! assert!(pos.play(sol.best).is_ok());
+//! ```
+
+use crate::limits::{Clock, Limits};
+use crate::rng::Rng;
+use crate::tt::{Bounds, Table};
+use mabula::{Bitboard, Move, MoveList, Position, Scoring};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What the solver computes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SolveMode {
+    /// Win (1), draw (0) or loss (-1) for the side to move.
+    Result,
+    /// The final score of the side to move minus the opponent's, with best play by both.
+    Margin,
+}
+
+/// A solved position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The mode it was solved in.
+    pub mode: SolveMode,
+    /// The value for the side to move: -1, 0 or 1 in [`SolveMode::Result`], the final margin in
+    /// [`SolveMode::Margin`].
+    pub value: i32,
+    /// A best move ([`Move::PASS`] when passing is forced, or when the game is over).
+    pub best: Move,
+    /// The principal line from this position to the end of the game (empty if it is over).
+    pub pv: Vec<Move>,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// A bound beyond every value of both modes (they fit in an `i8`).
+const INF: i32 = 127;
+
+/// Below this many marbles on edge spaces, children are not ordered by their static score
+/// (near the leaves the cost of scoring children is more than the nodes it saves).
+const ORDER_MIN_EDGES: u32 = 6;
+
+/// From this many marbles on edge spaces on, children are ordered by random playouts.
+const PLAYOUT_ORDER_MIN_EDGES: u32 = 10;
+
+/// Playouts per child when ordering by playouts.
+const ORDER_PLAYOUTS: u32 = 48;
+
+/// Below this many marbles on edge spaces the table is not used: the subtrees are too small to
+/// pay for a cache miss.
+const TABLE_MIN_EDGES: u32 = 2;
+
+/// From this many marbles on edge spaces on, children are looked up in the table before any is
+/// searched (enhanced transposition cut-off).
+const ETC_MIN_EDGES: u32 = 5;
+
+/// How often (in nodes) the clock is looked at.
+const POLL: u64 = 1 << 12;
+
+/// How often (in nodes) the progress callback runs.
+const PROGRESS: u64 = 1 << 20;
+
+/// An exact solver with its transposition table. Cheap to keep between searches: the table
+/// stays valid for the same scoring mode, and entries of the other mode are told apart.
+pub struct Solver {
+    table: Arc<Table>,
+    scoring: Scoring,
+    /// History heuristic: cut-offs caused by each move code, per side.
+    history: Box<[[u32; 256]; 2]>,
+    nodes: u64,
+    clock: Clock,
+    aborted: bool,
+    salt: u64,
+    progress: Option<Box<dyn FnMut(u64) + Send>>,
+    /// Random numbers for the playouts that order moves high in the tree.
+    rng: Rng,
+    /// Moves of the root in the order a caller suggests (say, a tree search's favourites).
+    root_hint: Vec<Move>,
+    /// The hash of the position the hint is for.
+    root_key: u64,
+    /// Randomise move order a little (helper threads, so that they search other moves first).
+    noisy: bool,
+}
+
+impl Solver {
+    /// A solver for `scoring` with a fresh transposition table of `table_mb` megabytes.
+    pub fn new(scoring: Scoring, table_mb: usize) -> Solver {
+        Solver::with_table(scoring, Arc::new(Table::new(table_mb)))
+    }
+
+    /// A solver sharing a transposition table (with other solvers, on other threads).
+    pub fn with_table(scoring: Scoring, table: Arc<Table>) -> Solver {
+        Solver {
+            table,
+            scoring,
+            history: Box::new([[0; 256]; 2]),
+            nodes: 0,
+            clock: Limits::none().start(),
+            aborted: false,
+            salt: 0,
+            progress: None,
+            rng: Rng::new(1),
+            root_hint: Vec::new(),
+            root_key: 0,
+            noisy: false,
+        }
+    }
+
+    /// The shared transposition table.
+    pub fn table(&self) -> &Arc<Table> {
+        &self.table
+    }
+
+    /// The scoring mode solved for.
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    /// Calls `f` with the node count every million nodes or so (for progress displays).
+    pub fn on_progress(&mut self, f: impl FnMut(u64) + Send + 'static) {
+        self.progress = Some(Box::new(f));
+    }
+
+    /// Nodes searched by the last call.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn salt_for(&self, mode: SolveMode) -> u64 {
+        const SALTS: [u64; 4] = [
+            0x0000_0000_0000_0000,
+            0x9e37_79b9_7f4a_7c15,
+            0xc2b2_ae3d_27d4_eb4f,
+            0x1656_67b1_9e37_79f9,
+        ];
+        SALTS
+            [(self.scoring == Scoring::Product) as usize * 2 + (mode == SolveMode::Margin) as usize]
+    }
+
+    fn begin(&mut self, mode: SolveMode, clock: Clock) {
+        self.nodes = 0;
+        self.aborted = false;
+        self.clock = clock;
+        self.salt = self.salt_for(mode);
+    }
+
+    /// Suggests an order for the moves of `pos` (best first) to the next solve of `pos`; a tree
+    /// search that hands over knows its favourites, and a good first move saves most of the work.
+    pub fn hint(&mut self, pos: &Position, moves: &[Move]) {
+        self.root_key = pos.hash();
+        self.root_hint = moves.to_vec();
+    }
+
+    /// Solves `pos`; `None` when a limit ran out first.
+    pub fn solve(&mut self, pos: &Position, mode: SolveMode, limits: &Limits) -> Option<Solution> {
+        self.solve_with_clock(pos, mode, limits.start())
+    }
+
+    /// Solves `pos` under a running clock (for a search that hands a position over).
+    pub fn solve_with_clock(
+        &mut self,
+        pos: &Position,
+        mode: SolveMode,
+        clock: Clock,
+    ) -> Option<Solution> {
+        self.begin(mode, clock);
+        let value = match mode {
+            SolveMode::Result => self.result_value(pos)?,
+            SolveMode::Margin => self.margin_value(pos)?,
+        };
+        let pv = match mode {
+            SolveMode::Result => self.principal_line::<false>(pos, value),
+            SolveMode::Margin => self.principal_line::<true>(pos, value),
+        };
+        if self.aborted {
+            return None;
+        }
+        let best = pv.first().copied().unwrap_or(Move::PASS);
+        Some(Solution {
+            mode,
+            value,
+            best,
+            pv,
+            nodes: self.nodes,
+        })
+    }
+
+    /// Solves `pos` with `threads` threads sharing the table (the helpers search the same tree in
+    /// another order and leave what they prove in the table). With one thread this is
+    /// [`Solver::solve`], and deterministic.
+    pub fn solve_threads(
+        &mut self,
+        pos: &Position,
+        mode: SolveMode,
+        limits: &Limits,
+        threads: usize,
+    ) -> Option<Solution> {
+        let clock = limits.start();
+        if threads <= 1 {
+            return self.solve_with_clock(pos, mode, clock);
+        }
+        let halt = Arc::new(AtomicBool::new(false));
+        std::thread::scope(|scope| {
+            for t in 1..threads {
+                let mut helper = Solver::with_table(self.scoring, Arc::clone(&self.table));
+                helper.rng = Rng::new(0x5eed ^ t as u64);
+                helper.noisy = true;
+                let helper_clock = clock.clone().with_halt(Arc::clone(&halt));
+                let pos = *pos;
+                scope.spawn(move || {
+                    helper.begin(mode, helper_clock);
+                    match mode {
+                        SolveMode::Result => helper.result_value(&pos),
+                        SolveMode::Margin => helper.margin_value(&pos),
+                    }
+                });
+            }
+            let solution = self.solve_with_clock(pos, mode, clock);
+            halt.store(true, Ordering::Relaxed);
+            solution
+        })
+    }
+
+    /// The result (-1, 0, 1) of `pos` for the side to move, without a principal line: the call a
+    /// tree search makes when it hands a position over. `None` when a limit ran out.
+    pub fn prove(&mut self, pos: &Position, clock: Clock) -> Option<i32> {
+        self.begin(SolveMode::Result, clock);
+        self.result_value(pos)
+    }
+
+    /// The exact value of every legal move of `pos` (for the side to move), best first; `None`
+    /// when a limit ran out. Empty when the game is over.
+    pub fn solve_moves(
+        &mut self,
+        pos: &Position,
+        mode: SolveMode,
+        limits: &Limits,
+    ) -> Option<Vec<(Move, i32)>> {
+        let clock = limits.start();
+        let mut out = Vec::new();
+        let mut nodes = 0;
+        for mv in pos.legal_moves() {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            self.begin(mode, clock.clone());
+            let v = match mode {
+                SolveMode::Result => self.result_value(&child)?,
+                SolveMode::Margin => self.margin_value(&child)?,
+            };
+            nodes += self.nodes;
+            out.push((mv, -v));
+        }
+        self.nodes = nodes;
+        out.sort_by_key(|&(mv, v)| (-v, mv));
+        Some(out)
+    }
+
+    fn result_value(&mut self, pos: &Position) -> Option<i32> {
+        let v = if self.search::<false>(pos, 0, 1) >= 1 {
+            1
+        } else if self.search::<false>(pos, -1, 0) >= 0 {
+            0
+        } else {
+            -1
+        };
+        (!self.aborted).then_some(v)
+    }
+
+    /// MTD(f): null-window searches closing in on the exact margin.
+    fn margin_value(&mut self, pos: &Position) -> Option<i32> {
+        let (mut lower, mut upper) = (-INF, INF);
+        let mut guess = 0;
+        while lower < upper {
+            let beta = if guess == lower { guess + 1 } else { guess };
+            guess = self.search::<true>(pos, beta - 1, beta);
+            if self.aborted {
+                return None;
+            }
+            if guess < beta {
+                upper = guess;
+            } else {
+                lower = guess;
+            }
+        }
+        Some(lower)
+    }
+
+    /// Walks down from `pos` (worth `value`) along moves that keep the value, to the end.
+    fn principal_line<const MARGIN: bool>(&mut self, pos: &Position, value: i32) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let (mut pos, mut v) = (*pos, value);
+        loop {
+            let mut moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if let Some(b) = self.table.probe(pos.hash() ^ self.salt)
+                && let Some(i) = moves.iter().position(|&m| m == b.best)
+            {
+                moves.swap(0, i);
+            }
+            let mut found = None;
+            for mv in moves {
+                let mut child = pos;
+                child.play_unchecked(mv);
+                // The child is worth at least -v; it is on the line when it is worth at most -v.
+                if self.search::<MARGIN>(&child, -v, -v + 1) <= -v {
+                    found = Some((mv, child));
+                    break;
+                }
+                if self.aborted {
+                    return pv;
+                }
+            }
+            match found {
+                Some((mv, child)) => {
+                    pv.push(mv);
+                    pos = child;
+                    v = -v;
+                }
+                None => break,
+            }
+        }
+        pv
+    }
+
+    #[inline]
+    fn final_value<const MARGIN: bool>(&self, pos: &Position) -> i32 {
+        let me = pos.side_to_move();
+        let margin =
+            pos.score(me, self.scoring) as i32 - pos.score(me.other(), self.scoring) as i32;
+        if MARGIN { margin } else { margin.signum() }
+    }
+
+    #[cold]
+    fn poll(&mut self) {
+        if self.nodes >= self.clock.nodes || self.clock.expired() {
+            self.aborted = true;
+        }
+        if self.nodes % PROGRESS == 0
+            && let Some(f) = self.progress.as_mut()
+        {
+            f(self.nodes);
+        }
+    }
+
+    fn search<const MARGIN: bool>(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        if self.aborted {
+            return 0;
+        }
+        self.nodes += 1;
+        if self.nodes % POLL == 0 || self.nodes >= self.clock.nodes {
+            self.poll();
+        }
+        let mut moves = MoveList::new();
+        pos.pushes_into(&mut moves);
+        if moves.is_empty() {
+            let mut next = *pos;
+            if pos.can_push(pos.side_to_move().other()) {
+                next.play_unchecked(Move::PASS);
+                return -self.search::<MARGIN>(&next, -beta, -alpha);
+            }
+            return self.final_value::<MARGIN>(pos);
+        }
+        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let key = pos.hash() ^ self.salt;
+        let use_table = edges >= TABLE_MIN_EDGES;
+        let (mut lo, mut hi, mut tt_move) = (-INF, INF, Move::PASS);
+        if use_table && let Some(b) = self.table.probe(key) {
+            if b.lo >= beta || b.lo == b.hi {
+                return b.lo;
+            }
+            if b.hi <= alpha {
+                return b.hi;
+            }
+            (lo, hi, tt_move) = (b.lo, b.hi, b.best);
+        }
+        let (alpha, beta) = (alpha.max(lo), beta.min(hi));
+        let me = pos.side_to_move();
+
+        // Enhanced transposition cut-off: a child already known to be bad enough for the
+        // opponent settles this node without searching.
+        if edges >= ETC_MIN_EDGES {
+            for &mv in moves.iter() {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                if let Some(b) = self.table.probe(child.hash() ^ self.salt)
+                    && -b.hi >= beta
+                {
+                    return -b.hi;
+                }
+            }
+        }
+
+        // Scores for move ordering; the list is sorted lazily (pick the best remaining).
+        let n = moves.len();
+        let mut scores = [0i32; MoveList::CAPACITY];
+        if n > 1 {
+            for (i, &mv) in moves.iter().enumerate() {
+                let h = self.history[me as usize][mv.code() as usize] as i32;
+                scores[i] = if mv == tt_move {
+                    i32::MAX
+                } else if let Some(r) = self.root_rank(pos, mv) {
+                    i32::MAX - 1 - r
+                } else if edges >= PLAYOUT_ORDER_MIN_EDGES {
+                    let mut child = *pos;
+                    child.play_unchecked(mv);
+                    (self.playout_score(&child, me) << 12) + h.min(4095)
+                } else if edges >= ORDER_MIN_EDGES {
+                    let mut child = *pos;
+                    child.play_unchecked(mv);
+                    let s = child.score(me, self.scoring) as i32
+                        - child.score(me.other(), self.scoring) as i32;
+                    let mobility = child.count_pushes() as i32;
+                    ((4 * s - 16 * mobility) << 16) + h
+                } else {
+                    h
+                };
+                if self.noisy && edges >= ORDER_MIN_EDGES && scores[i] < i32::MAX - 100 {
+                    scores[i] = scores[i].saturating_add((self.rng.below(1 << 18)) as i32);
+                }
+            }
+        }
+
+        let mut best = -INF;
+        let mut best_move = moves[0];
+        for i in 0..n {
+            if n > 1 {
+                let mut k = i;
+                for j in i + 1..n {
+                    if scores[j] > scores[k] {
+                        k = j;
+                    }
+                }
+                scores.swap(i, k);
+                moves.swap(i, k);
+            }
+            let mv = moves[i];
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            let v = -self.search::<MARGIN>(&child, -beta, -alpha.max(best));
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = mv;
+                if v >= beta {
+                    self.reward(me as usize, mv, edges);
+                    break;
+                }
+            }
+        }
+        if use_table {
+            let (new_lo, new_hi) = if best >= beta {
+                (best, hi)
+            } else if best <= alpha {
+                (lo, best)
+            } else {
+                (best, best)
+            };
+            let bounds = Bounds { lo: new_lo, hi: new_hi, best: best_move };
+            self.table.store(key, bounds, edges as u8 + 1);
+        }
+        best
+    }
+
+    /// The rank of `mv` in the caller's root ordering, when searching the root.
+    #[inline]
+    fn root_rank(&self, pos: &Position, mv: Move) -> Option<i32> {
+        if self.root_hint.is_empty() || pos.hash() != self.root_key {
+            return None;
+        }
+        self.root_hint.iter().position(|&m| m == mv).map(|r| r as i32)
+    }
+
+    /// Random playouts from `child`: how often they end well for `me` (win 2, draw 1).
+    fn playout_score(&mut self, child: &Position, me: mabula::Color) -> i32 {
+        let mut total = 0;
+        for _ in 0..ORDER_PLAYOUTS {
+            let mut p = *child;
+            loop {
+                let n = p.count_moves();
+                if n == 0 {
+                    break;
+                }
+                p.play_unchecked(p.nth_move(self.rng.below(n)));
+            }
+            total += 1 + p.score(me, self.scoring).cmp(&p.score(me.other(), self.scoring)) as i32;
+        }
+        total
+    }
+
+    /// History heuristic: credit a move that caused a cut-off, more for bigger subtrees.
+    fn reward(&mut self, side: usize, mv: Move, edges: u32) {
+        let h = &mut self.history[side][mv.code() as usize];
+        *h += edges * edges;
+        if *h > 1 << 19 {
+            for row in self.history.iter_mut() {
+                for x in row.iter_mut() {
+                    *x /= 2;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mabula::{Color, deal};
+
+    /// Plain minimax to the end, the reference the solver must agree with.
+    fn minimax(pos: &Position, scoring: Scoring) -> i32 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            let me = pos.side_to_move();
+            return pos.score(me, scoring) as i32 - pos.score(me.other(), scoring) as i32;
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut c = *pos;
+                c.play_unchecked(mv);
+                -minimax(&c, scoring)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn endgame(seed: u64, left: u32) -> Position {
+        let mut pos = deal::random(seed, Color::White);
+        let mut rng = crate::rng::Rng::new(seed);
+        while (pos.occupied() & Bitboard::EDGE).count() > left && !pos.is_game_over() {
+            let n = pos.count_moves();
+            pos.play_unchecked(pos.nth_move(rng.below(n)));
+        }
+        pos
+    }
+
+    #[test]
+    fn the_solver_agrees_with_plain_minimax_in_both_modes_and_scorings() {
+        for scoring in [Scoring::Largest, Scoring::Product] {
+            let mut solver = Solver::new(scoring, 4);
+            for seed in 0..12 {
+                let pos = endgame(seed, 7);
+                let exact = minimax(&pos, scoring);
+                let margin = solver
+                    .solve(&pos, SolveMode::Margin, &Limits::none())
+                    .expect("solved");
+                assert_eq!(margin.value, exact, "{pos} {scoring}");
+                let result = solver
+                    .solve(&pos, SolveMode::Result, &Limits::none())
+                    .expect("solved");
+                assert_eq!(result.value, exact.signum(), "{pos} {scoring}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_principal_line_is_legal_and_ends_with_the_solved_margin() {
+        let mut solver = Solver::new(Scoring::Largest, 4);
+        for seed in 20..26 {
+            let start = endgame(seed, 9);
+            let sol = solver
+                .solve(&start, SolveMode::Margin, &Limits::none())
+                .expect("solved");
+            let mut pos = start;
+            for &mv in &sol.pv {
+                pos = pos.play(mv).expect("a legal principal line");
+            }
+            assert!(pos.is_game_over());
+            let me = start.side_to_move();
+            let scores = pos.scores(Scoring::Largest);
+            assert_eq!(scores.margin(me), sol.value, "{start}");
+            assert_eq!(sol.pv.first().copied().unwrap_or(Move::PASS), sol.best);
+        }
+    }
+
+    #[test]
+    fn every_move_gets_its_exact_value_and_the_best_comes_first() {
+        let mut solver = Solver::new(Scoring::Product, 4);
+        let pos = endgame(3, 6);
+        let values = solver
+            .solve_moves(&pos, SolveMode::Margin, &Limits::none())
+            .expect("solved");
+        assert_eq!(values.len(), pos.legal_moves().len());
+        for &(mv, v) in &values {
+            let mut c = pos;
+            c.play_unchecked(mv);
+            assert_eq!(v, -minimax(&c, Scoring::Product));
+        }
+        assert_eq!(values[0].1, minimax(&pos, Scoring::Product));
+    }
+
+    #[test]
+    fn a_node_budget_stops_the_solver_without_an_answer() {
+        let mut solver = Solver::new(Scoring::Largest, 4);
+        let pos = endgame(1, 18);
+        assert_eq!(
+            solver.solve(&pos, SolveMode::Result, &Limits::nodes(1000)),
+            None
+        );
+        assert!(solver.nodes() <= 1000);
+    }
+
+    #[test]
+    fn a_finished_game_is_solved_at_once() {
+        let mut solver = Solver::new(Scoring::Largest, 1);
+        let pos = endgame(4, 0);
+        assert!(pos.is_game_over());
+        let sol = solver
+            .solve(&pos, SolveMode::Margin, &Limits::none())
+            .expect("solved");
+        assert_eq!(sol.best, Move::PASS);
+        assert!(sol.pv.is_empty());
+        assert_eq!(
+            sol.value,
+            pos.scores(Scoring::Largest).margin(pos.side_to_move())
+        );
+    }
+}
+
