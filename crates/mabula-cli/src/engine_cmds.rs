@@ -111,10 +111,28 @@ pub fn run(cmd: Command) -> Result<()> {
             gtp.run(std::io::stdin().lock(), std::io::stdout().lock())?;
             Ok(())
         }
-        Command::Solve { position, margin, time, scoring, table_mb, threads } => {
-            solve(&parse_position(&position)?, margin, time, scoring, table_mb, threads)
-        }
-        Command::Analyze { target, time, scoring, threads, output } => {
+        Command::Solve {
+            position,
+            margin,
+            time,
+            scoring,
+            table_mb,
+            threads,
+        } => solve(
+            &parse_position(&position)?,
+            margin,
+            time,
+            scoring,
+            table_mb,
+            threads,
+        ),
+        Command::Analyze {
+            target,
+            time,
+            scoring,
+            threads,
+            output,
+        } => {
             let config = EngineConfig {
                 threads: threads.unwrap_or(EngineConfig::default().threads),
                 ..EngineConfig::default()
@@ -125,11 +143,29 @@ pub fn run(cmd: Command) -> Result<()> {
                 None => analyze_position(&parse_position(&target)?, scoring, time, config),
             }
         }
-        Command::Match { first, second, games, scoring, seed, jobs, gtp_movetime, records } => {
+        Command::Match {
+            first,
+            second,
+            games,
+            scoring,
+            seed,
+            jobs,
+            gtp_movetime,
+            records,
+        } => {
             let first: PlayerSpec = first.parse()?;
             let second: PlayerSpec = second.parse()?;
             let gtp_movetime = gtp_movetime.map(Duration::from_millis);
-            play_match(first, second, games, scoring, seed, jobs, gtp_movetime, records)
+            play_match(
+                first,
+                second,
+                games,
+                scoring,
+                seed,
+                jobs,
+                gtp_movetime,
+                records,
+            )
         }
         Command::EngineBench => engine_bench(),
     }
@@ -137,7 +173,8 @@ pub fn run(cmd: Command) -> Result<()> {
 
 fn parse_position(words: &[String]) -> Result<Position> {
     let text = words.join(" ");
-    text.parse().with_context(|| format!("bad position string '{text}'"))
+    text.parse()
+        .with_context(|| format!("bad position string '{text}'"))
 }
 
 /// The target names a record when it is one word naming an existing file.
@@ -160,7 +197,11 @@ fn spinner(message: &str) -> ProgressBar {
 }
 
 fn line(moves: &[Move]) -> String {
-    moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn solve(
@@ -171,8 +212,15 @@ fn solve(
     table_mb: usize,
     threads: usize,
 ) -> Result<()> {
-    let mode = if margin { SolveMode::Margin } else { SolveMode::Result };
-    let limits = Limits { time: time.map(Duration::from_secs_f64), ..Limits::none() };
+    let mode = if margin {
+        SolveMode::Margin
+    } else {
+        SolveMode::Result
+    };
+    let limits = Limits {
+        time: time.map(Duration::from_secs_f64),
+        ..Limits::none()
+    };
     let edges = (pos.occupied() & Bitboard::EDGE).count();
     let bar = spinner(&format!("solving ({edges} marbles on edge spaces)"));
     let mut solver = Solver::new(scoring, table_mb);
@@ -245,10 +293,20 @@ fn analysis_table(pos: &Position, scoring: Scoring, a: &Analysis) -> String {
         a.elapsed.as_secs_f64()
     );
     if let Some(sol) = &a.solved {
-        let v = Value::Exact { result: sol.value.signum() as i8, margin: None };
-        out.push_str(&format!("solved exactly: {} ({} nodes)\n", describe(v), sol.nodes));
+        let v = Value::Exact {
+            result: sol.value.signum() as i8,
+            margin: None,
+        };
+        out.push_str(&format!(
+            "solved exactly: {} ({} nodes)\n",
+            describe(v),
+            sol.nodes
+        ));
     }
-    out.push_str(&format!("{:<8} {:>10} {:>10}  line\n", "move", "value", "visits"));
+    out.push_str(&format!(
+        "{:<8} {:>10} {:>10}  line\n",
+        "move", "value", "visits"
+    ));
     for m in &a.moves {
         out.push_str(&format!(
             "{:<8} {:>10} {:>10}  {}\n",
@@ -278,7 +336,8 @@ fn annotate(
 ) -> Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut game = Game::parse(&text).with_context(|| format!("{} is not a valid record", path.display()))?;
+    let mut game =
+        Game::parse(&text).with_context(|| format!("{} is not a valid record", path.display()))?;
     let moves = game.moves().to_vec();
     let bar = ProgressBar::new(moves.len() as u64);
     bar.set_style(
@@ -301,7 +360,10 @@ fn annotate(
         game.set_comment(i, &merged);
     }
     bar.finish_and_clear();
-    game.set_tag("Annotator", &format!("mabula-engine {}", env!("CARGO_PKG_VERSION")));
+    game.set_tag(
+        "Annotator",
+        &format!("mabula-engine {}", env!("CARGO_PKG_VERSION")),
+    );
     let record = game.to_string();
     match output {
         Some(out) => std::fs::write(&out, record)
@@ -319,7 +381,12 @@ fn comment(analysis: &Analysis, played: Move) -> String {
         Some(best) if best.mv == played => format!("engine {played_value}, the engine's choice"),
         Some(best) => {
             let pv: Vec<String> = best.pv.iter().take(6).map(Move::to_string).collect();
-            format!("engine {played_value}; best {} {} ({})", best.mv, best.value, pv.join(" "))
+            format!(
+                "engine {played_value}; best {} {} ({})",
+                best.mv,
+                best.value,
+                pv.join(" ")
+            )
         }
         None => format!("engine {played_value}"),
     }
@@ -333,7 +400,10 @@ struct External {
 
 impl External {
     fn start(command: &str, movetime: Option<Duration>) -> Result<External, PlayerError> {
-        let io = |source| PlayerError::Io { name: command.to_string(), source };
+        let io = |source| PlayerError::Io {
+            name: command.to_string(),
+            source,
+        };
         let mut child = Process::new("sh")
             .arg("-c")
             .arg(command)
@@ -418,17 +488,27 @@ fn play_match(
              timed players get less than their time"
         );
     }
-    let plan = MatchPlan { games, scoring, seed, jobs };
+    let plan = MatchPlan {
+        games,
+        scoring,
+        seed,
+        jobs,
+    };
     let bar = ProgressBar::new(games as u64);
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta}) {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta}) {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let stats = Mutex::new(MatchStats::default());
     let on_game = |report: &GameReport| {
         if let Ok(mut s) = stats.lock() {
             s.add(report.game.result(), report.first_color);
-            bar.set_message(format!("first player +{} ={} -{}", s.wins, s.draws, s.losses));
+            bar.set_message(format!(
+                "first player +{} ={} -{}",
+                s.wins, s.draws, s.losses
+            ));
         }
         bar.inc(1);
     };
@@ -441,7 +521,10 @@ fn play_match(
     )?;
     bar.finish_and_clear();
     let stats = stats.into_inner().unwrap_or_default();
-    print!("{}", match_table(&first, &second, &stats, &plan, started.elapsed()));
+    print!(
+        "{}",
+        match_table(&first, &second, &stats, &plan, started.elapsed())
+    );
     if let Some(path) = records {
         let mut file = std::fs::File::create(&path)
             .with_context(|| format!("cannot create {}", path.display()))?;
@@ -472,7 +555,10 @@ fn match_table(
         plan.jobs,
         elapsed.as_secs_f64()
     );
-    out.push_str(&format!("{:<width$} {:>5} {:>5} {:>5} {:>7}\n", "player", "wins", "draws", "losses", "score"));
+    out.push_str(&format!(
+        "{:<width$} {:>5} {:>5} {:>5} {:>7}\n",
+        "player", "wins", "draws", "losses", "score"
+    ));
     out.push_str(&format!(
         "{a:<width$} {:>5} {:>5} {:>5} {:>6.1}%\n",
         s.wins,
@@ -488,7 +574,15 @@ fn match_table(
         100.0 * (1.0 - s.score())
     ));
     let (lo, elo, hi) = s.elo();
-    let show = |x: f64| if x.is_finite() { format!("{x:+.0}") } else if x > 0.0 { "+inf".into() } else { "-inf".into() };
+    let show = |x: f64| {
+        if x.is_finite() {
+            format!("{x:+.0}")
+        } else if x > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        }
+    };
     out.push_str(&format!(
         "Elo difference of the first player: {} (95% interval {} to {})\n",
         show(elo),
@@ -513,7 +607,11 @@ mod tests {
     fn a_comment_names_the_played_value_and_the_best_alternative() {
         let pos = mabula::deal::random(1, Color::White);
         let mut engine = Engine::new(
-            EngineConfig { threads: 1, seed: 1, ..EngineConfig::default() },
+            EngineConfig {
+                threads: 1,
+                seed: 1,
+                ..EngineConfig::default()
+            },
             Scoring::Largest,
         );
         let a = engine.analyze(&pos, &Limits::nodes(2000));

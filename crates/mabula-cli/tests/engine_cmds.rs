@@ -4,7 +4,10 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn mabula(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mabula")).args(args).output().expect("mabula runs")
+    Command::new(env!("CARGO_BIN_EXE_mabula"))
+        .args(args)
+        .output()
+        .expect("mabula runs")
 }
 
 fn stdout(out: &Output) -> String {
@@ -29,15 +32,30 @@ fn gtp_speaks_on_stdin_and_stdout_until_quit() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("mabula gtp starts");
-    let script = format!("1 protocol_version\nsetup {EARLY}\nlevel 1\ngenmove\nbogus\nquit\nname\n");
-    child.stdin.take().expect("stdin").write_all(script.as_bytes()).expect("written");
+    let script =
+        format!("1 protocol_version\nsetup {EARLY}\nlevel 1\ngenmove\nbogus\nquit\nname\n");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("written");
     let out = child.wait_with_output().expect("it ends");
     let text = stdout(&out);
     let answers: Vec<&str> = text.split("\n\n").collect();
     assert_eq!(answers[0], "=1 2");
     assert_eq!(answers[1], "=");
-    let mv: mabula::Move = answers[3].strip_prefix("= ").expect("a move").parse().expect("a move");
-    assert!(EARLY.parse::<mabula::Position>().expect("valid").is_legal(mv));
+    let mv: mabula::Move = answers[3]
+        .strip_prefix("= ")
+        .expect("a move")
+        .parse()
+        .expect("a move");
+    assert!(
+        EARLY
+            .parse::<mabula::Position>()
+            .expect("valid")
+            .is_legal(mv)
+    );
     assert_eq!(answers[4], "? unknown command 'bogus'");
     assert_eq!(answers[5], "=");
     assert_eq!(answers.len(), 7, "nothing after quit: {text}");
@@ -52,7 +70,13 @@ fn solve_prints_the_result_the_best_move_the_line_and_the_nodes() {
     assert!(text.contains("best move "), "{text}");
     assert!(text.contains("line      "), "{text}");
     assert!(text.contains("nodes     "), "{text}");
-    let margin = stdout(&mabula(&["solve", LATE, "--margin", "--scoring", "product"]));
+    let margin = stdout(&mabula(&[
+        "solve",
+        LATE,
+        "--margin",
+        "--scoring",
+        "product",
+    ]));
     assert!(margin.contains("(product scoring)"), "{margin}");
 }
 
@@ -60,7 +84,11 @@ fn solve_prints_the_result_the_best_move_the_line_and_the_nodes() {
 fn solve_says_plainly_when_time_runs_out() {
     let out = mabula(&["solve", EARLY, "--time", "0.2"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("not solved: the time limit ran out"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not solved: the time limit ran out"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -69,7 +97,11 @@ fn analyze_prints_a_row_for_every_legal_move() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let pos: mabula::Position = LATE.parse().expect("valid");
-    let rows = text.lines().skip_while(|l| !l.starts_with("move")).skip(1).count();
+    let rows = text
+        .lines()
+        .skip_while(|l| !l.starts_with("move"))
+        .skip(1)
+        .count();
     assert_eq!(rows, pos.legal_moves().len(), "{text}");
 }
 
@@ -99,9 +131,16 @@ fn analyze_annotates_every_move_of_a_record() {
     let game = mabula::Game::parse(&text).expect("an annotated record reads back");
     assert_eq!(game.moves().len(), 3);
     for i in 0..3 {
-        assert!(game.comment(i).is_some_and(|c| c.contains("engine ")), "{text}");
+        assert!(
+            game.comment(i).is_some_and(|c| c.contains("engine ")),
+            "{text}"
+        );
     }
-    assert!(game.comment(0).is_some_and(|c| c.starts_with("opening; engine")), "{text}");
+    assert!(
+        game.comment(0)
+            .is_some_and(|c| c.starts_with("opening; engine")),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -140,7 +179,10 @@ fn a_match_prints_its_table_and_writes_its_records() {
     let text = stdout(&out);
     assert!(text.starts_with("4 games, largest scoring"), "{text}");
     assert!(text.contains("level=3"), "{text}");
-    assert!(text.contains("Elo difference of the first player"), "{text}");
+    assert!(
+        text.contains("Elo difference of the first player"),
+        "{text}"
+    );
     let games = std::fs::read_to_string(&records).expect("records");
     assert_eq!(games.matches("[Setup ").count(), 4);
     std::fs::remove_dir_all(&dir).ok();
@@ -170,5 +212,9 @@ fn a_match_can_play_an_external_engine_over_the_protocol() {
 fn bad_player_specifications_are_refused() {
     let out = mabula(&["match", "level=12", "baseline-uct"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("level 12 is not between 1 and 10"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("level 12 is not between 1 and 10"),
+        "{}",
+        stderr(&out)
+    );
 }

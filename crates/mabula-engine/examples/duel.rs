@@ -20,7 +20,12 @@ fn main() {
     let scoring: Scoring = args.get(3).and_then(|s| s.parse().ok()).unwrap_or_default();
     let jobs = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(2);
     let seed = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let plan = MatchPlan { games, scoring, seed, jobs };
+    let plan = MatchPlan {
+        games,
+        scoring,
+        seed,
+        jobs,
+    };
     let stats = Mutex::new(MatchStats::default());
     let make = |spec: &PlayerSpec, prefix: &'static str| {
         let spec = spec.clone();
@@ -30,7 +35,11 @@ fn main() {
                 source: std::io::Error::other("no gtp here"),
             })?;
             tweak(&mut config, prefix);
-            Ok(Box::new(EnginePlayer::new(spec.to_string(), config, limits)))
+            Ok(Box::new(EnginePlayer::new(
+                spec.to_string(),
+                config,
+                limits,
+            )))
         }
     };
     let started = std::time::Instant::now();
@@ -38,7 +47,13 @@ fn main() {
         let mut s = stats.lock().unwrap();
         s.add(r.game.result(), r.first_color);
         if s.games() % 20 == 0 {
-            eprintln!("{} games: +{} ={} -{}", s.games(), s.wins, s.draws, s.losses);
+            eprintln!(
+                "{} games: +{} ={} -{}",
+                s.games(),
+                s.wins,
+                s.draws,
+                s.losses
+            );
         }
     })
     .expect("match");
@@ -47,7 +62,10 @@ fn main() {
     println!(
         "{a} vs {b} ({scoring}, {games} games, {:.0} s): +{} ={} -{}  score {:.1}%  Elo {e:+.0} [{lo:+.0}, {hi:+.0}]",
         started.elapsed().as_secs_f64(),
-        s.wins, s.draws, s.losses, 100.0 * s.score()
+        s.wins,
+        s.draws,
+        s.losses,
+        100.0 * s.score()
     );
 }
 
@@ -57,7 +75,9 @@ fn tweak(config: &mut EngineConfig, prefix: &str) {
     let var = |name: &str| std::env::var(format!("{prefix}{name}")).ok();
     if let Some(p) = var("POLICY") {
         config.mcts.policy = match p.strip_prefix("greedy") {
-            Some(n) => Policy::Greedy { candidates: n.parse().expect("candidates") },
+            Some(n) => Policy::Greedy {
+                candidates: n.parse().expect("candidates"),
+            },
             None => Policy::Random,
         };
     }

@@ -28,7 +28,11 @@ fn position(seed: u64, left: u32) -> Position {
 
 fn median<T: Copy + Into<f64>>(sorted: &[T]) -> f64 {
     let n = sorted.len();
-    if n % 2 == 1 { sorted[n / 2].into() } else { (sorted[n / 2 - 1].into() + sorted[n / 2].into()) / 2.0 }
+    if n % 2 == 1 {
+        sorted[n / 2].into()
+    } else {
+        (sorted[n / 2 - 1].into() + sorted[n / 2].into()) / 2.0
+    }
 }
 
 fn main() {
@@ -37,25 +41,39 @@ fn main() {
     let left: u32 = arg(0).and_then(|a| a.parse().ok()).unwrap_or(14);
     let count: u64 = arg(1).and_then(|a| a.parse().ok()).unwrap_or(20);
     let scoring: Scoring = arg(2).and_then(|a| a.parse().ok()).unwrap_or_default();
-    let mode = if arg(3) == Some("margin") { SolveMode::Margin } else { SolveMode::Result };
+    let mode = if arg(3) == Some("margin") {
+        SolveMode::Margin
+    } else {
+        SolveMode::Result
+    };
     let table_mb: usize = arg(4).and_then(|a| a.parse().ok()).unwrap_or(256);
     let threads: usize = arg(5).and_then(|a| a.parse().ok()).unwrap_or(1);
     println!(
         "{left} moves left, {scoring} scoring, {mode:?} mode, {table_mb} MB table, \
          {threads} thread(s), {count} positions"
     );
-    println!("{:>4}  {:<52} {:>6} {:>12} {:>9}", "seed", "position", "value", "nodes", "seconds");
+    println!(
+        "{:>4}  {:<52} {:>6} {:>12} {:>9}",
+        "seed", "position", "value", "nodes", "seconds"
+    );
     let mut times = Vec::new();
     let mut nodes = Vec::new();
     for seed in 0..count {
         let pos = position(seed, left);
         let mut solver = Solver::new(scoring, table_mb);
         let t = Instant::now();
-        let sol = solver.solve_threads(&pos, mode, &Limits::none(), threads).expect("no limit");
+        let sol = solver
+            .solve_threads(&pos, mode, &Limits::none(), threads)
+            .expect("no limit");
         let secs = t.elapsed().as_secs_f64();
         times.push(secs);
         nodes.push(sol.nodes as f64);
-        println!("{seed:>4}  {:<52} {:>6} {:>12} {secs:>9.3}", pos.to_string(), sol.value, sol.nodes);
+        println!(
+            "{seed:>4}  {:<52} {:>6} {:>12} {secs:>9.3}",
+            pos.to_string(),
+            sol.value,
+            sol.nodes
+        );
     }
     times.sort_by(f64::total_cmp);
     nodes.sort_by(f64::total_cmp);

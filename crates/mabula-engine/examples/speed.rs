@@ -11,16 +11,34 @@ use mabula_engine::{Engine, EngineConfig, Limits};
 use std::time::Duration;
 
 fn main() {
-    let secs: f64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(2.0);
+    let secs: f64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2.0);
     let pos = deal::random(1, Color::White);
     let settings = [
-        ("engine, 2 threads", EngineConfig { threads: 2, ..EngineConfig::default() }),
-        ("engine, 1 thread", EngineConfig { threads: 1, ..EngineConfig::default() }),
+        (
+            "engine, 2 threads",
+            EngineConfig {
+                threads: 2,
+                ..EngineConfig::default()
+            },
+        ),
+        (
+            "engine, 1 thread",
+            EngineConfig {
+                threads: 1,
+                ..EngineConfig::default()
+            },
+        ),
         (
             "engine with random playouts, 2 threads",
             EngineConfig {
                 threads: 2,
-                mcts: MctsConfig { policy: Policy::Random, ..MctsConfig::default() },
+                mcts: MctsConfig {
+                    policy: Policy::Random,
+                    ..MctsConfig::default()
+                },
                 ..EngineConfig::default()
             },
         ),
@@ -28,7 +46,10 @@ fn main() {
             "engine, 4 playouts per leaf, 2 threads",
             EngineConfig {
                 threads: 2,
-                mcts: MctsConfig { leaf_playouts: 4, ..MctsConfig::default() },
+                mcts: MctsConfig {
+                    leaf_playouts: 4,
+                    ..MctsConfig::default()
+                },
                 ..EngineConfig::default()
             },
         ),

@@ -63,7 +63,11 @@ pub struct EnginePlayer {
 impl EnginePlayer {
     /// A player with these engine settings and limits per move.
     pub fn new(name: impl Into<String>, config: EngineConfig, limits: Limits) -> EnginePlayer {
-        EnginePlayer { name: name.into(), engine: Engine::new(config, Scoring::Largest), limits }
+        EnginePlayer {
+            name: name.into(),
+            engine: Engine::new(config, Scoring::Largest),
+            limits,
+        }
     }
 }
 
@@ -98,21 +102,35 @@ pub struct GtpPlayer<R, W> {
 impl<R: BufRead + Send, W: Write + Send> GtpPlayer<R, W> {
     /// A player talking to an engine; `movetime` is sent before each game when given.
     pub fn new(name: impl Into<String>, from: R, to: W, movetime: Option<Duration>) -> Self {
-        GtpPlayer { name: name.into(), from, to, movetime }
+        GtpPlayer {
+            name: name.into(),
+            from,
+            to,
+            movetime,
+        }
     }
 
     /// Sends one command and returns the text of its successful answer.
     pub fn command(&mut self, command: &str) -> Result<String, PlayerError> {
-        let io = |source| PlayerError::Io { name: self.name.clone(), source };
+        let io = |source| PlayerError::Io {
+            name: self.name.clone(),
+            source,
+        };
         writeln!(self.to, "{command}").map_err(io)?;
-        self.to.flush().map_err(|source| PlayerError::Io { name: self.name.clone(), source })?;
+        self.to.flush().map_err(|source| PlayerError::Io {
+            name: self.name.clone(),
+            source,
+        })?;
         let mut answer = String::new();
         loop {
             let mut line = String::new();
             let n = self
                 .from
                 .read_line(&mut line)
-                .map_err(|source| PlayerError::Io { name: self.name.clone(), source })?;
+                .map_err(|source| PlayerError::Io {
+                    name: self.name.clone(),
+                    source,
+                })?;
             if n == 0 {
                 return Err(PlayerError::Refused {
                     name: self.name.clone(),
@@ -132,12 +150,20 @@ impl<R: BufRead + Send, W: Write + Send> GtpPlayer<R, W> {
             }
             answer.push_str(line);
         }
-        let body = |s: &str| s.trim_start_matches(|c: char| c.is_ascii_digit()).trim().to_string();
+        let body = |s: &str| {
+            s.trim_start_matches(|c: char| c.is_ascii_digit())
+                .trim()
+                .to_string()
+        };
         if let Some(rest) = answer.strip_prefix('=') {
             Ok(body(rest))
         } else {
             let message = answer.strip_prefix('?').map_or(answer.clone(), body);
-            Err(PlayerError::Refused { name: self.name.clone(), command: command.into(), answer: message })
+            Err(PlayerError::Refused {
+                name: self.name.clone(),
+                command: command.into(),
+                answer: message,
+            })
         }
     }
 }
@@ -158,11 +184,13 @@ impl<R: BufRead + Send, W: Write + Send> Player for GtpPlayer<R, W> {
 
     fn genmove(&mut self, _pos: &Position) -> Result<Move, PlayerError> {
         let answer = self.command("genmove")?;
-        answer.parse().map_err(|e: mabula::ParseMoveError| PlayerError::Refused {
-            name: self.name.clone(),
-            command: "genmove".into(),
-            answer: format!("'{answer}' ({e})"),
-        })
+        answer
+            .parse()
+            .map_err(|e: mabula::ParseMoveError| PlayerError::Refused {
+                name: self.name.clone(),
+                command: "genmove".into(),
+                answer: format!("'{answer}' ({e})"),
+            })
     }
 
     fn observe(&mut self, mv: Move) -> Result<(), PlayerError> {
@@ -202,7 +230,10 @@ pub fn play_game(
             Ok(()) => other.observe(mv)?,
             Err(e) => {
                 game.declare(GameResult::win(side.other()));
-                game.set_tag("Termination", &format!("{} played an illegal move: {e}", mover.name()));
+                game.set_tag(
+                    "Termination",
+                    &format!("{} played an illegal move: {e}", mover.name()),
+                );
             }
         }
     }
@@ -210,7 +241,10 @@ pub fn play_game(
 }
 
 fn unreachable_illegal(e: &mabula::PlayError) -> PlayerError {
-    PlayerError::Io { name: "referee".into(), source: std::io::Error::other(e.to_string()) }
+    PlayerError::Io {
+        name: "referee".into(),
+        source: std::io::Error::other(e.to_string()),
+    }
 }
 
 /// What a player of a match is, as written on the command line.
@@ -240,7 +274,9 @@ pub enum PlayerSpec {
 
 /// A player specification that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("'{spec}' is not a player: {reason} (write level=N,movetime=MS,playouts=N,threads=N, baseline-uct[,movetime=MS], or gtp:COMMAND)")]
+#[error(
+    "'{spec}' is not a player: {reason} (write level=N,movetime=MS,playouts=N,threads=N, baseline-uct[,movetime=MS], or gtp:COMMAND)"
+)]
 pub struct ParsePlayerError {
     spec: String,
     reason: String,
@@ -250,7 +286,10 @@ impl FromStr for PlayerSpec {
     type Err = ParsePlayerError;
 
     fn from_str(text: &str) -> Result<PlayerSpec, ParsePlayerError> {
-        let err = |reason: String| ParsePlayerError { spec: text.into(), reason };
+        let err = |reason: String| ParsePlayerError {
+            spec: text.into(),
+            reason,
+        };
         let s = text.trim();
         if let Some(cmd) = s.strip_prefix("gtp:") {
             if cmd.trim().is_empty() {
@@ -264,10 +303,13 @@ impl FromStr for PlayerSpec {
         };
         let (mut level, mut movetime, mut playouts, mut threads) = (10, None, None, None);
         for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) =
-                part.split_once('=').ok_or_else(|| err(format!("'{part}' is not key=value")))?;
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| err(format!("'{part}' is not key=value")))?;
             let number = |v: &str| {
-                v.trim().parse::<u64>().map_err(|_| err(format!("'{v}' is not a number for {key}")))
+                v.trim()
+                    .parse::<u64>()
+                    .map_err(|_| err(format!("'{v}' is not a number for {key}")))
             };
             match key.trim() {
                 "level" if !baseline => {
@@ -286,7 +328,12 @@ impl FromStr for PlayerSpec {
         Ok(if baseline {
             PlayerSpec::Baseline { movetime, playouts }
         } else {
-            PlayerSpec::Engine { level, movetime, playouts, threads }
+            PlayerSpec::Engine {
+                level,
+                movetime,
+                playouts,
+                threads,
+            }
         })
     }
 }
@@ -304,7 +351,12 @@ impl fmt::Display for PlayerSpec {
             s
         };
         match self {
-            PlayerSpec::Engine { level, movetime, playouts, threads } => {
+            PlayerSpec::Engine {
+                level,
+                movetime,
+                playouts,
+                threads,
+            } => {
                 write!(f, "level={level}{}", extras(movetime, playouts))?;
                 match threads {
                     Some(t) => write!(f, ",threads={t}"),
@@ -334,7 +386,12 @@ impl PlayerSpec {
     /// external engine); `seed` seeds its choices.
     pub fn engine(&self, seed: u64) -> Option<(EngineConfig, Limits)> {
         match self {
-            PlayerSpec::Engine { level, movetime, playouts, threads } => {
+            PlayerSpec::Engine {
+                level,
+                movetime,
+                playouts,
+                threads,
+            } => {
                 let l = Level::new(*level, seed);
                 let mut config = l.config;
                 if let Some(t) = threads {
@@ -345,15 +402,32 @@ impl PlayerSpec {
                     (None, None) => Some(DEFAULT_MOVETIME),
                     (t, _) => *t,
                 };
-                Some((config, Limits { time, nodes, stop: None }))
+                Some((
+                    config,
+                    Limits {
+                        time,
+                        nodes,
+                        stop: None,
+                    },
+                ))
             }
             PlayerSpec::Baseline { movetime, playouts } => {
                 let time = match (movetime, playouts) {
                     (None, None) => Some(DEFAULT_MOVETIME),
                     (t, _) => *t,
                 };
-                let config = EngineConfig { seed, ..EngineConfig::baseline() };
-                Some((config, Limits { time, nodes: *playouts, stop: None }))
+                let config = EngineConfig {
+                    seed,
+                    ..EngineConfig::baseline()
+                };
+                Some((
+                    config,
+                    Limits {
+                        time,
+                        nodes: *playouts,
+                        stop: None,
+                    },
+                ))
             }
             PlayerSpec::Gtp(_) => None,
         }
@@ -363,7 +437,11 @@ impl PlayerSpec {
     /// which the caller starts).
     pub fn player(&self, seed: u64) -> Option<Box<dyn Player>> {
         let (config, limits) = self.engine(seed)?;
-        Some(Box::new(EnginePlayer::new(self.to_string(), config, limits)))
+        Some(Box::new(EnginePlayer::new(
+            self.to_string(),
+            config,
+            limits,
+        )))
     }
 }
 
@@ -423,13 +501,28 @@ where
                         if index >= plan.games || failure.lock().is_ok_and(|f| f.is_some()) {
                             return Ok(());
                         }
-                        let start = mabula::deal::random(plan.seed.wrapping_add(index as u64 / 2), Color::White);
-                        let first_color = if index % 2 == 0 { Color::White } else { Color::Black };
-                        let game = match first_color {
-                            Color::White => play_game(first.as_mut(), second.as_mut(), &start, plan.scoring)?,
-                            Color::Black => play_game(second.as_mut(), first.as_mut(), &start, plan.scoring)?,
+                        let start = mabula::deal::random(
+                            plan.seed.wrapping_add(index as u64 / 2),
+                            Color::White,
+                        );
+                        let first_color = if index % 2 == 0 {
+                            Color::White
+                        } else {
+                            Color::Black
                         };
-                        let report = GameReport { index, first_color, game };
+                        let game = match first_color {
+                            Color::White => {
+                                play_game(first.as_mut(), second.as_mut(), &start, plan.scoring)?
+                            }
+                            Color::Black => {
+                                play_game(second.as_mut(), first.as_mut(), &start, plan.scoring)?
+                            }
+                        };
+                        let report = GameReport {
+                            index,
+                            first_color,
+                            game,
+                        };
                         on_game(&report);
                         if let Ok(mut r) = reports.lock() {
                             r.push(report);
@@ -535,10 +628,26 @@ mod tests {
         );
         assert_eq!(spec.to_string(), "level=7,movetime=500,threads=1");
         let base: PlayerSpec = "baseline-uct,playouts=300".parse().expect("a spec");
-        assert_eq!(base, PlayerSpec::Baseline { movetime: None, playouts: Some(300) });
+        assert_eq!(
+            base,
+            PlayerSpec::Baseline {
+                movetime: None,
+                playouts: Some(300)
+            }
+        );
         assert_eq!(base.to_string().parse::<PlayerSpec>(), Ok(base));
-        assert_eq!("gtp: mabula gtp".parse(), Ok(PlayerSpec::Gtp("mabula gtp".into())));
-        for bad in ["level=11", "level=x", "speed=3", "gtp:", "baseline-uct,level=3", "movetime"] {
+        assert_eq!(
+            "gtp: mabula gtp".parse(),
+            Ok(PlayerSpec::Gtp("mabula gtp".into()))
+        );
+        for bad in [
+            "level=11",
+            "level=x",
+            "speed=3",
+            "gtp:",
+            "baseline-uct,level=3",
+            "movetime",
+        ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
     }
@@ -548,7 +657,11 @@ mod tests {
         let start = deal::random(3, Color::White);
         let spec: PlayerSpec = "level=2".parse().expect("a spec");
         let mut a = spec.player(1).expect("an engine");
-        let mut b = "baseline-uct,playouts=50".parse::<PlayerSpec>().expect("spec").player(2).expect("engine");
+        let mut b = "baseline-uct,playouts=50"
+            .parse::<PlayerSpec>()
+            .expect("spec")
+            .player(2)
+            .expect("engine");
         let game = play_game(a.as_mut(), b.as_mut(), &start, Scoring::Product).expect("a game");
         assert!(game.position().is_game_over());
         assert_eq!(game.tag("White"), Some("level=2"));

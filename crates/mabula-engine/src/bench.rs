@@ -64,10 +64,18 @@ pub fn run() -> BenchReport {
             let pos = position(seed, 10);
             let mut solver = Solver::new(scoring, 16);
             let t = Instant::now();
-            let result = solver.solve(&pos, SolveMode::Result, &Limits::none()).expect("no limit");
+            let result = solver
+                .solve(&pos, SolveMode::Result, &Limits::none())
+                .expect("no limit");
             let time = t.elapsed();
-            let margin = solver.solve(&pos, SolveMode::Margin, &Limits::none()).expect("no limit");
-            assert_eq!(result.value, margin.value.signum(), "solver modes disagree on {pos}");
+            let margin = solver
+                .solve(&pos, SolveMode::Margin, &Limits::none())
+                .expect("no limit");
+            assert_eq!(
+                result.value,
+                margin.value.signum(),
+                "solver modes disagree on {pos}"
+            );
             lines.push(BenchLine {
                 what: format!("solve {scoring} {pos}"),
                 nodes: result.nodes,
@@ -77,8 +85,17 @@ pub fn run() -> BenchReport {
         }
         for (seed, left) in [(1, 24), (2, 18), (3, 14)] {
             let pos = position(seed, left);
-            let config = EngineConfig { threads: 1, table_mb: 16, tree_mb: 64, seed, ..EngineConfig::default() };
-            let config = EngineConfig { root_solve_edges: 0, ..config };
+            let config = EngineConfig {
+                threads: 1,
+                table_mb: 16,
+                tree_mb: 64,
+                seed,
+                ..EngineConfig::default()
+            };
+            let config = EngineConfig {
+                root_solve_edges: 0,
+                ..config
+            };
             let t = Instant::now();
             let a = Engine::new(config, scoring).analyze(&pos, &Limits::nodes(50_000));
             lines.push(BenchLine {
@@ -106,7 +123,12 @@ impl fmt::Display for BenchReport {
             )?;
             time += l.time;
         }
-        writeln!(f, "total {} nodes and playouts in {:.2} s", self.total(), time.as_secs_f64())
+        writeln!(
+            f,
+            "total {} nodes and playouts in {:.2} s",
+            self.total(),
+            time.as_secs_f64()
+        )
     }
 }
 

@@ -134,7 +134,9 @@ impl Gtp {
             return None;
         }
         let (id, rest) = match line.split_once(char::is_whitespace) {
-            Some((first, rest)) if first.bytes().all(|b| b.is_ascii_digit()) => (first, rest.trim()),
+            Some((first, rest)) if first.bytes().all(|b| b.is_ascii_digit()) => {
+                (first, rest.trim())
+            }
             _ if line.bytes().all(|b| b.is_ascii_digit()) => (line, ""),
             _ => ("", line),
         };
@@ -146,7 +148,11 @@ impl Gtp {
 
     fn command(&mut self, name: &str, args: &str) -> Answer {
         let no_args = |answer: Answer| {
-            if args.is_empty() { answer } else { Err(format!("{name} takes no arguments")) }
+            if args.is_empty() {
+                answer
+            } else {
+                Err(format!("{name} takes no arguments"))
+            }
         };
         match name {
             "" => Err("empty command".into()),
@@ -192,8 +198,9 @@ impl Gtp {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64)
         } else {
-            args.parse::<u64>()
-                .map_err(|_| format!("'{args}' is not a seed: give a whole number from 0 to 2^64-1"))?
+            args.parse::<u64>().map_err(|_| {
+                format!("'{args}' is not a seed: give a whole number from 0 to 2^64-1")
+            })?
         };
         self.reset(deal::random(seed, Color::White));
         Ok(self.current.to_string())
@@ -211,7 +218,11 @@ impl Gtp {
     fn legal_moves(&self) -> String {
         let mut moves = self.current.legal_moves();
         moves.sort();
-        moves.iter().map(Move::to_string).collect::<Vec<_>>().join(" ")
+        moves
+            .iter()
+            .map(Move::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     fn play(&mut self, args: &str) -> Answer {
@@ -231,7 +242,11 @@ impl Gtp {
             let named = match args.to_ascii_lowercase().as_str() {
                 "w" | "white" => Color::White,
                 "b" | "black" => Color::Black,
-                _ => return Err(format!("'{args}' is not a colour: genmove takes no argument, or w or b")),
+                _ => {
+                    return Err(format!(
+                        "'{args}' is not a colour: genmove takes no argument, or w or b"
+                    ));
+                }
             };
             if named != side {
                 return Err(format!("it is {side}'s turn, not {named}'s"));
@@ -250,7 +265,11 @@ impl Gtp {
 
     fn limits(&self) -> Limits {
         let level = Level::new(self.level, 0);
-        Limits { time: Some(self.movetime), nodes: level.playouts, stop: None }
+        Limits {
+            time: Some(self.movetime),
+            nodes: level.playouts,
+            stop: None,
+        }
     }
 
     fn engine(&mut self) -> &mut Engine {
@@ -282,7 +301,9 @@ impl Gtp {
     }
 
     fn set_scoring(&mut self, args: &str) -> Answer {
-        self.scoring = args.parse().map_err(|e: mabula::scoring::ParseScoringError| e.to_string())?;
+        self.scoring = args
+            .parse()
+            .map_err(|e: mabula::scoring::ParseScoringError| e.to_string())?;
         Ok(String::new())
     }
 
@@ -294,11 +315,9 @@ impl Gtp {
     }
 
     fn set_movetime(&mut self, args: &str) -> Answer {
-        let ms: u64 = args
-            .parse()
-            .ok()
-            .filter(|&ms| ms > 0)
-            .ok_or_else(|| format!("'{args}' is not a time: give milliseconds, like movetime 1000"))?;
+        let ms: u64 = args.parse().ok().filter(|&ms| ms > 0).ok_or_else(|| {
+            format!("'{args}' is not a time: give milliseconds, like movetime 1000")
+        })?;
         self.movetime = Duration::from_millis(ms);
         Ok(String::new())
     }
@@ -324,7 +343,10 @@ impl Gtp {
         let analysis = if self.level == MAX_LEVEL {
             self.engine().analyze(&pos, &limits)
         } else {
-            let mut config = EngineConfig { reuse: false, ..EngineConfig::default() };
+            let mut config = EngineConfig {
+                reuse: false,
+                ..EngineConfig::default()
+            };
             if let Some(t) = self.threads {
                 config.threads = t;
             }
@@ -345,12 +367,17 @@ impl Gtp {
 /// The board for people (the rules library's diagram, the last move's square in brackets),
 /// then both scores, and the result once the game is over.
 pub fn board(pos: &Position, scoring: Scoring, last: Option<Move>) -> String {
-    let marked = last.and_then(Move::to).map_or(Bitboard::EMPTY, Bitboard::from_square);
+    let marked = last
+        .and_then(Move::to)
+        .map_or(Bitboard::EMPTY, Bitboard::from_square);
     let mut out = diagram(pos, marked);
     let scores = pos.scores(scoring);
     out.push_str(&format!("\n{scoring} scoring: {scores}"));
     if let Some(outcome) = pos.outcome(scoring) {
-        out.push_str(&format!("; the game is over: {}", GameResult::from(outcome)));
+        out.push_str(&format!(
+            "; the game is over: {}",
+            GameResult::from(outcome)
+        ));
     }
     out
 }

@@ -44,9 +44,16 @@ impl Level {
     /// The settings of `level` (clamped to 1..=10); `seed` seeds its choices.
     pub fn new(level: u8, seed: u64) -> Level {
         let level = level.clamp(1, MAX_LEVEL);
-        let full = EngineConfig { seed, ..EngineConfig::default() };
+        let full = EngineConfig {
+            seed,
+            ..EngineConfig::default()
+        };
         if level == MAX_LEVEL {
-            return Level { level, playouts: None, config: full };
+            return Level {
+                level,
+                playouts: None,
+                config: full,
+            };
         }
         let (playouts, temperature, solve_edges, root_solve_edges) = TABLE[level as usize - 1];
         let config = EngineConfig {
@@ -55,14 +62,22 @@ impl Level {
             table_mb: if solve_edges > 0 { 16 } else { 1 },
             mcts: MctsConfig {
                 solve_edges,
-                policy: if level <= 2 { Policy::Random } else { MctsConfig::default().policy },
+                policy: if level <= 2 {
+                    Policy::Random
+                } else {
+                    MctsConfig::default().policy
+                },
                 ..MctsConfig::default()
             },
             root_solve_edges,
             temperature,
             ..full
         };
-        Level { level, playouts: Some(playouts), config }
+        Level {
+            level,
+            playouts: Some(playouts),
+            config,
+        }
     }
 }
 

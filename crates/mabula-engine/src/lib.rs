@@ -41,7 +41,7 @@ pub mod tt;
 pub use levels::{Level, MAX_LEVEL};
 pub use limits::Limits;
 pub use search::{Analysis, Engine, EngineConfig, MoveAnalysis, Value};
-pub use solver::{SolveMode, Solution, Solver};
+pub use solver::{Solution, SolveMode, Solver};
 
 use mabula::{Move, Position, Scoring};
 use std::time::Duration;
@@ -63,8 +63,15 @@ pub fn choose_move(
         (None, None) => Some(levels::DEFAULT_MOVETIME),
         (t, _) => t,
     };
-    let limits = Limits { time, nodes: level.playouts, stop: None };
-    let config = EngineConfig { reuse: false, ..level.config };
+    let limits = Limits {
+        time,
+        nodes: level.playouts,
+        stop: None,
+    };
+    let config = EngineConfig {
+        reuse: false,
+        ..level.config
+    };
     Engine::new(config, scoring).choose(pos, &limits)
 }
 
@@ -72,6 +79,12 @@ pub fn choose_move(
 /// for the side to move (a win probability, or an exact result when proven), visits and principal
 /// line; and the exact solution when the solver finished. Empty when the game is over.
 pub fn analyze(pos: &Position, scoring: Scoring, limits: &Limits) -> Analysis {
-    Engine::new(EngineConfig { reuse: false, ..EngineConfig::default() }, scoring)
-        .analyze(pos, limits)
+    Engine::new(
+        EngineConfig {
+            reuse: false,
+            ..EngineConfig::default()
+        },
+        scoring,
+    )
+    .analyze(pos, limits)
 }

@@ -97,7 +97,15 @@ struct Node {
 
 impl Node {
     const fn new(mv: Move) -> Node {
-        Node { visits: 0, wins: 0, first: 0, count: 0, mv: mv.code(), pess: -1, opt: 1 }
+        Node {
+            visits: 0,
+            wins: 0,
+            first: 0,
+            count: 0,
+            mv: mv.code(),
+            pess: -1,
+            opt: 1,
+        }
     }
 
     fn is_proven(&self) -> bool {
@@ -144,7 +152,12 @@ impl Tree {
         let capacity = capacity.max(1 << 8);
         let mut nodes = Vec::with_capacity(capacity.min(1 << 16));
         nodes.push(Node::new(Move::PASS));
-        Tree { nodes, root, scoring, capacity }
+        Tree {
+            nodes,
+            root,
+            scoring,
+            capacity,
+        }
     }
 
     /// The root position.
@@ -350,7 +363,7 @@ impl Worker {
             if self.config.prove && self.tree.nodes[0].is_proven() {
                 break;
             }
-            if self.playouts % 32 == 0 && clock.expired() {
+            if self.playouts.is_multiple_of(32) && clock.expired() {
                 break;
             }
             self.left = budget - self.playouts;
@@ -370,7 +383,10 @@ impl Worker {
         let (points, count) = loop {
             let node = self.tree.nodes[idx];
             if prove && node.is_proven() {
-                break (points(proven_outcome(node.pess, pos.side_to_move().other())), 1);
+                break (
+                    points(proven_outcome(node.pess, pos.side_to_move().other())),
+                    1,
+                );
             }
             if node.count == 0 {
                 if node.visits + 1 < self.config.expand_after && idx != 0 {
@@ -404,10 +420,18 @@ impl Worker {
 
     /// The leaf playouts from `pos`: half points of White and Black, and their number.
     fn playouts_from(&mut self, pos: &Position) -> ([u32; 2], u32) {
-        let k = self.config.leaf_playouts.clamp(1, self.left.min(1024) as u32);
+        let k = self
+            .config
+            .leaf_playouts
+            .clamp(1, self.left.min(1024) as u32);
         let mut total = [0, 0];
         for _ in 0..k {
-            let p = points(playout(*pos, self.tree.scoring, self.config.policy, &mut self.rng));
+            let p = points(playout(
+                *pos,
+                self.tree.scoring,
+                self.config.policy,
+                &mut self.rng,
+            ));
             total[0] += p[0];
             total[1] += p[1];
         }
@@ -562,7 +586,10 @@ mod tests {
     fn a_small_endgame_is_proven_and_agrees_with_the_solver() {
         for seed in 0..6 {
             let pos = late(seed, 6);
-            let config = MctsConfig { solve_edges: 0, ..MctsConfig::default() };
+            let config = MctsConfig {
+                solve_edges: 0,
+                ..MctsConfig::default()
+            };
             let mut w = Worker::new(pos, Scoring::Largest, config, seed, None);
             w.run(&Limits::none().start(), 2_000_000);
             let (pess, opt) = w.tree.root_bounds();
@@ -576,7 +603,10 @@ mod tests {
     #[test]
     fn a_full_tree_stops_growing_but_keeps_searching() {
         let pos = deal::random(3, Color::White);
-        let config = MctsConfig { capacity: 300, ..MctsConfig::default() };
+        let config = MctsConfig {
+            capacity: 300,
+            ..MctsConfig::default()
+        };
         let mut w = Worker::new(pos, Scoring::Largest, config, 1, None);
         w.run(&Limits::none().start(), 5000);
         assert!(w.tree.len() <= 300);
@@ -588,9 +618,17 @@ mod tests {
         let pos = deal::random(4, Color::White);
         let mut w = Worker::new(pos, Scoring::Largest, MctsConfig::default(), 1, None);
         w.run(&Limits::none().start(), 20_000);
-        let best = w.tree.root_stats().into_iter().max_by_key(|s| s.visits).expect("moves");
+        let best = w
+            .tree
+            .root_stats()
+            .into_iter()
+            .max_by_key(|s| s.visits)
+            .expect("moves");
         let reply = best.pv.get(1).copied().expect("a reply");
-        let next = pos.play(best.mv).and_then(|p| p.play(reply)).expect("legal");
+        let next = pos
+            .play(best.mv)
+            .and_then(|p| p.play(reply))
+            .expect("legal");
         assert!(w.tree.advance(&next, Scoring::Largest, usize::MAX));
         assert_eq!(w.tree.root(), &next);
         assert!(w.tree.visits() > 0);

@@ -111,10 +111,14 @@ mod tests {
                 let pos = deal::random(2, Color::White);
                 let a: Vec<Outcome> = {
                     let mut rng = Rng::new(9);
-                    (0..50).map(|_| playout(pos, scoring, policy, &mut rng)).collect()
+                    (0..50)
+                        .map(|_| playout(pos, scoring, policy, &mut rng))
+                        .collect()
                 };
                 let mut rng = Rng::new(9);
-                let b: Vec<Outcome> = (0..50).map(|_| playout(pos, scoring, policy, &mut rng)).collect();
+                let b: Vec<Outcome> = (0..50)
+                    .map(|_| playout(pos, scoring, policy, &mut rng))
+                    .collect();
                 assert_eq!(a, b);
             }
         }

@@ -37,7 +37,7 @@ impl Rng {
     /// A number in `0..n` (`n > 0`), by multiply-shift; the bias is below 2^-32.
     #[inline(always)]
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * u64::from(n) >> 32) as u32
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 
     /// A float in `[0, 1)`.

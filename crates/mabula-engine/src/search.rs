@@ -10,7 +10,7 @@
 use crate::limits::{Clock, Limits};
 use crate::mcts::{ChildStats, MctsConfig, Worker};
 use crate::rng::Rng;
-use crate::solver::{SolveMode, Solution, Solver};
+use crate::solver::{Solution, SolveMode, Solver};
 use crate::tt::Table;
 use mabula::{Bitboard, Move, Position, Scoring};
 use std::fmt;
@@ -43,7 +43,9 @@ pub struct EngineConfig {
 impl Default for EngineConfig {
     fn default() -> EngineConfig {
         EngineConfig {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()).min(64),
+            threads: std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(64),
             tree_mb: 256,
             table_mb: 64,
             mcts: MctsConfig::default(),
@@ -118,13 +120,17 @@ impl fmt::Display for Value {
         match *self {
             Value::Estimate(p) => write!(f, "{:.1}%", 100.0 * p),
             Value::Exact { result: 0, .. } => f.write_str("draw"),
-            Value::Exact { result, margin: Some(m) } => {
+            Value::Exact {
+                result,
+                margin: Some(m),
+            } => {
                 let verb = if result > 0 { "wins" } else { "loses" };
                 write!(f, "{verb} by {}", m.abs())
             }
-            Value::Exact { result, margin: None } => {
-                f.write_str(if result > 0 { "win" } else { "loss" })
-            }
+            Value::Exact {
+                result,
+                margin: None,
+            } => f.write_str(if result > 0 { "win" } else { "loss" }),
         }
     }
 }
@@ -176,7 +182,13 @@ pub struct Engine {
 impl Engine {
     /// An engine for games scored with `scoring`.
     pub fn new(config: EngineConfig, scoring: Scoring) -> Engine {
-        Engine { config, scoring, table: None, workers: Vec::new(), searches: 0 }
+        Engine {
+            config,
+            scoring,
+            table: None,
+            workers: Vec::new(),
+            searches: 0,
+        }
     }
 
     /// The settings.
@@ -225,7 +237,9 @@ impl Engine {
         let seed = self.config.seed ^ self.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         if self.workers.is_empty() {
             for i in 0..count {
-                let s = solver.as_ref().map(|t| Solver::with_table(self.scoring, Arc::clone(t)));
+                let s = solver
+                    .as_ref()
+                    .map(|t| Solver::with_table(self.scoring, Arc::clone(t)));
                 let w = Worker::new(*pos, self.scoring, config.clone(), seed ^ i as u64, s);
                 self.workers.push(w);
             }
@@ -261,11 +275,19 @@ impl Engine {
         let edges = (pos.occupied() & Bitboard::EDGE).count();
         let threads = self.config.threads.max(1);
         let root_solve = self.config.mcts.prove && edges <= self.config.root_solve_edges;
-        let tree_threads = if root_solve && threads > 1 { threads - 1 } else { threads };
+        let tree_threads = if root_solve && threads > 1 {
+            threads - 1
+        } else {
+            threads
+        };
         // Copying a reused tree must not eat the thinking time: about 5,000 nodes per ms.
-        let max_copy = limits.time.map_or(usize::MAX, |t| (t.as_millis() as usize).max(1) * 5000);
+        let max_copy = limits
+            .time
+            .map_or(usize::MAX, |t| (t.as_millis() as usize).max(1) * 5000);
         self.workers_for(pos, tree_threads, max_copy);
-        let budget = limits.nodes.map_or(u64::MAX, |n| n.div_ceil(tree_threads as u64));
+        let budget = limits
+            .nodes
+            .map_or(u64::MAX, |n| n.div_ceil(tree_threads as u64));
 
         let mut solved = None;
         let mut solver_nodes = 0;
@@ -321,7 +343,11 @@ impl Engine {
     fn favourites(&self) -> Vec<Move> {
         let mut stats = self.merged_stats();
         stats.sort_by_key(|s| std::cmp::Reverse(s.visits));
-        stats.into_iter().filter(|s| s.visits > 0).map(|s| s.mv).collect()
+        stats
+            .into_iter()
+            .filter(|s| s.visits > 0)
+            .map(|s| s.mv)
+            .collect()
     }
 
     /// The root statistics of all workers, added up.
@@ -355,7 +381,10 @@ impl Engine {
                 Some(s) => MoveAnalysis {
                     mv,
                     value: if s.pess >= s.opt {
-                        Value::Exact { result: s.pess, margin: None }
+                        Value::Exact {
+                            result: s.pess,
+                            margin: None,
+                        }
                     } else if s.visits == 0 {
                         Value::Estimate(0.5)
                     } else {
@@ -364,7 +393,12 @@ impl Engine {
                     visits: s.visits,
                     pv: s.pv.clone(),
                 },
-                None => MoveAnalysis { mv, value: Value::Estimate(0.5), visits: 0, pv: vec![mv] },
+                None => MoveAnalysis {
+                    mv,
+                    value: Value::Estimate(0.5),
+                    visits: 0,
+                    pv: vec![mv],
+                },
             })
             .collect();
         sort_best_first(&mut out);
@@ -392,10 +426,16 @@ impl Engine {
         if candidates.is_empty() {
             return analysis.best();
         }
-        let top = candidates.iter().map(|m| m.value.expected()).fold(f64::MIN, f64::max);
-        let weights: Vec<f64> =
-            candidates.iter().map(|m| ((m.value.expected() - top) / t).exp()).collect();
-        let mut rng = Rng::new(self.config.seed ^ self.searches.wrapping_mul(0xa076_1d64_78bd_642f));
+        let top = candidates
+            .iter()
+            .map(|m| m.value.expected())
+            .fold(f64::MIN, f64::max);
+        let weights: Vec<f64> = candidates
+            .iter()
+            .map(|m| ((m.value.expected() - top) / t).exp())
+            .collect();
+        let mut rng =
+            Rng::new(self.config.seed ^ self.searches.wrapping_mul(0xa076_1d64_78bd_642f));
         let mut x = rng.unit() * weights.iter().sum::<f64>();
         for (m, w) in candidates.iter().zip(&weights) {
             x -= w;
@@ -427,7 +467,10 @@ impl Analysis {
         }
         if sol.value < 0 {
             for m in &mut self.moves {
-                m.value = Value::Exact { result: -1, margin: None };
+                m.value = Value::Exact {
+                    result: -1,
+                    margin: None,
+                };
             }
         }
         self.solved = Some(sol);
@@ -442,8 +485,15 @@ fn sort_best_first(moves: &mut [MoveAnalysis]) {
         Value::Exact { result: -1, .. } => 0,
         _ => 1,
     };
-    moves.sort_by(|a, b| rank(b).cmp(&rank(a)).then(b.visits.cmp(&a.visits)).then(a.mv.cmp(&b.mv)));
-    let draw = moves.iter().position(|m| matches!(m.value, Value::Exact { result: 0, .. }));
+    moves.sort_by(|a, b| {
+        rank(b)
+            .cmp(&rank(a))
+            .then(b.visits.cmp(&a.visits))
+            .then(a.mv.cmp(&b.mv))
+    });
+    let draw = moves
+        .iter()
+        .position(|m| matches!(m.value, Value::Exact { result: 0, .. }));
     if let Some(d) = draw
         && d > 0
         && rank(&moves[0]) == 1
@@ -475,7 +525,13 @@ mod tests {
     use mabula::{Color, deal};
 
     fn one_thread() -> EngineConfig {
-        EngineConfig { threads: 1, table_mb: 4, tree_mb: 16, seed: 5, ..EngineConfig::default() }
+        EngineConfig {
+            threads: 1,
+            table_mb: 4,
+            tree_mb: 16,
+            seed: 5,
+            ..EngineConfig::default()
+        }
     }
 
     #[test]
@@ -494,7 +550,13 @@ mod tests {
     #[test]
     fn every_legal_move_is_analysed_once_and_the_best_is_legal() {
         let pos = deal::random(7, Color::Black);
-        let mut e = Engine::new(EngineConfig { threads: 2, ..one_thread() }, Scoring::Product);
+        let mut e = Engine::new(
+            EngineConfig {
+                threads: 2,
+                ..one_thread()
+            },
+            Scoring::Product,
+        );
         let a = e.analyze(&pos, &Limits::nodes(4000));
         let mut listed: Vec<Move> = a.moves.iter().map(|m| m.mv).collect();
         listed.sort();
@@ -519,19 +581,48 @@ mod tests {
         let a = e.analyze(&pos, &Limits::nodes(100_000));
         let sol = a.solved.as_ref().expect("ten moves left are solved");
         let mut solver = Solver::new(Scoring::Largest, 4);
-        let exact = solver.solve(&pos, SolveMode::Result, &Limits::none()).expect("solved");
+        let exact = solver
+            .solve(&pos, SolveMode::Result, &Limits::none())
+            .expect("solved");
         assert_eq!(sol.value, exact.value);
         if sol.value >= 0 {
-            assert_eq!(a.moves[0].value, Value::Exact { result: sol.value as i8, margin: None });
+            assert_eq!(
+                a.moves[0].value,
+                Value::Exact {
+                    result: sol.value as i8,
+                    margin: None
+                }
+            );
         }
     }
 
     #[test]
     fn values_read_as_numbers_or_results() {
         assert_eq!(Value::Estimate(0.6344).token(), "0.634");
-        assert_eq!(Value::Exact { result: 1, margin: Some(2) }.token(), "win+2");
-        assert_eq!(Value::Exact { result: -1, margin: Some(-3) }.to_string(), "loses by 3");
-        assert_eq!(Value::Exact { result: 0, margin: None }.token(), "draw");
+        assert_eq!(
+            Value::Exact {
+                result: 1,
+                margin: Some(2)
+            }
+            .token(),
+            "win+2"
+        );
+        assert_eq!(
+            Value::Exact {
+                result: -1,
+                margin: Some(-3)
+            }
+            .to_string(),
+            "loses by 3"
+        );
+        assert_eq!(
+            Value::Exact {
+                result: 0,
+                margin: None
+            }
+            .token(),
+            "draw"
+        );
         assert_eq!(Value::Estimate(0.5).to_string(), "50.0%");
     }
 

@@ -364,7 +364,7 @@ impl Solver {
         if self.nodes >= self.clock.nodes || self.clock.expired() {
             self.aborted = true;
         }
-        if self.nodes % PROGRESS == 0
+        if self.nodes.is_multiple_of(PROGRESS)
             && let Some(f) = self.progress.as_mut()
         {
             f(self.nodes);
@@ -376,7 +376,7 @@ impl Solver {
             return 0;
         }
         self.nodes += 1;
-        if self.nodes % POLL == 0 || self.nodes >= self.clock.nodes {
+        if self.nodes.is_multiple_of(POLL) || self.nodes >= self.clock.nodes {
             self.poll();
         }
         let mut moves = MoveList::new();
@@ -486,7 +486,11 @@ impl Solver {
             } else {
                 (best, best)
             };
-            let bounds = Bounds { lo: new_lo, hi: new_hi, best: best_move };
+            let bounds = Bounds {
+                lo: new_lo,
+                hi: new_hi,
+                best: best_move,
+            };
             self.table.store(key, bounds, edges as u8 + 1);
         }
         best
@@ -498,7 +502,10 @@ impl Solver {
         if self.root_hint.is_empty() || pos.hash() != self.root_key {
             return None;
         }
-        self.root_hint.iter().position(|&m| m == mv).map(|r| r as i32)
+        self.root_hint
+            .iter()
+            .position(|&m| m == mv)
+            .map(|r| r as i32)
     }
 
     /// Random playouts from `child`: how often they end well for `me` (win 2, draw 1).
@@ -513,7 +520,9 @@ impl Solver {
                 }
                 p.play_unchecked(p.nth_move(self.rng.below(n)));
             }
-            total += 1 + p.score(me, self.scoring).cmp(&p.score(me.other(), self.scoring)) as i32;
+            total += 1 + p
+                .score(me, self.scoring)
+                .cmp(&p.score(me.other(), self.scoring)) as i32;
         }
         total
     }
@@ -647,4 +656,3 @@ mod tests {
         );
     }
 }
-

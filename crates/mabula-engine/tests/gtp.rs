@@ -31,14 +31,19 @@ fn read_transcript(path: &Path) -> (String, String) {
 
 fn run(input: &str) -> String {
     let mut out = Vec::new();
-    Gtp::new().run(input.as_bytes(), &mut out).expect("in-memory I/O");
+    Gtp::new()
+        .run(input.as_bytes(), &mut out)
+        .expect("in-memory I/O");
     String::from_utf8(out).expect("UTF-8 answers")
 }
 
 #[test]
 fn every_transcript_gets_exactly_its_answers() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gtp");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("the transcripts").flatten().collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the transcripts")
+        .flatten()
+        .collect();
     files.sort_by_key(|f| f.path());
     assert!(files.len() >= 4);
     for file in files {
@@ -53,8 +58,16 @@ fn genmove_plays_a_legal_move_for_the_side_to_move_and_undo_takes_it_back() {
     let script = format!("setup {start}\nlevel 2\ngenmove\nposition\nundo\nposition\n");
     let out = run(&script);
     let answers: Vec<&str> = out.split("\n\n").collect();
-    let mv: Move = answers[2].strip_prefix("= ").expect("a move").parse().expect("notation");
-    let after: Position = answers[3].strip_prefix("= ").expect("a position").parse().expect("fen");
+    let mv: Move = answers[2]
+        .strip_prefix("= ")
+        .expect("a move")
+        .parse()
+        .expect("notation");
+    let after: Position = answers[3]
+        .strip_prefix("= ")
+        .expect("a position")
+        .parse()
+        .expect("fen");
     assert_eq!(start.play(mv), Ok(after));
     assert_eq!(answers[4], "=");
     assert_eq!(answers[5], format!("= {start}"));
@@ -69,12 +82,22 @@ fn a_whole_game_of_genmoves_ends_with_the_result_of_its_scores() {
     script.push_str("result\nscore\nposition\n");
     let out = run(&script);
     let answers: Vec<&str> = out.trim_end().split("\n\n").collect();
-    let refused = answers.iter().filter(|a| **a == "? the game is over").count();
+    let refused = answers
+        .iter()
+        .filter(|a| **a == "? the game is over")
+        .count();
     assert!(refused > 0, "genmove after the end is refused");
-    let played = answers[3..].iter().filter(|a| a.starts_with("= ") && a.len() <= 9).count();
+    let played = answers[3..]
+        .iter()
+        .filter(|a| a.starts_with("= ") && a.len() <= 9)
+        .count();
     assert!((24..=48).contains(&played), "{played} moves");
     let n = answers.len();
-    let pos: Position = answers[n - 1].strip_prefix("= ").expect("fen").parse().expect("fen");
+    let pos: Position = answers[n - 1]
+        .strip_prefix("= ")
+        .expect("fen")
+        .parse()
+        .expect("fen");
     assert!(pos.is_game_over());
     let scores = pos.scores(mabula::Scoring::Product);
     assert_eq!(answers[n - 2], format!("= {scores}"));
@@ -121,7 +144,11 @@ fn list_commands_names_every_known_command_and_nothing_else() {
     let out = run("list_commands\n");
     let body = out.strip_prefix("= ").expect("an answer").trim_end();
     for name in body.lines() {
-        assert_eq!(run(&format!("known_command {name}\n")), "= true\n\n", "{name}");
+        assert_eq!(
+            run(&format!("known_command {name}\n")),
+            "= true\n\n",
+            "{name}"
+        );
     }
     assert_eq!(body.lines().count(), 20);
 }
