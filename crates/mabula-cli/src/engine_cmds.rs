@@ -339,20 +339,40 @@ fn annotate(
     let mut game =
         Game::parse(&text).with_context(|| format!("{} is not a valid record", path.display()))?;
     let moves = game.moves().to_vec();
-    let bar = ProgressBar::new(moves.len() as u64);
+    let bar = ProgressBar::new(moves.len() as u64 + 1);
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} moves, {elapsed_precise} (eta {eta})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} positions, {elapsed_precise} (eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    // Every position is analysed; a move's value is the value of the position it leads to, seen
+    // from the other side, so that every move gets a full search and not a few visits.
     let mut engine = Engine::new(config, game.scoring());
-    for (i, &played) in moves.iter().enumerate() {
-        let pos = game.position_after(i);
+    let positions = game.positions();
+    let mut analyses = Vec::with_capacity(positions.len());
+    for (i, pos) in positions.iter().enumerate() {
         bar.set_position(i as u64);
-        if pos.legal_moves().len() <= 1 {
+        analyses.push((!pos.is_game_over()).then(|| engine.analyze(pos, &Limits::time(time))));
+    }
+    for (i, &played) in moves.iter().enumerate() {
+        let Some(before) = &analyses[i] else { continue };
+        if before.moves.len() <= 1 {
             continue;
         }
-        let analysis = engine.analyze(&pos, &Limits::time(time));
-        let note = comment(&analysis, played);
+        let mover = positions[i].side_to_move();
+        let after = &positions[i + 1];
+        let value = match &analyses[i + 1] {
+            Some(a) => a
+                .moves
+                .first()
+                .map_or(Value::Estimate(0.5), |m| flip(m.value)),
+            None => Value::Exact {
+                result: after.scores(game.scoring()).margin(mover).signum() as i8,
+                margin: None,
+            },
+        };
+        let note = comment(before, played, value);
         let merged = match game.comment(i) {
             Some(old) => format!("{old}; {note}"),
             None => note,
@@ -373,22 +393,34 @@ fn annotate(
     Ok(())
 }
 
-/// `engine 48.2%; best c8-c5 55.1% (c8-c5 e1-e4 ...)`, or `engine 55.1%, the engine's choice`.
-fn comment(analysis: &Analysis, played: Move) -> String {
-    let value_of = |mv: Move| analysis.moves.iter().find(|m| m.mv == mv);
-    let played_value = value_of(played).map_or("?".to_string(), |m| m.value.to_string());
+/// The value of a position for the player who just moved into it, from its value for the
+/// player to move.
+fn flip(v: Value) -> Value {
+    match v {
+        Value::Estimate(p) => Value::Estimate(1.0 - p),
+        Value::Exact { result, margin } => Value::Exact {
+            result: -result,
+            margin: margin.map(|m| -m),
+        },
+    }
+}
+
+/// `engine 48.2%; best c8-c5 55.1% (c8-c5 e1-e4 ...)`, or `engine 55.1%, the engine's choice`:
+/// the value of the move `played` and, when the engine prefers another, that move, its value and
+/// its line.
+fn comment(analysis: &Analysis, played: Move, value: Value) -> String {
     match analysis.moves.first() {
-        Some(best) if best.mv == played => format!("engine {played_value}, the engine's choice"),
+        Some(best) if best.mv == played => format!("engine {value}, the engine's choice"),
         Some(best) => {
             let pv: Vec<String> = best.pv.iter().take(6).map(Move::to_string).collect();
             format!(
-                "engine {played_value}; best {} {} ({})",
+                "engine {value}; best {} {} ({})",
                 best.mv,
                 best.value,
                 pv.join(" ")
             )
         }
-        None => format!("engine {played_value}"),
+        None => format!("engine {value}"),
     }
 }
 
@@ -616,9 +648,20 @@ mod tests {
         );
         let a = engine.analyze(&pos, &Limits::nodes(2000));
         let best = a.best();
-        assert!(comment(&a, best).ends_with("the engine's choice"));
+        let text = comment(&a, best, Value::Estimate(0.5));
+        assert_eq!(text, "engine 50.0%, the engine's choice");
         let other = a.moves[1].mv;
-        let text = comment(&a, other);
-        assert!(text.contains(&format!("best {best} ")), "{text}");
+        let text = comment(
+            &a,
+            other,
+            Value::Exact {
+                result: -1,
+                margin: None,
+            },
+        );
+        assert!(
+            text.starts_with(&format!("engine loss; best {best} ")),
+            "{text}"
+        );
     }
 }

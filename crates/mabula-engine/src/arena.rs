@@ -7,10 +7,11 @@
 //! turns them into an Elo difference with a 95% interval.
 //!
 //! A player specification reads like `level=8,movetime=500`, `playouts=20000,threads=1`,
-//! `baseline-uct,movetime=1000` or `gtp:mabula gtp` (see [`PlayerSpec`]).
+//! `baseline-uct,movetime=1000`, `random` or `gtp:mabula gtp` (see [`PlayerSpec`]).
 
 use crate::levels::{DEFAULT_MOVETIME, Level};
 use crate::limits::Limits;
+use crate::rng::Rng;
 use crate::search::{Engine, EngineConfig};
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
 use std::fmt;
@@ -84,6 +85,34 @@ impl Player for EnginePlayer {
 
     fn genmove(&mut self, pos: &Position) -> Result<Move, PlayerError> {
         Ok(self.engine.choose(pos, &self.limits))
+    }
+
+    fn observe(&mut self, _mv: Move) -> Result<(), PlayerError> {
+        Ok(())
+    }
+}
+
+/// A player of uniformly random legal moves.
+pub struct RandomPlayer {
+    rng: Rng,
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn new_game(&mut self, _start: &Position, _scoring: Scoring) -> Result<(), PlayerError> {
+        Ok(())
+    }
+
+    fn genmove(&mut self, pos: &Position) -> Result<Move, PlayerError> {
+        let n = pos.count_moves();
+        Ok(if n == 0 {
+            Move::PASS
+        } else {
+            pos.nth_move(self.rng.below(n))
+        })
     }
 
     fn observe(&mut self, _mv: Move) -> Result<(), PlayerError> {
@@ -268,6 +297,8 @@ pub enum PlayerSpec {
         /// Playouts per move.
         playouts: Option<u64>,
     },
+    /// Uniformly random legal moves: `random` (a floor for level 1).
+    Random,
     /// An external engine: `gtp:COMMAND LINE`.
     Gtp(String),
 }
@@ -275,7 +306,8 @@ pub enum PlayerSpec {
 /// A player specification that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "'{spec}' is not a player: {reason} (write level=N,movetime=MS,playouts=N,threads=N, baseline-uct[,movetime=MS], or gtp:COMMAND)"
+    "'{spec}' is not a player: {reason} (write level=N,movetime=MS,playouts=N,threads=N, \
+     baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
 )]
 pub struct ParsePlayerError {
     spec: String,
@@ -291,6 +323,9 @@ impl FromStr for PlayerSpec {
             reason,
         };
         let s = text.trim();
+        if s == "random" {
+            return Ok(PlayerSpec::Random);
+        }
         if let Some(cmd) = s.strip_prefix("gtp:") {
             if cmd.trim().is_empty() {
                 return Err(err("the command line is empty".into()));
@@ -366,6 +401,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Baseline { movetime, playouts } => {
                 write!(f, "baseline-uct{}", extras(movetime, playouts))
             }
+            PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Gtp(cmd) => write!(f, "gtp:{cmd}"),
         }
     }
@@ -429,13 +465,17 @@ impl PlayerSpec {
                     },
                 ))
             }
-            PlayerSpec::Gtp(_) => None,
+            PlayerSpec::Random | PlayerSpec::Gtp(_) => None,
         }
     }
 
-    /// The player, for an engine or baseline specification (`None` for an external engine,
-    /// which the caller starts).
+    /// The player, for every specification but an external engine (which the caller starts).
     pub fn player(&self, seed: u64) -> Option<Box<dyn Player>> {
+        if *self == PlayerSpec::Random {
+            return Some(Box::new(RandomPlayer {
+                rng: Rng::new(seed),
+            }));
+        }
         let (config, limits) = self.engine(seed)?;
         Some(Box::new(EnginePlayer::new(
             self.to_string(),
@@ -640,6 +680,7 @@ mod tests {
             "gtp: mabula gtp".parse(),
             Ok(PlayerSpec::Gtp("mabula gtp".into()))
         );
+        assert_eq!("random".parse(), Ok(PlayerSpec::Random));
         for bad in [
             "level=11",
             "level=x",

@@ -49,7 +49,7 @@ pub struct MctsConfig {
 impl Default for MctsConfig {
     fn default() -> MctsConfig {
         MctsConfig {
-            exploration: 0.6,
+            exploration: 0.25,
             expand_after: 2,
             policy: Policy::Greedy { candidates: 2 },
             leaf_playouts: 1,
@@ -359,13 +359,15 @@ impl Worker {
     /// Searches until `budget` playouts are made, the clock runs out, or the root is proven.
     pub fn run(&mut self, clock: &Clock, budget: u64) {
         self.playouts = 0;
+        let mut descents = 0u64;
         while self.playouts < budget {
             if self.config.prove && self.tree.nodes[0].is_proven() {
                 break;
             }
-            if self.playouts.is_multiple_of(32) && clock.expired() {
+            if descents.is_multiple_of(4) && clock.expired() {
                 break;
             }
+            descents += 1;
             self.left = budget - self.playouts;
             self.playouts += self.simulate(clock);
         }

@@ -68,10 +68,10 @@ const INF: i32 = 127;
 const ORDER_MIN_EDGES: u32 = 6;
 
 /// From this many marbles on edge spaces on, children are ordered by random playouts.
-const PLAYOUT_ORDER_MIN_EDGES: u32 = 10;
+const PLAYOUT_ORDER_MIN_EDGES: u32 = 9;
 
 /// Playouts per child when ordering by playouts.
-const ORDER_PLAYOUTS: u32 = 48;
+const ORDER_PLAYOUTS: u32 = 100;
 
 /// Below this many marbles on edge spaces the table is not used: the subtrees are too small to
 /// pay for a cache miss.
@@ -81,8 +81,8 @@ const TABLE_MIN_EDGES: u32 = 2;
 /// searched (enhanced transposition cut-off).
 const ETC_MIN_EDGES: u32 = 5;
 
-/// How often (in nodes) the clock is looked at.
-const POLL: u64 = 1 << 12;
+/// How often (in nodes) the clock is looked at (about every 0.2 to 1 ms).
+const POLL: u64 = 1 << 10;
 
 /// How often (in nodes) the progress callback runs.
 const PROGRESS: u64 = 1 << 20;
@@ -376,7 +376,7 @@ impl Solver {
             return 0;
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL) || self.nodes >= self.clock.nodes {
+        if self.nodes.is_multiple_of(POLL) || self.nodes >= self.clock.nodes || self.nodes == 1 {
             self.poll();
         }
         let mut moves = MoveList::new();
@@ -416,6 +416,14 @@ impl Solver {
                 {
                     return -b.hi;
                 }
+            }
+        }
+
+        // Playouts make the nodes high in the tree slow: look at the clock at each of them.
+        if edges >= PLAYOUT_ORDER_MIN_EDGES {
+            self.poll();
+            if self.aborted {
+                return 0;
             }
         }
 
