@@ -1,0 +1,219 @@
+// The server's HTTP API (docs/api.md), the seat tokens kept in localStorage, and the live channel
+// (one WebSocket per game, reconnecting by itself and resyncing by move number and epoch).
+
+/** An error answered by the server (or a network failure, with code `network`). */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Calls the API; answers the parsed JSON (or text for `text: true`), throws ApiError. */
+export async function request(method, path, { body, token, text = false } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers['X-Mabula-Token'] = token;
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch (e) {
+    throw new ApiError(0, 'network', String(e && e.message ? e.message : e));
+  }
+  if (!res.ok) {
+    let code = 'internal';
+    let message = res.statusText;
+    try {
+      const err = await res.json();
+      code = err.code || code;
+      message = err.message || message;
+    } catch { /* not JSON */ }
+    throw new ApiError(res.status, code, message);
+  }
+  return text ? res.text() : res.json();
+}
+
+export const api = {
+  create: (settings) => request('POST', '/api/games', { body: settings }),
+  list: (filter, limit = 20) => request('GET', `/api/games?filter=${filter}&limit=${limit}`),
+  state: (id, token) => request('GET', `/api/games/${id}`, { token }),
+  join: (id, code) => request('POST', `/api/games/${id}/join`, { body: { code } }),
+  move: (id, token, move, number) =>
+    request('POST', `/api/games/${id}/moves`, { token, body: { move, number } }),
+  resign: (id, token, side) =>
+    request('POST', `/api/games/${id}/resign`, { token, body: side ? { side } : {} }),
+  undo: (id, token) => request('POST', `/api/games/${id}/undo`, { token, body: {} }),
+  acceptUndo: (id, token) => request('POST', `/api/games/${id}/undo/accept`, { token, body: {} }),
+  declineUndo: (id, token) => request('POST', `/api/games/${id}/undo/decline`, { token, body: {} }),
+  rematch: (id, token) => request('POST', `/api/games/${id}/rematch`, { token, body: {} }),
+  record: (id) => request('GET', `/api/games/${id}/record`, { text: true }),
+  import: (record) => request('POST', '/api/games/import', { body: { record } }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Seat tokens: shown once by the server, so they are kept here, keyed by game id.
+
+const SEATS_KEY = 'mabula:seats';
+
+function loadSeats() {
+  try { return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}'); } catch { return {}; }
+}
+
+/** The stored grant of a game: `{ token, seats, mode, created }`, or null. */
+export function seatOf(id) {
+  return loadSeats()[id] || null;
+}
+
+/** Keeps the seat grant an answer gave. */
+export function keepGrant(grant) {
+  const all = loadSeats();
+  all[grant.game_id] = {
+    token: grant.token,
+    seats: grant.seats,
+    mode: grant.state?.settings?.mode,
+    join: grant.join_path || null,
+    created: Date.now(),
+  };
+  // Keep the newest 200 games.
+  const ids = Object.keys(all).sort((a, b) => (all[b].created || 0) - (all[a].created || 0));
+  for (const old of ids.slice(200)) delete all[old];
+  try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* full or private */ }
+}
+
+/** Drops the join link once the friend has joined (it works only once anyway). */
+export function forgetJoin(id) {
+  const all = loadSeats();
+  if (!all[id] || !all[id].join) return;
+  all[id].join = null;
+  try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* ignore */ }
+}
+
+/** Forgets a token the server no longer knows. */
+export function forgetSeat(id) {
+  const all = loadSeats();
+  delete all[id];
+  try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* ignore */ }
+}
+
+/** Games this browser holds a seat in, newest first. */
+export function myGames() {
+  const all = loadSeats();
+  return Object.entries(all)
+    .map(([id, v]) => ({ id, ...v }))
+    .sort((a, b) => (b.created || 0) - (a.created || 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The live channel.
+
+/**
+ * A game's WebSocket that reconnects by itself. `onMessage(msg)` gets every server message;
+ * `onStatus(status)` gets 'connecting', 'online', 'reconnecting' or 'offline'. `cursor()` must
+ * answer `{ since, epoch }` of what the page already has, for the resync on every (re)connect.
+ */
+export class Live {
+  constructor(id, { token, cursor, onMessage, onStatus }) {
+    this.id = id;
+    this.token = token;
+    this.cursor = cursor;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.timer = null;
+    this.pinger = null;
+    this.status = 'connecting';
+    this.wake = () => {
+      if (!this.stopped && (!this.ws || this.ws.readyState > 1)) {
+        clearTimeout(this.timer);
+        this.connect();
+      }
+    };
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.wake);
+  }
+
+  start() {
+    this.connect();
+    return this;
+  }
+
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.onStatus(status);
+  }
+
+  connect() {
+    if (this.stopped) return;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
+    this.ws = ws;
+    ws.onopen = () => {
+      const { since, epoch } = this.cursor();
+      const hello = { type: 'hello', since, epoch };
+      if (this.token) hello.token = this.token;
+      ws.send(JSON.stringify(hello));
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => {
+        if (ws.readyState === 1) ws.send('{"type":"ping"}');
+      }, 20000);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === 'sync') {
+        this.attempt = 0;
+        this.setStatus('online');
+      }
+      if (msg.type === 'error' && msg.code === 'token_invalid') this.token = null;
+      if (msg.type === 'error' && msg.code === 'game_not_found') this.stop();
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws || this.stopped) return;
+      this.retry();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  retry() {
+    this.attempt += 1;
+    this.setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
+    const delay = Math.min(8000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Asks the server for everything since the page's cursor again. */
+  resync() {
+    if (this.ws && this.ws.readyState === 1) {
+      const { since, epoch } = this.cursor();
+      const hello = { type: 'hello', since, epoch };
+      if (this.token) hello.token = this.token;
+      this.ws.send(JSON.stringify(hello));
+    }
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    window.removeEventListener('online', this.wake);
+    document.removeEventListener('visibilitychange', this.wake);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      try { ws.close(); } catch { /* already closed */ }
+    }
+  }
+}

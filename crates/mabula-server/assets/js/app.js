@@ -1,0 +1,141 @@
+// The page's entry point: the router (client routes served as index.html by the server), the
+// language menu and the theme button. Each page module exports `mount(main, params)` answering
+// `{ unmount(), onLang() }`.
+//
+// Layout of the UI (plain ES modules, no build step; embedded in the binary by rust-embed):
+//   index.html        the shell: top bar, <main>, the shared SVG paints (marble gradients, wood)
+//   css/style.css     every style; light and dark themes; phone and desktop layouts
+//   js/app.js         this file: routes /, /watch, /rules, /game/{id}, /replay/{id}
+//   js/api.js         HTTP calls, seat tokens in localStorage, the reconnecting WebSocket
+//   js/board.js       the SVG board: drawing, selection, stops, push preview, rolling marbles
+//   js/position.js    position strings, groups and scores for display (no move generation)
+//   js/i18n.js        t(), the language choice; js/lang/{en,de,fr,it,es,ro}.js the strings
+//   js/dom.js         element builders, live announcements, toasts, clipboard
+//   js/widgets.js     a game in a list, mode and result names
+//   js/pages/*.js     home, game (and replay), watch, rules, dialogs, error texts
+
+import { LANGS, lang, setLang, t } from './i18n.js';
+import { translateDom, clear, h } from './dom.js';
+import { navigate } from './nav.js';
+import * as home from './pages/home.js';
+import * as game from './pages/game.js';
+import * as watch from './pages/watch.js';
+import * as rules from './pages/rules.js';
+
+const ROUTES = [
+  { re: /^\/$/, page: home, nav: 'home' },
+  { re: /^\/watch\/?$/, page: watch, nav: 'watch' },
+  { re: /^\/rules\/?$/, page: rules, nav: 'rules' },
+  { re: /^\/game\/([a-z0-9]+)\/?$/, page: game, nav: null, params: (m) => ({ id: m[1], replay: false }) },
+  { re: /^\/replay\/([a-z0-9]+)\/?$/, page: game, nav: 'watch', params: (m) => ({ id: m[1], replay: true }) },
+];
+
+let current = null;
+
+function route() {
+  const main = document.getElementById('main');
+  if (current) {
+    try { current.unmount?.(); } catch (e) { console.warn(e); }
+    current = null;
+  }
+  clear(main);
+  const path = location.pathname;
+  for (const r of ROUTES) {
+    const m = path.match(r.re);
+    if (m) {
+      markNav(r.nav);
+      current = r.page.mount(main, r.params ? r.params(m) : {});
+      return;
+    }
+  }
+  markNav(null);
+  document.title = `${t('notfound.title')} · Mabula`;
+  main.append(h('section', { class: 'notfound' },
+    h('h1', { i18n: 'notfound.title' }),
+    h('p', { i18n: 'notfound.text' }),
+    h('a', { class: 'btn primary', href: '/', i18n: 'notfound.home' })));
+  current = { onLang: () => { document.title = `${t('notfound.title')} · Mabula`; } };
+}
+
+function markNav(name) {
+  for (const a of document.querySelectorAll('[data-nav]')) {
+    if (a.dataset.nav === name) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+window.addEventListener('routechange', () => {
+  route();
+  window.scrollTo(0, 0);
+  document.getElementById('main').focus({ preventScroll: true });
+});
+
+// Links inside the app are routed here; the API, downloads and new tabs are left alone.
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a[href]');
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  if (a.target || a.hasAttribute('download')) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith('/api/') || /\.[a-z0-9]+$/i.test(url.pathname)) return;
+  if (url.pathname === location.pathname && url.hash) return;
+  e.preventDefault();
+  navigate(url.pathname + url.search + url.hash);
+});
+
+window.addEventListener('popstate', route);
+
+// ---- Language menu ------------------------------------------------------------------------
+
+function buildLangMenu() {
+  const menu = document.getElementById('lang-menu');
+  menu.replaceChildren(...LANGS.map((l) => h('option', { value: l.code, lang: l.code }, l.name)));
+  menu.value = lang();
+  menu.setAttribute('aria-label', t('lang.label'));
+  menu.addEventListener('change', () => setLang(menu.value));
+}
+
+window.addEventListener('langchange', () => {
+  const menu = document.getElementById('lang-menu');
+  menu.value = lang();
+  menu.setAttribute('aria-label', t('lang.label'));
+  translateDom(document);
+  updateThemeButton();
+  if (current && current.onLang) current.onLang();
+});
+
+// ---- Theme --------------------------------------------------------------------------------
+
+const THEMES = ['auto', 'light', 'dark'];
+
+function theme() {
+  try { return localStorage.getItem('mabula:theme') || 'auto'; } catch { return 'auto'; }
+}
+
+function applyTheme(name) {
+  if (name === 'auto') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = name;
+  try { localStorage.setItem('mabula:theme', name); } catch { /* private mode */ }
+  updateThemeButton();
+}
+
+function updateThemeButton() {
+  const button = document.getElementById('theme-button');
+  const key = `theme.${theme()}`;
+  button.dataset.i18nAriaLabel = key;
+  button.dataset.i18nTitle = key;
+  button.setAttribute('aria-label', t(key));
+  button.setAttribute('title', t(key));
+}
+
+document.getElementById('theme-button').addEventListener('click', () => {
+  const next = THEMES[(THEMES.indexOf(theme()) + 1) % THEMES.length];
+  applyTheme(next);
+});
+
+// ---- Start --------------------------------------------------------------------------------
+
+document.documentElement.lang = lang();
+buildLangMenu();
+translateDom(document);
+updateThemeButton();
+route();

@@ -1,0 +1,573 @@
+// The board: an SVG drawing of the wooden original (a 6x6 field of dimples, four trays of six edge
+// spaces, empty corners, glass marbles), and the way to play on it with a pointer or the keyboard.
+//
+// The board never computes a push: it is given the legal moves of the person at the board, each
+// with its `slides` and the `position` after it, and it shows those.
+
+import { s, reducedMotion } from './dom.js';
+import { t } from './i18n.js';
+import { FILES, SQUARES, coords, sq, isCorner, tryParse, distance } from './position.js';
+
+const CELL = 100;
+const MARGIN = 50;
+const VIEW = 8 * CELL + 2 * MARGIN;
+/** Milliseconds a marble takes to roll one square. */
+const STEP_MS = 85;
+
+export class Board {
+  /**
+   * @param {object} opts
+   * @param {boolean} [opts.interactive] squares are focusable and clickable
+   * @param {boolean} [opts.labels] file and rank letters around the board
+   * @param {boolean} [opts.plain] no wood grain (small thumbnails)
+   * @param {string} [opts.label] translation key of the board's accessible name
+   * @param {(move) => void} [opts.onPlay] a move was chosen
+   * @param {(move|null) => void} [opts.onPreview] a move is previewed (or no longer)
+   */
+  constructor(opts = {}) {
+    this.opts = { interactive: false, labels: true, plain: false, label: 'board.label', ...opts };
+    this.board = new Map();
+    this.toMove = 'w';
+    this.flipped = false;
+    this.lastMove = null;
+    this.groups = null;
+    this.showGroups = false;
+    this.moves = null;
+    this.selected = null;
+    this.preview = null;
+    this.previewPinned = false;
+    this.annotations = null;
+    this.marbleEls = new Map();
+    this.hitEls = new Map();
+    this.pointerType = 'mouse';
+    this.hovered = null;
+    this.busy = false;
+
+    this.svg = s('svg', {
+      class: `board${this.opts.interactive ? ' interactive' : ''}`,
+      viewBox: `0 0 ${VIEW} ${VIEW}`,
+      role: this.opts.interactive ? 'group' : 'img',
+      'aria-label': t(this.opts.label),
+    });
+    this.layers = {};
+    for (const name of ['wood', 'marks', 'groups', 'marbles', 'preview', 'overlay', 'hits']) {
+      this.layers[name] = s('g', { class: `layer-${name}` });
+      this.svg.append(this.layers[name]);
+    }
+    this.layers.overlay.setAttribute('aria-hidden', 'true');
+    this.layers.marbles.setAttribute('aria-hidden', 'true');
+    this.layers.preview.setAttribute('aria-hidden', 'true');
+    this.buildWood();
+    if (this.opts.interactive) this.bindEvents();
+  }
+
+  /** The square's centre in board units. */
+  center(name) {
+    const [f, r] = coords(name);
+    const col = this.flipped ? 7 - f : f;
+    const row = this.flipped ? r : 7 - r;
+    return [MARGIN + col * CELL + CELL / 2, MARGIN + row * CELL + CELL / 2];
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // The static drawing.
+
+  buildWood() {
+    const g = this.layers.wood;
+    g.replaceChildren();
+    g.setAttribute('aria-hidden', 'true');
+    g.append(
+      s('rect', { class: 'wood', x: 0, y: 0, width: VIEW, height: VIEW, rx: 44, fill: 'url(#mb-wood)' }),
+    );
+    if (!this.opts.plain) {
+      g.append(s('rect', { x: 0, y: 0, width: VIEW, height: VIEW, rx: 44, fill: '#000', filter: 'url(#mb-grain)', opacity: 0.5 }));
+    }
+    g.append(
+      s('rect', { x: 6, y: 6, width: VIEW - 12, height: VIEW - 12, rx: 40, fill: 'none', stroke: 'url(#mb-bevel)', 'stroke-width': 8 }),
+      // The field: a shallow recess.
+      s('rect', { class: 'field', x: 146, y: 146, width: 608, height: 608, rx: 22, fill: 'url(#mb-field)' }),
+      s('rect', { x: 146, y: 146, width: 608, height: 608, rx: 22, fill: 'none', stroke: 'rgba(60,30,10,.45)', 'stroke-width': 4 }),
+      s('rect', { x: 150, y: 152, width: 600, height: 600, rx: 20, fill: 'none', stroke: 'rgba(255,240,210,.22)', 'stroke-width': 2 }),
+    );
+    // The four trays of edge spaces.
+    const trays = [
+      [154, 758, 592, 84], [154, 58, 592, 84], [58, 154, 84, 592], [758, 154, 84, 592],
+    ];
+    for (const [x, y, w, hgt] of trays) {
+      g.append(
+        s('rect', { x, y, width: w, height: hgt, rx: 42, fill: 'url(#mb-tray)' }),
+        s('rect', { x, y, width: w, height: hgt, rx: 42, fill: 'none', stroke: 'rgba(60,30,10,.5)', 'stroke-width': 3 }),
+      );
+    }
+    // Corners: a small inlay, so nobody takes them for spaces.
+    for (const [x, y] of [[100, 100], [800, 100], [100, 800], [800, 800]]) {
+      g.append(s('circle', { cx: x, cy: y, r: 9, fill: 'rgba(70,38,14,.35)' }));
+    }
+    for (const name of SQUARES) {
+      const [x, y] = this.center(name);
+      g.append(
+        s('circle', { cx: x, cy: y, r: 31, fill: 'url(#mb-dimple)' }),
+        s('circle', { cx: x, cy: y, r: 31, fill: 'none', stroke: 'rgba(50,25,8,.35)', 'stroke-width': 2 }),
+      );
+    }
+    if (this.opts.labels) {
+      for (let i = 0; i < 8; i++) {
+        const file = FILES[this.flipped ? 7 - i : i];
+        const rank = this.flipped ? i + 1 : 8 - i;
+        const c = MARGIN + i * CELL + CELL / 2;
+        g.append(
+          s('text', { class: 'coord', x: c, y: VIEW - 14, 'text-anchor': 'middle' }, file),
+          s('text', { class: 'coord', x: 22, y: c + 9, 'text-anchor': 'middle' }, String(rank)),
+        );
+      }
+    }
+    if (this.opts.interactive) this.buildHits();
+  }
+
+  buildHits() {
+    const g = this.layers.hits;
+    const focused = document.activeElement?.dataset?.square;
+    g.replaceChildren();
+    this.hitEls.clear();
+    for (const name of SQUARES) {
+      const [x, y] = this.center(name);
+      const hit = s('g', {
+        class: 'sq',
+        role: 'button',
+        tabindex: -1,
+        dataset: { square: name },
+      },
+      s('rect', { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, fill: 'transparent' }),
+      s('circle', { class: 'focus-ring', cx: x, cy: y, r: 47 }));
+      this.hitEls.set(name, hit);
+      g.append(hit);
+    }
+    this.setRoving(focused || this.rovingSquare || 'd4', false);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // State.
+
+  /**
+   * Sets what is shown. Any field left out keeps its value.
+   * position: position string; lastMove: move object; groups: {white, black}; showGroups: bool;
+   * moves: legal moves the person at the board may play now (null: not their turn).
+   */
+  set(next) {
+    if ('position' in next) {
+      const parsed = tryParse(next.position);
+      this.board = parsed.board;
+      this.toMove = parsed.toMove;
+    }
+    if ('lastMove' in next) this.lastMove = next.lastMove;
+    if ('groups' in next) this.groups = next.groups;
+    if ('showGroups' in next) this.showGroups = next.showGroups;
+    if ('annotations' in next) this.annotations = next.annotations;
+    if ('moves' in next) {
+      this.moves = next.moves && next.moves.length ? next.moves : null;
+      if (this.selected && !this.movesFrom(this.selected).length) this.selected = null;
+      if (this.preview && !(this.moves || []).some((m) => m.notation === this.preview.notation)) {
+        this.setPreview(null);
+      }
+    }
+    this.render();
+  }
+
+  setFlipped(flipped) {
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.buildWood();
+    this.render();
+  }
+
+  movesFrom(square) {
+    return (this.moves || []).filter((m) => m.from === square);
+  }
+
+  selectable(square) {
+    return !this.busy && this.movesFrom(square).length > 0;
+  }
+
+  stopMove(square) {
+    if (!this.selected) return null;
+    return this.movesFrom(this.selected).find((m) => m.to === square) || null;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Drawing the changing parts.
+
+  render() {
+    this.renderMarks();
+    this.renderGroups();
+    this.renderMarbles();
+    this.renderPreview();
+    this.renderOverlay();
+    if (this.opts.interactive) this.labelSquares();
+  }
+
+  renderMarks() {
+    const g = this.layers.marks;
+    g.replaceChildren();
+    const last = this.lastMove;
+    if (last && last.from && last.to) {
+      const [x1, y1] = this.center(last.from);
+      const [x2, y2] = this.center(last.to);
+      g.append(
+        s('line', { class: 'last-track', x1, y1, x2, y2 }),
+        s('circle', { class: 'last-from', cx: x1, cy: y1, r: 22 }),
+        s('circle', { class: 'last-to', cx: x2, cy: y2, r: 45 }),
+      );
+    }
+    if (this.moves && !this.busy) {
+      const froms = new Set(this.moves.map((m) => m.from).filter(Boolean));
+      for (const from of froms) {
+        const [x, y] = this.center(from);
+        g.append(s('circle', { class: `can-move${from === this.selected ? ' selected' : ''}`, cx: x, cy: y, r: 45 }));
+      }
+    }
+    if (this.selected) {
+      const moves = this.movesFrom(this.selected);
+      const far = moves.reduce((a, m) => (distance(this.selected, m.to) > distance(this.selected, a.to) ? m : a), moves[0]);
+      if (far) {
+        const [x1, y1] = this.center(this.selected);
+        const [x2, y2] = this.center(far.to);
+        g.append(s('line', { class: 'stop-track', x1, y1, x2, y2 }));
+      }
+    }
+  }
+
+  renderGroups() {
+    const g = this.layers.groups;
+    g.replaceChildren();
+    if (!this.showGroups || !this.groups) return;
+    for (const colour of ['white', 'black']) {
+      const blob = s('g', { class: `group-blob ${colour}` });
+      for (const group of this.groups[colour] || []) {
+        if (group.length < 2) continue;
+        const set = new Set(group);
+        for (const name of group) {
+          const [x, y] = this.center(name);
+          blob.append(s('circle', { cx: x, cy: y, r: 47 }));
+          const [f, r] = coords(name);
+          for (const next of [sq(f + 1, r), sq(f, r + 1)]) {
+            if (set.has(next)) {
+              const [x2, y2] = this.center(next);
+              blob.append(s('line', { x1: x, y1: y, x2, y2 }));
+            }
+          }
+        }
+      }
+      g.append(blob);
+    }
+  }
+
+  renderMarbles() {
+    const g = this.layers.marbles;
+    g.replaceChildren();
+    this.marbleEls.clear();
+    for (const [name, colour] of this.board) {
+      const el = marble(colour);
+      const [x, y] = this.center(name);
+      el.style.transform = `translate(${x}px, ${y}px)`;
+      el.dataset.square = name;
+      if (this.preview && this.preview.slides.some(([from]) => from === name)) el.classList.add('leaving');
+      g.append(el);
+      this.marbleEls.set(name, el);
+    }
+  }
+
+  renderPreview() {
+    const g = this.layers.preview;
+    g.replaceChildren();
+    if (this.selected && !this.busy) {
+      for (const m of this.movesFrom(this.selected)) {
+        const [x, y] = this.center(m.to);
+        // Squares where the preview puts a marble show the ghost marble instead of a dot.
+        if (this.preview && this.preview.slides.some(([, to]) => to === m.to)) continue;
+        g.append(s('circle', { class: 'stop', cx: x, cy: y, r: 15 }));
+      }
+    }
+    const move = this.preview;
+    if (!move) return;
+    for (const [from, to] of move.slides) {
+      const colour = this.board.get(from);
+      const [x1, y1] = this.center(from);
+      const [x2, y2] = this.center(to);
+      const ghost = marble(colour);
+      ghost.classList.add('ghost');
+      ghost.style.transform = `translate(${x2}px, ${y2}px)`;
+      g.append(ghost, s('circle', { class: 'ghost-ring', cx: x2, cy: y2, r: 44 }));
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      if (len > 1) {
+        const ux = (x2 - x1) / len;
+        const uy = (y2 - y1) / len;
+        g.append(s('line', {
+          class: 'slide-arrow',
+          x1: x1 + ux * 20, y1: y1 + uy * 20, x2: x2 - ux * 30, y2: y2 - uy * 30,
+          'marker-end': 'url(#mb-arrow)',
+        }));
+      }
+    }
+  }
+
+  renderOverlay() {
+    const g = this.layers.overlay;
+    g.replaceChildren();
+    if (this.showGroups && this.groups) {
+      for (const colour of ['white', 'black']) {
+        for (const group of this.groups[colour] || []) {
+          if (group.length < 2) continue;
+          // The badge sits on the group's top-right marble.
+          const top = [...group].sort((a, b) => {
+            const [ax, ay] = this.center(a);
+            const [bx, by] = this.center(b);
+            return ay - by || bx - ax;
+          })[0];
+          const [x, y] = this.center(top);
+          g.append(
+            s('circle', { class: `group-badge ${colour}`, cx: x + 30, cy: y - 30, r: 19 }),
+            s('text', { class: `group-size ${colour}`, x: x + 30, y: y - 22.5, 'text-anchor': 'middle' }, String(group.length)),
+          );
+        }
+      }
+    }
+    const a = this.annotations;
+    if (!a) return;
+    for (const name of a.rings || []) {
+      const [x, y] = this.center(name);
+      g.append(s('circle', { class: 'note-ring', cx: x, cy: y, r: 46 }));
+    }
+    for (const name of a.crosses || []) {
+      const [x, y] = this.center(name);
+      g.append(s('path', { class: 'note-cross', d: `M${x - 18} ${y - 18}L${x + 18} ${y + 18}M${x + 18} ${y - 18}L${x - 18} ${y + 18}` }));
+    }
+    for (const [from, to] of a.arrows || []) {
+      const [x1, y1] = this.center(from);
+      const [x2, y2] = this.center(to);
+      const len = Math.hypot(x2 - x1, y2 - y1);
+      const ux = (x2 - x1) / len;
+      const uy = (y2 - y1) / len;
+      g.append(s('line', {
+        class: 'note-arrow', x1: x1 + ux * 10, y1: y1 + uy * 10, x2: x2 - ux * 26, y2: y2 - uy * 26,
+        'marker-end': 'url(#mb-arrow-note)',
+      }));
+    }
+    for (const [name, text] of a.labels || []) {
+      const [x, y] = this.center(name);
+      g.append(s('text', { class: 'note-label', x, y: y + 12, 'text-anchor': 'middle' }, text));
+    }
+  }
+
+  labelSquares() {
+    const stops = new Map(this.selected ? this.movesFrom(this.selected).map((m) => [m.to, m]) : []);
+    for (const [name, el] of this.hitEls) {
+      const colour = this.board.get(name);
+      const parts = [t(colour === 'w' ? 'sq.white' : colour === 'b' ? 'sq.black' : 'sq.empty', { sq: name })];
+      if (this.selected === name) parts.push(t('sq.selected'));
+      else if (this.selectable(name)) parts.push(t('sq.canMove'));
+      const stop = stops.get(name);
+      if (stop) parts.push(t('sq.stop', { move: stop.notation, n: stop.slides.length - 1 }));
+      if (this.lastMove && this.lastMove.to === name) parts.push(t('sq.lastMove', { move: this.lastMove.notation }));
+      el.setAttribute('aria-label', parts.join(', '));
+      el.classList.toggle('clickable', Boolean(stop) || this.selectable(name));
+      if (this.selected === name) el.setAttribute('aria-pressed', 'true');
+      else el.removeAttribute('aria-pressed');
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Playing.
+
+  bindEvents() {
+    const hits = this.layers.hits;
+    hits.addEventListener('pointerdown', (e) => {
+      this.pointerType = e.pointerType || 'mouse';
+      this.pointerAt = performance.now();
+    });
+    hits.addEventListener('click', (e) => {
+      const el = e.target.closest('.sq');
+      if (!el) return;
+      this.setRoving(el.dataset.square, false);
+      this.activate(el.dataset.square, this.pointerType !== 'mouse');
+    });
+    hits.addEventListener('pointerover', (e) => {
+      const el = e.target.closest('.sq');
+      if (!el || e.pointerType === 'touch') return;
+      this.hovered = el.dataset.square;
+      this.hover(el.dataset.square);
+    });
+    hits.addEventListener('pointerleave', () => {
+      this.hovered = null;
+      if (!this.previewPinned) this.hover(document.activeElement?.dataset?.square);
+    });
+    hits.addEventListener('focusin', (e) => {
+      const el = e.target.closest('.sq');
+      // Focus that follows a press is not keyboard focus: a tap must not preview by itself.
+      if (el && !this.hovered && !(performance.now() - (this.pointerAt || -1e9) < 600)) this.hover(el.dataset.square);
+    });
+    hits.addEventListener('focusout', () => {
+      if (!this.hovered && !this.previewPinned) setTimeout(() => {
+        if (!this.svg.contains(document.activeElement) && !this.hovered) this.hover(null);
+      }, 0);
+    });
+    hits.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  /** Shows the preview of the stop under the pointer or focus (or nothing). */
+  hover(square) {
+    if (this.previewPinned) return;
+    const move = square ? this.stopMove(square) : null;
+    this.setPreview(move);
+  }
+
+  setPreview(move) {
+    if ((this.preview?.notation || null) === (move?.notation || null)) return;
+    this.preview = move;
+    this.renderMarbles();
+    this.renderPreview();
+    if (this.opts.onPreview) this.opts.onPreview(move);
+  }
+
+  /** A click, tap, Enter or Space on a square. `touch`: the first tap on a stop only previews. */
+  activate(square, touch = false) {
+    if (this.busy) return;
+    const stop = this.stopMove(square);
+    if (stop) {
+      if (touch && this.preview?.notation !== stop.notation) {
+        this.previewPinned = false;
+        this.setPreview(stop);
+        this.previewPinned = true;
+        this.render();
+        return;
+      }
+      this.previewPinned = false;
+      this.play(stop);
+      return;
+    }
+    this.previewPinned = false;
+    if (this.selectable(square) && this.selected !== square) {
+      this.select(square);
+    } else {
+      this.select(null);
+    }
+  }
+
+  select(square) {
+    this.selected = square;
+    this.setPreview(null);
+    this.render();
+    if (this.opts.onSelect) this.opts.onSelect(square, square ? this.movesFrom(square) : []);
+  }
+
+  play(move) {
+    this.selected = null;
+    this.setPreview(null);
+    this.render();
+    if (this.opts.onPlay) this.opts.onPlay(move);
+  }
+
+  onKey(e) {
+    const cur = e.target.closest('.sq')?.dataset.square;
+    if (!cur) return;
+    const dirs = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    if (dirs[e.key]) {
+      e.preventDefault();
+      const [f, r] = coords(cur);
+      let col = this.flipped ? 7 - f : f;
+      let row = this.flipped ? r : 7 - r;
+      col += dirs[e.key][0];
+      row += dirs[e.key][1];
+      if (col < 0 || col > 7 || row < 0 || row > 7) return;
+      const nf = this.flipped ? 7 - col : col;
+      const nr = this.flipped ? row : 7 - row;
+      if (isCorner(nf, nr)) return;
+      this.setRoving(sq(nf, nr), true);
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      const wasSelected = this.selected;
+      this.activate(cur);
+      if (this.selected && this.selected !== wasSelected) {
+        // Straight to the nearest stop, so that a few arrow presses choose the distance.
+        const first = this.movesFrom(this.selected).sort((a, b) => distance(a.from, a.to) - distance(b.from, b.to))[0];
+        if (first) this.setRoving(first.to, true);
+      }
+    } else if (e.key === 'Escape' && this.selected) {
+      e.preventDefault();
+      const back = this.selected;
+      this.select(null);
+      this.setRoving(back, true);
+    }
+  }
+
+  /** Makes `square` the board's one tab stop, and focuses it when asked. */
+  setRoving(square, focus) {
+    if (!this.hitEls.size) return;
+    if (!this.hitEls.has(square)) square = 'd4';
+    this.rovingSquare = square;
+    for (const [name, el] of this.hitEls) el.setAttribute('tabindex', name === square ? '0' : '-1');
+    if (focus) this.hitEls.get(square).focus();
+  }
+
+  /** Focuses the board (its current square, or the first movable marble). */
+  focus() {
+    const first = this.moves && this.moves.find((m) => m.from)?.from;
+    const target = this.selectable(this.rovingSquare) ? this.rovingSquare : first || this.rovingSquare;
+    this.setRoving(target, true);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Animation.
+
+  /**
+   * Rolls the marbles of `move` from where they are now (the board must show the position before
+   * it). Answers when they have arrived; the caller then sets the new position.
+   */
+  animate(move) {
+    if (!move || !move.slides || !move.slides.length || reducedMotion() || !this.svg.isConnected) {
+      return Promise.resolve();
+    }
+    this.busy = true;
+    this.selected = null;
+    this.preview = null;
+    this.previewPinned = false;
+    this.renderMarbles();
+    this.renderPreview();
+    this.renderMarks();
+    const [pFrom, pTo] = move.slides[0];
+    const total = distance(pFrom, pTo);
+    for (const [from, to] of move.slides) {
+      const el = this.marbleEls.get(from);
+      if (!el) continue;
+      const k = distance(from, to);
+      const [x, y] = this.center(to);
+      el.style.transition = `transform ${k * STEP_MS}ms linear ${(total - k) * STEP_MS}ms`;
+      el.getBoundingClientRect();
+      el.style.transform = `translate(${x}px, ${y}px)`;
+    }
+    return new Promise((resolve) => {
+      setTimeout(() => {
+        this.busy = false;
+        resolve();
+      }, total * STEP_MS + 40);
+    });
+  }
+}
+
+/** A marble: shadow, glass body, highlight. */
+function marble(colour) {
+  const c = colour === 'w' ? 'w' : 'b';
+  return s('g', { class: `marble ${c}` },
+    s('ellipse', { class: 'shade', cx: 6, cy: 10, rx: 39, ry: 36, fill: 'url(#mb-shadow)' }),
+    s('circle', { r: 39, fill: `url(#mb-${c})` }),
+    s('circle', { r: 39, fill: `url(#mb-rim-${c})` }),
+    s('ellipse', { cx: -13, cy: -16, rx: 14, ry: 9, fill: 'url(#mb-shine)', transform: 'rotate(-38 -13 -16)' }),
+  );
+}
+
+/** A small static board for lists and diagrams. */
+export function miniBoard(position, { label = 'board.label', groups = null, lastMove = null, plain = true, labels = false } = {}) {
+  const b = new Board({ plain, labels, label });
+  b.set({ position, groups, showGroups: Boolean(groups), lastMove });
+  return b;
+}
+

@@ -1,0 +1,136 @@
+// Tiny DOM helpers: element builders and translatable text that follows the language menu.
+
+import { t } from './i18n.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/**
+ * Builds an HTML element. `attrs` may hold:
+ * - `i18n`: a translation key for the text (kept in `data-i18n`, so a language change updates it),
+ * - `i18nArgs`: its parameters,
+ * - `i18n-<attribute>`: a translation key for an attribute (`i18n-aria-label`, `i18n-title`, ...),
+ * - `on<event>`: a listener, `class`, `style` (string), `dataset` (object), anything else as an attribute.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  applyAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+/** Builds an SVG element (same attributes as `h`, without the i18n helpers). */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  append(el, children);
+  return el;
+}
+
+function applyAttrs(el, attrs) {
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'i18n') {
+      el.dataset.i18n = v;
+      if (attrs.i18nArgs) el.dataset.i18nArgs = JSON.stringify(attrs.i18nArgs);
+      el.textContent = t(v, attrs.i18nArgs);
+    } else if (k === 'i18nArgs') {
+      // handled with i18n
+    } else if (k.startsWith('i18n-')) {
+      const attr = k.slice(5);
+      el.setAttribute(`data-i18n-${attr}`, v);
+      el.setAttribute(attr, t(v));
+    } else if (k.startsWith('on') && typeof v === 'function') {
+      el.addEventListener(k.slice(2), v);
+    } else if (k === 'dataset') {
+      Object.assign(el.dataset, v);
+    } else if (k === 'class') {
+      el.className = v;
+    } else if (k in el && typeof v !== 'string' && k !== 'style') {
+      el[k] = v;
+    } else if (k === 'value' || k === 'checked' || k === 'disabled' || k === 'selected') {
+      el[k] = v;
+    } else {
+      el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+}
+
+function append(el, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** Re-translates every element below `root` that carries `data-i18n*` attributes. */
+export function translateDom(root = document) {
+  for (const el of root.querySelectorAll('[data-i18n]')) {
+    const args = el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined;
+    el.textContent = t(el.dataset.i18n, args);
+  }
+  for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
+    for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) {
+      el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
+    }
+  }
+}
+
+/** Sets a translatable text on an existing element. */
+export function setText(el, key, args) {
+  el.dataset.i18n = key;
+  if (args) el.dataset.i18nArgs = JSON.stringify(args);
+  else delete el.dataset.i18nArgs;
+  el.textContent = t(key, args);
+}
+
+/** Removes every child. */
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+/** Says something to screen readers (a polite live region). */
+export function announce(text) {
+  const region = document.getElementById('announcer');
+  if (!region) return;
+  region.textContent = '';
+  // A separate task, so that the same text said twice is still announced.
+  setTimeout(() => { region.textContent = text; }, 30);
+}
+
+/** Shows a short message at the bottom of the screen. */
+export function toast(text, kind = 'info', ms = 3500) {
+  const box = document.getElementById('toasts');
+  if (!box) return;
+  const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+  box.append(el);
+  setTimeout(() => el.classList.add('leaving'), ms);
+  setTimeout(() => el.remove(), ms + 400);
+}
+
+/** Copies text to the clipboard; falls back to a selection copy where the API is not allowed. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = h('textarea', { class: 'offscreen', readonly: true });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand('copy'); } catch { ok = false; }
+    area.remove();
+    return ok;
+  }
+}
+
+/** True when the person asked for less motion. */
+export function reducedMotion() {
+  return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}

@@ -1,0 +1,37 @@
+// Pieces shared by several pages: a game in a list, the names of modes and results.
+
+import { h } from './dom.js';
+import { t, timeAgo } from './i18n.js';
+import { miniBoard } from './board.js';
+
+/** "Against the engine, level 3" and the like, from a list entry or a state's settings. */
+export function modeLabel(mode, level) {
+  if (mode === 'engine') return t('mode.engineLevel', { level });
+  if (mode === 'friend') return t('mode.friend');
+  return t('mode.local');
+}
+
+/** "White won", "Draw", ... from a result token. */
+export function resultLabel(result) {
+  if (result === '1-0') return t('result.white');
+  if (result === '0-1') return t('result.black');
+  if (result === '1/2-1/2') return t('result.draw');
+  return t('result.ongoing');
+}
+
+/** One game of `GET /api/games`, as a link with a small board. */
+export function gameItem(g, href) {
+  const board = miniBoard(g.position, { label: 'board.thumb' });
+  const live = g.status === 'playing';
+  const badge = live
+    ? h('span', { class: 'badge live' }, t('list.toMove', { side: t(g.to_move === 'white' ? 'colour.White' : 'colour.Black') }))
+    : h('span', { class: 'badge' }, resultLabel(g.result));
+  return h('li', {},
+    h('a', { class: 'game-item', href: href || (live ? `/game/${g.id}` : `/replay/${g.id}`) },
+      board.svg,
+      h('span', {},
+        h('span', { class: 'what' }, modeLabel(g.mode, g.engine_level)),
+        h('span', { class: 'meta', style: 'display:block' },
+          `${t(`scoring.${g.scoring}`)} · ${t('list.moves', { n: g.move_count })} · ${timeAgo(g.updated_at)}`)),
+      badge));
+}

@@ -1,0 +1,266 @@
+//! The games resource: `/api/games…` (everything but the WebSocket).
+
+use super::AppState;
+use crate::auth::MaybeToken;
+use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::extract::{JsonBody, QueryParams};
+use crate::store::ListFilter;
+use crate::view::{
+    CreateGame, Empty, GameList, GameState, ImportRequest, JoinRequest, ListQuery, MoveRequest,
+    RecordQuery, ResignRequest, SeatGrant,
+};
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+
+/// The routes of the games resource.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/games", post(create).get(list))
+        .route("/api/games/import", post(import))
+        .route("/api/games/{id}", get(state))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/undo/accept", post(accept_undo))
+        .route("/api/games/{id}/undo/decline", post(decline_undo))
+        .route("/api/games/{id}/rematch", post(rematch))
+        .route("/api/games/{id}/record", get(record))
+}
+
+/// Create a game.
+#[utoipa::path(post, path = "/api/games", tag = "games", request_body = CreateGame,
+    responses(
+        (status = 201, description = "The game, with the creator's seat token", body = SeatGrant),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 422, description = "Invalid settings or setup", body = ErrorBody),
+    ))]
+pub async fn create(
+    State(app): State<AppState>,
+    JsonBody(req): JsonBody<CreateGame>,
+) -> Result<Response, ApiError> {
+    let grant = app.hub.create(req).await?;
+    Ok((StatusCode::CREATED, Json(grant)).into_response())
+}
+
+/// List recent, live or finished games.
+#[utoipa::path(get, path = "/api/games", tag = "games", params(ListQuery),
+    responses(
+        (status = 200, description = "Games, newest activity first", body = GameList),
+        (status = 400, description = "Bad query", body = ErrorBody),
+    ))]
+pub async fn list(
+    State(app): State<AppState>,
+    QueryParams(q): QueryParams<ListQuery>,
+) -> Result<Json<GameList>, ApiError> {
+    let filter = match q.filter.as_deref() {
+        None | Some("recent") => ListFilter::Recent,
+        Some("live") => ListFilter::Live,
+        Some("finished") => ListFilter::Finished,
+        Some(other) => {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!("filter '{other}' is unknown: use recent, live or finished"),
+            ));
+        }
+    };
+    let limit = q.limit.unwrap_or(20);
+    if !(1..=100).contains(&limit) {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("limit {limit} is out of range: use 1 to 100"),
+        ));
+    }
+    Ok(Json(GameList {
+        games: app.hub.list(filter, limit).await?,
+    }))
+}
+
+/// The state of a game.
+#[utoipa::path(get, path = "/api/games/{id}", tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security((), ("token" = [])),
+    responses(
+        (status = 200, description = "The game state", body = GameState),
+        (status = 403, description = "A token was sent but is not this game's", body = ErrorBody),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ))]
+pub async fn state(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: MaybeToken,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.hub.state(&id, &token).await?))
+}
+
+/// Claim a friend game's free seat with the join code.
+#[utoipa::path(post, path = "/api/games/{id}/join", tag = "games", request_body = JoinRequest,
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 200, description = "The seat and its token", body = SeatGrant),
+        (status = 403, description = "Wrong join code", body = ErrorBody),
+        (status = 409, description = "The seat was taken already", body = ErrorBody),
+    ))]
+pub async fn join(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<JoinRequest>,
+) -> Result<Json<SeatGrant>, ApiError> {
+    Ok(Json(app.hub.join(&id, &req.code).await?))
+}
+
+/// Play a move.
+#[utoipa::path(post, path = "/api/games/{id}/moves", tag = "games", request_body = MoveRequest,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The state after the move, once it is committed", body = GameState),
+        (status = 400, description = "Not a move", body = ErrorBody),
+        (status = 401, description = "No token", body = ErrorBody),
+        (status = 403, description = "Wrong token", body = ErrorBody),
+        (status = 409, description = "Not your turn, stale move number or game over", body = ErrorBody),
+        (status = 422, description = "Illegal move", body = ErrorBody),
+    ))]
+pub async fn play(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: MaybeToken,
+    JsonBody(req): JsonBody<MoveRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.hub.play(&id, &token, &req.mv, req.number).await?))
+}
+
+/// Resign.
+#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "games", request_body = ResignRequest,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The finished game", body = GameState),
+        (status = 401, description = "No token", body = ErrorBody),
+        (status = 403, description = "Wrong token or seat", body = ErrorBody),
+        (status = 409, description = "The game is over", body = ErrorBody),
+    ))]
+pub async fn resign(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: MaybeToken,
+    JsonBody(req): JsonBody<ResignRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.hub.resign(&id, &token, req.side).await?))
+}
+
+/// Take back (engine and local games) or offer to take back (friend games).
+#[utoipa::path(post, path = "/api/games/{id}/undo", tag = "games", request_body = Empty,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The state after the undo or with the offer", body = GameState),
+        (status = 409, description = "Nothing to undo, game over, or an offer pending", body = ErrorBody),
+    ))]
+pub async fn undo(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: MaybeToken,
+    JsonBody(_): JsonBody<Empty>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.hub.undo(&id, &token).await?))
+}
+
+/// Accept the opponent's undo offer.
+#[utoipa::path(post, path = "/api/games/{id}/undo/accept", tag = "games", request_body = Empty,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The state after the undo", body = GameState),
+        (status = 403, description = "Your own offer", body = ErrorBody),
+        (status = 409, description = "No offer", body = ErrorBody),
+    ))]
+pub async fn accept_undo(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: MaybeToken,
+    JsonBody(_): JsonBody<Empty>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.hub.accept_undo(&id, &token).await?))
+}
+
+/// Decline the opponent's undo offer, or withdraw your own.
+#[utoipa::path(post, path = "/api/games/{id}/undo/decline", tag = "games", request_body = Empty,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The state without the offer", body = GameState),
+        (status = 409, description = "No offer", body = ErrorBody),
+    ))]
+pub async fn decline_undo(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: MaybeToken,
+    JsonBody(_): JsonBody<Empty>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.hub.decline_undo(&id, &token).await?))
+}
+
+/// A rematch with colours swapped.
+#[utoipa::path(post, path = "/api/games/{id}/rematch", tag = "games", request_body = Empty,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 201, description = "Your seat in the rematch", body = SeatGrant),
+        (status = 409, description = "The game goes on, or your seat was handed out", body = ErrorBody),
+    ))]
+pub async fn rematch(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: MaybeToken,
+    JsonBody(_): JsonBody<Empty>,
+) -> Result<Response, ApiError> {
+    let grant = app.hub.rematch(&id, &token).await?;
+    Ok((StatusCode::CREATED, Json(grant)).into_response())
+}
+
+/// The game record (PGN-shaped text).
+#[utoipa::path(get, path = "/api/games/{id}/record", tag = "games",
+    params(("id" = String, Path, description = "Game id"), RecordQuery),
+    responses(
+        (status = 200, description = "The record", body = String, content_type = "text/plain"),
+        (status = 404, description = "No such game", body = ErrorBody),
+    ))]
+pub async fn record(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    QueryParams(q): QueryParams<RecordQuery>,
+) -> Result<Response, ApiError> {
+    let text = app.hub.record(&id).await?;
+    let mut response =
+        ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response();
+    if q.download
+        .as_deref()
+        .is_some_and(|d| d == "1" || d == "true")
+    {
+        let value = format!("attachment; filename=\"mabula-{id}.txt\"");
+        if let Ok(v) = header::HeaderValue::from_str(&value) {
+            response
+                .headers_mut()
+                .insert(header::CONTENT_DISPOSITION, v);
+        }
+    }
+    Ok(response)
+}
+
+/// Import a record as a new game at one screen.
+#[utoipa::path(post, path = "/api/games/import", tag = "games", request_body = ImportRequest,
+    responses(
+        (status = 201, description = "The new game, with a token for both seats", body = SeatGrant),
+        (status = 422, description = "The record cannot be read", body = ErrorBody),
+    ))]
+pub async fn import(
+    State(app): State<AppState>,
+    JsonBody(req): JsonBody<ImportRequest>,
+) -> Result<Response, ApiError> {
+    let grant = app.hub.import(&req.record).await?;
+    Ok((StatusCode::CREATED, Json(grant)).into_response())
+}

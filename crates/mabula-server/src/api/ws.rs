@@ -1,0 +1,217 @@
+//! The live channel of a game: `GET /api/games/{id}/ws` (`docs/api.md`, section 5).
+//!
+//! The session loop is generic over a `Sink`/`Stream` of WebSocket messages, so it does not care
+//! where the socket comes from. It waits for the client's `hello`, answers `sync` (the missed
+//! moves or everything) and then forwards the game's broadcast changes in order. The broadcast
+//! receiver is created under the game's lock together with the `sync` snapshot, so every change
+//! after the snapshot arrives exactly once.
+
+use super::AppState;
+use crate::auth::Seats;
+use crate::error::{ApiError, ErrorCode};
+use crate::hub::{GameHandle, Hub, ServerMessage};
+use axum::Router;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use axum::routing::get;
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use serde::Deserialize;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{broadcast, watch};
+
+/// The routes of the live channel.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/games/{id}/ws", get(upgrade))
+}
+
+/// How long a client may take to say `hello`.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+/// Client messages allowed per second before the socket is closed.
+const MAX_MESSAGES_PER_SECOND: u32 = 20;
+
+/// Messages a client sends.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMessage {
+    /// Opens (or resyncs) the session.
+    Hello {
+        /// Moves the client has.
+        since: Option<u32>,
+        /// The epoch it saw with them.
+        epoch: Option<u32>,
+        /// A seat token, to count as that seat's player.
+        token: Option<String>,
+    },
+    /// Keep-alive.
+    Ping,
+}
+
+async fn upgrade(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let handle = app.hub.handle(&id).await?;
+    let ws = ws.map_err(|e| {
+        ApiError::new(
+            ErrorCode::BadRequest,
+            format!("this endpoint speaks WebSocket only: {}", e.body_text()),
+        )
+    })?;
+    let hub = app.hub.clone();
+    let shutdown = app.shutdown.clone();
+    Ok(ws
+        .max_message_size(16 * 1024)
+        // Clients send small messages, and tungstenite zero-fills its read buffer on every poll.
+        .read_buffer_size(4 * 1024)
+        .on_upgrade(move |socket| async move {
+            let (sink, stream) = socket.split();
+            session(hub, handle, sink, stream, shutdown).await;
+        }))
+}
+
+/// Who a session counts as in the presence.
+type Registered = Option<Option<Seats>>;
+
+/// Runs one WebSocket session until the client leaves or the server stops.
+pub async fn session<Si, St, E>(
+    hub: Arc<Hub>,
+    handle: Arc<GameHandle>,
+    mut sink: Si,
+    mut stream: St,
+    mut shutdown: watch::Receiver<bool>,
+) where
+    Si: Sink<Message> + Unpin,
+    St: Stream<Item = Result<Message, E>> + Unpin,
+{
+    let mut events: Option<broadcast::Receiver<Utf8Bytes>> = None;
+    let mut registered: Registered = None;
+    let deadline = tokio::time::sleep(HELLO_TIMEOUT);
+    tokio::pin!(deadline);
+    let mut window = (Instant::now(), 0u32);
+    loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        let msg = ServerMessage::Error { code: ErrorCode::BadRequest, message: "send JSON text messages" };
+                        if sink.send(Message::Text(msg.to_text())).await.is_err() { break; }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                };
+                if window.0.elapsed() >= Duration::from_secs(1) {
+                    window = (Instant::now(), 0);
+                }
+                window.1 += 1;
+                if window.1 > MAX_MESSAGES_PER_SECOND {
+                    let msg = ServerMessage::Error { code: ErrorCode::RateLimited, message: "too many messages: closing" };
+                    let _ = sink.send(Message::Text(msg.to_text())).await;
+                    break;
+                }
+                match serde_json::from_str::<ClientMessage>(&text) {
+                    Ok(ClientMessage::Ping) => {
+                        if sink.send(Message::Text(ServerMessage::Pong.to_text())).await.is_err() { break; }
+                    }
+                    Ok(ClientMessage::Hello { since, epoch, token }) => {
+                        match hello(&hub, &handle, since, epoch, token.as_deref()).await {
+                            Ok((rx, sync, seats)) => {
+                                events = Some(rx);
+                                let who = if seats.is_empty() { None } else { Some(seats) };
+                                if registered != Some(who) {
+                                    if let Some(old) = registered {
+                                        hub.presence_change(&handle, old, -1);
+                                    }
+                                    hub.presence_change(&handle, who, 1);
+                                    registered = Some(who);
+                                }
+                                if sink.send(Message::Text(sync)).await.is_err() { break; }
+                            }
+                            Err(e) => {
+                                let msg = ServerMessage::Error { code: e.code, message: &e.message };
+                                let _ = sink.send(Message::Text(msg.to_text())).await;
+                                break;
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        let message = format!("not a client message: {e}");
+                        let msg = ServerMessage::Error { code: ErrorCode::MalformedJson, message: &message };
+                        if sink.send(Message::Text(msg.to_text())).await.is_err() { break; }
+                    }
+                }
+            }
+            event = next_event(&mut events) => {
+                match event {
+                    Ok(text) => {
+                        if sink.send(Message::Text(text)).await.is_err() { break; }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        // Fell behind: start over with everything.
+                        let seats = registered.flatten().unwrap_or_default();
+                        let (rx, sync) = resync(&hub, &handle, seats).await;
+                        events = Some(rx);
+                        if sink.send(Message::Text(sync)).await.is_err() { break; }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                }
+            }
+            () = &mut deadline, if events.is_none() => {
+                let msg = ServerMessage::Error { code: ErrorCode::BadRequest, message: "no hello within 30 seconds" };
+                let _ = sink.send(Message::Text(msg.to_text())).await;
+                break;
+            }
+            _ = shutdown.changed() => {
+                let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
+                let _ = sink.send(Message::Close(Some(frame))).await;
+                break;
+            }
+        }
+    }
+    if let Some(who) = registered {
+        hub.presence_change(&handle, who, -1);
+    }
+    let _ = sink.close().await;
+}
+
+async fn next_event(
+    events: &mut Option<broadcast::Receiver<Utf8Bytes>>,
+) -> Result<Utf8Bytes, broadcast::error::RecvError> {
+    match events {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Checks the hello's token, subscribes and builds the `sync` answer, under the game's lock.
+async fn hello(
+    hub: &Arc<Hub>,
+    handle: &Arc<GameHandle>,
+    since: Option<u32>,
+    epoch: Option<u32>,
+    token: Option<&str>,
+) -> Result<(broadcast::Receiver<Utf8Bytes>, Utf8Bytes, Seats), ApiError> {
+    let mut slot = handle.slot.lock().await;
+    let seats = match token {
+        Some(t) => Hub::seats_of_token(&slot, t)?,
+        None => Seats::default(),
+    };
+    let rx = handle.events.subscribe();
+    let sync = hub.sync_message(handle, &mut slot, since, epoch, seats);
+    Ok((rx, sync, seats))
+}
+
+async fn resync(
+    hub: &Arc<Hub>,
+    handle: &Arc<GameHandle>,
+    seats: Seats,
+) -> (broadcast::Receiver<Utf8Bytes>, Utf8Bytes) {
+    let mut slot = handle.slot.lock().await;
+    let rx = handle.events.subscribe();
+    let sync = hub.sync_message(handle, &mut slot, None, None, seats);
+    (rx, sync)
+}

@@ -1,0 +1,220 @@
+//! Seat tokens and join codes: making them, hashing them, comparing them, reading them from a
+//! request.
+//!
+//! A token is 256 random bits from the thread-local CSPRNG (ChaCha seeded by the OS), written as
+//! 64 hex digits; a join code is 128 bits. Only their SHA-256 hashes are stored, so a copy of the
+//! database grants no seat. Hashes are compared with [`subtle`]'s constant-time equality, always
+//! against both seats, so the time taken does not tell which comparison failed.
+
+use crate::error::{ApiError, ErrorCode};
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use mabula::Color;
+use rand::Rng;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+/// The SHA-256 hash of a token or a join code.
+pub type TokenHash = [u8; 32];
+
+/// A new secret of `bytes` random bytes, as lower-case hex.
+pub fn new_secret(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    rand::rng().fill_bytes(&mut buf);
+    hex(&buf)
+}
+
+/// A new seat token: 256 random bits.
+pub fn new_token() -> String {
+    new_secret(32)
+}
+
+/// A new join code: 128 random bits.
+pub fn new_join_code() -> String {
+    new_secret(16)
+}
+
+/// A new public game id: 10 characters `[a-z0-9]` (about 51 bits).
+pub fn new_game_id() -> String {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut rng = rand::rng();
+    (0..10)
+        .map(|_| ALPHABET[(rng.next_u32() % 36) as usize] as char)
+        .collect()
+}
+
+/// Whether `id` has the shape of a game id (checked before any lookup).
+pub fn is_game_id(id: &str) -> bool {
+    id.len() == 10
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// The hash under which a secret is stored.
+pub fn hash(secret: &str) -> TokenHash {
+    Sha256::digest(secret.trim().as_bytes()).into()
+}
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
+}
+
+/// Reads hex written by [`hex`].
+pub fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// Whether the stored hash `stored` (if any) equals `given`, in constant time.
+pub fn matches(stored: Option<&TokenHash>, given: &TokenHash) -> bool {
+    match stored {
+        Some(s) => bool::from(s.ct_eq(given)),
+        None => {
+            // Same work for an empty seat, so timing does not reveal which seats are taken.
+            let _ = [0u8; 32].ct_eq(given);
+            false
+        }
+    }
+}
+
+/// The seats a token holds in one game.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Seats {
+    /// Holds white's seat.
+    pub white: bool,
+    /// Holds black's seat.
+    pub black: bool,
+}
+
+impl Seats {
+    /// Whether the seat of `color` is held.
+    pub const fn holds(self, color: Color) -> bool {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// Whether no seat is held.
+    pub const fn is_empty(self) -> bool {
+        !self.white && !self.black
+    }
+
+    /// The one seat held, if exactly one is.
+    pub const fn only(self) -> Option<Color> {
+        match (self.white, self.black) {
+            (true, false) => Some(Color::White),
+            (false, true) => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// The seats as a list of colour names.
+    pub fn sides(self) -> Vec<crate::model::Side> {
+        let mut v = Vec::new();
+        if self.white {
+            v.push(crate::model::Side::White);
+        }
+        if self.black {
+            v.push(crate::model::Side::Black);
+        }
+        v
+    }
+
+    /// Exactly the seat of `color`.
+    pub const fn of(color: Color) -> Seats {
+        match color {
+            Color::White => Seats {
+                white: true,
+                black: false,
+            },
+            Color::Black => Seats {
+                white: false,
+                black: true,
+            },
+        }
+    }
+}
+
+/// The token sent with a request (`Authorization: Bearer` or `X-Mabula-Token`), hashed; `None`
+/// when no token was sent. An empty or malformed header counts as a wrong token.
+#[derive(Clone, Debug)]
+pub struct MaybeToken(pub Option<TokenHash>);
+
+impl MaybeToken {
+    /// The token, or `token_missing`.
+    pub fn required(&self) -> Result<TokenHash, ApiError> {
+        self.0.ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::TokenMissing,
+                "this action needs your seat token: send it as 'Authorization: Bearer <token>'",
+            )
+        })
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for MaybeToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<MaybeToken, ApiError> {
+        let headers = &parts.headers;
+        let raw = if let Some(v) = headers.get("x-mabula-token") {
+            Some(v.to_str().unwrap_or("").trim().to_string())
+        } else if let Some(v) = headers.get(axum::http::header::AUTHORIZATION) {
+            let text = v.to_str().unwrap_or("").trim();
+            let token = text
+                .split_once(' ')
+                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+                .map(|(_, t)| t.trim())
+                .unwrap_or("");
+            Some(token.to_string())
+        } else {
+            None
+        };
+        Ok(MaybeToken(raw.map(|t| hash(&t))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_carry_256_random_bits_and_codes_128() {
+        let a = new_token();
+        assert_eq!(a.len(), 64);
+        assert_ne!(a, new_token());
+        assert_eq!(new_join_code().len(), 32);
+        assert_eq!(unhex(&a).map(|v| v.len()), Some(32));
+    }
+
+    #[test]
+    fn a_token_matches_only_its_own_hash() {
+        let t = new_token();
+        let h = hash(&t);
+        assert!(matches(Some(&h), &hash(&t)));
+        assert!(!matches(Some(&h), &hash(&new_token())));
+        assert!(!matches(None, &h));
+    }
+
+    #[test]
+    fn game_ids_have_a_fixed_shape() {
+        let id = new_game_id();
+        assert!(is_game_id(&id), "{id}");
+        assert!(!is_game_id("ABCDEFGHIJ"));
+        assert!(!is_game_id("abc"));
+    }
+}

@@ -1,0 +1,196 @@
+//! The one error type of the API: a stable machine-readable code, an HTTP status and a message.
+//!
+//! Every failure a client can cause maps to a 4xx [`ApiError`] whose body is
+//! `{ "code": ..., "message": ... }`. Only a failing database answers 5xx (`internal`), and then
+//! nothing was changed. `docs/api.md` section 2 lists the codes; keep the two in step.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// The stable codes of API errors (see `docs/api.md`, section 2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The body is not JSON of the expected shape.
+    MalformedJson,
+    /// A query parameter or path segment is malformed.
+    BadRequest,
+    /// The move text is not a move.
+    BadNotation,
+    /// The action needs a seat token and none was sent.
+    TokenMissing,
+    /// The token is not one of this game's.
+    TokenInvalid,
+    /// The token holds no seat that may do this.
+    NotYourSeat,
+    /// The join code is wrong.
+    JoinCodeInvalid,
+    /// No game has this id.
+    GameNotFound,
+    /// No such endpoint.
+    NotFound,
+    /// The endpoint exists, but not with this method.
+    MethodNotAllowed,
+    /// It is the other side's turn.
+    NotYourTurn,
+    /// The request's move number is not the next one.
+    StaleState,
+    /// The game is finished.
+    GameOver,
+    /// A rematch of a game that goes on.
+    GameNotOver,
+    /// The join code was used already.
+    SeatTaken,
+    /// No move of the caller to take back.
+    NothingToUndo,
+    /// No undo offer from the other side.
+    NoUndoOffer,
+    /// An undo offer is already pending.
+    UndoOfferPending,
+    /// This seat already has its rematch grant.
+    RematchTaken,
+    /// The body is too large.
+    PayloadTooLarge,
+    /// The body is not sent as JSON.
+    UnsupportedMediaType,
+    /// The move is not legal here.
+    IllegalMove,
+    /// The game settings are inconsistent or out of range.
+    InvalidSettings,
+    /// The setup position is unreadable or no valid start.
+    InvalidSetup,
+    /// The imported record cannot be read.
+    InvalidRecord,
+    /// Too many requests from one address.
+    RateLimited,
+    /// The database failed.
+    Internal,
+    /// The server is stopping.
+    ShuttingDown,
+}
+
+impl ErrorCode {
+    /// The HTTP status that goes with the code.
+    pub const fn status(self) -> StatusCode {
+        use ErrorCode::*;
+        match self {
+            MalformedJson | BadRequest | BadNotation => StatusCode::BAD_REQUEST,
+            TokenMissing => StatusCode::UNAUTHORIZED,
+            TokenInvalid | NotYourSeat | JoinCodeInvalid => StatusCode::FORBIDDEN,
+            GameNotFound | NotFound => StatusCode::NOT_FOUND,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
+            | NoUndoOffer | UndoOfferPending | RematchTaken => StatusCode::CONFLICT,
+            PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+}
+
+/// The body of every error answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ErrorBody {
+    /// Stable, for programs.
+    pub code: ErrorCode,
+    /// English, for people.
+    pub message: String,
+}
+
+/// An error answered to a client.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{code:?}: {message}")]
+pub struct ApiError {
+    /// What kind of error.
+    pub code: ErrorCode,
+    /// What was wrong, in words.
+    pub message: String,
+    /// Seconds after which to retry (for `rate_limited`).
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    /// An error with a code and a message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// `game_not_found` for `id`.
+    pub fn game_not_found(id: &str) -> ApiError {
+        ApiError::new(
+            ErrorCode::GameNotFound,
+            format!("there is no game with id '{id}'"),
+        )
+    }
+
+    /// `internal`, logging the cause (which is not shown to the client).
+    pub fn internal(cause: impl std::fmt::Display) -> ApiError {
+        tracing::error!("internal error: {cause}");
+        ApiError::new(
+            ErrorCode::Internal,
+            "the database failed; nothing was changed, try again",
+        )
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(err: crate::store::StoreError) -> ApiError {
+        match err {
+            crate::store::StoreError::Closed => {
+                ApiError::new(ErrorCode::ShuttingDown, "the server is stopping")
+            }
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.code.status();
+        let body = ErrorBody {
+            code: self.code,
+            message: self.message,
+        };
+        let mut response = (status, axum::Json(body)).into_response();
+        if let Some(secs) = self.retry_after
+            && let Ok(value) = HeaderValue::from_str(&secs.to_string())
+        {
+            response.headers_mut().insert(header::RETRY_AFTER, value);
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_has_its_snake_case_name() {
+        let name = |c: ErrorCode| serde_json::to_string(&c).expect("serializable");
+        assert_eq!(name(ErrorCode::IllegalMove), "\"illegal_move\"");
+        assert_eq!(name(ErrorCode::MalformedJson), "\"malformed_json\"");
+    }
+
+    #[test]
+    fn bad_input_never_maps_to_a_server_error() {
+        for code in [
+            ErrorCode::MalformedJson,
+            ErrorCode::IllegalMove,
+            ErrorCode::RateLimited,
+        ] {
+            assert!(code.status().is_client_error());
+        }
+    }
+}

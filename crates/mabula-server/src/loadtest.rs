@@ -1,0 +1,555 @@
+//! The client side of `mabula loadtest`: many games played at once against a running server, and
+//! optionally many WebSocket spectators of one more game, each checked to receive every move
+//! exactly once and in order.
+//!
+//! Each player task creates a game at one screen (`local`), then plays random legal moves as
+//! fast as the server answers, sending the move number so a move is never played twice, and
+//! starts a new game when one ends. The run is bounded in time; it only talks to the given URL.
+
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct LoadtestConfig {
+    /// The server's base URL, e.g. `http://127.0.0.1:8080`.
+    pub url: String,
+    /// Games played at once.
+    pub games: usize,
+    /// How long to play.
+    pub duration: Duration,
+    /// Spectators of the watched game (0: none).
+    pub spectators: usize,
+    /// Moves per second in the watched game.
+    pub watched_rate: f64,
+}
+
+/// Why the load test could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadtestError {
+    /// The server could not be reached or answered nonsense at the start.
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// What was measured.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Games played at once.
+    pub games: usize,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+    /// Moves accepted (200) by the server.
+    pub moves: u64,
+    /// Games created.
+    pub games_created: u64,
+    /// Games played to their end.
+    pub games_finished: u64,
+    /// Latency of accepted moves, microseconds, sorted.
+    pub latencies_us: Vec<u32>,
+    /// Failed requests by error code (or transport error).
+    pub errors: BTreeMap<String, u64>,
+    /// Spectators that connected.
+    pub spectators: usize,
+    /// Moves played in the watched game.
+    pub watched_moves: u32,
+    /// Spectators that received every watched move exactly once, in order.
+    pub spectators_complete: usize,
+    /// Spectators that saw a gap, a duplicate or missed moves.
+    pub spectators_incomplete: usize,
+    /// Delay from sending a watched move to a spectator receiving it, microseconds, sorted.
+    pub delivery_us: Vec<u32>,
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    f64::from(sorted[i.min(sorted.len() - 1)]) / 1000.0
+}
+
+impl Report {
+    /// Accepted moves per second.
+    pub fn moves_per_second(&self) -> f64 {
+        self.moves as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// A move latency percentile in milliseconds (`p` from 0 to 1).
+    pub fn latency_ms(&self, p: f64) -> f64 {
+        percentile(&self.latencies_us, p)
+    }
+
+    /// Errors of all kinds.
+    pub fn error_count(&self) -> u64 {
+        self.errors.values().sum()
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "games at once     {}", self.games)?;
+        writeln!(f, "duration          {:.1} s", self.elapsed.as_secs_f64())?;
+        writeln!(
+            f,
+            "moves accepted    {} ({:.0} moves/s)",
+            self.moves,
+            self.moves_per_second()
+        )?;
+        writeln!(
+            f,
+            "games             {} created, {} finished",
+            self.games_created, self.games_finished
+        )?;
+        writeln!(
+            f,
+            "move latency      p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            self.latency_ms(0.5),
+            self.latency_ms(0.9),
+            self.latency_ms(0.99),
+            self.latency_ms(1.0)
+        )?;
+        if self.errors.is_empty() {
+            writeln!(f, "errors            0")?;
+        } else {
+            let list: Vec<String> = self
+                .errors
+                .iter()
+                .map(|(k, v)| format!("{k} x{v}"))
+                .collect();
+            writeln!(
+                f,
+                "errors            {} ({})",
+                self.error_count(),
+                list.join(", ")
+            )?;
+        }
+        if self.spectators > 0 {
+            writeln!(
+                f,
+                "spectators        {} connected; watched game {} moves; {} received every move, {} did not",
+                self.spectators,
+                self.watched_moves,
+                self.spectators_complete,
+                self.spectators_incomplete
+            )?;
+            writeln!(
+                f,
+                "delivery delay    p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+                percentile(&self.delivery_us, 0.5),
+                percentile(&self.delivery_us, 0.99),
+                percentile(&self.delivery_us, 1.0)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The parts of a game state the load test reads.
+#[derive(Deserialize)]
+struct State {
+    status: String,
+    moves: Vec<IgnoredAny>,
+    legal_moves: Vec<Legal>,
+}
+
+#[derive(Deserialize)]
+struct Legal {
+    notation: String,
+}
+
+#[derive(Deserialize)]
+struct Grant {
+    game_id: String,
+    token: String,
+    state: State,
+}
+
+#[derive(Deserialize)]
+struct ErrorReply {
+    code: String,
+}
+
+/// Per-task tallies, merged at the end.
+#[derive(Default)]
+struct Tally {
+    moves: u64,
+    created: u64,
+    finished: u64,
+    latencies: Vec<u32>,
+    errors: BTreeMap<String, u64>,
+}
+
+impl Tally {
+    fn error(&mut self, what: impl Into<String>) {
+        *self.errors.entry(what.into()).or_default() += 1;
+    }
+}
+
+/// A small xorshift generator: the load test only needs varied moves, not secure ones.
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+async fn create(client: &reqwest::Client, base: &str, tally: &mut Tally) -> Option<Grant> {
+    let response = client
+        .post(format!("{base}/api/games"))
+        .json(&serde_json::json!({ "mode": "local" }))
+        .send()
+        .await;
+    match response {
+        Ok(r) if r.status().as_u16() == 201 => match r.json::<Grant>().await {
+            Ok(g) => {
+                tally.created += 1;
+                Some(g)
+            }
+            Err(_) => {
+                tally.error("bad_create_body");
+                None
+            }
+        },
+        Ok(r) => {
+            let code = r
+                .json::<ErrorReply>()
+                .await
+                .map(|e| e.code)
+                .unwrap_or_else(|_| "unknown".into());
+            tally.error(format!("create:{code}"));
+            None
+        }
+        Err(e) => {
+            tally.error(if e.is_connect() {
+                "connect"
+            } else {
+                "transport"
+            });
+            None
+        }
+    }
+}
+
+/// Plays one move of `grant`'s game; the new state, or `None` after an error.
+async fn play(
+    client: &reqwest::Client,
+    base: &str,
+    (id, token): (&str, &str),
+    state: &State,
+    dice: &mut Dice,
+    tally: &mut Tally,
+) -> Option<State> {
+    let mv = &state.legal_moves[dice.below(state.legal_moves.len())].notation;
+    let body = serde_json::json!({ "move": mv, "number": state.moves.len() + 1 });
+    let started = Instant::now();
+    let response = client
+        .post(format!("{base}/api/games/{id}/moves"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await;
+    match response {
+        Ok(r) if r.status().is_success() => match r.json::<State>().await {
+            Ok(s) => {
+                tally
+                    .latencies
+                    .push(started.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+                tally.moves += 1;
+                Some(s)
+            }
+            Err(_) => {
+                tally.error("bad_move_body");
+                None
+            }
+        },
+        Ok(r) => {
+            let code = r
+                .json::<ErrorReply>()
+                .await
+                .map(|e| e.code)
+                .unwrap_or_else(|_| "unknown".into());
+            tally.error(code);
+            None
+        }
+        Err(e) => {
+            tally.error(if e.is_connect() {
+                "connect"
+            } else {
+                "transport"
+            });
+            None
+        }
+    }
+}
+
+async fn player(client: reqwest::Client, base: String, deadline: Instant, seed: u64) -> Tally {
+    let mut tally = Tally::default();
+    let mut dice = Dice(seed | 1);
+    while Instant::now() < deadline {
+        let Some(Grant {
+            game_id,
+            token,
+            mut state,
+        }) = create(&client, &base, &mut tally).await
+        else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        while Instant::now() < deadline
+            && state.status == "playing"
+            && !state.legal_moves.is_empty()
+        {
+            match play(
+                &client,
+                &base,
+                (&game_id, &token),
+                &state,
+                &mut dice,
+                &mut tally,
+            )
+            .await
+            {
+                Some(next) => state = next,
+                None => break,
+            }
+        }
+        if state.status == "finished" {
+            tally.finished += 1;
+        }
+    }
+    tally
+}
+
+/// What one spectator saw.
+struct Watch {
+    complete: bool,
+    delivery: Vec<u32>,
+}
+
+/// The parts of a WebSocket message a spectator reads (the state is skipped unparsed).
+#[derive(Deserialize)]
+struct Event {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(rename = "move")]
+    mv: Option<Numbered>,
+    after: Option<u64>,
+    moves: Option<Vec<IgnoredAny>>,
+    state: Option<IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+struct Numbered {
+    number: u64,
+}
+
+/// A spectator: says hello, then checks that move numbers arrive 1, 2, 3, … until the game ends.
+async fn spectator(ws_url: String, sent: Arc<Mutex<Vec<Instant>>>, stop: Instant) -> Option<Watch> {
+    // A small read buffer: tungstenite zero-fills it on every read.
+    let config = WebSocketConfig::default().read_buffer_size(32 * 1024);
+    let (mut socket, _) =
+        tokio_tungstenite::connect_async_with_config(ws_url.as_str(), Some(config), true)
+            .await
+            .ok()?;
+    socket
+        .send(Message::text(r#"{"type":"hello","since":0,"epoch":0}"#))
+        .await
+        .ok()?;
+    let mut have = 0u64;
+    let mut ok = true;
+    let mut delivery = Vec::new();
+    let mut ended = false;
+    while !ended {
+        let left = stop.saturating_duration_since(Instant::now());
+        let Ok(Some(Ok(msg))) = tokio::time::timeout(left, socket.next()).await else {
+            break;
+        };
+        let Message::Text(text) = msg else { continue };
+        let Ok(event) = serde_json::from_str::<Event>(text.as_str()) else {
+            ok = false;
+            continue;
+        };
+        let _ = event.state;
+        match event.kind.as_str() {
+            "sync" => {
+                let after = event.after.unwrap_or(0);
+                if after != have {
+                    ok = false;
+                }
+                have = after + event.moves.map_or(0, |m| m.len() as u64);
+            }
+            "move" => {
+                let number = event.mv.map_or(0, |m| m.number);
+                if number != have + 1 {
+                    ok = false;
+                }
+                have = number;
+                let index = (number as usize).checked_sub(1);
+                let at = index.and_then(|i| sent.lock().ok().and_then(|s| s.get(i).copied()));
+                if let Some(at) = at {
+                    delivery.push(at.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+                }
+            }
+            "end" => ended = true,
+            _ => {}
+        }
+    }
+    let total = sent.lock().map(|s| s.len() as u64).unwrap_or(0);
+    let _ = socket.close(None).await;
+    Some(Watch {
+        complete: ok && ended && have == total,
+        delivery,
+    })
+}
+
+/// Runs the load test.
+pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
+    let base = config.url.trim_end_matches('/').to_string();
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(config.games + 8)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .map_err(|e| LoadtestError::Setup(e.to_string()))?;
+    let health = client.get(format!("{base}/healthz")).send().await;
+    if !health.as_ref().is_ok_and(|r| r.status().is_success()) {
+        return Err(LoadtestError::Setup(format!(
+            "no healthy Mabula server at {base}"
+        )));
+    }
+
+    // The watched game and its spectators connect before the load starts.
+    let mut report = Report {
+        games: config.games,
+        ..Report::default()
+    };
+    let mut spectator_tasks = Vec::new();
+    let sent = Arc::new(Mutex::new(Vec::new()));
+    let mut watched = None;
+    let hard_stop = Instant::now() + config.duration + Duration::from_secs(30);
+    if config.spectators > 0 {
+        let mut tally = Tally::default();
+        let grant = create(&client, &base, &mut tally)
+            .await
+            .ok_or_else(|| LoadtestError::Setup("cannot create the watched game".into()))?;
+        let ws_base = base
+            .replacen("http://", "ws://", 1)
+            .replacen("https://", "wss://", 1);
+        let ws_url = format!("{ws_base}/api/games/{}/ws", grant.game_id);
+        for chunk in 0..config.spectators.div_ceil(100) {
+            for _ in 0..100.min(config.spectators - chunk * 100) {
+                spectator_tasks.push(tokio::spawn(spectator(
+                    ws_url.clone(),
+                    sent.clone(),
+                    hard_stop,
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        // Give the spectators a moment to say hello.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        watched = Some(grant);
+    }
+
+    let started = Instant::now();
+    let deadline = started + config.duration;
+    let players: Vec<_> = (0..config.games)
+        .map(|i| {
+            tokio::spawn(player(
+                client.clone(),
+                base.clone(),
+                deadline,
+                0x9e37_79b9 + i as u64 * 7919,
+            ))
+        })
+        .collect();
+
+    // The watched game is played at its own pace, to its end.
+    let watched_driver = watched.map(|grant| {
+        let (client, base, sent) = (client.clone(), base.clone(), sent.clone());
+        let pause = Duration::from_secs_f64(1.0 / config.watched_rate.max(0.1));
+        tokio::spawn(async move {
+            let mut tally = Tally::default();
+            let mut dice = Dice(12345);
+            let Grant {
+                game_id,
+                token,
+                mut state,
+            } = grant;
+            while state.status == "playing" && Instant::now() < hard_stop {
+                tokio::time::sleep(pause).await;
+                if let Ok(mut s) = sent.lock() {
+                    s.push(Instant::now());
+                }
+                match play(
+                    &client,
+                    &base,
+                    (&game_id, &token),
+                    &state,
+                    &mut dice,
+                    &mut tally,
+                )
+                .await
+                {
+                    Some(next) => state = next,
+                    None => {
+                        if let Ok(mut s) = sent.lock() {
+                            s.pop();
+                        }
+                        break;
+                    }
+                }
+            }
+            tally
+        })
+    });
+
+    for p in players {
+        if let Ok(t) = p.await {
+            report.moves += t.moves;
+            report.games_created += t.created;
+            report.games_finished += t.finished;
+            report.latencies_us.extend(t.latencies);
+            for (k, v) in t.errors {
+                *report.errors.entry(k).or_default() += v;
+            }
+        }
+    }
+    report.elapsed = started.elapsed();
+    if let Some(driver) = watched_driver
+        && let Ok(t) = driver.await
+    {
+        for (k, v) in t.errors {
+            *report.errors.entry(format!("watched:{k}")).or_default() += v;
+        }
+    }
+    report.watched_moves = sent.lock().map(|s| s.len() as u32).unwrap_or(0);
+    for task in spectator_tasks {
+        match task.await.ok().flatten() {
+            Some(w) => {
+                report.spectators += 1;
+                if w.complete {
+                    report.spectators_complete += 1;
+                } else {
+                    report.spectators_incomplete += 1;
+                }
+                report.delivery_us.extend(w.delivery);
+            }
+            None => *report.errors.entry("spectator_connect".into()).or_default() += 1,
+        }
+    }
+    report.latencies_us.sort_unstable();
+    report.delivery_us.sort_unstable();
+    Ok(report)
+}

@@ -1,0 +1,475 @@
+//! The server's game: settings, seats and the rules of acting on a game (who may move, resign,
+//! take back), with no I/O. [`LiveGame`] is what the [`hub`](crate::hub) keeps in memory for each
+//! game it serves, and what the [`store`](crate::store) saves and loads.
+
+use crate::auth::{Seats, TokenHash};
+use crate::error::{ApiError, ErrorCode};
+use mabula::{Color, Game, GameResult, Move};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A side of the board, as JSON (`"white"`, `"black"`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+impl From<Color> for Side {
+    fn from(c: Color) -> Side {
+        match c {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+/// Who plays a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A person against the engine.
+    Engine,
+    /// Two people on two devices; the second joins with a code.
+    Friend,
+    /// Two people at one screen, one token for both seats.
+    Local,
+}
+
+impl Mode {
+    /// The name used in JSON and in the database.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::Engine => "engine",
+            Mode::Friend => "friend",
+            Mode::Local => "local",
+        }
+    }
+
+    /// Reads a name written by [`Mode::name`].
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "engine" => Some(Mode::Engine),
+            "friend" => Some(Mode::Friend),
+            "local" => Some(Mode::Local),
+            _ => None,
+        }
+    }
+}
+
+/// The engine's seat in an engine game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct EngineSettings {
+    /// The engine's colour.
+    pub color: Side,
+    /// Strength, 1 to 10.
+    pub level: u8,
+    /// Thinking time per move, in milliseconds.
+    pub movetime_ms: u32,
+}
+
+/// Why a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// Neither side can push: scored by the rules.
+    NoMoves,
+    /// White resigned.
+    ResignedWhite,
+    /// Black resigned.
+    ResignedBlack,
+    /// An imported record declared a result the moves do not reach.
+    Declared,
+}
+
+impl EndReason {
+    /// The name used in JSON and in the database.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "no_moves",
+            EndReason::ResignedWhite => "resigned_white",
+            EndReason::ResignedBlack => "resigned_black",
+            EndReason::Declared => "declared",
+        }
+    }
+
+    /// Reads a name written by [`EndReason::name`].
+    pub fn parse(s: &str) -> Option<EndReason> {
+        match s {
+            "no_moves" => Some(EndReason::NoMoves),
+            "resigned_white" => Some(EndReason::ResignedWhite),
+            "resigned_black" => Some(EndReason::ResignedBlack),
+            "declared" => Some(EndReason::Declared),
+            _ => None,
+        }
+    }
+
+    /// The reason `color` resigned.
+    pub const fn resigned(color: Color) -> EndReason {
+        match color {
+            Color::White => EndReason::ResignedWhite,
+            Color::Black => EndReason::ResignedBlack,
+        }
+    }
+}
+
+/// A pending request to take back moves in a friend game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct UndoOffer {
+    /// The side that asks.
+    pub by: Side,
+    /// How many moves accepting takes back.
+    pub moves: u32,
+}
+
+/// A game as the server keeps it: settings, seats, the moves and the state around them.
+#[derive(Clone, Debug)]
+pub struct LiveGame {
+    /// Public id, 10 characters `[a-z0-9]`.
+    pub id: String,
+    /// Creation time, ms since the epoch.
+    pub created_at: i64,
+    /// Last change, ms since the epoch.
+    pub updated_at: i64,
+    /// Who plays.
+    pub mode: Mode,
+    /// The deal's seed; `None` for a given setup or an import.
+    pub seed: Option<u64>,
+    /// The engine's seat, in engine games.
+    pub engine: Option<EngineSettings>,
+    /// Hash of the token holding white's seat (`None`: the engine's, or free).
+    pub white_token: Option<TokenHash>,
+    /// Hash of the token holding black's seat.
+    pub black_token: Option<TokenHash>,
+    /// Hash of the join code of a friend game's free seat, until it is used.
+    pub join_code: Option<TokenHash>,
+    /// The rules' record of the game: start, scoring, moves, declared result.
+    pub game: Game,
+    /// How many times moves were taken back (clients resync on a change).
+    pub epoch: u32,
+    /// Why the game ended, once it did.
+    pub end_reason: Option<EndReason>,
+    /// The rematch game, once asked for.
+    pub rematch_id: Option<String>,
+    /// The game this one is a rematch of.
+    pub rematch_of: Option<String>,
+    /// A pending undo request (friend games; not stored, lost on restart on purpose).
+    pub undo_offer: Option<UndoOffer>,
+}
+
+/// What changes in the `games` row when a game changes: written with every move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The current position string.
+    pub position: String,
+    /// The side to move, `None` once finished.
+    pub to_move: Option<Side>,
+    /// Number of moves.
+    pub move_count: u32,
+    /// Undo count.
+    pub epoch: u32,
+    /// Result token.
+    pub result: String,
+    /// Why it ended.
+    pub end_reason: Option<EndReason>,
+    /// Last change, ms since the epoch.
+    pub updated_at: i64,
+}
+
+impl LiveGame {
+    /// The side to move, `None` once the game is finished.
+    pub fn to_move(&self) -> Option<Color> {
+        (!self.game.is_finished()).then(|| self.game.position().side_to_move())
+    }
+
+    /// The seat kind: whether `color` is the engine's.
+    pub fn is_engine(&self, color: Color) -> bool {
+        self.engine.is_some_and(|e| Color::from(e.color) == color)
+    }
+
+    /// Whether the engine is to move now.
+    pub fn engine_to_move(&self) -> bool {
+        self.to_move().is_some_and(|c| self.is_engine(c))
+    }
+
+    /// The token hash of a seat.
+    pub fn token_of(&self, color: Color) -> Option<&TokenHash> {
+        match color {
+            Color::White => self.white_token.as_ref(),
+            Color::Black => self.black_token.as_ref(),
+        }
+    }
+
+    /// The seats `token` holds, comparing in constant time against both seats.
+    pub fn seats_of(&self, token: &TokenHash) -> Seats {
+        Seats {
+            white: crate::auth::matches(self.white_token.as_ref(), token),
+            black: crate::auth::matches(self.black_token.as_ref(), token),
+        }
+    }
+
+    /// The end reason the current state implies (the rules' end wins over nothing).
+    fn refresh_end(&mut self) {
+        if self.end_reason.is_none() && self.game.position().is_game_over() {
+            self.end_reason = Some(EndReason::NoMoves);
+        }
+    }
+
+    /// The row fields to write after a change.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            position: self.game.position().to_string(),
+            to_move: self.to_move().map(Side::from),
+            move_count: self.game.moves().len() as u32,
+            epoch: self.epoch,
+            result: self.game.result().token().to_string(),
+            end_reason: self.end_reason,
+            updated_at: self.updated_at,
+        }
+    }
+
+    /// Checks that the holder of `seats` may play `text` now as move number `number` and returns
+    /// the move. Nothing changes.
+    pub fn check_move(
+        &self,
+        seats: Seats,
+        text: &str,
+        number: Option<u32>,
+    ) -> Result<Move, ApiError> {
+        if self.game.is_finished() {
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                format!("the game is over ({})", self.game.result()),
+            ));
+        }
+        let next = self.game.moves().len() as u32 + 1;
+        if let Some(n) = number
+            && n != next
+        {
+            return Err(ApiError::new(
+                ErrorCode::StaleState,
+                format!("this would be move {next}, not move {n}: the game has moved on"),
+            ));
+        }
+        let turn = self.game.position().side_to_move();
+        if !seats.holds(turn) {
+            let who = if self.is_engine(turn) {
+                "the engine's"
+            } else {
+                turn.name()
+            };
+            return Err(ApiError::new(
+                ErrorCode::NotYourTurn,
+                format!("it is {who} turn"),
+            ));
+        }
+        let mv: Move = text.parse().map_err(|e: mabula::ParseMoveError| {
+            ApiError::new(ErrorCode::BadNotation, e.to_string())
+        })?;
+        if let Err(e) = self.game.position().play(mv) {
+            return Err(ApiError::new(ErrorCode::IllegalMove, e.to_string()));
+        }
+        Ok(mv)
+    }
+
+    /// Plays a checked move (see [`LiveGame::check_move`]); withdraws any undo offer.
+    pub fn apply_move(&mut self, mv: Move, now: i64) -> Result<(), ApiError> {
+        self.game
+            .play(mv)
+            .map_err(|e| ApiError::new(ErrorCode::IllegalMove, e.to_string()))?;
+        self.undo_offer = None;
+        self.updated_at = now;
+        self.refresh_end();
+        Ok(())
+    }
+
+    /// Checks a resignation and says who resigns: `side` if given, else the only seat held,
+    /// else (a local game) the side to move.
+    pub fn check_resign(&self, seats: Seats, side: Option<Side>) -> Result<Color, ApiError> {
+        if self.game.is_finished() {
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                "the game is over already",
+            ));
+        }
+        let color = match (side, seats.only()) {
+            (Some(s), _) => Color::from(s),
+            (None, Some(c)) => c,
+            (None, None) => self.game.position().side_to_move(),
+        };
+        if !seats.holds(color) {
+            return Err(ApiError::new(
+                ErrorCode::NotYourSeat,
+                format!("your token does not hold {color}'s seat, so it cannot resign for {color}"),
+            ));
+        }
+        Ok(color)
+    }
+
+    /// Ends the game by `color`'s resignation.
+    pub fn resign(&mut self, color: Color, now: i64) {
+        let result = match color {
+            Color::White => GameResult::BlackWins,
+            Color::Black => GameResult::WhiteWins,
+        };
+        self.game.declare(result);
+        self.end_reason = Some(EndReason::resigned(color));
+        self.undo_offer = None;
+        self.updated_at = now;
+    }
+
+    /// How many moves to take back so that it is `seats`' turn again before their last move.
+    /// In a local game (both seats held) that is just the last move.
+    pub fn undo_count(&self, seats: Seats) -> Result<u32, ApiError> {
+        if self.game.is_finished() {
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                "the game is over: moves can no longer be taken back",
+            ));
+        }
+        let moves = self.game.moves().len();
+        if seats.white && seats.black {
+            return match moves {
+                0 => Err(ApiError::new(
+                    ErrorCode::NothingToUndo,
+                    "no move has been played yet",
+                )),
+                _ => Ok(1),
+            };
+        }
+        let positions = self.game.positions();
+        let last_own = (0..moves)
+            .rev()
+            .find(|&i| seats.holds(positions[i].side_to_move()));
+        match last_own {
+            Some(i) => Ok((moves - i) as u32),
+            None => Err(ApiError::new(
+                ErrorCode::NothingToUndo,
+                "you have made no move to take back",
+            )),
+        }
+    }
+
+    /// Takes back the last `count` moves; the epoch grows by one.
+    pub fn take_back(&mut self, count: u32, now: i64) {
+        for _ in 0..count {
+            self.game.undo();
+        }
+        self.epoch += 1;
+        self.undo_offer = None;
+        self.end_reason = None;
+        self.updated_at = now;
+    }
+}
+
+/// Games for unit tests.
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use super::*;
+
+    /// A local game from deal 3, white to move.
+    pub(crate) fn local_game() -> LiveGame {
+        let start = mabula::deal::random(3, Color::White);
+        LiveGame {
+            id: "abcdefghij".into(),
+            created_at: 0,
+            updated_at: 0,
+            mode: Mode::Local,
+            seed: Some(3),
+            engine: None,
+            white_token: Some([1; 32]),
+            black_token: Some([1; 32]),
+            join_code: None,
+            game: Game::new(start, mabula::Scoring::Largest),
+            epoch: 0,
+            end_reason: None,
+            rematch_id: None,
+            rematch_of: None,
+            undo_offer: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tests_support::local_game;
+    use super::*;
+
+    #[test]
+    fn a_move_out_of_turn_is_refused_before_its_legality_is_checked() {
+        let g = local_game();
+        let black_only = Seats {
+            white: false,
+            black: true,
+        };
+        let err = g
+            .check_move(black_only, "zz", None)
+            .expect_err("not black's turn");
+        assert_eq!(err.code, ErrorCode::NotYourTurn);
+    }
+
+    #[test]
+    fn a_stale_move_number_is_refused() {
+        let g = local_game();
+        let both = Seats {
+            white: true,
+            black: true,
+        };
+        let mv = g.game.position().legal_moves()[0].to_string();
+        assert_eq!(
+            g.check_move(both, &mv, Some(2)).expect_err("stale").code,
+            ErrorCode::StaleState
+        );
+        assert!(g.check_move(both, &mv, Some(1)).is_ok());
+    }
+
+    #[test]
+    fn undo_takes_back_to_before_the_callers_last_move() {
+        let mut g = local_game();
+        for _ in 0..3 {
+            let mv = g.game.position().legal_moves()[0];
+            g.apply_move(mv, 1).expect("legal");
+        }
+        let white = Seats {
+            white: true,
+            black: false,
+        };
+        let black = Seats {
+            white: false,
+            black: true,
+        };
+        assert_eq!(g.undo_count(white).expect("white moved"), 1);
+        assert_eq!(g.undo_count(black).expect("black moved"), 2);
+        g.take_back(2, 2);
+        assert_eq!((g.game.moves().len(), g.epoch), (1, 1));
+    }
+
+    #[test]
+    fn resigning_ends_the_game_for_the_other_side() {
+        let mut g = local_game();
+        let both = Seats {
+            white: true,
+            black: true,
+        };
+        let color = g.check_resign(both, None).expect("may resign");
+        assert_eq!(color, Color::White);
+        g.resign(color, 5);
+        assert_eq!(g.game.result(), GameResult::BlackWins);
+        assert_eq!(
+            g.check_resign(both, None).expect_err("over").code,
+            ErrorCode::GameOver
+        );
+    }
+}

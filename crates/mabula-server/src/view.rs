@@ -1,0 +1,642 @@
+//! The JSON shapes of the API (requests, answers, WebSocket messages) and how a game becomes its
+//! public state. `docs/api.md` describes the same shapes for people; the OpenAPI document is
+//! generated from these types.
+
+use crate::auth::Seats;
+use crate::model::{EndReason, EngineSettings, LiveGame, Mode, Side, UndoOffer};
+use mabula::{Bitboard, Color, Move, Position, Scoring, Square};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+/// How many WebSockets are open on a game, per seat and for spectators.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PresenceCounts {
+    /// Sockets holding white's seat.
+    pub white: u32,
+    /// Sockets holding black's seat.
+    pub black: u32,
+    /// Sockets without a token.
+    pub spectators: u32,
+}
+
+/// The public state of a game (`docs/api.md`, section 3).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameState {
+    /// Game id.
+    pub id: String,
+    /// Creation time, ms since the epoch.
+    pub created_at: i64,
+    /// Last change, ms since the epoch.
+    pub updated_at: i64,
+    /// The game's settings.
+    pub settings: SettingsView,
+    /// The starting position string.
+    pub start: String,
+    /// The current position string.
+    pub position: String,
+    /// How many times moves were taken back.
+    pub epoch: u32,
+    /// Every move so far.
+    pub moves: Vec<MoveView>,
+    /// `playing` or `finished`.
+    pub status: String,
+    /// The side to move; `null` when finished.
+    pub to_move: Option<Side>,
+    /// The side to move can only pass.
+    pub must_pass: bool,
+    /// Every legal move with the position after it.
+    pub legal_moves: Vec<LegalMoveView>,
+    /// Both scores under both modes.
+    pub scores: AllScores,
+    /// Each colour's groups, largest first.
+    pub groups: GroupsView,
+    /// `*`, `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// The winner, if any.
+    pub winner: Option<Side>,
+    /// Why the game ended.
+    pub end_reason: Option<EndReason>,
+    /// Who holds the seats and who is connected.
+    pub seats: SeatsView,
+    /// Open WebSockets without a token.
+    pub spectators: u32,
+    /// The engine is computing or queued.
+    pub engine_thinking: bool,
+    /// A pending undo request.
+    pub undo_offer: Option<UndoOffer>,
+    /// The rematch game's id.
+    pub rematch: Option<String>,
+    /// The seats of the request's token (HTTP answers and `sync` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub you: Option<Vec<Side>>,
+}
+
+/// The settings part of the state.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SettingsView {
+    /// `engine`, `friend` or `local`.
+    pub mode: Mode,
+    /// `largest` or `product`.
+    pub scoring: String,
+    /// The deal's seed in decimal, or `null`.
+    pub seed: Option<String>,
+    /// The engine's seat, in engine games.
+    pub engine: Option<EngineSettings>,
+}
+
+/// A move played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct MoveView {
+    /// 1, 2, 3, …
+    pub number: u32,
+    /// `3.` or `3...`.
+    pub record_number: String,
+    /// Who made it.
+    pub side: Side,
+    /// `b1-b4` or `pass`.
+    pub notation: String,
+    /// The edge space left; `null` for a pass.
+    pub from: Option<String>,
+    /// The field square reached; `null` for a pass.
+    pub to: Option<String>,
+    /// `[from, to]` of every marble that moved, the pusher first.
+    pub slides: Vec<[String; 2]>,
+    /// The position after the move.
+    pub position: String,
+}
+
+/// A legal move and its outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct LegalMoveView {
+    /// `b1-b4` or `pass`.
+    pub notation: String,
+    /// The edge space left; `null` for a pass.
+    pub from: Option<String>,
+    /// The field square reached; `null` for a pass.
+    pub to: Option<String>,
+    /// `[from, to]` of every marble that would move, the pusher first.
+    pub slides: Vec<[String; 2]>,
+    /// The position after the move.
+    pub position: String,
+}
+
+/// Scores of both sides.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ScoresView {
+    /// White's score.
+    pub white: u32,
+    /// Black's score.
+    pub black: u32,
+}
+
+/// Scores under both modes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct AllScores {
+    /// Largest group.
+    pub largest: ScoresView,
+    /// Product of the groups.
+    pub product: ScoresView,
+}
+
+/// Groups of both colours.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct GroupsView {
+    /// White's groups, largest first.
+    pub white: Vec<Vec<String>>,
+    /// Black's groups, largest first.
+    pub black: Vec<Vec<String>>,
+}
+
+/// One seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatView {
+    /// `person` or `engine`.
+    pub kind: SeatKind,
+    /// A person holds the seat.
+    pub claimed: bool,
+    /// A WebSocket with this seat's token is open (always true for the engine).
+    pub connected: bool,
+}
+
+/// Who sits in a seat.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatKind {
+    /// A person with a token.
+    Person,
+    /// The engine.
+    Engine,
+}
+
+/// Both seats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct SeatsView {
+    /// White's seat.
+    pub white: SeatView,
+    /// Black's seat.
+    pub black: SeatView,
+}
+
+/// A game in a list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct GameSummary {
+    /// Game id.
+    pub id: String,
+    /// `engine`, `friend` or `local`.
+    pub mode: Mode,
+    /// `largest` or `product`.
+    pub scoring: String,
+    /// The engine's level in engine games.
+    pub engine_level: Option<u8>,
+    /// `playing` or `finished`.
+    pub status: String,
+    /// Result token.
+    pub result: String,
+    /// Why it ended.
+    pub end_reason: Option<EndReason>,
+    /// Number of moves.
+    pub move_count: u32,
+    /// Side to move, `null` when finished.
+    pub to_move: Option<Side>,
+    /// Current position string.
+    pub position: String,
+    /// Creation time (ms).
+    pub created_at: i64,
+    /// Last change (ms).
+    pub updated_at: i64,
+}
+
+/// The answer of `GET /api/games`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct GameList {
+    /// The games, newest activity first.
+    pub games: Vec<GameSummary>,
+}
+
+/// Query of `GET /api/games`.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// `recent` (default), `live` or `finished`.
+    pub filter: Option<String>,
+    /// 1 to 100, default 20.
+    pub limit: Option<u32>,
+}
+
+/// Query of `GET /api/games/{id}/record`.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct RecordQuery {
+    /// `1` to answer as a file download.
+    pub download: Option<String>,
+}
+
+/// A seat grant: the answer that hands out a token (create, join, rematch, import).
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeatGrant {
+    /// The game.
+    pub game_id: String,
+    /// The secret seat token, shown only here.
+    pub token: String,
+    /// The seats it holds.
+    pub seats: Vec<Side>,
+    /// The friend's join code (friend games, creator only).
+    pub join_code: Option<String>,
+    /// The link to send to the friend.
+    pub join_path: Option<String>,
+    /// The public link to watch the game.
+    pub watch_path: String,
+    /// The game state.
+    pub state: GameState,
+}
+
+/// A seed: a decimal string, or a JSON number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum SeedInput {
+    /// A JSON number.
+    Number(u64),
+    /// A decimal string.
+    Text(String),
+}
+
+/// `random`, or a colour.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    /// White.
+    White,
+    /// Black.
+    Black,
+    /// Drawn by lot.
+    Random,
+}
+
+/// Request of `POST /api/games`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// `engine`, `friend` or `local`.
+    pub mode: Mode,
+    /// `largest` (default) or `product`.
+    pub scoring: Option<String>,
+    /// Who moves first (default white); not with `setup`.
+    pub first: Option<ColorChoice>,
+    /// The deal's seed; not with `setup`.
+    pub seed: Option<SeedInput>,
+    /// A starting position string instead of a deal.
+    pub setup: Option<String>,
+    /// The creator's colour (engine and friend games; default white).
+    pub color: Option<ColorChoice>,
+    /// The engine's level, 1 to 10 (default 3).
+    pub engine_level: Option<u8>,
+    /// The engine's thinking time per move, 10 to 10000 ms.
+    pub engine_movetime_ms: Option<u32>,
+}
+
+impl CreateGame {
+    /// A request with every optional field left out.
+    pub fn new(mode: Mode) -> CreateGame {
+        CreateGame {
+            mode,
+            scoring: None,
+            first: None,
+            seed: None,
+            setup: None,
+            color: None,
+            engine_level: None,
+            engine_movetime_ms: None,
+        }
+    }
+}
+
+/// Request of `POST /api/games/{id}/moves`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The move, `b1-b4` or `pass`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The number this move will get; refused with `stale_state` if the game moved on.
+    pub number: Option<u32>,
+}
+
+/// Request of `POST /api/games/{id}/resign`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResignRequest {
+    /// The side that resigns (local games; default: the side to move).
+    pub side: Option<Side>,
+}
+
+/// An empty request body (`{}` or nothing).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Empty {}
+
+/// Request of `POST /api/games/{id}/join`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The join code.
+    pub code: String,
+}
+
+/// Request of `POST /api/games/import`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// The game record text.
+    pub record: String,
+}
+
+/// The answer of `GET /healthz`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Health {
+    /// `ok`.
+    pub status: String,
+}
+
+/// The position string of `pos`, as its `Display` writes it, without the formatting machinery
+/// (the server writes dozens of them per answer).
+pub fn position_string(pos: &Position) -> String {
+    let mut s = String::with_capacity(48);
+    for rank in (0..8u8).rev() {
+        let mut empty = 0u8;
+        for file in 0..8u8 {
+            let marble = Square::from_coords(file, rank).and_then(|sq| pos.color_at(sq));
+            match marble {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        s.push((b'0' + empty) as char);
+                        empty = 0;
+                    }
+                    s.push(c.char());
+                }
+            }
+        }
+        if empty > 0 {
+            s.push((b'0' + empty) as char);
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s.push(' ');
+    s.push(pos.side_to_move().char());
+    s
+}
+
+/// `[from, to]` of every marble that `mv` moves from `pos` to `after`, the pusher first.
+pub fn slides(pos: &Position, mv: Move, after: &Position) -> Vec<[String; 2]> {
+    let (Some(from), Some(line)) = (mv.from(), mv.line()) else {
+        return Vec::new();
+    };
+    let path: Vec<Square> = std::iter::once(from).chain(line).collect();
+    let before_at: Vec<Square> = path
+        .iter()
+        .copied()
+        .filter(|&s| pos.color_at(s).is_some())
+        .collect();
+    let after_at: Vec<Square> = path
+        .iter()
+        .copied()
+        .filter(|&s| after.color_at(s).is_some())
+        .collect();
+    before_at
+        .iter()
+        .zip(&after_at)
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| [a.to_string(), b.to_string()])
+        .collect()
+}
+
+fn squares(bb: Bitboard) -> Vec<String> {
+    bb.map(|s| s.to_string()).collect()
+}
+
+fn groups(pos: &Position, color: Color) -> Vec<Vec<String>> {
+    let mut gs: Vec<Bitboard> = pos.groups(color).collect();
+    gs.sort_by_key(|g| std::cmp::Reverse(g.count()));
+    gs.into_iter().map(squares).collect()
+}
+
+fn scores(pos: &Position, scoring: Scoring) -> ScoresView {
+    let s = pos.scores(scoring);
+    ScoresView {
+        white: s.white,
+        black: s.black,
+    }
+}
+
+/// The view of move `index` (0-based) of `game`, played from `before`.
+pub fn move_view(game: &mabula::Game, index: usize, before: &Position) -> MoveView {
+    let mv = game.moves()[index];
+    let mut after = *before;
+    after.play_unchecked(mv);
+    MoveView {
+        number: index as u32 + 1,
+        record_number: game.move_number(index),
+        side: Side::from(before.side_to_move()),
+        notation: mv.to_string(),
+        from: mv.from().map(|s| s.to_string()),
+        to: mv.to().map(|s| s.to_string()),
+        slides: slides(before, mv, &after),
+        position: position_string(&after),
+    }
+}
+
+/// The move list of a game.
+pub fn move_views(game: &mabula::Game) -> Vec<MoveView> {
+    let mut pos = *game.start();
+    let mut out = Vec::with_capacity(game.moves().len());
+    for (i, &mv) in game.moves().iter().enumerate() {
+        out.push(move_view(game, i, &pos));
+        pos.play_unchecked(mv);
+    }
+    out
+}
+
+/// The move views of a game, kept between answers and extended move by move.
+#[derive(Clone, Debug, Default)]
+pub struct MoveCache {
+    /// The epoch the views belong to.
+    epoch: u32,
+    /// The views, move 1 first.
+    views: Vec<MoveView>,
+}
+
+impl MoveCache {
+    /// The views of every move of `g`, updated at the least cost.
+    pub fn get(&mut self, g: &LiveGame) -> &[MoveView] {
+        let n = g.game.moves().len();
+        if self.epoch != g.epoch || self.views.len() > n {
+            self.views = move_views(&g.game);
+            self.epoch = g.epoch;
+        } else if self.views.len() < n {
+            for i in self.views.len()..n {
+                let before = g.game.position_after(i);
+                self.views.push(move_view(&g.game, i, &before));
+            }
+        }
+        &self.views
+    }
+}
+
+/// Who holds the seats of `g` and whether they are connected.
+pub fn seats_view(g: &LiveGame, presence: PresenceCounts) -> SeatsView {
+    let seat = |color: Color| {
+        if g.is_engine(color) {
+            SeatView {
+                kind: SeatKind::Engine,
+                claimed: true,
+                connected: true,
+            }
+        } else {
+            let count = match color {
+                Color::White => presence.white,
+                Color::Black => presence.black,
+            };
+            SeatView {
+                kind: SeatKind::Person,
+                claimed: g.token_of(color).is_some(),
+                connected: count > 0,
+            }
+        }
+    };
+    SeatsView {
+        white: seat(Color::White),
+        black: seat(Color::Black),
+    }
+}
+
+/// The public state of `g` with its move list `moves`, the connection counts `presence`, for a
+/// holder of `you`.
+pub fn game_state(
+    g: &LiveGame,
+    moves: Vec<MoveView>,
+    presence: PresenceCounts,
+    engine_thinking: bool,
+    you: Option<Seats>,
+) -> GameState {
+    let game = &g.game;
+    let pos = game.position();
+    let finished = game.is_finished();
+    let mut legal: Vec<Move> = if finished {
+        Vec::new()
+    } else {
+        pos.legal_moves().to_vec()
+    };
+    legal.sort();
+    let legal_moves = legal
+        .iter()
+        .map(|&mv| {
+            let mut after = *pos;
+            after.play_unchecked(mv);
+            LegalMoveView {
+                notation: mv.to_string(),
+                from: mv.from().map(|s| s.to_string()),
+                to: mv.to().map(|s| s.to_string()),
+                slides: slides(pos, mv, &after),
+                position: position_string(&after),
+            }
+        })
+        .collect();
+    let result = game.result();
+    GameState {
+        id: g.id.clone(),
+        created_at: g.created_at,
+        updated_at: g.updated_at,
+        settings: SettingsView {
+            mode: g.mode,
+            scoring: game.scoring().name().to_string(),
+            seed: g.seed.map(|s| s.to_string()),
+            engine: g.engine,
+        },
+        start: position_string(game.start()),
+        position: position_string(pos),
+        epoch: g.epoch,
+        moves,
+        status: if finished { "finished" } else { "playing" }.to_string(),
+        to_move: g.to_move().map(Side::from),
+        must_pass: !finished && legal == [Move::PASS],
+        legal_moves,
+        scores: AllScores {
+            largest: scores(pos, Scoring::Largest),
+            product: scores(pos, Scoring::Product),
+        },
+        groups: GroupsView {
+            white: groups(pos, Color::White),
+            black: groups(pos, Color::Black),
+        },
+        result: result.token().to_string(),
+        winner: match result {
+            mabula::GameResult::WhiteWins => Some(Side::White),
+            mabula::GameResult::BlackWins => Some(Side::Black),
+            _ => None,
+        },
+        end_reason: if finished { g.end_reason } else { None },
+        seats: seats_view(g, presence),
+        spectators: presence.spectators,
+        engine_thinking,
+        undo_offer: g.undo_offer,
+        rematch: g.rematch_id.clone(),
+        you: you.map(Seats::sides),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slides_list_the_pusher_first_and_every_pushed_marble() {
+        // The b-file: white on b1, black on b3.
+        let pos: Position = "8/8/8/8/8/1b6/8/1w6 w".parse().expect("position");
+        let slides_of = |text: &str| {
+            let mv: Move = text.parse().expect("move");
+            slides(&pos, mv, &pos.play(mv).expect("legal"))
+        };
+        let pair = |a: &str, b: &str| [a.to_string(), b.to_string()];
+        assert_eq!(slides_of("b1-b3"), vec![pair("b1", "b3"), pair("b3", "b4")]);
+        assert_eq!(slides_of("b1-b2"), vec![pair("b1", "b2")]);
+    }
+
+    #[test]
+    fn a_pass_slides_nothing() {
+        let pos = mabula::deal::random(1, Color::White);
+        assert!(slides(&pos, Move::PASS, &pos).is_empty());
+    }
+
+    #[test]
+    fn position_strings_are_written_as_the_library_writes_them() {
+        for seed in 0..20 {
+            let mut pos = mabula::deal::random(seed, Color::Black);
+            let mut n = seed as usize;
+            loop {
+                assert_eq!(position_string(&pos), pos.to_string());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[n % moves.len()]);
+                n = n.wrapping_mul(31).wrapping_add(7) % 1_000_003;
+            }
+        }
+    }
+
+    #[test]
+    fn the_move_cache_follows_moves_and_undos() {
+        let mut g = crate::model::tests_support::local_game();
+        let mut cache = MoveCache::default();
+        for _ in 0..4 {
+            let mv = g.game.position().legal_moves()[0];
+            g.apply_move(mv, 1).expect("legal");
+            assert_eq!(cache.get(&g), &move_views(&g.game)[..]);
+        }
+        g.take_back(2, 2);
+        assert_eq!(cache.get(&g), &move_views(&g.game)[..]);
+        assert_eq!(cache.get(&g).len(), 2);
+    }
+}

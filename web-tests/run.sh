@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The browser tests: builds `mabula`, serves it on a free port with a fresh SQLite database,
+# runs the playwright-core tests against it with Debian's chromium, and stops the server.
+# Screenshots of the key screens land in web-tests/screenshots/.
+#
+#   bash run.sh                 # everything
+#   MABULA_BIN=path bash run.sh # skip the build, test that binary
+set -euo pipefail
+cd "$(dirname "$0")"
+here=$(pwd)
+root=$(cd .. && pwd)
+
+chromium=${CHROMIUM:-/usr/bin/chromium}
+if [ ! -x "$chromium" ]; then
+  echo "run.sh: no browser at $chromium (apt-get install chromium)" >&2
+  exit 1
+fi
+[ -d node_modules ] || npm ci --no-audit --no-fund
+
+if [ -z "${MABULA_BIN:-}" ]; then
+  target=${CARGO_TARGET_DIR:-$root/target}
+  case "$target" in /*) ;; *) target="$root/$target" ;; esac
+  # The dev profile is optimised (opt-level 1) and is already built by the Rust tests, so this
+  # costs no second full build.
+  (cd "$root" && cargo build -p mabula-cli)
+  MABULA_BIN="$target/debug/mabula"
+fi
+
+tmp=$(mktemp -d)
+pid=""
+cleanup() {
+  if [ -n "$pid" ]; then
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Short engine thinking keeps a whole game against it within seconds; the tests send bursts of
+# requests, so the rate limit is off.
+"$MABULA_BIN" serve --bind 127.0.0.1:0 --database "$tmp/mabula.sqlite3" \
+  --engine-movetime-ms 40 --rate-limit 0 >"$tmp/stdout" 2>"$tmp/stderr" &
+pid=$!
+
+url=""
+for _ in $(seq 1 300); do
+  url=$(grep -o 'http://[0-9.]*:[0-9]*/' "$tmp/stdout" | head -n 1 || true)
+  [ -n "$url" ] && break
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "run.sh: the server did not start:" >&2
+    cat "$tmp/stderr" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+if [ -z "$url" ]; then
+  echo "run.sh: the server printed no address" >&2
+  exit 1
+fi
+echo "run.sh: testing $url"
+
+rm -rf "$here/screenshots"
+mkdir -p "$here/screenshots"
+status=0
+MABULA_URL="$url" CHROMIUM="$chromium" SCREENSHOTS="$here/screenshots" \
+  node --test --test-concurrency=1 tests/ || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "run.sh: the last lines of the server log:" >&2
+  tail -n 40 "$tmp/stderr" >&2
+fi
+exit "$status"
