@@ -20,9 +20,9 @@ fi
 if [ -z "${MABULA_BIN:-}" ]; then
   target=${CARGO_TARGET_DIR:-$root/target}
   case "$target" in /*) ;; *) target="$root/$target" ;; esac
-  # The dev profile is optimised (opt-level 1) and is already built by the Rust tests, so this
-  # costs no second full build.
-  (cd "$root" && cargo build -p mabula-cli)
+  # The dev profile is optimised (opt-level 1). Building it as the Rust tests do (the whole
+  # workspace with its test targets, so with the same features) makes this a no-op after them.
+  (cd "$root" && cargo build --workspace --tests)
   MABULA_BIN="$target/debug/mabula"
 fi
 

@@ -75,11 +75,11 @@ const ORDER_PLAYOUTS: u32 = 100;
 
 /// Below this many marbles on edge spaces the table is not used: the subtrees are too small to
 /// pay for a cache miss.
-const TABLE_MIN_EDGES: u32 = 2;
+const TABLE_MIN_EDGES: u32 = 4;
 
 /// From this many marbles on edge spaces on, children are looked up in the table before any is
 /// searched (enhanced transposition cut-off).
-const ETC_MIN_EDGES: u32 = 5;
+const ETC_MIN_EDGES: u32 = 7;
 
 /// How often (in nodes) the clock is looked at (about every 0.2 to 1 ms).
 const POLL: u64 = 1 << 10;
