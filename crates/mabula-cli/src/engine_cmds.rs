@@ -69,8 +69,9 @@ pub enum Command {
     /// print wins, draws, losses and the Elo difference.
     ///
     /// A player is an engine configuration (`level=N,movetime=MS,playouts=N,threads=N`, any
-    /// subset), the baseline (`baseline-uct[,movetime=MS][,playouts=N]`), or an external engine
-    /// speaking the protocol (`gtp:COMMAND LINE`, run by `sh -c`).
+    /// subset), the baseline (`baseline-uct[,movetime=MS][,playouts=N]`), uniformly random moves
+    /// (`random`), or an external engine speaking the protocol (`gtp:COMMAND LINE`, run by
+    /// `sh -c`).
     Match {
         /// The first player.
         first: String,
