@@ -184,7 +184,7 @@ impl Deepening {
         self.engine.clear();
         let total: u32 = STEP_SHARES.iter().sum();
         let edges = (pos.occupied() & Bitboard::EDGE).count();
-        let mut solved: Option<(Verdict, Vec<(Move, i32)>, Vec<Move>)> = None;
+        let mut solved: Option<Solved> = None;
         let mut report = None;
         for (i, share) in STEP_SHARES.iter().enumerate() {
             let step = (i + 1) as u32;
@@ -223,11 +223,16 @@ impl Deepening {
         pos: &Position,
         mut moves: Vec<MoveAnalysis>,
         playouts: u64,
-        solved: Option<&(Verdict, Vec<(Move, i32)>, Vec<Move>)>,
+        solved: Option<&Solved>,
     ) -> Report {
         let me = pos.side_to_move();
         let mut verdict = None;
-        if let Some((v, margins, pv)) = solved {
+        if let Some(Solved {
+            verdict: v,
+            margins,
+            pv,
+        }) = solved
+        {
             verdict = Some(*v);
             for m in &mut moves {
                 if let Some(&(_, margin)) = margins.iter().find(|(mv, _)| *mv == m.mv) {
@@ -273,13 +278,17 @@ fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
 
+/// What the solver found: the verdict, every move's exact margin for the side to move, the
+/// principal line.
+struct Solved {
+    verdict: Verdict,
+    margins: Vec<(Move, i32)>,
+    pv: Vec<Move>,
+}
+
 /// The exact margin of `pos` and of each of its moves, and the principal line; `None` when
 /// `time` ran out first.
-fn solve_margins(
-    pos: &Position,
-    scoring: Scoring,
-    time: Duration,
-) -> Option<(Verdict, Vec<(Move, i32)>, Vec<Move>)> {
+fn solve_margins(pos: &Position, scoring: Scoring, time: Duration) -> Option<Solved> {
     let deadline = Instant::now() + time;
     let mut solver = Solver::new(scoring, 16);
     let sol = solver.solve(pos, SolveMode::Margin, &Limits::time(time))?;
@@ -293,7 +302,11 @@ fn solve_margins(
         white,
         exact_margin: true,
     };
-    Some((verdict, margins, sol.pv))
+    Some(Solved {
+        verdict,
+        margins,
+        pv: sol.pv,
+    })
 }
 
 /// How bad a move was.
