@@ -9,6 +9,7 @@
 //! `internal`. Because listeners subscribe under the same lock, each of them sees every change
 //! after its snapshot exactly once, in order.
 
+use crate::analysis::Analyst;
 use crate::auth::{self, MaybeToken, Seats};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
@@ -36,6 +37,8 @@ pub struct HubConfig {
     pub engine_movetime: Duration,
     /// How long an unused game stays in memory.
     pub idle_eviction: Duration,
+    /// The bound on the analysis of one position (the analysis board).
+    pub analysis_time: Duration,
 }
 
 impl Default for HubConfig {
@@ -46,6 +49,7 @@ impl Default for HubConfig {
                 .unwrap_or(2),
             engine_movetime: Duration::from_millis(1000),
             idle_eviction: Duration::from_secs(120),
+            analysis_time: Duration::from_millis(1500),
         }
     }
 }
@@ -56,6 +60,8 @@ pub struct Hub {
     pub store: Store,
     /// Where engine moves are computed.
     engine: EnginePool,
+    /// The analysis board's service (runs on `engine`, caches per position).
+    analyst: Arc<Analyst>,
     /// Settings.
     config: HubConfig,
     /// The games in memory, by id.
@@ -237,12 +243,20 @@ fn grant(
 impl Hub {
     /// A hub over `store`.
     pub fn new(store: Store, config: HubConfig) -> Arc<Hub> {
+        let engine = EnginePool::new(config.engine_threads);
+        let analyst = Arc::new(Analyst::new(engine.clone(), config.analysis_time));
         Arc::new(Hub {
             store,
-            engine: EnginePool::new(config.engine_threads),
+            analyst,
+            engine,
             config,
             games: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The analysis service.
+    pub fn analyst(&self) -> &Arc<Analyst> {
+        &self.analyst
     }
 
     /// The engine pool (for shutdown).
