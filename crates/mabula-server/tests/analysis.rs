@@ -201,6 +201,16 @@ async fn bad_analysis_requests_get_a_4xx_with_a_reason() {
         .await;
     assert_eq!(status, 400, "{e}");
     assert!(e["message"].as_str().expect("message").contains("biggest"));
+    let (status, e) = server.get("/api/analysis/moves?position=1wb", None).await;
+    assert_eq!(status, 400, "{e}");
+    let (status, m) = server
+        .get(&format!("/api/analysis/moves?{}", query(&pos)), None)
+        .await;
+    assert_eq!(status, 200, "{m}");
+    assert_eq!(
+        m["legal_moves"].as_array().expect("moves").len(),
+        pos.legal_moves().len()
+    );
     let (status, e) = server.get("/api/analysis", None).await;
     assert_eq!(status, 400, "{e}");
     let (status, e) = server

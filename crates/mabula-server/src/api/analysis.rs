@@ -6,6 +6,7 @@ use super::AppState;
 use crate::analysis::{GameAnalysis, PositionAnalysis};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{JsonBody, QueryParams};
+use crate::view::{LegalMoveView, position_string, slides};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
@@ -23,6 +24,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/analysis/stream", get(stream))
         .route("/api/analysis/game", post(game))
         .route("/api/analysis/stats", get(stats))
+        .route("/api/analysis/moves", get(moves))
 }
 
 /// Query of `GET /api/analysis` and `/api/analysis/stream`.
@@ -231,4 +233,71 @@ pub async fn stats(State(app): State<AppState>) -> Json<AnalysisStats> {
         runs: a.runs(),
         hits: a.hits(),
     })
+}
+
+/// Query of `GET /api/analysis/moves`.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct MovesQuery {
+    /// The position string.
+    pub position: String,
+}
+
+/// The legal moves of any position, for the analysis board's variations.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PositionMoves {
+    /// The position string.
+    pub position: String,
+    /// `white` or `black`.
+    pub to_move: String,
+    /// Whether neither side can push.
+    pub game_over: bool,
+    /// The legal moves (a lone `pass` when the side to move cannot push), sorted, with the
+    /// marbles they move and the position after each.
+    pub legal_moves: Vec<LegalMoveView>,
+}
+
+/// The legal moves of a position with their previews (no engine work).
+#[utoipa::path(get, path = "/api/analysis/moves", tag = "analysis", params(MovesQuery),
+    responses(
+        (status = 200, description = "The legal moves", body = PositionMoves),
+        (status = 400, description = "Bad position string", body = ErrorBody),
+    ))]
+pub async fn moves(
+    QueryParams(q): QueryParams<MovesQuery>,
+) -> Result<Json<PositionMoves>, ApiError> {
+    let (pos, _) = parse_query(&PositionQuery {
+        position: q.position,
+        scoring: None,
+    })?;
+    let game_over = pos.is_game_over();
+    let mut legal: Vec<mabula::Move> = if game_over {
+        Vec::new()
+    } else {
+        pos.legal_moves().to_vec()
+    };
+    legal.sort();
+    let legal_moves = legal
+        .iter()
+        .map(|&mv| {
+            let mut after = pos;
+            after.play_unchecked(mv);
+            LegalMoveView {
+                notation: mv.to_string(),
+                from: mv.from().map(|s| s.to_string()),
+                to: mv.to().map(|s| s.to_string()),
+                slides: slides(&pos, mv, &after),
+                position: position_string(&after),
+            }
+        })
+        .collect();
+    Ok(Json(PositionMoves {
+        position: position_string(&pos),
+        to_move: match pos.side_to_move() {
+            mabula::Color::White => "white".into(),
+            mabula::Color::Black => "black".into(),
+        },
+        game_over,
+        legal_moves,
+    }))
 }

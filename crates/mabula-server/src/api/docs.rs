@@ -2,7 +2,7 @@
 //! `/api/openapi.json`. The WebSocket protocol is described in `docs/api.md`.
 
 use super::AppState;
-use super::analysis::{AnalysisStats, GameAnalysisRequest, GamePositionEvent};
+use super::analysis::{AnalysisStats, GameAnalysisRequest, GamePositionEvent, PositionMoves};
 use crate::analysis::{
     Counts, GameAnalysis, LineView, NoteView, PositionAnalysis, SideCounts, ValueView, VerdictView,
 };
@@ -40,6 +40,7 @@ use utoipa::{Modify, OpenApi};
         super::analysis::stream,
         super::analysis::game,
         super::analysis::stats,
+        super::analysis::moves,
     ),
     components(schemas(
         ErrorBody, ErrorCode, Mode, Side, EndReason, EngineSettings, UndoOffer, GameState, SettingsView,
@@ -47,7 +48,7 @@ use utoipa::{Modify, OpenApi};
         GameSummary, GameList, SeatGrant, SeedInput, ColorChoice, CreateGame, MoveRequest, ResignRequest,
         Empty, JoinRequest, ImportRequest, Health,
         PositionAnalysis, GameAnalysis, ValueView, LineView, VerdictView, NoteView, Counts, SideCounts,
-        GameAnalysisRequest, AnalysisStats, GamePositionEvent,
+        GameAnalysisRequest, AnalysisStats, GamePositionEvent, PositionMoves,
     )),
     modifiers(&TokenScheme),
     tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "server", description = "Health")),
