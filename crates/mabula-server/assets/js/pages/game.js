@@ -99,7 +99,8 @@ export function mount(main, { id, replay }) {
       const ok = await copyText(`${location.origin}/game/${id}`);
       toast(t(ok ? 'game.copied' : 'game.copyFailed'), ok ? 'info' : 'error');
     } }),
-    replay ? null : h('a', { class: 'btn small', href: `/replay/${id}`, i18n: 'game.replay' }));
+    replay ? null : h('a', { class: 'btn small', href: `/replay/${id}`, i18n: 'game.replay' }),
+    h('a', { class: 'btn small analyse-link', href: `/analysis?game=${id}`, i18n: 'game.analyse' }));
 
   const section = h('section', { class: 'game', 'aria-labelledby': 'game-title' },
     h('h1', { id: 'game-title', class: 'sr-only' }),
