@@ -43,8 +43,12 @@ test('a finished game is analysed: arrows, the graph, a verdict near the end, gr
   const ctx = await context({ locale: 'en-US' });
   const page = await ctx.newPage();
 
-  // The finished game's page links to its analysis.
+  // The finished game's page shows the engine's estimate of the deal, which the record keeps, and
+  // links to its analysis.
   await page.goto(`${BASE}/game/${id}`);
+  await page.waitForSelector('.deal-note:not([hidden])', { timeout: 20000 });
+  assert.match(await page.textContent('.deal-note'), /^The deal: White’s chances \d+\.\d% by the engine’s estimate\.$/);
+  assert.match(await api(`/api/games/${id}/record`), /\[DealEstimate "(White \d+\.\d%|.* with best play)"\]/);
   await page.click('a.analyse-link');
   await page.waitForURL(/\/analysis\?game=/);
 
@@ -103,7 +107,7 @@ test('a finished game is analysed: arrows, the graph, a verdict near the end, gr
 
 test('a position string is analysed, in another language and the dark theme', async () => {
   const { st } = await finishedGame(12);
-  const late = st.moves[st.moves.length - 3].position;
+  const late = st.moves[st.moves.length - 2].position;
   const ctx = await context({ locale: 'en-US', colorScheme: 'dark' });
   const page = await ctx.newPage();
   await page.goto(`${BASE}/analysis`);
@@ -118,6 +122,12 @@ test('a position string is analysed, in another language and the dark theme', as
   assert.ok(texts.includes('Coups et variantes'), texts.join(' | '));
   await page.screenshot({ path: join(SHOTS, 'analysis-position-dark-fr.png'), fullPage: true });
   await page.selectOption('#lang-menu', 'en');
+  // On a phone the board, the engine's view and the moves stack up without sideways scrolling.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 390, `the page is ${wide}px wide on a 390px screen`);
+  await page.screenshot({ path: join(SHOTS, 'analysis-phone.png'), fullPage: true });
   // A bad position string is refused with a reason.
   await page.goto(`${BASE}/analysis?position=xyz`);
   await page.waitForSelector('.notfound');

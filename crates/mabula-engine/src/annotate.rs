@@ -147,6 +147,9 @@ impl Report {
 /// Steps of the tree search, as shares of the time (the solver runs between the first two).
 const STEP_SHARES: [u32; 3] = [1, 2, 4];
 
+/// The least time the solver gets when the position is late enough to solve.
+pub const SOLVER_FLOOR: Duration = Duration::from_millis(250);
+
 /// One position's analysis in steps, each continuing the search of the one before.
 pub struct Deepening {
     engine: Engine,
@@ -173,7 +176,8 @@ impl Deepening {
     }
 
     /// Analyses `pos`, calling `on_step` with the report after each step (the last one is also
-    /// returned, with `done` set). Never takes much longer than [`Settings::time`].
+    /// returned, with `done` set). Never takes much longer than [`Settings::time`] (late in the
+    /// game, [`Settings::time`] plus [`SOLVER_FLOOR`] at most).
     pub fn run(&mut self, pos: &Position, mut on_step: impl FnMut(&Report)) -> Report {
         let started = Instant::now();
         if pos.is_game_over() {
@@ -192,8 +196,9 @@ impl Deepening {
             let time = self.settings.time * *share / total;
             let analysis = self.engine.analyze(pos, &Limits::time(time.max(ms(1))));
             if i == 0 && edges <= self.settings.solve_edges {
-                // The solver gets the second step's share; it rarely needs it this late.
-                let deadline = self.settings.time * STEP_SHARES[1] / total;
+                // The solver gets the second step's share, and at least SOLVER_FLOOR, so that a
+                // short bound on a busy machine still solves the last moves of a game.
+                let deadline = (self.settings.time * STEP_SHARES[1] / total).max(SOLVER_FLOOR);
                 solved = solve_margins(pos, self.scoring, deadline);
             }
             let mut r = self.report(pos, analysis.moves, analysis.playouts, solved.as_ref());

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
 use utoipa::ToSchema;
 
 /// The most positions kept in the cache; past it, finished analyses are dropped.
@@ -40,6 +40,9 @@ type Key = (String, Scoring);
 /// The analysis service.
 pub struct Analyst {
     pool: EnginePool,
+    /// Analyses running or waiting for the pool at once: one fewer than the pool's slots (at
+    /// least one), so that analyses never hold every slot and engine moves keep a free one.
+    slots: Arc<Semaphore>,
     settings: Settings,
     cache: Mutex<HashMap<Key, watch::Sender<Snapshot>>>,
     hits: AtomicU64,
@@ -48,9 +51,10 @@ pub struct Analyst {
 
 impl Analyst {
     /// A service running on `pool`, spending at most about `time` on a position.
-    pub fn new(pool: EnginePool, time: Duration) -> Analyst {
+    pub fn new(pool: EnginePool, threads: usize, time: Duration) -> Analyst {
         Analyst {
             pool,
+            slots: Arc::new(Semaphore::new(threads.saturating_sub(1).max(1))),
             settings: Settings {
                 time,
                 // One thread per analysis: the pool's slots are the parallelism.
@@ -60,6 +64,17 @@ impl Analyst {
             cache: Mutex::new(HashMap::new()),
             hits: AtomicU64::new(0),
             runs: AtomicU64::new(0),
+        }
+    }
+
+    /// The finished analysis of `pos`, if it is in the cache (never starts one).
+    pub fn peek(&self, pos: &Position, scoring: Scoring) -> Option<Arc<Report>> {
+        let cache = self.cache.lock().ok()?;
+        let snapshot = cache.get(&(pos.to_string(), scoring))?.borrow().clone();
+        if snapshot.done && !snapshot.failed {
+            snapshot.report
+        } else {
+            None
         }
     }
 
@@ -97,6 +112,7 @@ impl Analyst {
         tokio::spawn(async move {
             let settings = me.settings.clone();
             let publish = tx.clone();
+            let slot = me.slots.clone().acquire_owned().await.ok();
             let ran = me
                 .pool
                 .run(move || {
@@ -113,6 +129,7 @@ impl Analyst {
                     })
                 })
                 .await;
+            drop(slot);
             match ran {
                 Some(report) => {
                     tx.send_replace(Snapshot {

@@ -54,6 +54,14 @@ impl Default for HubConfig {
     }
 }
 
+/// The engine's estimate of a start for the record: `White 52.3%`, or the exact verdict.
+fn deal_estimate(r: &mabula_engine::annotate::Report) -> String {
+    match r.verdict {
+        Some(v) => v.to_string(),
+        None => format!("White {:.1}%", 100.0 * r.white),
+    }
+}
+
 /// The games being served.
 pub struct Hub {
     /// Where games are kept.
@@ -244,7 +252,11 @@ impl Hub {
     /// A hub over `store`.
     pub fn new(store: Store, config: HubConfig) -> Arc<Hub> {
         let engine = EnginePool::new(config.engine_threads);
-        let analyst = Arc::new(Analyst::new(engine.clone(), config.analysis_time));
+        let analyst = Arc::new(Analyst::new(
+            engine.clone(),
+            config.engine_threads,
+            config.analysis_time,
+        ));
         Arc::new(Hub {
             store,
             analyst,
@@ -859,6 +871,11 @@ impl Hub {
         game.set_tag("White", &name(Color::White));
         game.set_tag("Black", &name(Color::Black));
         game.set_tag("GameId", &g.id);
+        // The engine's estimate of the deal, when the start was analysed (the game page asks for
+        // it before move 1).
+        if let Some(r) = self.analyst.peek(game.start(), game.scoring()) {
+            game.set_tag("DealEstimate", &deal_estimate(&r));
+        }
         Ok(game.to_string())
     }
 

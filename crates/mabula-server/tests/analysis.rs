@@ -223,3 +223,28 @@ async fn bad_analysis_requests_get_a_4xx_with_a_reason() {
         .await;
     assert_eq!(status, 400, "{e}");
 }
+
+#[tokio::test]
+async fn the_record_keeps_the_deal_estimate_once_the_start_is_analysed() {
+    let server = server().await;
+    let grant = server.create(json!({ "mode": "local", "seed": "5" })).await;
+    let id = grant["game_id"].as_str().expect("id");
+    let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
+    assert!(!record.as_str().expect("text").contains("DealEstimate"));
+    let start = grant["state"]["start"].as_str().expect("start");
+    let (status, a) = server
+        .get(
+            &format!("/api/analysis?position={}", start.replace(' ', "%20")),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{a}");
+    let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
+    let text = record.as_str().expect("text");
+    let white = a["white"].as_f64().expect("white");
+    assert!(
+        text.contains(&format!("[DealEstimate \"White {:.1}%\"]", 100.0 * white)),
+        "{text}"
+    );
+    Game::parse(text).expect("the record reads back");
+}

@@ -243,6 +243,7 @@ export default {
   'game.ownJoinLink': 'Das ist die Einladung für dein Gegenüber: Du spielst in dieser Partie schon mit.',
 
   'game.analyse': 'Analysieren',
+  'game.deal': 'Die Ausgangsstellung: Weiß hat laut Engine {p} % Chancen.',
   'analysis.title': 'Analyse',
   'analysis.open': 'Zum Analysebrett',
   'analysis.input': 'Füge eine Partienotation oder eine Stellungszeile ein',

@@ -243,6 +243,7 @@ export default {
   'game.ownJoinLink': 'That is the invitation for your friend: you already play in this game.',
 
   'game.analyse': 'Analyse',
+  'game.deal': 'The deal: White’s chances {p}% by the engine’s estimate.',
   'analysis.title': 'Analysis',
   'analysis.open': 'Open the analysis board',
   'analysis.input': 'Paste a game record or a position string',

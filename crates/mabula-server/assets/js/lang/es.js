@@ -243,6 +243,7 @@ export default {
   'game.ownJoinLink': 'Esa es la invitación para tu amigo: tú ya juegas en esta partida.',
 
   'game.analyse': 'Analizar',
+  'game.deal': 'El reparto inicial: según el motor, las blancas tienen un {p} % de opciones.',
   'analysis.title': 'Análisis',
   'analysis.open': 'Abrir el tablero de análisis',
   'analysis.input': 'Pega la anotación de una partida o una línea de posición',

@@ -243,6 +243,7 @@ export default {
   'game.ownJoinLink': 'C’est l’invitation destinée à votre ami : vous jouez déjà dans cette partie.',
 
   'game.analyse': 'Analyser',
+  'game.deal': 'La donne : selon le moteur, Blanc a {p} % de chances.',
   'analysis.title': 'Analyse',
   'analysis.open': 'Ouvrir l’échiquier d’analyse',
   'analysis.input': 'Collez une notation de partie ou une ligne de position',

@@ -243,6 +243,7 @@ export default {
   'game.ownJoinLink': 'Questo è l’invito per il tuo amico: tu giochi già in questa partita.',
 
   'game.analyse': 'Analizza',
+  'game.deal': 'La disposizione iniziale: secondo il motore il Bianco ha il {p}% di possibilità.',
   'analysis.title': 'Analisi',
   'analysis.open': 'Apri la scacchiera di analisi',
   'analysis.input': 'Incolla la trascrizione di una partita o una riga di posizione',

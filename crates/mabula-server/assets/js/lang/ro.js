@@ -250,6 +250,7 @@ export default {
   'game.ownJoinLink': 'Aceasta e invitația pentru prietenul tău: tu joci deja în această partidă.',
 
   'game.analyse': 'Analizează',
+  'game.deal': 'Așezarea inițială: după estimarea motorului, Albul are {p}% șanse.',
   'analysis.title': 'Analiză',
   'analysis.open': 'Deschide tabla de analiză',
   'analysis.input': 'Lipește notația unei partide sau un rând de poziție',

@@ -4,7 +4,7 @@
 
 import { h, s, clear, translateDom, setText, announce, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
-import { api, seatOf, keepGrant, forgetSeat, forgetJoin, Live, ApiError } from '../api.js';
+import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, Live, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
@@ -66,6 +66,7 @@ export function mount(main, { id, replay }) {
   const statusRow = h('div', { class: 'status-row' }, status, connEl);
   const previewNote = h('p', { class: 'preview-note', 'aria-live': 'off' });
   const banners = h('div', { class: 'banners', style: 'display:grid;gap:10px' });
+  const dealNote = h('p', { class: 'deal-note muted', hidden: true });
   const actions = h('div', { class: 'actions' });
   const groupsToggle = h('input', { type: 'checkbox', checked: showGroups, onchange: () => {
     showGroups = groupsToggle.checked;
@@ -104,11 +105,24 @@ export function mount(main, { id, replay }) {
 
   const section = h('section', { class: 'game', 'aria-labelledby': 'game-title' },
     h('h1', { id: 'game-title', class: 'sr-only' }),
-    boardCol, players, statusRow, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
+    boardCol, players, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
   main.append(h('p', { class: 'muted loading', i18n: 'game.loading' }));
 
   // ---- Loading -----------------------------------------------------------------------------
   start();
+
+  /** The engine's estimate of the deal (the start position), from the analysis service. */
+  async function showDeal(st) {
+    try {
+      const a = await request('GET', `/api/analysis?position=${encodeURIComponent(st.start)}&scoring=${st.settings.scoring}`);
+      if (unmounted) return;
+      const args = { p: (100 * a.white).toFixed(1) };
+      dealNote.dataset.i18n = 'game.deal';
+      dealNote.dataset.i18nArgs = JSON.stringify(args);
+      dealNote.textContent = t('game.deal', args);
+      dealNote.hidden = false;
+    } catch { /* the estimate is optional */ }
+  }
 
   async function start() {
     const join = new URLSearchParams(location.hash.slice(1)).get('join');
@@ -144,6 +158,7 @@ export function mount(main, { id, replay }) {
     clear(main);
     main.append(section);
     loaded = true;
+    showDeal(first);
     if (flipped === null) flipped = seats.length === 1 && seats[0] === 'black';
     board.setFlipped(flipped);
     accept(first, true);
