@@ -83,7 +83,7 @@ impl Analyst {
         self.hits.load(Ordering::Relaxed)
     }
 
-    /// Analyses started.
+    /// Analyses run (not counting those dropped before they started).
     pub fn runs(&self) -> u64 {
         self.runs.load(Ordering::Relaxed)
     }
@@ -107,12 +107,20 @@ impl Analyst {
         let (tx, rx) = watch::channel(Snapshot::default());
         cache.insert(key.clone(), tx.clone());
         drop(cache);
-        self.runs.fetch_add(1, Ordering::Relaxed);
         let me = Arc::clone(self);
         tokio::spawn(async move {
             let settings = me.settings.clone();
             let publish = tx.clone();
             let slot = me.slots.clone().acquire_owned().await.ok();
+            if tx.receiver_count() == 0 {
+                // Everyone who asked has gone while it waited (a page stepped on): skip it, and
+                // forget it, so that a later request starts afresh.
+                if let Ok(mut cache) = me.cache.lock() {
+                    cache.remove(&key);
+                }
+                return;
+            }
+            me.runs.fetch_add(1, Ordering::Relaxed);
             let ran = me
                 .pool
                 .run(move || {

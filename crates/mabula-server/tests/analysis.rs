@@ -248,3 +248,35 @@ async fn the_record_keeps_the_deal_estimate_once_the_start_is_analysed() {
     );
     Game::parse(text).expect("the record reads back");
 }
+
+#[tokio::test]
+async fn a_stream_left_before_its_turn_is_not_analysed() {
+    // Two pool slots: one for analyses, so the second position waits behind the first.
+    let server = server().await;
+    let first = deal::random(21, Color::White);
+    let url = |pos: &Position| format!("{}/api/analysis/stream?{}", server.base, query(pos));
+    let busy = server.http.get(url(&first)).send().await.expect("request");
+    // Ask for two more positions and leave at once.
+    for seed in [22, 23] {
+        let pos = deal::random(seed, Color::White);
+        let r = server.http.get(url(&pos)).send().await.expect("request");
+        drop(r);
+    }
+    let text = busy.text().await.expect("body");
+    assert!(text.contains("\"done\":true"), "{text}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (_, stats) = server.get("/api/analysis/stats", None).await;
+    assert_eq!(
+        stats["runs"], 1,
+        "the left positions were not analysed: {stats}"
+    );
+    // Asked again, such a position is analysed afresh.
+    let pos = deal::random(22, Color::White);
+    let (status, a) = server
+        .get(&format!("/api/analysis?{}", query(&pos)), None)
+        .await;
+    assert_eq!(status, 200, "{a}");
+    assert_eq!(a["cached"], false);
+    let (_, stats) = server.get("/api/analysis/stats", None).await;
+    assert_eq!(stats["runs"], 2, "{stats}");
+}

@@ -50,7 +50,7 @@ pub struct GameAnalysisRequest {
 /// The cache's counters.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct AnalysisStats {
-    /// Analyses started (positions analysed).
+    /// Positions analysed (an analysis dropped before it started is not counted).
     pub runs: u64,
     /// Requests answered from the cache.
     pub hits: u64,
@@ -144,9 +144,15 @@ pub async fn stream(
                 }
                 return;
             }
-            if rx.changed().await.is_err() {
-                let _ = tx.send(error_event()).await;
-                return;
+            tokio::select! {
+                changed = rx.changed() => {
+                    if changed.is_err() {
+                        let _ = tx.send(error_event()).await;
+                        return;
+                    }
+                }
+                // The client went away: let go of the analysis.
+                _ = tx.closed() => return,
             }
         }
     });
@@ -201,7 +207,11 @@ pub async fn game(
             if tx.is_closed() {
                 return;
             }
-            match analyst.analyse(*pos, scoring).await {
+            let analysed = tokio::select! {
+                a = analyst.analyse(*pos, scoring) => a,
+                _ = tx.closed() => return,
+            };
+            match analysed {
                 Ok((r, cached)) => {
                     let event = GamePositionEvent {
                         index,
