@@ -110,6 +110,11 @@ test('a position string is analysed, in another language and the dark theme', as
   const late = st.moves[st.moves.length - 2].position;
   const ctx = await context({ locale: 'en-US', colorScheme: 'dark' });
   const page = await ctx.newPage();
+  // The home page estimates a given setup, and links to its analysis.
+  await page.goto(`${BASE}/`);
+  await page.click('label:has(input[name="setup"][value="position"])');
+  await page.fill('#setup-text', st.start);
+  await page.waitForFunction(() => /^The engine’s estimate: White’s chances \d+\.\d%\.$/.test(document.querySelector('.deal-estimate')?.textContent || ''), null, { timeout: 20000 });
   await page.goto(`${BASE}/analysis`);
   await page.fill('#analysis-input', late);
   await page.click('form.analysis-form button[type="submit"]');

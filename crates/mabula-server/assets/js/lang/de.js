@@ -74,6 +74,7 @@ export default {
   'home.setup.placeholder': 'Stellung einfügen, zum Beispiel 1wbwbww1/b6b/… w',
   'home.setup.sample': 'Beispiel einsetzen',
   'home.setup.preview': 'Vorschau der eingefügten Stellung',
+  'home.setup.estimate': 'Einschätzung der Engine: Weiß hat {p} % Chancen.',
   'home.start': 'Partie beginnen',
   'home.mine': 'Deine Partien',
   'home.mine.none': 'Partien, die du beginnst oder denen du beitrittst, erscheinen hier.',

@@ -74,6 +74,7 @@ export default {
   'home.setup.placeholder': 'Paste a position, for example 1wbwbww1/b6b/… w',
   'home.setup.sample': 'Insert an example',
   'home.setup.preview': 'Preview of the pasted position',
+  'home.setup.estimate': 'The engine’s estimate: White’s chances {p}%.',
   'home.start': 'Start the game',
   'home.mine': 'Your games',
   'home.mine.none': 'Games you start or join will be listed here.',

@@ -74,6 +74,7 @@ export default {
   'home.setup.placeholder': 'Pega una posición, por ejemplo 1wbwbww1/b6b/… w',
   'home.setup.sample': 'Insertar un ejemplo',
   'home.setup.preview': 'Vista previa de la posición pegada',
+  'home.setup.estimate': 'Estimación del motor: las blancas tienen un {p} % de opciones.',
   'home.start': 'Empezar la partida',
   'home.mine': 'Tus partidas',
   'home.mine.none': 'Aquí aparecerán las partidas que empieces o a las que te unas.',

@@ -74,6 +74,7 @@ export default {
   'home.setup.placeholder': 'Collez une position, par exemple 1wbwbww1/b6b/… w',
   'home.setup.sample': 'Insérer un exemple',
   'home.setup.preview': 'Aperçu de la position collée',
+  'home.setup.estimate': 'Estimation du moteur : Blanc a {p} % de chances.',
   'home.start': 'Commencer la partie',
   'home.mine': 'Vos parties',
   'home.mine.none': 'Les parties que vous lancez ou rejoignez apparaîtront ici.',

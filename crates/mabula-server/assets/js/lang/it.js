@@ -74,6 +74,7 @@ export default {
   'home.setup.placeholder': 'Incolla una posizione, per esempio 1wbwbww1/b6b/… w',
   'home.setup.sample': 'Inserisci un esempio',
   'home.setup.preview': 'Anteprima della posizione incollata',
+  'home.setup.estimate': 'Stima del motore: il Bianco ha il {p}% di possibilità.',
   'home.start': 'Inizia la partita',
   'home.mine': 'Le tue partite',
   'home.mine.none': 'Qui compariranno le partite che inizi o a cui ti unisci.',

@@ -81,6 +81,7 @@ export default {
   'home.setup.placeholder': 'Lipește o poziție, de exemplu 1wbwbww1/b6b/… w',
   'home.setup.sample': 'Inserează un exemplu',
   'home.setup.preview': 'Previzualizarea poziției lipite',
+  'home.setup.estimate': 'Estimarea motorului: Albul are {p}% șanse.',
   'home.start': 'Începe partida',
   'home.mine': 'Partidele tale',
   'home.mine.none': 'Aici vor apărea partidele pe care le începi sau la care te alături.',
