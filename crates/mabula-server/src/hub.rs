@@ -540,6 +540,7 @@ impl Hub {
             rematch_id: None,
             rematch_of,
             undo_offer: None,
+            hints: [0, 0],
         };
         if live.game.result() != GameResult::Unfinished {
             live.end_reason = Some(if live.game.position().is_game_over() {
@@ -607,6 +608,50 @@ impl Hub {
         };
         self.commit(&h, &mut slot, next, op, Change::Resigned, Some(seats))
             .await
+    }
+
+    /// Counts a hint for the player to move in a game against the engine and answers the state
+    /// with the position and scoring the hint is for (the caller asks the analysis service).
+    pub async fn hint(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+    ) -> Result<(GameState, Position, Scoring), ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let seats = seats_for(&slot.game, token)?;
+        let g = &slot.game;
+        if g.mode != Mode::Engine {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "hints are only given in games against the engine",
+            ));
+        }
+        let Some(color) = g.to_move() else {
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                format!("the game is over ({})", g.game.result()),
+            ));
+        };
+        if !seats.holds(color) || g.is_engine(color) {
+            return Err(ApiError::new(
+                ErrorCode::NotYourTurn,
+                "a hint is for your own turn",
+            ));
+        }
+        let mut next = g.clone();
+        next.hints[usize::from(color == Color::Black)] += 1;
+        next.updated_at = now_ms();
+        let pos = *next.game.position();
+        let scoring = next.game.scoring();
+        let op = WriteOp::Update {
+            id: next.id.clone(),
+            progress: next.progress(),
+        };
+        let state = self
+            .commit(&h, &mut slot, next, op, Change::Update("hint"), Some(seats))
+            .await?;
+        Ok((state, pos, scoring))
     }
 
     /// Takes back (engine and local games) or offers to take back (friend games).
@@ -871,6 +916,11 @@ impl Hub {
         game.set_tag("White", &name(Color::White));
         game.set_tag("Black", &name(Color::Black));
         game.set_tag("GameId", &g.id);
+        for (tag, n) in [("WhiteHints", g.hints[0]), ("BlackHints", g.hints[1])] {
+            if n > 0 {
+                game.set_tag(tag, &n.to_string());
+            }
+        }
         // The engine's estimate of the deal, when the start was analysed (the game page asks for
         // it before move 1).
         if let Some(r) = self.analyst.peek(game.start(), game.scoring()) {

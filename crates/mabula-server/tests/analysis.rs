@@ -280,3 +280,53 @@ async fn a_stream_left_before_its_turn_is_not_analysed() {
     let (_, stats) = server.get("/api/analysis/stats", None).await;
     assert_eq!(stats["runs"], 2, "{stats}");
 }
+
+#[tokio::test]
+async fn hints_against_the_engine_are_counted_and_kept_in_the_record() {
+    let server = server().await;
+    let grant = server
+        .create(json!({ "mode": "engine", "engine_level": 1, "color": "white", "first": "white", "seed": 8 }))
+        .await;
+    let id = grant["game_id"].as_str().expect("id");
+    let token = grant["token"].as_str().expect("token");
+    let path = format!("/api/games/{id}/hint");
+    let (status, e) = server.post(&path, None, json!({})).await;
+    assert_eq!(status, 401, "{e}");
+    for n in 1..=2 {
+        let (status, hint) = server.post(&path, Some(token), json!({})).await;
+        assert_eq!(status, 200, "{hint}");
+        assert_eq!(hint["state"]["hints"]["white"], n);
+        assert_eq!(hint["state"]["hints"]["black"], 0);
+        assert_eq!(hint["analysis"]["position"], grant["state"]["position"]);
+        assert!(
+            !hint["analysis"]["moves"]
+                .as_array()
+                .expect("moves")
+                .is_empty()
+        );
+        assert_eq!(hint["analysis"]["done"], true);
+    }
+    let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
+    let text = record.as_str().expect("text");
+    assert!(text.contains("[WhiteHints \"2\"]"), "{text}");
+    assert!(!text.contains("BlackHints"), "{text}");
+    let (_, state) = server.get(&format!("/api/games/{id}"), None).await;
+    assert_eq!(state["hints"]["white"], 2);
+
+    // Not in other games.
+    let local = server.create(json!({ "mode": "local", "seed": "8" })).await;
+    let (status, e) = server
+        .post(
+            &format!("/api/games/{}/hint", local["game_id"].as_str().expect("id")),
+            local["token"].as_str(),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .expect("message")
+            .contains("against the engine")
+    );
+}

@@ -10,8 +10,8 @@ use crate::error::{ErrorBody, ErrorCode};
 use crate::model::{EndReason, EngineSettings, Mode, Side, UndoOffer};
 use crate::view::{
     AllScores, ColorChoice, CreateGame, Empty, GameList, GameState, GameSummary, GroupsView,
-    Health, ImportRequest, JoinRequest, LegalMoveView, MoveRequest, MoveView, ResignRequest,
-    ScoresView, SeatGrant, SeatKind, SeatView, SeatsView, SeedInput, SettingsView,
+    Health, HintCounts, ImportRequest, JoinRequest, LegalMoveView, MoveRequest, MoveView,
+    ResignRequest, ScoresView, SeatGrant, SeatKind, SeatView, SeatsView, SeedInput, SettingsView,
 };
 use axum::routing::get;
 use axum::{Json, Router};
@@ -36,6 +36,7 @@ use utoipa::{Modify, OpenApi};
         super::games::rematch,
         super::games::record,
         super::games::import,
+        super::games::hint,
         super::analysis::position,
         super::analysis::stream,
         super::analysis::game,
@@ -48,7 +49,8 @@ use utoipa::{Modify, OpenApi};
         GameSummary, GameList, SeatGrant, SeedInput, ColorChoice, CreateGame, MoveRequest, ResignRequest,
         Empty, JoinRequest, ImportRequest, Health,
         PositionAnalysis, GameAnalysis, ValueView, LineView, VerdictView, NoteView, Counts, SideCounts,
-        GameAnalysisRequest, AnalysisStats, GamePositionEvent, PositionMoves,
+        GameAnalysisRequest, AnalysisStats, GamePositionEvent, PositionMoves, HintCounts,
+        super::games::HintAnswer,
     )),
     modifiers(&TokenScheme),
     tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "server", description = "Health")),
