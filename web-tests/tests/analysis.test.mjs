@@ -1,10 +1,11 @@
 // End-to-end tests of the analysis board: a finished game's analysis with arrows, the evaluation
-// graph and the solver's verdict near the end; clicking the graph; a variation; a position string.
+// graph and the solver's verdict near the end; clicking the graph; a variation; a position string;
+// the deal estimate; hints while playing the engine.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, SHOTS, launch, api, pick, visibleTexts } from './helpers.mjs';
+import { BASE, SHOTS, launch, api, pick, visibleTexts, gameId, state, clickMove, waitMoves, waitTurn } from './helpers.mjs';
 
 let chrome;
 const contexts = [];
@@ -138,4 +139,38 @@ test('a position string is analysed, in another language and the dark theme', as
   await page.waitForSelector('.notfound');
   noErrors(ctx);
   await ctx.close();
+});
+
+test('hints against the engine are off by default, shown as an arrow, counted and kept in the record', async () => {
+  const ctx = await context({ locale: 'en-US' });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/`);
+  await page.click('label.opponent:has(input[value="engine"])');
+  await page.locator('#level').fill('1');
+  await page.click('label:has(input[name="color"][value="white"])');
+  await page.click('label:has(input[name="first"][value="white"])');
+  await page.click('form.newgame button[type="submit"]');
+  await page.waitForURL(/\/game\/[a-z0-9]+$/);
+  const id = gameId(page);
+  await waitTurn(page);
+  assert.equal(await page.isChecked('.hints-toggle'), false, 'hints are off by default');
+  assert.equal(await page.locator('.hint-button').count(), 0);
+  await page.check('.hints-toggle');
+  await page.click('.hint-button');
+  await page.waitForSelector('main svg.board .note-arrow.best', { state: 'attached', timeout: 20000 });
+  await page.waitForSelector('.hint-count');
+  assert.equal(await page.textContent('.hint-count'), 'Hints used in this game: 1');
+  await page.screenshot({ path: join(SHOTS, 'game-hint.png') });
+  assert.match(await api(`/api/games/${id}/record`), /\[WhiteHints "1"\]/);
+  // After a move, the old hint is gone from the board.
+  const st = await state(id);
+  await clickMove(page, pick(st));
+  await waitMoves(page, 1);
+  assert.equal(await page.locator('main svg.board .note-arrow').count(), 0);
+  noErrors(ctx);
+  await ctx.close();
+});
+
+test('no context saw a console error', () => {
+  for (const ctx of contexts) noErrors(ctx);
 });

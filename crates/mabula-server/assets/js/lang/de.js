@@ -245,6 +245,10 @@ export default {
 
   'game.analyse': 'Analysieren',
   'game.deal': 'Die Ausgangsstellung: Weiß hat laut Engine {p} % Chancen.',
+  'game.hints': 'Tipps',
+  'game.hintShow': 'Tipp zeigen',
+  'game.hintCount': 'Tipps in dieser Partie: {n}',
+  'game.hintAnnounce': 'Die Engine schlägt {move} vor.',
   'analysis.title': 'Analyse',
   'analysis.open': 'Zum Analysebrett',
   'analysis.input': 'Füge eine Partienotation oder eine Stellungszeile ein',

@@ -245,6 +245,10 @@ export default {
 
   'game.analyse': 'Analyse',
   'game.deal': 'The deal: White’s chances {p}% by the engine’s estimate.',
+  'game.hints': 'Hints',
+  'game.hintShow': 'Show a hint',
+  'game.hintCount': 'Hints used in this game: {n}',
+  'game.hintAnnounce': 'The engine suggests {move}.',
   'analysis.title': 'Analysis',
   'analysis.open': 'Open the analysis board',
   'analysis.input': 'Paste a game record or a position string',

@@ -245,6 +245,10 @@ export default {
 
   'game.analyse': 'Analizar',
   'game.deal': 'El reparto inicial: según el motor, las blancas tienen un {p} % de opciones.',
+  'game.hints': 'Pistas',
+  'game.hintShow': 'Ver una pista',
+  'game.hintCount': 'Pistas pedidas en esta partida: {n}',
+  'game.hintAnnounce': 'El motor propone {move}.',
   'analysis.title': 'Análisis',
   'analysis.open': 'Abrir el tablero de análisis',
   'analysis.input': 'Pega la anotación de una partida o una línea de posición',

@@ -245,6 +245,10 @@ export default {
 
   'game.analyse': 'Analyser',
   'game.deal': 'La donne : selon le moteur, Blanc a {p} % de chances.',
+  'game.hints': 'Conseils',
+  'game.hintShow': 'Montrer un conseil',
+  'game.hintCount': 'Conseils demandés dans cette partie : {n}',
+  'game.hintAnnounce': 'Le moteur propose {move}.',
   'analysis.title': 'Analyse',
   'analysis.open': 'Ouvrir l’échiquier d’analyse',
   'analysis.input': 'Collez une notation de partie ou une ligne de position',

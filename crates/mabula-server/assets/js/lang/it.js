@@ -245,6 +245,10 @@ export default {
 
   'game.analyse': 'Analizza',
   'game.deal': 'La disposizione iniziale: secondo il motore il Bianco ha il {p}% di possibilità.',
+  'game.hints': 'Suggerimenti',
+  'game.hintShow': 'Mostra un suggerimento',
+  'game.hintCount': 'Suggerimenti chiesti in questa partita: {n}',
+  'game.hintAnnounce': 'Il motore propone {move}.',
   'analysis.title': 'Analisi',
   'analysis.open': 'Apri la scacchiera di analisi',
   'analysis.input': 'Incolla la trascrizione di una partita o una riga di posizione',

@@ -252,6 +252,10 @@ export default {
 
   'game.analyse': 'Analizează',
   'game.deal': 'Așezarea inițială: după estimarea motorului, Albul are {p}% șanse.',
+  'game.hints': 'Indicii',
+  'game.hintShow': 'Arată un indiciu',
+  'game.hintCount': 'Indicii cerute în această partidă: {n}',
+  'game.hintAnnounce': 'Motorul propune {move}.',
   'analysis.title': 'Analiză',
   'analysis.open': 'Deschide tabla de analiză',
   'analysis.input': 'Lipește notația unei partide sau un rând de poziție',

@@ -33,6 +33,8 @@ export function mount(main, { id, replay }) {
   let unmounted = false;
   let showGroups = readBool(GROUPS_KEY);
   let endDialogOpen = null;
+  let hintsOn = false;
+  let hint = null;
 
   // ---- Skeleton ------------------------------------------------------------------------------
   const board = new Board({
@@ -73,8 +75,11 @@ export function mount(main, { id, replay }) {
     try { localStorage.setItem(GROUPS_KEY, showGroups ? '1' : '0'); } catch { /* ignore */ }
     renderBoard();
   } });
+  const hintsToggle = h('input', { type: 'checkbox', class: 'hints-toggle', onchange: () => { hintsOn = hintsToggle.checked; renderActions(); renderBoard(); } });
+  const hintsLabel = h('label', { hidden: true }, hintsToggle, h('span', { i18n: 'game.hints' }));
   const toggles = h('div', { class: 'toggles' },
     h('label', {}, groupsToggle, h('span', { i18n: 'game.showGroups' })),
+    hintsLabel,
     h('button', { type: 'button', class: 'btn small', i18n: 'game.flip', onclick: () => { flipped = !board.flipped; board.setFlipped(flipped); } }));
 
   const notationInput = h('input', {
@@ -352,6 +357,21 @@ export function mount(main, { id, replay }) {
     }
   }
 
+  /** Asks the engine for a hint (counted by the server) and shows its move as an arrow. */
+  async function askHint() {
+    try {
+      const res = await request('POST', `/api/games/${id}/hint`, { token, body: {} });
+      accept(res.state);
+      hint = { count: res.state.moves.length, analysis: res.analysis };
+      const best = res.analysis.moves[0];
+      if (best) announce(t('game.hintAnnounce', { move: best.move }));
+      renderActions();
+      renderBoard();
+    } catch (err) {
+      toast(errorText(err), 'error');
+    }
+  }
+
   async function resign() {
     const local = state.settings.mode === 'local';
     const side = t(`colour.${Cap[state.to_move]}`);
@@ -497,12 +517,15 @@ export function mount(main, { id, replay }) {
     }
     if (view === null && !optimistic) shown = { count: n, epoch: state.epoch };
     const d = displayed();
+    const fresh = hintsOn && hint && hint.count === state.moves.length && view === null;
+    const best = fresh ? hint.analysis.moves[0] : null;
     board.set({
       position: d.position,
       lastMove: d.last,
       groups: d.groups,
       showGroups: showGroups || (state.status === 'finished' && view === null),
       moves: boardMoves(),
+      annotations: best && best.move.includes('-') ? { arrows: [best.move.split('-').concat('best')] } : null,
     });
   }
 
@@ -688,6 +711,16 @@ export function mount(main, { id, replay }) {
           onclick: () => { optimistic = null; act(() => api.undo(id, token)); } }));
       }
       actions.append(h('button', { type: 'button', class: 'btn danger resign-button', i18n: 'game.resign', onclick: resign }));
+    }
+    const engineGame = mode === 'engine' && seats.length > 0;
+    hintsLabel.hidden = !engineGame || !playing;
+    if (engineGame && playing && hintsOn) {
+      actions.append(h('button', { type: 'button', class: 'btn hint-button', i18n: 'game.hintShow', disabled: !isMyTurn() || pending,
+        onclick: askHint }));
+    }
+    const used = state.hints ? seats.reduce((n, side) => n + (state.hints[side] || 0), 0) : 0;
+    if (engineGame && used > 0) {
+      actions.append(h('p', { class: 'hint-count muted', i18n: 'game.hintCount', i18nArgs: { n: used } }));
     }
     if (!playing) {
       if (seats.length) {
