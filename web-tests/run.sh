@@ -37,10 +37,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Short engine thinking keeps a whole game against it within seconds; the tests send bursts of
-# requests, so the rate limit is off.
+# Short engine thinking keeps a whole game against it, and its analysis, within seconds; the
+# tests send bursts of requests, so the rate limit is off.
 "$MABULA_BIN" serve --bind 127.0.0.1:0 --database "$tmp/mabula.sqlite3" \
-  --engine-movetime-ms 40 --rate-limit 0 >"$tmp/stdout" 2>"$tmp/stderr" &
+  --engine-movetime-ms 40 --analysis-ms 200 --rate-limit 0 >"$tmp/stdout" 2>"$tmp/stderr" &
 pid=$!
 
 url=""

@@ -5,11 +5,12 @@
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use mabula::{Bitboard, Game, Move, Position, Scoring};
+use mabula_engine::annotate::{self, Deepening, Report, Settings};
 use mabula_engine::arena::{
     GameReport, GtpPlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, run_match,
 };
 use mabula_engine::gtp::Gtp;
-use mabula_engine::{Analysis, Engine, EngineConfig, Limits, SolveMode, Solver, Value};
+use mabula_engine::{EngineConfig, Limits, SolveMode, Solver};
 use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command as Process, Stdio};
@@ -64,6 +65,10 @@ pub enum Command {
         /// Write the annotated record here instead of to stdout.
         #[arg(long, short)]
         output: Option<PathBuf>,
+        /// Also print the evaluation graph of a record (value for White after each move) as a
+        /// small chart, on stderr when the record goes to stdout.
+        #[arg(long)]
+        chart: bool,
     },
     /// Play a match between two players on the same random setups with colours swapped, and
     /// print wins, draws, losses and the Elo difference.
@@ -133,15 +138,16 @@ pub fn run(cmd: Command) -> Result<()> {
             scoring,
             threads,
             output,
+            chart,
         } => {
-            let config = EngineConfig {
+            let settings = Settings {
+                time: Duration::from_secs_f64(time.max(0.001)),
                 threads: threads.unwrap_or(EngineConfig::default().threads),
-                ..EngineConfig::default()
+                ..Settings::default()
             };
-            let time = Duration::from_secs_f64(time.max(0.001));
             match record_path(&target) {
-                Some(path) => annotate(&path, time, config, output),
-                None => analyze_position(&parse_position(&target)?, scoring, time, config),
+                Some(path) => annotate_record(&path, &settings, output, chart),
+                None => analyze_position(&parse_position(&target)?, scoring, &settings),
             }
         }
         Command::Match {
@@ -267,48 +273,48 @@ fn solve(
     Ok(())
 }
 
-fn analyze_position(
-    pos: &Position,
-    scoring: Scoring,
-    time: Duration,
-    config: EngineConfig,
-) -> Result<()> {
+fn analyze_position(pos: &Position, scoring: Scoring, settings: &Settings) -> Result<()> {
     if pos.is_game_over() {
         let scores = pos.scores(scoring);
         println!("The game is over: {scores} ({scoring} scoring).");
         return Ok(());
     }
     let bar = spinner("thinking");
-    let analysis = Engine::new(config, scoring).analyze(pos, &Limits::time(time));
+    let settings = Settings {
+        lines: usize::MAX,
+        ..settings.clone()
+    };
+    let report = Deepening::new(scoring, &settings).run(pos, |r| {
+        bar.set_message(format!(
+            "thinking: step {}, {} playouts",
+            r.step, r.playouts
+        ));
+    });
     bar.finish_and_clear();
-    print!("{}", analysis_table(pos, scoring, &analysis));
+    print!("{}", analysis_table(pos, scoring, &report));
     Ok(())
 }
 
 /// The table `mabula analyze POSITION` prints.
-fn analysis_table(pos: &Position, scoring: Scoring, a: &Analysis) -> String {
+fn analysis_table(pos: &Position, scoring: Scoring, r: &Report) -> String {
     let mut out = format!(
         "{pos}: {} to move, {scoring} scoring; {} playouts in {:.2} s\n",
         pos.side_to_move(),
-        a.playouts,
-        a.elapsed.as_secs_f64()
+        r.playouts,
+        r.elapsed.as_secs_f64()
     );
-    if let Some(sol) = &a.solved {
-        let v = Value::Exact {
-            result: sol.value.signum() as i8,
-            margin: None,
-        };
-        out.push_str(&format!(
-            "solved exactly: {} ({} nodes)\n",
-            describe(v),
-            sol.nodes
-        ));
+    match r.verdict {
+        Some(v) => out.push_str(&format!("solved exactly: {v}\n")),
+        None => out.push_str(&format!(
+            "value for White: {:.1}% (an estimate)\n",
+            100.0 * r.white
+        )),
     }
     out.push_str(&format!(
         "{:<8} {:>10} {:>10}  line\n",
         "move", "value", "visits"
     ));
-    for m in &a.moves {
+    for m in &r.moves {
         out.push_str(&format!(
             "{:<8} {:>10} {:>10}  {}\n",
             m.mv.to_string(),
@@ -320,20 +326,14 @@ fn analysis_table(pos: &Position, scoring: Scoring, a: &Analysis) -> String {
     out
 }
 
-fn describe(v: Value) -> String {
-    match v {
-        Value::Exact { result: 1, .. } => "the side to move wins".into(),
-        Value::Exact { result: 0, .. } => "a draw".into(),
-        Value::Exact { .. } => "the side to move loses".into(),
-        Value::Estimate(p) => format!("{:.1}%", 100.0 * p),
-    }
-}
-
-fn annotate(
+/// Annotates every move of a record with [`mabula_engine::annotate`], the code the server's
+/// analysis board runs too: every position is analysed, and a move's value is the value of the
+/// position it leads to, so that every move gets a full search and not a few visits.
+fn annotate_record(
     path: &PathBuf,
-    time: Duration,
-    config: EngineConfig,
+    settings: &Settings,
     output: Option<PathBuf>,
+    chart: bool,
 ) -> Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -347,82 +347,44 @@ fn annotate(
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    // Every position is analysed; a move's value is the value of the position it leads to, seen
-    // from the other side, so that every move gets a full search and not a few visits.
-    let mut engine = Engine::new(config, game.scoring());
     let positions = game.positions();
-    let mut analyses = Vec::with_capacity(positions.len());
+    let mut deepening = Deepening::new(game.scoring(), settings);
+    let mut reports = Vec::with_capacity(positions.len());
     for (i, pos) in positions.iter().enumerate() {
         bar.set_position(i as u64);
-        analyses.push((!pos.is_game_over()).then(|| engine.analyze(pos, &Limits::time(time))));
-    }
-    for (i, &played) in moves.iter().enumerate() {
-        let Some(before) = &analyses[i] else { continue };
-        if before.moves.len() <= 1 {
-            continue;
-        }
-        let mover = positions[i].side_to_move();
-        let after = &positions[i + 1];
-        let value = match &analyses[i + 1] {
-            Some(a) => a
-                .moves
-                .first()
-                .map_or(Value::Estimate(0.5), |m| flip(m.value)),
-            None => Value::Exact {
-                result: after.scores(game.scoring()).margin(mover).signum() as i8,
-                margin: None,
-            },
-        };
-        let note = comment(before, played, value);
-        let merged = match game.comment(i) {
-            Some(old) => format!("{old}; {note}"),
-            None => note,
-        };
-        game.set_comment(i, &merged);
+        reports.push(deepening.run(pos, |_| {}));
     }
     bar.finish_and_clear();
+    let notes = annotate::annotate(&positions, &moves, &reports, game.scoring());
+    for note in &notes {
+        let merged = match game.comment(note.index) {
+            Some(old) => format!("{old}; {}", note.comment()),
+            None => note.comment(),
+        };
+        game.set_comment(note.index, &merged);
+    }
     game.set_tag(
         "Annotator",
         &format!("mabula-engine {}", env!("CARGO_PKG_VERSION")),
     );
     let record = game.to_string();
+    let graph = chart.then(|| annotate::chart(&annotate::white_values(&reports), &notes, 11));
     match output {
-        Some(out) => std::fs::write(&out, record)
-            .with_context(|| format!("cannot write {}", out.display()))?,
-        None => print!("{record}"),
+        Some(out) => {
+            std::fs::write(&out, record)
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            if let Some(g) = graph {
+                print!("{g}");
+            }
+        }
+        None => {
+            print!("{record}");
+            if let Some(g) = graph {
+                eprint!("{g}");
+            }
+        }
     }
     Ok(())
-}
-
-/// The value of a position for the player who just moved into it, from its value for the
-/// player to move.
-fn flip(v: Value) -> Value {
-    match v {
-        Value::Estimate(p) => Value::Estimate(1.0 - p),
-        Value::Exact { result, margin } => Value::Exact {
-            result: -result,
-            margin: margin.map(|m| -m),
-        },
-    }
-}
-
-/// `engine 48.2%; best c8-c5 55.1% (c8-c5 e1-e4 ...)`, or `engine 55.1%, the engine's choice`:
-/// the value of the move `played` and, when the engine prefers another, that move, its value and
-/// its line.
-fn comment(analysis: &Analysis, played: Move, value: Value) -> String {
-    match analysis.moves.first() {
-        Some(best) if best.mv == played => format!("engine {value}, the engine's choice"),
-        Some(best) => {
-            let pv: Vec<String> = best.pv.iter().take(6).map(Move::to_string).collect();
-            format!(
-                "engine {value}; best {} {} ({})",
-                best.mv,
-                best.value,
-                pv.join(" ")
-            )
-        }
-        None => format!("engine {value}"),
-    }
 }
 
 /// An external engine in its own process.
@@ -637,32 +599,21 @@ mod tests {
     use mabula::Color;
 
     #[test]
-    fn a_comment_names_the_played_value_and_the_best_alternative() {
+    fn the_position_table_lists_every_move() {
         let pos = mabula::deal::random(1, Color::White);
-        let mut engine = Engine::new(
-            EngineConfig {
-                threads: 1,
-                seed: 1,
-                ..EngineConfig::default()
-            },
-            Scoring::Largest,
-        );
-        let a = engine.analyze(&pos, &Limits::nodes(2000));
-        let best = a.best();
-        let text = comment(&a, best, Value::Estimate(0.5));
-        assert_eq!(text, "engine 50.0%, the engine's choice");
-        let other = a.moves[1].mv;
-        let text = comment(
-            &a,
-            other,
-            Value::Exact {
-                result: -1,
-                margin: None,
-            },
-        );
-        assert!(
-            text.starts_with(&format!("engine loss; best {best} ")),
-            "{text}"
+        let settings = Settings {
+            time: Duration::from_millis(40),
+            threads: 1,
+            lines: usize::MAX,
+            ..Settings::default()
+        };
+        let report = Deepening::new(Scoring::Largest, &settings).run(&pos, |_| {});
+        let table = analysis_table(&pos, Scoring::Largest, &report);
+        assert!(table.contains("value for White: "), "{table}");
+        assert_eq!(
+            table.lines().count(),
+            3 + pos.legal_moves().len(),
+            "{table}"
         );
     }
 }

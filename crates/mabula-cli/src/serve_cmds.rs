@@ -29,6 +29,9 @@ pub enum Command {
         /// Burst size of the rate limit.
         #[arg(long, default_value_t = 100.0)]
         rate_burst: f64,
+        /// The bound on the analysis board's thinking per position, in milliseconds.
+        #[arg(long, default_value_t = 1500)]
+        analysis_ms: u64,
     },
     /// Play many games against a running server and report moves per second, latencies and
     /// errors (start the server with --rate-limit 0).
@@ -63,6 +66,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             engine_movetime_ms,
             rate_limit,
             rate_burst,
+            analysis_ms,
         } => {
             init_logs();
             let database = match database {
@@ -78,6 +82,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.hub.engine_movetime = Duration::from_millis(engine_movetime_ms);
             config.rate_limit = rate_limit;
             config.rate_burst = rate_burst;
+            config.hub.analysis_time = Duration::from_millis(analysis_ms.max(1));
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::bind(&bind)
                     .await

@@ -145,6 +145,37 @@ fn analyze_annotates_every_move_of_a_record() {
 }
 
 #[test]
+fn analyze_prints_the_evaluation_chart_of_a_record() {
+    let dir = std::env::temp_dir().join(format!("mabula-chart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let record = dir.join("game.pgn");
+    std::fs::write(
+        &record,
+        "[Setup \"1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w\"]\n\n1. b1-b4 1... e8-e6 2. a3-d3 *\n",
+    )
+    .expect("written");
+    let annotated = dir.join("annotated.pgn");
+    let out = mabula(&[
+        "analyze",
+        record.to_str().expect("utf-8"),
+        "--time",
+        "0.05",
+        "--threads",
+        "1",
+        "--chart",
+        "-o",
+        annotated.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("100% |"), "{text}");
+    assert!(text.contains(" 50% |"), "{text}");
+    // One point per position: the start and after each of the three moves.
+    assert_eq!(text.matches('*').count(), 4, "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn analyze_refuses_a_malformed_record_naming_the_line_and_the_move() {
     let dir = std::env::temp_dir().join(format!("mabula-bad-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");

@@ -1,4 +1,4 @@
-//! The engine pool: engine moves are computed on Tokio's blocking threads, at most `threads` at
+//! The engine pool: engine moves (and analyses, [`crate::analysis`]) are computed on Tokio's blocking threads, at most `threads` at
 //! a time; further requests wait their turn in the semaphore's (fair, first-come) queue, so the
 //! async workers never compute and the server keeps answering while engines think.
 
@@ -36,6 +36,20 @@ impl EnginePool {
         let handle = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             mabula_engine::choose_move(&pos, scoring, level, Some(movetime), seed)
+        });
+        handle.await.ok()
+    }
+
+    /// Runs `work` on a blocking thread once a slot is free (analysis uses this). `None` only if
+    /// the pool was closed or the work panicked.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        let permit = self.permits.clone().acquire_owned().await.ok()?;
+        let handle = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
         });
         handle.await.ok()
     }

@@ -9,6 +9,7 @@
 //! `internal`. Because listeners subscribe under the same lock, each of them sees every change
 //! after its snapshot exactly once, in order.
 
+use crate::analysis::Analyst;
 use crate::auth::{self, MaybeToken, Seats};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
@@ -36,6 +37,8 @@ pub struct HubConfig {
     pub engine_movetime: Duration,
     /// How long an unused game stays in memory.
     pub idle_eviction: Duration,
+    /// The bound on the analysis of one position (the analysis board).
+    pub analysis_time: Duration,
 }
 
 impl Default for HubConfig {
@@ -46,7 +49,16 @@ impl Default for HubConfig {
                 .unwrap_or(2),
             engine_movetime: Duration::from_millis(1000),
             idle_eviction: Duration::from_secs(120),
+            analysis_time: Duration::from_millis(1500),
         }
+    }
+}
+
+/// The engine's estimate of a start for the record: `White 52.3%`, or the exact verdict.
+fn deal_estimate(r: &mabula_engine::annotate::Report) -> String {
+    match r.verdict {
+        Some(v) => v.to_string(),
+        None => format!("White {:.1}%", 100.0 * r.white),
     }
 }
 
@@ -56,6 +68,8 @@ pub struct Hub {
     pub store: Store,
     /// Where engine moves are computed.
     engine: EnginePool,
+    /// The analysis board's service (runs on `engine`, caches per position).
+    analyst: Arc<Analyst>,
     /// Settings.
     config: HubConfig,
     /// The games in memory, by id.
@@ -237,12 +251,24 @@ fn grant(
 impl Hub {
     /// A hub over `store`.
     pub fn new(store: Store, config: HubConfig) -> Arc<Hub> {
+        let engine = EnginePool::new(config.engine_threads);
+        let analyst = Arc::new(Analyst::new(
+            engine.clone(),
+            config.engine_threads,
+            config.analysis_time,
+        ));
         Arc::new(Hub {
             store,
-            engine: EnginePool::new(config.engine_threads),
+            analyst,
+            engine,
             config,
             games: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The analysis service.
+    pub fn analyst(&self) -> &Arc<Analyst> {
+        &self.analyst
     }
 
     /// The engine pool (for shutdown).
@@ -514,6 +540,7 @@ impl Hub {
             rematch_id: None,
             rematch_of,
             undo_offer: None,
+            hints: [0, 0],
         };
         if live.game.result() != GameResult::Unfinished {
             live.end_reason = Some(if live.game.position().is_game_over() {
@@ -581,6 +608,50 @@ impl Hub {
         };
         self.commit(&h, &mut slot, next, op, Change::Resigned, Some(seats))
             .await
+    }
+
+    /// Counts a hint for the player to move in a game against the engine and answers the state
+    /// with the position and scoring the hint is for (the caller asks the analysis service).
+    pub async fn hint(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+    ) -> Result<(GameState, Position, Scoring), ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let seats = seats_for(&slot.game, token)?;
+        let g = &slot.game;
+        if g.mode != Mode::Engine {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "hints are only given in games against the engine",
+            ));
+        }
+        let Some(color) = g.to_move() else {
+            return Err(ApiError::new(
+                ErrorCode::GameOver,
+                format!("the game is over ({})", g.game.result()),
+            ));
+        };
+        if !seats.holds(color) || g.is_engine(color) {
+            return Err(ApiError::new(
+                ErrorCode::NotYourTurn,
+                "a hint is for your own turn",
+            ));
+        }
+        let mut next = g.clone();
+        next.hints[usize::from(color == Color::Black)] += 1;
+        next.updated_at = now_ms();
+        let pos = *next.game.position();
+        let scoring = next.game.scoring();
+        let op = WriteOp::Update {
+            id: next.id.clone(),
+            progress: next.progress(),
+        };
+        let state = self
+            .commit(&h, &mut slot, next, op, Change::Update("hint"), Some(seats))
+            .await?;
+        Ok((state, pos, scoring))
     }
 
     /// Takes back (engine and local games) or offers to take back (friend games).
@@ -845,6 +916,16 @@ impl Hub {
         game.set_tag("White", &name(Color::White));
         game.set_tag("Black", &name(Color::Black));
         game.set_tag("GameId", &g.id);
+        for (tag, n) in [("WhiteHints", g.hints[0]), ("BlackHints", g.hints[1])] {
+            if n > 0 {
+                game.set_tag(tag, &n.to_string());
+            }
+        }
+        // The engine's estimate of the deal, when the start was analysed (the game page asks for
+        // it before move 1).
+        if let Some(r) = self.analyst.peek(game.start(), game.scoring()) {
+            game.set_tag("DealEstimate", &deal_estimate(&r));
+        }
         Ok(game.to_string())
     }
 

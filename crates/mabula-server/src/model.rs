@@ -167,6 +167,8 @@ pub struct LiveGame {
     pub rematch_of: Option<String>,
     /// A pending undo request (friend games; not stored, lost on restart on purpose).
     pub undo_offer: Option<UndoOffer>,
+    /// Hints asked for by White and by Black (games against the engine).
+    pub hints: [u32; 2],
 }
 
 /// What changes in the `games` row when a game changes: written with every move.
@@ -186,6 +188,8 @@ pub struct Progress {
     pub end_reason: Option<EndReason>,
     /// Last change, ms since the epoch.
     pub updated_at: i64,
+    /// Hints asked for by White and by Black.
+    pub hints: [u32; 2],
 }
 
 impl LiveGame {
@@ -237,6 +241,7 @@ impl LiveGame {
             result: self.game.result().token().to_string(),
             end_reason: self.end_reason,
             updated_at: self.updated_at,
+            hints: self.hints,
         }
     }
 
@@ -398,6 +403,7 @@ pub(crate) mod tests_support {
             rematch_id: None,
             rematch_of: None,
             undo_offer: None,
+            hints: [0, 0],
         }
     }
 }

@@ -64,6 +64,8 @@ pub struct GameState {
     pub engine_thinking: bool,
     /// A pending undo request.
     pub undo_offer: Option<UndoOffer>,
+    /// Hints asked for by each side (games against the engine).
+    pub hints: HintCounts,
     /// The rematch game's id.
     pub rematch: Option<String>,
     /// The seats of the request's token (HTTP answers and `sync` only).
@@ -103,6 +105,15 @@ pub struct MoveView {
     pub slides: Vec<[String; 2]>,
     /// The position after the move.
     pub position: String,
+}
+
+/// Hints asked for by each side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct HintCounts {
+    /// White's.
+    pub white: u32,
+    /// Black's.
+    pub black: u32,
 }
 
 /// A legal move and its outcome.
@@ -581,6 +592,10 @@ pub fn game_state(
         spectators: presence.spectators,
         engine_thinking,
         undo_offer: g.undo_offer,
+        hints: HintCounts {
+            white: g.hints[0],
+            black: g.hints[1],
+        },
         rematch: g.rematch_id.clone(),
         you: you.map(Seats::sides),
     }

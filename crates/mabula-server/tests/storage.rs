@@ -68,6 +68,8 @@ fn sample_game(id: &str) -> StoredGame {
         rematch_of: None,
         rematch_id: None,
         moves: Vec::new(),
+        white_hints: 0,
+        black_hints: 0,
     }
 }
 
@@ -169,6 +171,7 @@ async fn storage_contract(url: &str) {
         to_move: None,
         result: "1-0".into(),
         updated_at: 9000,
+        hints: [2, 1],
         ..live.progress()
     };
     store
@@ -194,6 +197,10 @@ async fn storage_contract(url: &str) {
     let recent = store.list(ListFilter::Recent, 1).await.unwrap();
     assert_eq!(recent[0].id, id);
     assert_eq!(recent[0].move_count, 3);
+    // The hint counts are kept.
+    let hinted = store.load(id).await.unwrap().expect("the game");
+    assert_eq!((hinted.white_hints, hinted.black_hints), (2, 1));
+    assert_eq!(hinted.into_live().expect("valid").hints, [2, 1]);
 
     // Many writes at once are grouped and all acknowledged.
     let writes = (0..50u32).map(|i| {

@@ -5,14 +5,14 @@
 // Layout of the UI (plain ES modules, no build step; embedded in the binary by rust-embed):
 //   index.html        the shell: top bar, <main>, the shared SVG paints (marble gradients, wood)
 //   css/style.css     every style; light and dark themes; phone and desktop layouts
-//   js/app.js         this file: routes /, /watch, /rules, /game/{id}, /replay/{id}
+//   js/app.js         this file: routes /, /watch, /rules, /game/{id}, /replay/{id}, /analysis
 //   js/api.js         HTTP calls, seat tokens in localStorage, the reconnecting WebSocket
 //   js/board.js       the SVG board: drawing, selection, stops, push preview, rolling marbles
 //   js/position.js    position strings, groups and scores for display (no move generation)
 //   js/i18n.js        t(), the language choice; js/lang/{en,de,fr,it,es,ro}.js the strings
 //   js/dom.js         element builders, live announcements, toasts, clipboard
 //   js/widgets.js     a game in a list, mode and result names
-//   js/pages/*.js     home, game (and replay), watch, rules, dialogs, error texts
+//   js/pages/*.js     home, game (and replay), analysis, watch, rules, dialogs, error texts
 
 import { LANGS, lang, setLang, t } from './i18n.js';
 import { translateDom, clear, h } from './dom.js';
@@ -21,11 +21,13 @@ import * as home from './pages/home.js';
 import * as game from './pages/game.js';
 import * as watch from './pages/watch.js';
 import * as rules from './pages/rules.js';
+import * as analysis from './pages/analysis.js';
 
 const ROUTES = [
   { re: /^\/$/, page: home, nav: 'home' },
   { re: /^\/watch\/?$/, page: watch, nav: 'watch' },
   { re: /^\/rules\/?$/, page: rules, nav: 'rules' },
+  { re: /^\/analysis\/?$/, page: analysis, nav: null },
   { re: /^\/game\/([a-z0-9]+)\/?$/, page: game, nav: null, params: (m) => ({ id: m[1], replay: false }) },
   { re: /^\/replay\/([a-z0-9]+)\/?$/, page: game, nav: 'watch', params: (m) => ({ id: m[1], replay: true }) },
 ];

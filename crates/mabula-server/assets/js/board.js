@@ -341,14 +341,14 @@ export class Board {
       const [x, y] = this.center(name);
       g.append(s('path', { class: 'note-cross', d: `M${x - 18} ${y - 18}L${x + 18} ${y + 18}M${x + 18} ${y - 18}L${x - 18} ${y + 18}` }));
     }
-    for (const [from, to] of a.arrows || []) {
+    for (const [from, to, kind] of a.arrows || []) {
       const [x1, y1] = this.center(from);
       const [x2, y2] = this.center(to);
       const len = Math.hypot(x2 - x1, y2 - y1);
       const ux = (x2 - x1) / len;
       const uy = (y2 - y1) / len;
       g.append(s('line', {
-        class: 'note-arrow', x1: x1 + ux * 10, y1: y1 + uy * 10, x2: x2 - ux * 26, y2: y2 - uy * 26,
+        class: `note-arrow${kind ? ` ${kind}` : ''}`, x1: x1 + ux * 10, y1: y1 + uy * 10, x2: x2 - ux * 26, y2: y2 - uy * 26,
         'marker-end': 'url(#mb-arrow-note)',
       }));
     }

@@ -2,12 +2,16 @@
 //! `/api/openapi.json`. The WebSocket protocol is described in `docs/api.md`.
 
 use super::AppState;
+use super::analysis::{AnalysisStats, GameAnalysisRequest, GamePositionEvent, PositionMoves};
+use crate::analysis::{
+    Counts, GameAnalysis, LineView, NoteView, PositionAnalysis, SideCounts, ValueView, VerdictView,
+};
 use crate::error::{ErrorBody, ErrorCode};
 use crate::model::{EndReason, EngineSettings, Mode, Side, UndoOffer};
 use crate::view::{
     AllScores, ColorChoice, CreateGame, Empty, GameList, GameState, GameSummary, GroupsView,
-    Health, ImportRequest, JoinRequest, LegalMoveView, MoveRequest, MoveView, ResignRequest,
-    ScoresView, SeatGrant, SeatKind, SeatView, SeatsView, SeedInput, SettingsView,
+    Health, HintCounts, ImportRequest, JoinRequest, LegalMoveView, MoveRequest, MoveView,
+    ResignRequest, ScoresView, SeatGrant, SeatKind, SeatView, SeatsView, SeedInput, SettingsView,
 };
 use axum::routing::get;
 use axum::{Json, Router};
@@ -32,15 +36,24 @@ use utoipa::{Modify, OpenApi};
         super::games::rematch,
         super::games::record,
         super::games::import,
+        super::games::hint,
+        super::analysis::position,
+        super::analysis::stream,
+        super::analysis::game,
+        super::analysis::stats,
+        super::analysis::moves,
     ),
     components(schemas(
         ErrorBody, ErrorCode, Mode, Side, EndReason, EngineSettings, UndoOffer, GameState, SettingsView,
         MoveView, LegalMoveView, ScoresView, AllScores, GroupsView, SeatView, SeatKind, SeatsView,
         GameSummary, GameList, SeatGrant, SeedInput, ColorChoice, CreateGame, MoveRequest, ResignRequest,
         Empty, JoinRequest, ImportRequest, Health,
+        PositionAnalysis, GameAnalysis, ValueView, LineView, VerdictView, NoteView, Counts, SideCounts,
+        GameAnalysisRequest, AnalysisStats, GamePositionEvent, PositionMoves, HintCounts,
+        super::games::HintAnswer,
     )),
     modifiers(&TokenScheme),
-    tags((name = "games", description = "Games: create, play, watch, export"), (name = "server", description = "Health")),
+    tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "server", description = "Health")),
 )]
 pub struct ApiDoc;
 

@@ -29,6 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/games/{id}/undo/decline", post(decline_undo))
         .route("/api/games/{id}/rematch", post(rematch))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/hint", post(hint))
 }
 
 /// Create a game.
@@ -263,4 +264,35 @@ pub async fn import(
 ) -> Result<Response, ApiError> {
     let grant = app.hub.import(&req.record).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
+}
+
+/// A hint: the engine's analysis of the position, counted for the player to move.
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct HintAnswer {
+    /// The game state, with the hint counted.
+    pub state: GameState,
+    /// The engine's analysis of the position (its first move is the hint).
+    pub analysis: crate::analysis::PositionAnalysis,
+}
+
+/// Ask the engine for a hint on your turn in a game against it (counted, and kept in the record).
+#[utoipa::path(post, path = "/api/games/{id}/hint", tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The analysis, once finished, and the state", body = HintAnswer),
+        (status = 400, description = "Not a game against the engine", body = ErrorBody),
+        (status = 409, description = "Not your turn, or the game is over", body = ErrorBody),
+    ))]
+pub async fn hint(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: MaybeToken,
+) -> Result<Json<HintAnswer>, ApiError> {
+    let (state, pos, scoring) = app.hub.hint(&id, &token).await?;
+    let (report, cached) = app.hub.analyst().analyse(pos, scoring).await?;
+    Ok(Json(HintAnswer {
+        state,
+        analysis: crate::analysis::PositionAnalysis::new(&pos, scoring, &report, cached),
+    }))
 }

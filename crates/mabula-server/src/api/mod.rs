@@ -1,6 +1,7 @@
-//! The HTTP side: [`AppState`], one router per resource, merged in [`router`], and the layers
+//! The HTTP side: [`AppState`], one router per resource (games, analysis, ws, docs, assets), merged in [`router`], and the layers
 //! every request goes through (body limit, rate limit, JSON errors, panics caught, tracing).
 
+pub mod analysis;
 pub mod assets;
 pub mod docs;
 pub mod games;
@@ -33,6 +34,7 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
     Router::new()
         .route("/healthz", get(health))
         .merge(games::router())
+        .merge(analysis::router())
         .merge(ws::router())
         .merge(docs::router())
         .fallback(assets::serve)

@@ -101,6 +101,10 @@ pub struct StoredGame {
     pub rematch_id: Option<String>,
     /// The moves in notation, in order.
     pub moves: Vec<String>,
+    /// Hints asked for by White.
+    pub white_hints: i64,
+    /// Hints asked for by Black.
+    pub black_hints: i64,
 }
 
 fn side_name(s: Side) -> &'static str {
@@ -140,6 +144,8 @@ impl StoredGame {
             rematch_of: g.rematch_of.clone(),
             rematch_id: g.rematch_id.clone(),
             moves: g.game.moves().iter().map(|m| m.to_string()).collect(),
+            white_hints: i64::from(g.hints[0]),
+            black_hints: i64::from(g.hints[1]),
         }
     }
 
@@ -213,6 +219,10 @@ impl StoredGame {
             epoch: u32::try_from(self.epoch).unwrap_or(0),
             end_reason,
             rematch_id: self.rematch_id,
+            hints: [
+                u32::try_from(self.white_hints).unwrap_or(0),
+                u32::try_from(self.black_hints).unwrap_or(0),
+            ],
             rematch_of: self.rematch_of,
             undo_offer: None,
         })

@@ -236,7 +236,8 @@ async fn update_progress(
 ) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "UPDATE games SET position = ?1, to_move = ?2, move_count = ?3, finished = ?4, epoch = ?5, \
-         result = ?6, end_reason = ?7, updated_at = ?8 WHERE id = ?9",
+         result = ?6, end_reason = ?7, updated_at = ?8, white_hints = ?10, \
+         black_hints = ?11 WHERE id = ?9",
     )
     .bind(p.position.as_str())
     .bind(super::to_move_text(p))
@@ -247,6 +248,8 @@ async fn update_progress(
     .bind(super::end_reason_text(p))
     .bind(p.updated_at)
     .bind(id)
+    .bind(i64::from(p.hints[0]))
+    .bind(i64::from(p.hints[1]))
     .execute(&mut *conn)
     .await?;
     Ok(done.rows_affected() == 1)
@@ -260,7 +263,7 @@ async fn load_game(
     let Some(row) = sqlx::query(
         "SELECT id, created_at, updated_at, mode, scoring, seed, start, engine_color, engine_level, \
          engine_movetime_ms, white_token, black_token, join_code, position, to_move, epoch, result, \
-         end_reason, rematch_of, rematch_id FROM games WHERE id = ?1",
+         end_reason, rematch_of, rematch_id, white_hints, black_hints FROM games WHERE id = ?1",
     )
     .bind(id)
     .fetch_optional(&mut *conn)
@@ -301,6 +304,8 @@ fn stored_game(row: &SqliteRow, moves: Vec<String>) -> Result<StoredGame, StoreE
         rematch_of: row.try_get("rematch_of")?,
         rematch_id: row.try_get("rematch_id")?,
         moves,
+        white_hints: row.try_get("white_hints")?,
+        black_hints: row.try_get("black_hints")?,
     })
 }
 

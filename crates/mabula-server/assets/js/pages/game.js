@@ -4,7 +4,7 @@
 
 import { h, s, clear, translateDom, setText, announce, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
-import { api, seatOf, keepGrant, forgetSeat, forgetJoin, Live, ApiError } from '../api.js';
+import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, Live, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
@@ -33,6 +33,8 @@ export function mount(main, { id, replay }) {
   let unmounted = false;
   let showGroups = readBool(GROUPS_KEY);
   let endDialogOpen = null;
+  let hintsOn = false;
+  let hint = null;
 
   // ---- Skeleton ------------------------------------------------------------------------------
   const board = new Board({
@@ -66,14 +68,18 @@ export function mount(main, { id, replay }) {
   const statusRow = h('div', { class: 'status-row' }, status, connEl);
   const previewNote = h('p', { class: 'preview-note', 'aria-live': 'off' });
   const banners = h('div', { class: 'banners', style: 'display:grid;gap:10px' });
+  const dealNote = h('p', { class: 'deal-note muted', hidden: true });
   const actions = h('div', { class: 'actions' });
   const groupsToggle = h('input', { type: 'checkbox', checked: showGroups, onchange: () => {
     showGroups = groupsToggle.checked;
     try { localStorage.setItem(GROUPS_KEY, showGroups ? '1' : '0'); } catch { /* ignore */ }
     renderBoard();
   } });
+  const hintsToggle = h('input', { type: 'checkbox', class: 'hints-toggle', onchange: () => { hintsOn = hintsToggle.checked; renderActions(); renderBoard(); } });
+  const hintsLabel = h('label', { hidden: true }, hintsToggle, h('span', { i18n: 'game.hints' }));
   const toggles = h('div', { class: 'toggles' },
     h('label', {}, groupsToggle, h('span', { i18n: 'game.showGroups' })),
+    hintsLabel,
     h('button', { type: 'button', class: 'btn small', i18n: 'game.flip', onclick: () => { flipped = !board.flipped; board.setFlipped(flipped); } }));
 
   const notationInput = h('input', {
@@ -99,15 +105,29 @@ export function mount(main, { id, replay }) {
       const ok = await copyText(`${location.origin}/game/${id}`);
       toast(t(ok ? 'game.copied' : 'game.copyFailed'), ok ? 'info' : 'error');
     } }),
-    replay ? null : h('a', { class: 'btn small', href: `/replay/${id}`, i18n: 'game.replay' }));
+    replay ? null : h('a', { class: 'btn small', href: `/replay/${id}`, i18n: 'game.replay' }),
+    h('a', { class: 'btn small analyse-link', href: `/analysis?game=${id}`, i18n: 'game.analyse' }));
 
   const section = h('section', { class: 'game', 'aria-labelledby': 'game-title' },
     h('h1', { id: 'game-title', class: 'sr-only' }),
-    boardCol, players, statusRow, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
+    boardCol, players, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
   main.append(h('p', { class: 'muted loading', i18n: 'game.loading' }));
 
   // ---- Loading -----------------------------------------------------------------------------
   start();
+
+  /** The engine's estimate of the deal (the start position), from the analysis service. */
+  async function showDeal(st) {
+    try {
+      const a = await request('GET', `/api/analysis?position=${encodeURIComponent(st.start)}&scoring=${st.settings.scoring}`);
+      if (unmounted) return;
+      const args = { p: (100 * a.white).toFixed(1) };
+      dealNote.dataset.i18n = 'game.deal';
+      dealNote.dataset.i18nArgs = JSON.stringify(args);
+      dealNote.textContent = t('game.deal', args);
+      dealNote.hidden = false;
+    } catch { /* the estimate is optional */ }
+  }
 
   async function start() {
     const join = new URLSearchParams(location.hash.slice(1)).get('join');
@@ -143,6 +163,7 @@ export function mount(main, { id, replay }) {
     clear(main);
     main.append(section);
     loaded = true;
+    showDeal(first);
     if (flipped === null) flipped = seats.length === 1 && seats[0] === 'black';
     board.setFlipped(flipped);
     accept(first, true);
@@ -336,6 +357,21 @@ export function mount(main, { id, replay }) {
     }
   }
 
+  /** Asks the engine for a hint (counted by the server) and shows its move as an arrow. */
+  async function askHint() {
+    try {
+      const res = await request('POST', `/api/games/${id}/hint`, { token, body: {} });
+      accept(res.state);
+      hint = { count: res.state.moves.length, analysis: res.analysis };
+      const best = res.analysis.moves[0];
+      if (best) announce(t('game.hintAnnounce', { move: best.move }));
+      renderActions();
+      renderBoard();
+    } catch (err) {
+      toast(errorText(err), 'error');
+    }
+  }
+
   async function resign() {
     const local = state.settings.mode === 'local';
     const side = t(`colour.${Cap[state.to_move]}`);
@@ -481,12 +517,15 @@ export function mount(main, { id, replay }) {
     }
     if (view === null && !optimistic) shown = { count: n, epoch: state.epoch };
     const d = displayed();
+    const fresh = hintsOn && hint && hint.count === state.moves.length && view === null;
+    const best = fresh ? hint.analysis.moves[0] : null;
     board.set({
       position: d.position,
       lastMove: d.last,
       groups: d.groups,
       showGroups: showGroups || (state.status === 'finished' && view === null),
       moves: boardMoves(),
+      annotations: best && best.move.includes('-') ? { arrows: [best.move.split('-').concat('best')] } : null,
     });
   }
 
@@ -672,6 +711,16 @@ export function mount(main, { id, replay }) {
           onclick: () => { optimistic = null; act(() => api.undo(id, token)); } }));
       }
       actions.append(h('button', { type: 'button', class: 'btn danger resign-button', i18n: 'game.resign', onclick: resign }));
+    }
+    const engineGame = mode === 'engine' && seats.length > 0;
+    hintsLabel.hidden = !engineGame || !playing;
+    if (engineGame && playing && hintsOn) {
+      actions.append(h('button', { type: 'button', class: 'btn hint-button', i18n: 'game.hintShow', disabled: !isMyTurn() || pending,
+        onclick: askHint }));
+    }
+    const used = state.hints ? seats.reduce((n, side) => n + (state.hints[side] || 0), 0) : 0;
+    if (engineGame && used > 0) {
+      actions.append(h('p', { class: 'hint-count muted', i18n: 'game.hintCount', i18nArgs: { n: used } }));
     }
     if (!playing) {
       if (seats.length) {

@@ -3,7 +3,7 @@
 
 import { h, s, clear, translateDom } from '../dom.js';
 import { t } from '../i18n.js';
-import { api, keepGrant, myGames, ApiError } from '../api.js';
+import { api, request, keepGrant, myGames, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
 import { miniBoard } from '../board.js';
 import { parsePosition } from '../position.js';
@@ -130,6 +130,30 @@ export function mount(main) {
     savePrefs(v);
   }
 
+  let estimateTimer = null;
+  let estimateFor = '';
+
+  /** The engine's estimate of how the given setup favours each side, and a link to analyse it. */
+  function showEstimate(text) {
+    clearTimeout(estimateTimer);
+    estimateFor = `${text}|${form.elements.scoring.value}`;
+    const asked = estimateFor;
+    const note = h('p', { class: 'hint deal-estimate' });
+    const scoring = form.elements.scoring.value;
+    const link = h('a', { class: 'btn small', href: `/analysis?position=${encodeURIComponent(text)}&scoring=${scoring}`, i18n: 'game.analyse' });
+    setupPreview.append(note, link);
+    estimateTimer = setTimeout(async () => {
+      try {
+        const a = await request('GET', `/api/analysis?position=${encodeURIComponent(text)}&scoring=${scoring}`);
+        if (asked !== estimateFor) return;
+        const args = { p: (100 * a.white).toFixed(1) };
+        note.dataset.i18n = 'home.setup.estimate';
+        note.dataset.i18nArgs = JSON.stringify(args);
+        note.textContent = t('home.setup.estimate', args);
+      } catch { /* the estimate is optional */ }
+    }, 400);
+  }
+
   function updateSetup() {
     clear(setupPreview);
     setupError.textContent = '';
@@ -138,13 +162,17 @@ export function mount(main) {
     try {
       parsePosition(text);
       setupPreview.append(miniBoard(text, { label: 'home.setup.preview' }).svg);
+      if (form.elements.setup.value === 'position') showEstimate(text);
     } catch (e) {
       setupError.textContent = t(`pos.${e.message}`);
     }
     updateForm();
   }
 
-  form.addEventListener('change', updateForm);
+  form.addEventListener('change', (e) => {
+    updateForm();
+    if ((e.target.name === 'scoring' || e.target.name === 'setup') && setupText.value.trim()) updateSetup();
+  });
   form.addEventListener('input', (e) => { if (e.target === levelInput) updateForm(); });
   setupText.addEventListener('input', updateSetup);
 

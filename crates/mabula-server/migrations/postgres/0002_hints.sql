@@ -1,0 +1,3 @@
+-- Hints asked for by each side in games against the engine (shown in the record).
+ALTER TABLE games ADD COLUMN white_hints BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN black_hints BIGINT NOT NULL DEFAULT 0;

@@ -1,0 +1,313 @@
+//! The analysis resource: `/api/analysis…` (`docs/api.md`, section 4). A position's analysis as
+//! JSON once finished, or streamed as server-sent events as it deepens; a game's evaluation
+//! graph and move notes, streamed position by position.
+
+use super::AppState;
+use crate::analysis::{GameAnalysis, PositionAnalysis};
+use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::extract::{JsonBody, QueryParams};
+use crate::view::{LegalMoveView, position_string, slides};
+use axum::extract::State;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use mabula::{Game, Position, Scoring};
+use serde::{Deserialize, Serialize};
+use std::convert::Infallible;
+use tokio::sync::mpsc;
+use utoipa::{IntoParams, ToSchema};
+
+/// The routes of the analysis resource.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/analysis", get(position))
+        .route("/api/analysis/stream", get(stream))
+        .route("/api/analysis/game", post(game))
+        .route("/api/analysis/stats", get(stats))
+        .route("/api/analysis/moves", get(moves))
+}
+
+/// Query of `GET /api/analysis` and `/api/analysis/stream`.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct PositionQuery {
+    /// The position string.
+    pub position: String,
+    /// `largest` (default) or `product`.
+    pub scoring: Option<String>,
+}
+
+/// Request of `POST /api/analysis/game`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameAnalysisRequest {
+    /// The game record text.
+    pub record: String,
+    /// The scoring mode to analyse for (default: the record's).
+    pub scoring: Option<String>,
+}
+
+/// The cache's counters.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct AnalysisStats {
+    /// Positions analysed (an analysis dropped before it started is not counted).
+    pub runs: u64,
+    /// Requests answered from the cache.
+    pub hits: u64,
+}
+
+fn parse_scoring(text: Option<&str>, default: Scoring) -> Result<Scoring, ApiError> {
+    match text {
+        None => Ok(default),
+        Some(t) => t.parse().map_err(|_| {
+            ApiError::new(
+                ErrorCode::BadRequest,
+                format!("scoring '{t}' is unknown: use largest or product"),
+            )
+        }),
+    }
+}
+
+fn parse_query(q: &PositionQuery) -> Result<(Position, Scoring), ApiError> {
+    let pos: Position = q.position.trim().parse().map_err(|e| {
+        ApiError::new(
+            ErrorCode::BadRequest,
+            format!("'{}' is not a position string: {e}", q.position),
+        )
+    })?;
+    Ok((pos, parse_scoring(q.scoring.as_deref(), Scoring::Largest)?))
+}
+
+/// The engine's view of a position, once the analysis is finished.
+#[utoipa::path(get, path = "/api/analysis", tag = "analysis", params(PositionQuery),
+    responses(
+        (status = 200, description = "The finished analysis", body = PositionAnalysis),
+        (status = 400, description = "Bad position string or scoring mode", body = ErrorBody),
+    ))]
+pub async fn position(
+    State(app): State<AppState>,
+    QueryParams(q): QueryParams<PositionQuery>,
+) -> Result<Json<PositionAnalysis>, ApiError> {
+    let (pos, scoring) = parse_query(&q)?;
+    let (report, cached) = app.hub.analyst().analyse(pos, scoring).await?;
+    Ok(Json(PositionAnalysis::new(&pos, scoring, &report, cached)))
+}
+
+type EventStream = Sse<
+    axum::response::sse::KeepAliveStream<
+        futures_util::stream::BoxStream<'static, Result<Event, Infallible>>,
+    >,
+>;
+
+fn event_stream(rx: mpsc::Receiver<Event>) -> EventStream {
+    let stream =
+        futures_util::stream::unfold(
+            rx,
+            |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
+        );
+    Sse::new(Box::pin(stream) as futures_util::stream::BoxStream<'static, _>)
+        .keep_alive(KeepAlive::default())
+}
+
+fn json_event(name: &str, value: &impl Serialize) -> Event {
+    Event::default()
+        .event(name)
+        .data(serde_json::to_string(value).unwrap_or_else(|_| "null".into()))
+}
+
+/// The analysis of a position as server-sent events, one `analysis` event (a
+/// `PositionAnalysis`) per step of the deepening, the last with `done: true`.
+#[utoipa::path(get, path = "/api/analysis/stream", tag = "analysis", params(PositionQuery),
+    responses(
+        (status = 200, description = "An event stream of `analysis` events", content_type = "text/event-stream", body = PositionAnalysis),
+        (status = 400, description = "Bad position string or scoring mode", body = ErrorBody),
+    ))]
+pub async fn stream(
+    State(app): State<AppState>,
+    QueryParams(q): QueryParams<PositionQuery>,
+) -> Result<EventStream, ApiError> {
+    let (pos, scoring) = parse_query(&q)?;
+    let (mut rx, cached) = app.hub.analyst().subscribe(pos, scoring)?;
+    let (tx, events) = mpsc::channel(8);
+    tokio::spawn(async move {
+        loop {
+            let snapshot = rx.borrow_and_update().clone();
+            if let Some(r) = &snapshot.report {
+                let view = PositionAnalysis::new(&pos, scoring, r, cached);
+                if tx.send(json_event("analysis", &view)).await.is_err() {
+                    return;
+                }
+            }
+            if snapshot.done {
+                if snapshot.failed {
+                    let _ = tx.send(error_event()).await;
+                }
+                return;
+            }
+            tokio::select! {
+                changed = rx.changed() => {
+                    if changed.is_err() {
+                        let _ = tx.send(error_event()).await;
+                        return;
+                    }
+                }
+                // The client went away: let go of the analysis.
+                _ = tx.closed() => return,
+            }
+        }
+    });
+    Ok(event_stream(events))
+}
+
+fn error_event() -> Event {
+    json_event(
+        "error",
+        &ErrorBody {
+            code: ErrorCode::ShuttingDown,
+            message: "the analysis could not run: the server is stopping".into(),
+        },
+    )
+}
+
+/// One position of a game's analysis, in its stream.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GamePositionEvent {
+    /// The position's index: 0 the start, n after move n.
+    pub index: usize,
+    /// Its analysis.
+    pub analysis: PositionAnalysis,
+}
+
+/// A game's evaluation graph and move notes as server-sent events: a `position` event per
+/// position as its analysis finishes (the start first), then one `game` event with the graph
+/// and the notes (a `GameAnalysis`).
+#[utoipa::path(post, path = "/api/analysis/game", tag = "analysis", request_body = GameAnalysisRequest,
+    responses(
+        (status = 200, description = "An event stream of `position` events, then a `game` event", content_type = "text/event-stream", body = GameAnalysis),
+        (status = 400, description = "Bad scoring mode", body = ErrorBody),
+        (status = 422, description = "The record cannot be read", body = ErrorBody),
+    ))]
+pub async fn game(
+    State(app): State<AppState>,
+    JsonBody(req): JsonBody<GameAnalysisRequest>,
+) -> Result<EventStream, ApiError> {
+    let game = Game::parse(&req.record).map_err(|e| {
+        ApiError::new(
+            ErrorCode::InvalidRecord,
+            format!("the record cannot be read: {e}"),
+        )
+    })?;
+    let scoring = parse_scoring(req.scoring.as_deref(), game.scoring())?;
+    let analyst = app.hub.analyst().clone();
+    let (tx, events) = mpsc::channel(8);
+    tokio::spawn(async move {
+        let positions = game.positions();
+        let mut reports = Vec::with_capacity(positions.len());
+        for (index, pos) in positions.iter().enumerate() {
+            if tx.is_closed() {
+                return;
+            }
+            let analysed = tokio::select! {
+                a = analyst.analyse(*pos, scoring) => a,
+                _ = tx.closed() => return,
+            };
+            match analysed {
+                Ok((r, cached)) => {
+                    let event = GamePositionEvent {
+                        index,
+                        analysis: PositionAnalysis::new(pos, scoring, &r, cached),
+                    };
+                    if tx.send(json_event("position", &event)).await.is_err() {
+                        return;
+                    }
+                    reports.push((*r).clone());
+                }
+                Err(_) => {
+                    let _ = tx.send(error_event()).await;
+                    return;
+                }
+            }
+        }
+        let summary = GameAnalysis::new(&positions, game.moves(), &reports, scoring);
+        let _ = tx.send(json_event("game", &summary)).await;
+    });
+    Ok(event_stream(events))
+}
+
+/// The analysis cache's counters.
+#[utoipa::path(get, path = "/api/analysis/stats", tag = "analysis",
+    responses((status = 200, description = "Analyses started and cache hits", body = AnalysisStats)))]
+pub async fn stats(State(app): State<AppState>) -> Json<AnalysisStats> {
+    let a = app.hub.analyst();
+    Json(AnalysisStats {
+        runs: a.runs(),
+        hits: a.hits(),
+    })
+}
+
+/// Query of `GET /api/analysis/moves`.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct MovesQuery {
+    /// The position string.
+    pub position: String,
+}
+
+/// The legal moves of any position, for the analysis board's variations.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PositionMoves {
+    /// The position string.
+    pub position: String,
+    /// `white` or `black`.
+    pub to_move: String,
+    /// Whether neither side can push.
+    pub game_over: bool,
+    /// The legal moves (a lone `pass` when the side to move cannot push), sorted, with the
+    /// marbles they move and the position after each.
+    pub legal_moves: Vec<LegalMoveView>,
+}
+
+/// The legal moves of a position with their previews (no engine work).
+#[utoipa::path(get, path = "/api/analysis/moves", tag = "analysis", params(MovesQuery),
+    responses(
+        (status = 200, description = "The legal moves", body = PositionMoves),
+        (status = 400, description = "Bad position string", body = ErrorBody),
+    ))]
+pub async fn moves(
+    QueryParams(q): QueryParams<MovesQuery>,
+) -> Result<Json<PositionMoves>, ApiError> {
+    let (pos, _) = parse_query(&PositionQuery {
+        position: q.position,
+        scoring: None,
+    })?;
+    let game_over = pos.is_game_over();
+    let mut legal: Vec<mabula::Move> = if game_over {
+        Vec::new()
+    } else {
+        pos.legal_moves().to_vec()
+    };
+    legal.sort();
+    let legal_moves = legal
+        .iter()
+        .map(|&mv| {
+            let mut after = pos;
+            after.play_unchecked(mv);
+            LegalMoveView {
+                notation: mv.to_string(),
+                from: mv.from().map(|s| s.to_string()),
+                to: mv.to().map(|s| s.to_string()),
+                slides: slides(&pos, mv, &after),
+                position: position_string(&after),
+            }
+        })
+        .collect();
+    Ok(Json(PositionMoves {
+        position: position_string(&pos),
+        to_move: match pos.side_to_move() {
+            mabula::Color::White => "white".into(),
+            mabula::Color::Black => "black".into(),
+        },
+        game_over,
+        legal_moves,
+    }))
+}
