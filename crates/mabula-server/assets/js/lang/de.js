@@ -263,7 +263,7 @@ export default {
   'analysis.graphLabel': 'Verlauf der Chancen von Weiß nach jedem Zug; ein Klick springt zum Zug',
   'analysis.graphProgress': 'wird analysiert: {k} von {n} Stellungen',
   'analysis.otherMode': 'Auch die Wertung „{mode}“ zeigen',
-  'analysis.counts': 'Weiß: {wb} grobe Fehler, {wm} Fehler. Schwarz: {bb} grobe Fehler, {bm} Fehler.',
+  'analysis.counts': 'Grobe Fehler: Weiß {wb}, Schwarz {bb}. Fehler: Weiß {wm}, Schwarz {bm}.',
   'analysis.blunder': 'grober Fehler',
   'analysis.mistake': 'Fehler',
   'analysis.thinking': 'Die Engine denkt nach…',

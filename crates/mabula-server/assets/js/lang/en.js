@@ -263,7 +263,7 @@ export default {
   'analysis.graphLabel': 'Graph of White’s chances after each move; click to go to a move',
   'analysis.graphProgress': 'analysing: {k} of {n} positions',
   'analysis.otherMode': 'Also show the {mode} scoring',
-  'analysis.counts': 'White: {wb} blunders, {wm} mistakes. Black: {bb} blunders, {bm} mistakes.',
+  'analysis.counts': 'Blunders: White {wb}, Black {bb}. Mistakes: White {wm}, Black {bm}.',
   'analysis.blunder': 'blunder',
   'analysis.mistake': 'mistake',
   'analysis.thinking': 'The engine is thinking…',

@@ -263,7 +263,7 @@ export default {
   'analysis.graphLabel': 'Gráfica de las opciones de las blancas tras cada jugada; haz clic para ir a una jugada',
   'analysis.graphProgress': 'analizando: {k} de {n} posiciones',
   'analysis.otherMode': 'Mostrar también la puntuación «{mode}»',
-  'analysis.counts': 'Blancas: {wb} errores graves, {wm} imprecisiones. Negras: {bb} errores graves, {bm} imprecisiones.',
+  'analysis.counts': 'Errores graves: Blancas {wb}, Negras {bb}. Imprecisiones: Blancas {wm}, Negras {bm}.',
   'analysis.blunder': 'error grave',
   'analysis.mistake': 'imprecisión',
   'analysis.thinking': 'El motor está pensando…',

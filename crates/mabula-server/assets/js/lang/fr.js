@@ -263,7 +263,7 @@ export default {
   'analysis.graphLabel': 'Courbe des chances de Blanc après chaque coup ; cliquez pour aller à un coup',
   'analysis.graphProgress': 'analyse en cours : {k} positions sur {n}',
   'analysis.otherMode': 'Afficher aussi le décompte « {mode} »',
-  'analysis.counts': 'Blanc : {wb} gaffes, {wm} erreurs. Noir : {bb} gaffes, {bm} erreurs.',
+  'analysis.counts': 'Gaffes : Blanc {wb}, Noir {bb}. Erreurs : Blanc {wm}, Noir {bm}.',
   'analysis.blunder': 'gaffe',
   'analysis.mistake': 'erreur',
   'analysis.thinking': 'Le moteur réfléchit…',

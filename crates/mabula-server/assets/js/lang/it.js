@@ -263,7 +263,7 @@ export default {
   'analysis.graphLabel': 'Andamento delle possibilità del Bianco dopo ogni mossa; fai clic per andare a una mossa',
   'analysis.graphProgress': 'analisi in corso: {k} posizioni su {n}',
   'analysis.otherMode': 'Mostra anche il punteggio «{mode}»',
-  'analysis.counts': 'Bianco: {wb} sviste gravi, {wm} errori. Nero: {bb} sviste gravi, {bm} errori.',
+  'analysis.counts': 'Sviste gravi: Bianco {wb}, Nero {bb}. Errori: Bianco {wm}, Nero {bm}.',
   'analysis.blunder': 'svista grave',
   'analysis.mistake': 'errore',
   'analysis.thinking': 'Il motore sta pensando…',

@@ -270,7 +270,7 @@ export default {
   'analysis.graphLabel': 'Graficul șanselor Albului după fiecare mutare; apasă pentru a sări la o mutare',
   'analysis.graphProgress': 'se analizează: {k} din {n} poziții',
   'analysis.otherMode': 'Arată și punctajul „{mode}”',
-  'analysis.counts': 'Albul: {wb} gafe, {wm} greșeli. Negrul: {bb} gafe, {bm} greșeli.',
+  'analysis.counts': 'Gafe: Albul {wb}, Negrul {bb}. Greșeli: Albul {wm}, Negrul {bm}.',
   'analysis.blunder': 'gafă',
   'analysis.mistake': 'greșeală',
   'analysis.thinking': 'Motorul se gândește…',
