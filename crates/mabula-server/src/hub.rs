@@ -13,7 +13,7 @@ use crate::analysis::Analyst;
 use crate::auth::{self, MaybeToken, Seats};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, Side, UndoOffer};
+use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
 use crate::store::{ListFilter, Store, StoredGame, WriteOp};
 use crate::view::{
     self, ColorChoice, CreateGame, GameState, GameSummary, MoveView, PresenceCounts, SeatGrant,
@@ -60,6 +60,17 @@ fn deal_estimate(r: &mabula_engine::annotate::Report) -> String {
         Some(v) => v.to_string(),
         None => format!("White {:.1}%", 100.0 * r.white),
     }
+}
+
+/// Where a new game comes from: the game it is a rematch of, and its place in a duplicate pair.
+#[derive(Default)]
+struct Origin {
+    /// The game this one is a rematch of.
+    rematch_of: Option<String>,
+    /// The new game's place in a duplicate pair.
+    pair: Option<PairHalf>,
+    /// The first game's result, when the new game is the second of a pair.
+    pair_first: Option<GameResult>,
 }
 
 /// The games being served.
@@ -303,7 +314,17 @@ impl Hub {
             .load(id)
             .await?
             .ok_or_else(|| ApiError::game_not_found(id))?;
-        let game = stored.into_live().map_err(ApiError::internal)?;
+        let mut game = stored.into_live().map_err(ApiError::internal)?;
+        if game.pair == Some(PairHalf::Second)
+            && let Some(first) = &game.rematch_of
+        {
+            // The first game is over, so its stored result is final.
+            game.pair_first = self
+                .store
+                .load(first)
+                .await?
+                .and_then(|f| GameResult::parse(&f.result));
+        }
         let fresh = self.make_handle(game);
         let h = {
             let mut games = self.games.lock().map_err(ApiError::internal)?;
@@ -506,7 +527,11 @@ impl Hub {
             _ => Seats::of(color),
         };
         let game = Game::new(start, scoring);
-        self.create_game(req.mode, seed, engine, game, seats, None)
+        let origin = Origin {
+            pair: req.duplicate.unwrap_or(false).then_some(PairHalf::First),
+            ..Origin::default()
+        };
+        self.create_game(req.mode, seed, engine, game, seats, origin)
             .await
     }
 
@@ -518,8 +543,13 @@ impl Hub {
         engine: Option<EngineSettings>,
         game: Game,
         seats: Seats,
-        rematch_of: Option<String>,
+        origin: Origin,
     ) -> Result<SeatGrant, ApiError> {
+        let Origin {
+            rematch_of,
+            pair,
+            pair_first,
+        } = origin;
         let token = auth::new_token();
         let hash = auth::hash(&token);
         let join_code = (mode == Mode::Friend && rematch_of.is_none()).then(auth::new_join_code);
@@ -541,6 +571,8 @@ impl Hub {
             rematch_of,
             undo_offer: None,
             hints: [0, 0],
+            pair,
+            pair_first,
         };
         if live.game.result() != GameResult::Unfinished {
             live.end_reason = Some(if live.game.position().is_game_over() {
@@ -844,7 +876,15 @@ impl Hub {
         }
         let old = &slot.game;
         let start = *old.game.start();
+        // The second game of a duplicate pair replays the first one's start; any other rematch
+        // of a dealt game gets a new deal (after a pair, the first game of a new pair).
+        let pair = match old.pair {
+            Some(PairHalf::First) => Some(PairHalf::Second),
+            Some(PairHalf::Second) => Some(PairHalf::First),
+            None => None,
+        };
         let (start, seed) = match old.seed {
+            _ if pair == Some(PairHalf::Second) => (start, old.seed),
             Some(_) => {
                 let seed = rand::random::<u64>();
                 (mabula::deal::random(seed, start.side_to_move()), Some(seed))
@@ -863,7 +903,11 @@ impl Hub {
                 engine,
                 game,
                 new_seats,
-                Some(old.id.clone()),
+                Origin {
+                    rematch_of: Some(old.id.clone()),
+                    pair,
+                    pair_first: (pair == Some(PairHalf::Second)).then(|| old.game.result()),
+                },
             )
             .await?;
         self.store
@@ -896,7 +940,7 @@ impl Hub {
             white: true,
             black: true,
         };
-        self.create_game(Mode::Local, None, None, game, both, None)
+        self.create_game(Mode::Local, None, None, game, both, Origin::default())
             .await
     }
 

@@ -125,6 +125,35 @@ impl EndReason {
     }
 }
 
+/// A game's place in a duplicate pair: the same start played twice, colours swapped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PairHalf {
+    /// The first game: its rematch replays its start with the colours swapped.
+    First,
+    /// The second game, the first one's rematch.
+    Second,
+}
+
+impl PairHalf {
+    /// The name used in the database.
+    pub const fn name(self) -> &'static str {
+        match self {
+            PairHalf::First => "first",
+            PairHalf::Second => "second",
+        }
+    }
+
+    /// Reads a name written by [`PairHalf::name`].
+    pub fn parse(s: &str) -> Option<PairHalf> {
+        match s {
+            "first" => Some(PairHalf::First),
+            "second" => Some(PairHalf::Second),
+            _ => None,
+        }
+    }
+}
+
 /// A pending request to take back moves in a friend game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct UndoOffer {
@@ -169,6 +198,11 @@ pub struct LiveGame {
     pub undo_offer: Option<UndoOffer>,
     /// Hints asked for by White and by Black (games against the engine).
     pub hints: [u32; 2],
+    /// The game's place in a duplicate pair, if it is part of one.
+    pub pair: Option<PairHalf>,
+    /// The first game's result, in the second game of a pair (not stored: read from the first
+    /// game, whose result no longer changes).
+    pub pair_first: Option<GameResult>,
 }
 
 /// What changes in the `games` row when a game changes: written with every move.
@@ -404,6 +438,8 @@ pub(crate) mod tests_support {
             rematch_of: None,
             undo_offer: None,
             hints: [0, 0],
+            pair: None,
+            pair_first: None,
         }
     }
 }

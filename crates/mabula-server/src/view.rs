@@ -3,8 +3,8 @@
 //! generated from these types.
 
 use crate::auth::Seats;
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, Side, UndoOffer};
-use mabula::{Bitboard, Color, Move, Position, Scoring, Square};
+use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
+use mabula::{Bitboard, Color, GameResult, Move, Position, Scoring, Square};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -68,6 +68,8 @@ pub struct GameState {
     pub hints: HintCounts,
     /// The rematch game's id.
     pub rematch: Option<String>,
+    /// The duplicate pair this game ends (its second game only; `null` otherwise).
+    pub pair: Option<PairView>,
     /// The seats of the request's token (HTTP answers and `sync` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub you: Option<Vec<Side>>,
@@ -84,6 +86,64 @@ pub struct SettingsView {
     pub seed: Option<String>,
     /// The engine's seat, in engine games.
     pub engine: Option<EngineSettings>,
+    /// The game is part of a duplicate pair.
+    pub duplicate: bool,
+    /// Which game of the pair: `first` or `second`; `null` outside a pair.
+    pub pair_half: Option<PairHalf>,
+}
+
+/// The combined result of a duplicate pair, in the state of its second game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PairView {
+    /// The first game's id.
+    pub first: String,
+    /// The second game's id (this game).
+    pub second: String,
+    /// The result tokens of the first and the second game.
+    pub results: [String; 2],
+    /// Both games are over.
+    pub complete: bool,
+    /// Points over both games (win 1, draw ½) of each person, named by the colours they played;
+    /// `null` until both games are over.
+    pub points: Option<PairPoints>,
+}
+
+/// The points of the two people of a duplicate pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PairPoints {
+    /// Who played White in the first game and Black in the second.
+    pub white_then_black: f64,
+    /// Who played Black in the first game and White in the second.
+    pub black_then_white: f64,
+}
+
+/// The pair view of `g`, the second game of a pair.
+fn pair_view(g: &LiveGame) -> Option<PairView> {
+    if g.pair != Some(PairHalf::Second) {
+        return None;
+    }
+    let first = g.pair_first?;
+    let second = g.game.result();
+    let complete = second != GameResult::Unfinished && first != GameResult::Unfinished;
+    // White's points of a result, and Black's.
+    let points = |r: GameResult| match r {
+        GameResult::WhiteWins => (1.0, 0.0),
+        GameResult::BlackWins => (0.0, 1.0),
+        GameResult::Draw => (0.5, 0.5),
+        GameResult::Unfinished => (0.0, 0.0),
+    };
+    let (w1, b1) = points(first);
+    let (w2, b2) = points(second);
+    Some(PairView {
+        first: g.rematch_of.clone()?,
+        second: g.id.clone(),
+        results: [first.token().to_string(), second.token().to_string()],
+        complete,
+        points: complete.then_some(PairPoints {
+            white_then_black: w1 + b2,
+            black_then_white: b1 + w2,
+        }),
+    })
 }
 
 /// A move played.
@@ -303,6 +363,9 @@ pub struct CreateGame {
     pub engine_level: Option<u8>,
     /// The engine's thinking time per move, 10 to 10000 ms.
     pub engine_movetime_ms: Option<u32>,
+    /// The first game of a duplicate pair: its rematch replays the same start with the colours
+    /// swapped (default false).
+    pub duplicate: Option<bool>,
 }
 
 impl CreateGame {
@@ -317,6 +380,7 @@ impl CreateGame {
             color: None,
             engine_level: None,
             engine_movetime_ms: None,
+            duplicate: None,
         }
     }
 }
@@ -564,6 +628,8 @@ pub fn game_state(
             scoring: game.scoring().name().to_string(),
             seed: g.seed.map(|s| s.to_string()),
             engine: g.engine,
+            duplicate: g.pair.is_some(),
+            pair_half: g.pair,
         },
         start: position_string(game.start()),
         position: position_string(pos),
@@ -597,6 +663,7 @@ pub fn game_state(
             black: g.hints[1],
         },
         rematch: g.rematch_id.clone(),
+        pair: pair_view(g),
         you: you.map(Seats::sides),
     }
 }

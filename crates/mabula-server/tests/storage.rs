@@ -70,6 +70,7 @@ fn sample_game(id: &str) -> StoredGame {
         moves: Vec::new(),
         white_hints: 0,
         black_hints: 0,
+        pair_half: Some("first".into()),
     }
 }
 
@@ -85,7 +86,7 @@ async fn storage_contract(url: &str) {
     assert_eq!(
         loaded,
         sample_game(id),
-        "a game reads back as written (u64 seed included)"
+        "a game reads back as written (u64 seed and pair half included)"
     );
     assert!(store.load("zzzzzzzzzz").await.expect("load").is_none());
 

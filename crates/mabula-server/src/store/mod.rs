@@ -14,7 +14,7 @@ pub mod postgres;
 pub mod sqlite;
 
 use crate::auth::TokenHash;
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, Progress, Side};
+use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Progress, Side};
 use crate::view::GameSummary;
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
 use std::future::Future;
@@ -105,6 +105,8 @@ pub struct StoredGame {
     pub white_hints: i64,
     /// Hints asked for by Black.
     pub black_hints: i64,
+    /// The game's place in a duplicate pair, `first`/`second`.
+    pub pair_half: Option<String>,
 }
 
 fn side_name(s: Side) -> &'static str {
@@ -146,6 +148,7 @@ impl StoredGame {
             moves: g.game.moves().iter().map(|m| m.to_string()).collect(),
             white_hints: i64::from(g.hints[0]),
             black_hints: i64::from(g.hints[1]),
+            pair_half: g.pair.map(|h| h.name().into()),
         }
     }
 
@@ -187,6 +190,12 @@ impl StoredGame {
             }
             None => None,
         };
+        let pair = match self.pair_half {
+            Some(h) => {
+                Some(PairHalf::parse(&h).ok_or_else(|| corrupt(format!("pair half '{h}'")))?)
+            }
+            None => None,
+        };
         let result = GameResult::parse(&self.result)
             .ok_or_else(|| corrupt(format!("result '{}'", self.result)))?;
         let mut game = Game::new(start, scoring);
@@ -225,6 +234,8 @@ impl StoredGame {
             ],
             rematch_of: self.rematch_of,
             undo_offer: None,
+            pair,
+            pair_first: None,
         })
     }
 }

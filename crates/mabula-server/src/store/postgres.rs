@@ -142,8 +142,8 @@ async fn insert_game(conn: &mut PgConnection, g: &StoredGame) -> Result<bool, St
     sqlx::query(
         "INSERT INTO games (id, created_at, updated_at, mode, scoring, seed, start, engine_color, \
          engine_level, engine_movetime_ms, white_token, black_token, join_code, position, to_move, \
-         move_count, finished, epoch, result, end_reason, rematch_of, rematch_id) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)",
+         move_count, finished, epoch, result, end_reason, rematch_of, rematch_id, pair_half) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)",
     )
     .bind(g.id.as_str())
     .bind(g.created_at)
@@ -167,6 +167,7 @@ async fn insert_game(conn: &mut PgConnection, g: &StoredGame) -> Result<bool, St
     .bind(g.end_reason.as_deref())
     .bind(g.rematch_of.as_deref())
     .bind(g.rematch_id.as_deref())
+    .bind(g.pair_half.as_deref())
     .execute(&mut *conn)
     .await?;
     for (ply, notation) in g.moves.iter().enumerate() {
@@ -215,7 +216,7 @@ async fn load_game(conn: &mut PgConnection, id: &str) -> Result<Option<StoredGam
     let Some(row) = sqlx::query(
         "SELECT id, created_at, updated_at, mode, scoring, seed, start, engine_color, engine_level, \
          engine_movetime_ms, white_token, black_token, join_code, position, to_move, epoch, result, \
-         end_reason, rematch_of, rematch_id, white_hints, black_hints FROM games WHERE id = $1",
+         end_reason, rematch_of, rematch_id, white_hints, black_hints, pair_half FROM games WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&mut *conn)
@@ -258,6 +259,7 @@ fn stored_game(row: &PgRow, moves: Vec<String>) -> Result<StoredGame, StoreError
         moves,
         white_hints: row.try_get("white_hints")?,
         black_hints: row.try_get("black_hints")?,
+        pair_half: row.try_get("pair_half")?,
     })
 }
 
