@@ -7,11 +7,12 @@ use crate::analysis::{
     Counts, GameAnalysis, LineView, NoteView, PositionAnalysis, SideCounts, ValueView, VerdictView,
 };
 use crate::error::{ErrorBody, ErrorCode};
-use crate::model::{EndReason, EngineSettings, Mode, Side, UndoOffer};
+use crate::model::{EndReason, EngineSettings, Mode, PairHalf, Side, UndoOffer};
 use crate::view::{
     AllScores, ColorChoice, CreateGame, Empty, GameList, GameState, GameSummary, GroupsView,
     Health, HintCounts, ImportRequest, JoinRequest, LegalMoveView, MoveRequest, MoveView,
-    ResignRequest, ScoresView, SeatGrant, SeatKind, SeatView, SeatsView, SeedInput, SettingsView,
+    PairPoints, PairView, ResignRequest, ScoresView, SeatGrant, SeatKind, SeatView, SeatsView,
+    SeedInput, SettingsView,
 };
 use axum::routing::get;
 use axum::{Json, Router};
@@ -50,7 +51,7 @@ use utoipa::{Modify, OpenApi};
         Empty, JoinRequest, ImportRequest, Health,
         PositionAnalysis, GameAnalysis, ValueView, LineView, VerdictView, NoteView, Counts, SideCounts,
         GameAnalysisRequest, AnalysisStats, GamePositionEvent, PositionMoves, HintCounts,
-        super::games::HintAnswer,
+        super::games::HintAnswer, PairHalf, PairView, PairPoints,
     )),
     modifiers(&TokenScheme),
     tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "server", description = "Health")),

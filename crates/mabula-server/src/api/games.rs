@@ -210,7 +210,7 @@ pub async fn decline_undo(
     params(("id" = String, Path, description = "Game id")),
     security(("token" = [])),
     responses(
-        (status = 201, description = "Your seat in the rematch", body = SeatGrant),
+        (status = 201, description = "Your seat in the rematch (after the first game of a duplicate pair: the same start, colours swapped)", body = SeatGrant),
         (status = 409, description = "The game goes on, or your seat was handed out", body = ErrorBody),
     ))]
 pub async fn rematch(
