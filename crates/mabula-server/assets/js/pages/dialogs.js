@@ -28,7 +28,7 @@ export function confirmDialog({ title, text, ok, cancel = t('dialog.cancel'), da
  * The end of a game: the result, why, both scores with the groups, and the final field with its
  * groups outlined. `actions` are extra buttons (rematch, new game).
  */
-export function endDialog(state, { headline, reason, actions = [] }) {
+export function endDialog(state, { headline, reason, extra = null, actions = [] }) {
   const scoring = state.settings.scoring;
   const row = (colour) => {
     const sizes = (state.groups[colour] || []).map((g) => g.length);
@@ -42,6 +42,7 @@ export function endDialog(state, { headline, reason, actions = [] }) {
     h('div', { class: 'dialog-body' },
       h('h2', { id: 'end-title' }, headline),
       h('p', { class: 'muted' }, reason),
+      extra,
       h('div', { class: 'end-grid' },
         board.svg,
         h('table', { class: 'score-table' },
@@ -58,4 +59,48 @@ export function endDialog(state, { headline, reason, actions = [] }) {
   dialog.addEventListener('close', () => dialog.remove());
   dialog.showModal();
   return dialog;
+}
+
+/** ½ points as people write them: 0, ½, 1, 1½, 2. */
+function points(x) {
+  const whole = Math.floor(x);
+  if (x === whole) return String(whole);
+  return whole ? `${whole}½` : '½';
+}
+
+/**
+ * The combined result of a duplicate pair (`state.pair`, in its second game, once both are over):
+ * each person's points over both games and both results. People are named from the viewer's
+ * seats: you and the engine or your opponent, else by the colours they played.
+ */
+export function pairSummary(state, seats) {
+  const pair = state.pair;
+  if (!pair || !pair.points) return null;
+  // Who played White first is Black in this (second) game.
+  const keyOf = (sideNow) => (sideNow === 'black' ? 'white_then_black' : 'black_then_white');
+  let rows;
+  if (state.settings.mode === 'engine' && state.settings.engine) {
+    const engineKey = keyOf(state.settings.engine.color);
+    const youKey = engineKey === 'white_then_black' ? 'black_then_white' : 'white_then_black';
+    rows = [[youKey, 'pair.you'], [engineKey, 'pair.engine']];
+  } else if (state.settings.mode === 'friend' && seats.length === 1) {
+    const youKey = keyOf(seats[0]);
+    const otherKey = youKey === 'white_then_black' ? 'black_then_white' : 'white_then_black';
+    rows = [[youKey, 'pair.you'], [otherKey, 'pair.opponent']];
+  } else {
+    rows = [['white_then_black', 'pair.whiteFirst'], ['black_then_white', 'pair.blackFirst']];
+  }
+  const best = Math.max(pair.points.white_then_black, pair.points.black_then_white);
+  const level = pair.points.white_then_black === pair.points.black_then_white;
+  return h('section', { class: 'pair-result', 'aria-labelledby': 'pair-title' },
+    h('h3', { id: 'pair-title', i18n: 'pair.title' }),
+    h('table', { class: 'score-table' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col', i18n: 'pair.player' }),
+        h('th', { scope: 'col', style: 'text-align:right', i18n: 'pair.points' }))),
+      h('tbody', {}, ...rows.map(([key, label]) => h('tr', { class: !level && pair.points[key] === best ? 'win' : '' },
+        h('th', { scope: 'row', i18n: label }),
+        h('td', { class: 'num' }, points(pair.points[key])))))),
+    h('p', { class: 'muted' }, level ? `${t('pair.level')} ` : '',
+      t('pair.results', { a: pair.results[0], b: pair.results[1] })));
 }

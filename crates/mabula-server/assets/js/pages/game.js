@@ -9,7 +9,7 @@ import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
 import { errorText } from './errors.js';
-import { confirmDialog, endDialog } from './dialogs.js';
+import { confirmDialog, endDialog, pairSummary } from './dialogs.js';
 import { modeLabel } from '../widgets.js';
 
 const GROUPS_KEY = 'mabula:showGroups';
@@ -683,6 +683,15 @@ export function mount(main, { id, replay }) {
             ? h('button', { type: 'button', class: 'btn primary small', i18n: 'game.rematchJoin', onclick: rematch })
             : h('a', { class: 'btn primary small', href: `/game/${state.rematch}`, i18n: 'game.rematchGo' }))));
     }
+    // A duplicate pair: what this game is, and the pair's result once both games are over.
+    const summary = pairSummary(state, seats);
+    if (summary) {
+      banners.append(h('div', { class: 'banner pair-banner' }, summary));
+    } else if (state.pair) {
+      banners.append(h('div', { class: 'banner pair-banner' }, h('p', {}, t('pair.secondNote', { r: state.pair.results[0] }))));
+    } else if (state.settings.pair_half === 'first' && state.status === 'playing') {
+      banners.append(h('div', { class: 'banner pair-banner' }, h('p', {}, t('pair.firstNote'))));
+    }
     if (replay && state.status === 'playing') {
       banners.append(h('div', { class: 'banner' }, h('p', {}, t('game.stillPlaying')),
         h('div', { class: 'row' }, h('a', { class: 'btn small primary', href: `/game/${id}`, i18n: 'game.watchLive' }))));
@@ -724,7 +733,7 @@ export function mount(main, { id, replay }) {
     }
     if (!playing) {
       if (seats.length) {
-        const label = state.rematch && !seatOf(state.rematch) ? 'game.rematchJoin' : 'game.rematch';
+        const label = state.rematch && !seatOf(state.rematch) ? 'game.rematchJoin' : rematchLabel();
         if (!state.rematch || !seatOf(state.rematch)) {
           actions.append(h('button', { type: 'button', class: 'btn primary rematch-button', i18n: label, onclick: rematch }));
         } else {
@@ -795,10 +804,15 @@ export function mount(main, { id, replay }) {
     if (endDialogOpen && endDialogOpen.open) return;
     const buttons = [];
     if (seats.length) {
-      buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { endDialogOpen?.close(); rematch(); } }, t('game.rematch')));
+      buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { endDialogOpen?.close(); rematch(); } }, t(rematchLabel())));
     }
     buttons.push(h('a', { class: 'btn', href: '/', onclick: () => endDialogOpen?.close() }, t('game.newGame')));
-    endDialogOpen = endDialog(state, { headline: headline(state), reason: reasonText(state), actions: buttons });
+    endDialogOpen = endDialog(state, { headline: headline(state), reason: reasonText(state), extra: pairSummary(state, seats), actions: buttons });
+  }
+
+  /** The rematch button's text: the first game of a duplicate pair goes on with its other side. */
+  function rematchLabel() {
+    return state.settings.pair_half === 'first' ? 'game.pairSecond' : 'game.rematch';
   }
 
   // Arrow keys outside the board and the fields step through the moves.

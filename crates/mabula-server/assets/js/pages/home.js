@@ -11,7 +11,7 @@ import { gameItem, modeLabel } from '../widgets.js';
 import { errorText } from './errors.js';
 
 const PREFS_KEY = 'mabula:newgame';
-const DEFAULTS = { mode: 'engine', level: 3, color: 'white', first: 'white', scoring: 'largest', setup: 'random', position: '' };
+const DEFAULTS = { mode: 'engine', level: 3, color: 'white', first: 'white', scoring: 'largest', setup: 'random', position: '', duplicate: false };
 const SAMPLE = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
 const HERO = '3b1wb1/3b3w/w3w1ww/2w1wbb1/2wbwb2/2w2b2/bb1w4/1b1b4 b';
 
@@ -69,6 +69,8 @@ export function mount(main) {
       h('button', { type: 'button', class: 'btn small', i18n: 'home.setup.sample', onclick: () => { setupText.value = SAMPLE; updateSetup(); } })),
     setupPreview);
 
+  const duplicateInput = h('input', { type: 'checkbox', name: 'duplicate', id: 'duplicate', checked: Boolean(prefs.duplicate) });
+
   const formError = h('p', { class: 'error-text', role: 'alert' });
   const startButton = h('button', { type: 'submit', class: 'btn primary big', i18n: 'home.start' });
 
@@ -97,13 +99,16 @@ export function mount(main) {
         radio('setup', 'random', 'home.setup.random'),
         radio('setup', 'position', 'home.setup.position')),
       setupBox),
+    // A duplicate pair: the second game (the rematch) replays the deal with the colours swapped.
+    duplicate: h('div', { class: 'field-row toggles' },
+      h('label', { for: 'duplicate' }, duplicateInput, h('span', { i18n: 'home.duplicate' }))),
   };
 
   const form = h('form', { class: 'card newgame', novalidate: true },
     h('h2', { i18n: 'home.newGame' }),
     h('fieldset', {}, h('legend', { class: 'sr-only', i18n: 'home.opponent' }),
       h('div', { class: 'opponents' }, opponent('engine'), opponent('friend'), opponent('local'))),
-    h('div', { class: 'fields' }, rows.level, rows.color, rows.first, rows.scoring, rows.setup),
+    h('div', { class: 'fields' }, rows.level, rows.color, rows.first, rows.scoring, rows.setup, rows.duplicate),
     h('div', { class: 'start-row' }, startButton, formError));
 
   function values() {
@@ -116,6 +121,7 @@ export function mount(main) {
       scoring: data.get('scoring'),
       setup: data.get('setup'),
       position: setupText.value.trim(),
+      duplicate: duplicateInput.checked,
     };
   }
 
@@ -183,6 +189,7 @@ export function mount(main) {
     const body = { mode: v.mode, scoring: v.scoring };
     if (v.mode !== 'local') body.color = v.color;
     if (v.mode === 'engine') body.engine_level = v.level;
+    if (v.duplicate) body.duplicate = true;
     if (v.setup === 'position') {
       if (!v.position) {
         setupError.textContent = t('pos.empty');
