@@ -9,6 +9,8 @@ import { BASE, SHOTS, launch, gameId, waitMoves, clickMove, state, pick } from '
 const SETUP = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
 
 let chrome;
+/** The second game of the pair played by the first test. */
+let pairSecond = null;
 
 before(async () => {
   chrome = await launch();
@@ -73,6 +75,27 @@ test('a duplicate pair at one screen replays the deal and shows the combined res
   // The page keeps the result once the dialog is closed.
   await page.click('dialog.end-dialog button:has-text("Close")');
   assert.match(await page.locator('.pair-banner').innerText(), /Black first, then White/);
+  assert.deepEqual(ctx.errors, [], 'no console errors');
+  await ctx.close();
+  pairSecond = second;
+});
+
+test('the pair result fits a phone in the dark theme, in German', async () => {
+  assert.ok(pairSecond, 'the first test played a pair');
+  const ctx = await chrome.context({
+    locale: 'en-US', colorScheme: 'dark', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,
+  });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/game/${pairSecond}`);
+  await page.waitForSelector('.pair-banner .pair-result');
+  await page.selectOption('#lang-menu', 'de');
+  await page.waitForFunction(() => document.querySelector('.pair-banner')?.innerText.includes('Duplikat-Paar'));
+  assert.match(await page.locator('.pair-banner').innerText(), /Erst Schwarz, dann Weiß\s+2/);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `no sideways scrolling (${overflow}px too wide)`);
+  await page.locator('.pair-banner').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(SHOTS, 'duplicate-result-phone-dark-de.png') });
+  await page.selectOption('#lang-menu', 'en');
   assert.deepEqual(ctx.errors, [], 'no console errors');
   await ctx.close();
 });
