@@ -671,6 +671,30 @@ pub fn game_state(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::tests_support::local_game;
+
+    #[test]
+    fn a_pair_adds_up_wins_and_draws_per_person_once_both_games_are_over() {
+        let mut g = local_game();
+        g.pair = Some(PairHalf::Second);
+        g.pair_first = Some(GameResult::Draw);
+        g.rematch_of = Some("firstgame0".into());
+        let playing = pair_view(&g).expect("the second game of a pair");
+        assert_eq!((playing.complete, playing.points), (false, None));
+        assert_eq!(playing.results, ["1/2-1/2".to_string(), "*".to_string()]);
+        // White resigns the second game: who played Black in it (White in the first) wins it.
+        g.resign(Color::White, 1);
+        let done = pair_view(&g).expect("the second game of a pair");
+        assert_eq!(
+            done.points,
+            Some(PairPoints {
+                white_then_black: 1.5,
+                black_then_white: 0.5,
+            })
+        );
+        g.pair = Some(PairHalf::First);
+        assert_eq!(pair_view(&g), None, "only the second game carries the pair");
+    }
 
     #[test]
     fn slides_list_the_pusher_first_and_every_pushed_marble() {
