@@ -177,3 +177,52 @@ async fn duplicate_must_be_a_boolean() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn both_friends_get_their_seats_in_the_second_game_of_a_pair() {
+    let server = TestServer::start().await;
+    let grant = server
+        .create(json!({ "mode": "friend", "setup": SETUP, "duplicate": true }))
+        .await;
+    let id = grant["game_id"].as_str().expect("id").to_string();
+    let alice = grant["token"].as_str().expect("token").to_string();
+    let code = grant["join_code"].as_str().expect("code");
+    let (status, joined) = server
+        .post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({ "code": code }),
+        )
+        .await;
+    assert_eq!(status, 200, "{joined}");
+    let bob = joined["token"].as_str().expect("token").to_string();
+    // Black (Bob) moves first in this setup, then resigns: Alice (White) wins game 1.
+    let (status, _) = server
+        .post(&format!("/api/games/{id}/resign"), Some(&bob), json!({}))
+        .await;
+    assert_eq!(status, 200);
+
+    let a2 = rematch(&server, &id, &alice).await;
+    let b2 = rematch(&server, &id, &bob).await;
+    assert_eq!(a2["game_id"], b2["game_id"], "one second game for both");
+    assert_eq!(
+        (a2["seats"].clone(), b2["seats"].clone()),
+        (json!(["black"]), json!(["white"]))
+    );
+    assert_eq!(b2["state"]["start"], SETUP);
+    let second = a2["game_id"].as_str().expect("id").to_string();
+    let alice2 = a2["token"].as_str().expect("token").to_string();
+    // Alice (now Black, to move first) resigns: one game each.
+    let (status, done) = server
+        .post(
+            &format!("/api/games/{second}/resign"),
+            Some(&alice2),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{done}");
+    assert_eq!(
+        done["pair"]["points"],
+        json!({ "white_then_black": 1.0, "black_then_white": 1.0 })
+    );
+}
