@@ -559,6 +559,30 @@ impl MoveCache {
     }
 }
 
+/// The legal moves of `pos` in notation order, each with the marbles it moves and the position
+/// after it; none once the game is `finished`.
+pub fn legal_move_views(pos: &Position, finished: bool) -> Vec<LegalMoveView> {
+    if finished {
+        return Vec::new();
+    }
+    let mut legal = pos.legal_moves().to_vec();
+    legal.sort();
+    legal
+        .into_iter()
+        .map(|mv| {
+            let mut after = *pos;
+            after.play_unchecked(mv);
+            LegalMoveView {
+                notation: mv.to_string(),
+                from: mv.from().map(|s| s.to_string()),
+                to: mv.to().map(|s| s.to_string()),
+                slides: slides(pos, mv, &after),
+                position: position_string(&after),
+            }
+        })
+        .collect()
+}
+
 /// Who holds the seats of `g` and whether they are connected.
 pub fn seats_view(g: &LiveGame, presence: PresenceCounts) -> SeatsView {
     let seat = |color: Color| {
@@ -598,26 +622,7 @@ pub fn game_state(
     let game = &g.game;
     let pos = game.position();
     let finished = game.is_finished();
-    let mut legal: Vec<Move> = if finished {
-        Vec::new()
-    } else {
-        pos.legal_moves().to_vec()
-    };
-    legal.sort();
-    let legal_moves = legal
-        .iter()
-        .map(|&mv| {
-            let mut after = *pos;
-            after.play_unchecked(mv);
-            LegalMoveView {
-                notation: mv.to_string(),
-                from: mv.from().map(|s| s.to_string()),
-                to: mv.to().map(|s| s.to_string()),
-                slides: slides(pos, mv, &after),
-                position: position_string(&after),
-            }
-        })
-        .collect();
+    let legal_moves = legal_move_views(pos, finished);
     let result = game.result();
     GameState {
         id: g.id.clone(),
@@ -637,7 +642,7 @@ pub fn game_state(
         moves,
         status: if finished { "finished" } else { "playing" }.to_string(),
         to_move: g.to_move().map(Side::from),
-        must_pass: !finished && legal == [Move::PASS],
+        must_pass: !finished && pos.legal_moves().as_slice() == [Move::PASS],
         legal_moves,
         scores: AllScores {
             largest: scores(pos, Scoring::Largest),

@@ -6,7 +6,7 @@ use super::AppState;
 use crate::analysis::{GameAnalysis, PositionAnalysis};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{JsonBody, QueryParams};
-use crate::view::{LegalMoveView, position_string, slides};
+use crate::view::{self, LegalMoveView, position_string};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
@@ -281,26 +281,7 @@ pub async fn moves(
         scoring: None,
     })?;
     let game_over = pos.is_game_over();
-    let mut legal: Vec<mabula::Move> = if game_over {
-        Vec::new()
-    } else {
-        pos.legal_moves().to_vec()
-    };
-    legal.sort();
-    let legal_moves = legal
-        .iter()
-        .map(|&mv| {
-            let mut after = pos;
-            after.play_unchecked(mv);
-            LegalMoveView {
-                notation: mv.to_string(),
-                from: mv.from().map(|s| s.to_string()),
-                to: mv.to().map(|s| s.to_string()),
-                slides: slides(&pos, mv, &after),
-                position: position_string(&after),
-            }
-        })
-        .collect();
+    let legal_moves = view::legal_move_views(&pos, game_over);
     Ok(Json(PositionMoves {
         position: position_string(&pos),
         to_move: match pos.side_to_move() {
