@@ -29,7 +29,7 @@ pub struct Level {
 
 /// (playouts, temperature, leaf hand-over edges, root solve edges) per level.
 const TABLE: [(u64, f64, u32, u32); 9] = [
-    (12, 0.25, 0, 0),
+    (3, 1.0, 0, 0),
     (40, 0.12, 0, 0),
     (120, 0.08, 0, 0),
     (400, 0.05, 3, 4),
