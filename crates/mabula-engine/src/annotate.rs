@@ -241,10 +241,7 @@ impl Deepening {
             verdict = Some(*v);
             for m in &mut moves {
                 if let Some(&(_, margin)) = margins.iter().find(|(mv, _)| *mv == m.mv) {
-                    m.value = Value::Exact {
-                        result: margin.signum() as i8,
-                        margin: Some(margin),
-                    };
+                    m.value = Value::from_margin(margin);
                 }
             }
             // Best margin first; among equals, the tree's order.
@@ -391,26 +388,10 @@ impl Note {
     }
 }
 
-/// The value of a position for the player who just moved into it, from its value for the
-/// player to move.
-pub fn flip(v: Value) -> Value {
-    match v {
-        Value::Estimate(p) => Value::Estimate(1.0 - p),
-        Value::Exact { result, margin } => Value::Exact {
-            result: -result,
-            margin: margin.map(|m| -m),
-        },
-    }
-}
-
 /// The value of the position `report` describes for the player who moved into it.
 fn value_after(after: &Position, report: &Report, mover: Color, scoring: Scoring) -> Value {
     if after.is_game_over() {
-        let margin = after.scores(scoring).margin(mover);
-        return Value::Exact {
-            result: margin.signum() as i8,
-            margin: Some(margin),
-        };
+        return Value::from_margin(after.scores(scoring).margin(mover));
     }
     if let Some(v) = report.verdict {
         let margin = if mover == Color::White {
@@ -424,7 +405,7 @@ fn value_after(after: &Position, report: &Report, mover: Color, scoring: Scoring
         };
     }
     match report.moves.first() {
-        Some(m) => flip(m.value),
+        Some(m) => m.value.flipped(),
         None => Value::Estimate(report.expected_for(mover)),
     }
 }

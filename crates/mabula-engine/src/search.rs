@@ -86,6 +86,25 @@ pub enum Value {
 }
 
 impl Value {
+    /// The exact value of a known final margin.
+    pub fn from_margin(margin: i32) -> Value {
+        Value::Exact {
+            result: margin.signum() as i8,
+            margin: Some(margin),
+        }
+    }
+
+    /// The same value seen from the other side.
+    pub fn flipped(self) -> Value {
+        match self {
+            Value::Estimate(p) => Value::Estimate(1.0 - p),
+            Value::Exact { result, margin } => Value::Exact {
+                result: -result,
+                margin: margin.map(|m| -m),
+            },
+        }
+    }
+
     /// The value as an expected score (win 1, draw 1/2, loss 0).
     pub fn expected(self) -> f64 {
         match self {
