@@ -8,8 +8,10 @@
 //! - The transposition table ([`crate::tt`]) is keyed by the position's Zobrist hash salted with
 //!   the scoring mode and the solve mode, and stores bounds, not depths: every search reaches the
 //!   end of the game.
-//! - Move ordering: the table's move, then (away from the leaves) the static score margin after
-//!   the move plus a history bonus for moves that caused cut-offs.
+//! - Move ordering: the table's move and two killer moves first; then, at nodes expected to cut
+//!   off, random playouts high in the tree and the static score margin after the move lower down;
+//!   then a history bonus for moves that caused cut-offs. The last push of the game is scored
+//!   directly, without the table.
 //! - Limits: a node budget, a deadline and a stop flag ([`Limits`]); an interrupted search
 //!   returns `None` and stores nothing false in the table.
 //!
@@ -70,7 +72,10 @@ const ORDER_MIN_EDGES: u32 = 6;
 /// From this many marbles on edge spaces on, children are ordered by random playouts.
 const PLAYOUT_ORDER_MIN_EDGES: u32 = 9;
 
-/// Playouts per child when ordering by playouts.
+/// Playouts per child in the first round of ordering by playouts.
+const FIRST_ROUND_PLAYOUTS: u32 = 24;
+
+/// More playouts for each of the best children of the first round.
 const ORDER_PLAYOUTS: u32 = 100;
 
 /// Below this many marbles on edge spaces the table is not used: the subtrees are too small to
@@ -94,7 +99,14 @@ pub struct Solver {
     scoring: Scoring,
     /// History heuristic: cut-offs caused by each move code, per side.
     history: Box<[[u32; 256]; 2]>,
+    /// Killer moves: the last two moves that caused a cut-off, by marbles on edge spaces.
+    killers: [[Move; 2]; 25],
     nodes: u64,
+    /// The node count at which the clock, the node budget and the progress callback are next
+    /// looked at.
+    next_poll: u64,
+    /// The node count at which the progress callback next runs.
+    next_progress: u64,
     clock: Clock,
     aborted: bool,
     salt: u64,
@@ -121,7 +133,10 @@ impl Solver {
             table,
             scoring,
             history: Box::new([[0; 256]; 2]),
+            killers: [[Move::PASS; 2]; 25],
             nodes: 0,
+            next_poll: 0,
+            next_progress: PROGRESS,
             clock: Limits::none().start(),
             aborted: false,
             salt: 0,
@@ -166,6 +181,8 @@ impl Solver {
 
     fn begin(&mut self, mode: SolveMode, clock: Clock) {
         self.nodes = 0;
+        self.next_poll = 0;
+        self.next_progress = PROGRESS;
         self.aborted = false;
         self.clock = clock;
         self.salt = self.salt_for(mode);
@@ -283,9 +300,9 @@ impl Solver {
     }
 
     fn result_value(&mut self, pos: &Position) -> Option<i32> {
-        let v = if self.search::<false>(pos, 0, 1) >= 1 {
+        let v = if self.search::<false>(pos, 0, 1, true) >= 1 {
             1
-        } else if self.search::<false>(pos, -1, 0) >= 0 {
+        } else if self.search::<false>(pos, -1, 0, true) >= 0 {
             0
         } else {
             -1
@@ -299,7 +316,7 @@ impl Solver {
         let mut guess = 0;
         while lower < upper {
             let beta = if guess == lower { guess + 1 } else { guess };
-            guess = self.search::<true>(pos, beta - 1, beta);
+            guess = self.search::<true>(pos, beta - 1, beta, true);
             if self.aborted {
                 return None;
             }
@@ -331,7 +348,7 @@ impl Solver {
                 let mut child = pos;
                 child.play_unchecked(mv);
                 // The child is worth at least -v; it is on the line when it is worth at most -v.
-                if self.search::<MARGIN>(&child, -v, -v + 1) <= -v {
+                if self.search::<MARGIN>(&child, -v, -v + 1, true) <= -v {
                     found = Some((mv, child));
                     break;
                 }
@@ -364,20 +381,61 @@ impl Solver {
         if self.nodes >= self.clock.nodes || self.clock.expired() {
             self.aborted = true;
         }
-        if self.nodes.is_multiple_of(PROGRESS)
-            && let Some(f) = self.progress.as_mut()
-        {
-            f(self.nodes);
+        if self.nodes >= self.next_progress {
+            self.next_progress = self.nodes + PROGRESS;
+            if let Some(f) = self.progress.as_mut() {
+                f(self.nodes);
+            }
         }
+        self.next_poll = (self.nodes + POLL).min(self.clock.nodes);
     }
 
-    fn search<const MARGIN: bool>(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+    /// A position with at most one marble left on an edge space: its owner pushes it (the other
+    /// side passing first if needed), and then the game is over. No table, no ordering: only the
+    /// final scores. Counts as one node.
+    fn last_push<const MARGIN: bool>(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        let n = pos.count_pushes();
+        if n == 0 {
+            let mut next = *pos;
+            if pos.can_push(pos.side_to_move().other()) {
+                next.play_unchecked(Move::PASS);
+                return -self.last_push::<MARGIN>(&next, -beta, -alpha);
+            }
+            return self.final_value::<MARGIN>(pos);
+        }
+        let mut best = -INF;
+        for i in 0..n {
+            let mut child = *pos;
+            child.play_unchecked(pos.nth_move(i));
+            best = best.max(-self.final_value::<MARGIN>(&child));
+            if best >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// `cut` tells whether the node is expected to fail high (a cut node, whose first good move
+    /// settles it) rather than low (an all node, whose every move is searched): the expensive
+    /// ordering is spent on cut nodes only. Nodes alternate: the children of one kind are of the
+    /// other.
+    fn search<const MARGIN: bool>(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        cut: bool,
+    ) -> i32 {
         if self.aborted {
             return 0;
         }
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL) || self.nodes >= self.clock.nodes || self.nodes == 1 {
+        if self.nodes >= self.next_poll {
             self.poll();
+        }
+        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        if edges <= 1 {
+            return self.last_push::<MARGIN>(pos, alpha, beta);
         }
         let mut moves = MoveList::new();
         pos.pushes_into(&mut moves);
@@ -385,11 +443,10 @@ impl Solver {
             let mut next = *pos;
             if pos.can_push(pos.side_to_move().other()) {
                 next.play_unchecked(Move::PASS);
-                return -self.search::<MARGIN>(&next, -beta, -alpha);
+                return -self.search::<MARGIN>(&next, -beta, -alpha, !cut);
             }
             return self.final_value::<MARGIN>(pos);
         }
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
         let key = pos.hash() ^ self.salt;
         let use_table = edges >= TABLE_MIN_EDGES;
         let (mut lo, mut hi, mut tt_move) = (-INF, INF, Move::PASS);
@@ -405,62 +462,48 @@ impl Solver {
         let (alpha, beta) = (alpha.max(lo), beta.min(hi));
         let me = pos.side_to_move();
 
-        // Enhanced transposition cut-off: a child already known to be bad enough for the
-        // opponent settles this node without searching.
-        if edges >= ETC_MIN_EDGES {
-            for &mv in moves.iter() {
-                let mut child = *pos;
-                child.play_unchecked(mv);
-                if let Some(b) = self.table.probe(child.hash() ^ self.salt)
-                    && -b.hi >= beta
-                {
-                    return -b.hi;
-                }
-            }
-        }
-
-        // Playouts make the nodes high in the tree slow: look at the clock at each of them.
-        if edges >= PLAYOUT_ORDER_MIN_EDGES {
-            self.poll();
-            if self.aborted {
-                return 0;
-            }
-        }
-
-        // Scores for move ordering; the list is sorted lazily (pick the best remaining).
+        // The table's move and the two latest moves that refuted a position with as many edge
+        // marbles (killers) are searched first, before the others are looked at: they often
+        // settle the node alone.
         let n = moves.len();
-        let mut scores = [0i32; MoveList::CAPACITY];
-        if n > 1 {
-            for (i, &mv) in moves.iter().enumerate() {
-                let h = self.history[me as usize][mv.code() as usize] as i32;
-                scores[i] = if mv == tt_move {
-                    i32::MAX
-                } else if let Some(r) = self.root_rank(pos, mv) {
-                    i32::MAX - 1 - r
-                } else if edges >= PLAYOUT_ORDER_MIN_EDGES {
-                    let mut child = *pos;
-                    child.play_unchecked(mv);
-                    (self.playout_score(&child, me) << 12) + h.min(4095)
-                } else if edges >= ORDER_MIN_EDGES {
-                    let mut child = *pos;
-                    child.play_unchecked(mv);
-                    let s = child.score(me, self.scoring) as i32
-                        - child.score(me.other(), self.scoring) as i32;
-                    let mobility = child.count_pushes() as i32;
-                    ((4 * s - 16 * mobility) << 16) + h
-                } else {
-                    h
-                };
-                if self.noisy && edges >= ORDER_MIN_EDGES && scores[i] < i32::MAX - 100 {
-                    scores[i] = scores[i].saturating_add((self.rng.below(1 << 18)) as i32);
-                }
+        let mut fixed = 0;
+        let [k0, k1] = self.killers[edges as usize];
+        for first in [tt_move, k0, k1] {
+            if let Some(t) = moves[fixed..].iter().position(|&m| m == first) {
+                moves.swap(fixed, fixed + t);
+                fixed += 1;
             }
         }
-
+        let mut scores = [0i32; MoveList::CAPACITY];
         let mut best = -INF;
         let mut best_move = moves[0];
         for i in 0..n {
-            if n > 1 {
+            if i == fixed && i + 1 < n {
+                // Enhanced transposition cut-off: a child already known to be bad enough for
+                // the opponent settles this node without searching.
+                if edges >= ETC_MIN_EDGES {
+                    for &mv in &moves[i..] {
+                        let mut child = *pos;
+                        child.play_unchecked(mv);
+                        if let Some(b) = self.table.probe(child.hash() ^ self.salt)
+                            && -b.hi >= beta
+                        {
+                            return -b.hi;
+                        }
+                    }
+                }
+                // Playouts make the nodes high in the tree slow: look at the clock at each.
+                let playouts = cut && edges >= PLAYOUT_ORDER_MIN_EDGES;
+                if playouts {
+                    self.poll();
+                    if self.aborted {
+                        return 0;
+                    }
+                }
+                self.order(pos, &moves[i..], &mut scores[i..n], edges, playouts);
+            }
+            // The list is sorted lazily: pick the best remaining.
+            if i >= fixed && i + 1 < n {
                 let mut k = i;
                 for j in i + 1..n {
                     if scores[j] > scores[k] {
@@ -473,7 +516,7 @@ impl Solver {
             let mv = moves[i];
             let mut child = *pos;
             child.play_unchecked(mv);
-            let v = -self.search::<MARGIN>(&child, -beta, -alpha.max(best));
+            let v = -self.search::<MARGIN>(&child, -beta, -alpha.max(best), !cut);
             if self.aborted {
                 return 0;
             }
@@ -504,6 +547,43 @@ impl Solver {
         best
     }
 
+    /// Scores `moves` of `pos` for ordering, higher first: the caller's root order, then (high
+    /// in the tree) random playouts, then (lower) the static score margin and the opponent's
+    /// mobility, then the history of cut-offs.
+    fn order(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        scores: &mut [i32],
+        edges: u32,
+        playouts: bool,
+    ) {
+        let me = pos.side_to_move();
+        if playouts {
+            self.order_by_playouts(pos, moves, scores);
+        }
+        for (score, &mv) in scores.iter_mut().zip(moves) {
+            let h = self.history[me as usize][mv.code() as usize] as i32;
+            *score = if let Some(r) = self.root_rank(pos, mv) {
+                i32::MAX - 1 - r
+            } else if playouts {
+                (*score << 12) + h.min(4095)
+            } else if edges >= ORDER_MIN_EDGES {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                let s = child.score(me, self.scoring) as i32
+                    - child.score(me.other(), self.scoring) as i32;
+                let mobility = child.count_pushes() as i32;
+                ((4 * s - 16 * mobility) << 16) + h
+            } else {
+                h
+            };
+            if self.noisy && edges >= ORDER_MIN_EDGES && *score < i32::MAX - 100 {
+                *score = score.saturating_add((self.rng.below(1 << 18)) as i32);
+            }
+        }
+    }
+
     /// The rank of `mv` in the caller's root ordering, when searching the root.
     #[inline]
     fn root_rank(&self, pos: &Position, mv: Move) -> Option<i32> {
@@ -516,10 +596,32 @@ impl Solver {
             .map(|r| r as i32)
     }
 
-    /// Random playouts from `child`: how often they end well for `me` (win 2, draw 1).
-    fn playout_score(&mut self, child: &Position, me: mabula::Color) -> i32 {
+    /// Scores `moves` by random playouts, in two rounds: a few playouts for every move, then
+    /// many more for the best quarter (the first moves tried are the ones that must be right).
+    fn order_by_playouts(&mut self, pos: &Position, moves: &[Move], scores: &mut [i32]) {
+        let me = pos.side_to_move();
+        let children = moves.iter().map(|&mv| {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            child
+        });
+        let children: Vec<Position> = children.collect();
+        for (score, child) in scores.iter_mut().zip(&children) {
+            *score = self.playout_score(child, me, FIRST_ROUND_PLAYOUTS);
+        }
+        let mut ranked: Vec<usize> = (0..moves.len()).collect();
+        ranked.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+        let finalists = (moves.len() / 4).max(3);
+        for &i in ranked.iter().take(finalists) {
+            let more = self.playout_score(&children[i], me, ORDER_PLAYOUTS);
+            scores[i] = 4 * FIRST_ROUND_PLAYOUTS as i32 + scores[i] + more;
+        }
+    }
+
+    /// `count` random playouts from `child`: how often they end well for `me` (win 2, draw 1).
+    fn playout_score(&mut self, child: &Position, me: mabula::Color, count: u32) -> i32 {
         let mut total = 0;
-        for _ in 0..ORDER_PLAYOUTS {
+        for _ in 0..count {
             let mut p = *child;
             loop {
                 let n = p.count_moves();
@@ -537,6 +639,10 @@ impl Solver {
 
     /// History heuristic: credit a move that caused a cut-off, more for bigger subtrees.
     fn reward(&mut self, side: usize, mv: Move, edges: u32) {
+        let killers = &mut self.killers[edges as usize];
+        if killers[0] != mv {
+            *killers = [mv, killers[0]];
+        }
         let h = &mut self.history[side][mv.code() as usize];
         *h += edges * edges;
         if *h > 1 << 19 {

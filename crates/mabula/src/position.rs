@@ -369,16 +369,11 @@ impl Position {
     /// The score of one side under `scoring`.
     #[inline]
     pub fn score(&self, color: Color, scoring: Scoring) -> u32 {
-        let groups = self.groups(color).map(Bitboard::count);
+        let field = (self.marbles(color) & Bitboard::FIELD).0;
         match scoring {
-            Scoring::Largest => groups.max().unwrap_or(0),
-            Scoring::Product => {
-                if (self.marbles(color) & Bitboard::FIELD).is_empty() {
-                    0
-                } else {
-                    groups.product()
-                }
-            }
+            Scoring::Largest => largest_group(field),
+            Scoring::Product if field == 0 => 0,
+            Scoring::Product => self.groups(color).map(Bitboard::count).product(),
         }
     }
 
@@ -396,6 +391,26 @@ impl Position {
             _ => Position::room(self.occupied().0, sq as usize),
         }
     }
+}
+
+/// The size of the largest group in `set` (field squares only, so no shift can wrap around a
+/// side of the board). Stops as soon as the marbles left to look at cannot make a bigger group.
+#[inline]
+fn largest_group(mut rest: u64) -> u32 {
+    let mut best = 0;
+    while rest.count_ones() > best {
+        let mut group = rest & rest.wrapping_neg();
+        loop {
+            let grown = (group | group << 1 | group >> 1 | group << 8 | group >> 8) & rest;
+            if grown == group {
+                break;
+            }
+            group = grown;
+        }
+        best = best.max(group.count_ones());
+        rest ^= group;
+    }
+    best
 }
 
 /// Iterator over the groups of one colour (see [`Position::groups`]).
