@@ -300,9 +300,17 @@ impl Solver {
     }
 
     fn result_value(&mut self, pos: &Position) -> Option<i32> {
-        let v = if self.search::<false>(pos, 0, 1, true) >= 1 {
+        // Whether the root is a cut node of a null-window search depends on its result: guess
+        // it from playouts (half points out of 400) where the tree is big enough to care.
+        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let guess = if edges >= PLAYOUT_ORDER_MIN_EDGES {
+            self.playout_score(pos, pos.side_to_move(), 200)
+        } else {
+            400
+        };
+        let v = if self.search::<false>(pos, 0, 1, guess >= 200) >= 1 {
             1
-        } else if self.search::<false>(pos, -1, 0, true) >= 0 {
+        } else if self.search::<false>(pos, -1, 0, guess >= 120) >= 0 {
             0
         } else {
             -1
