@@ -12,6 +12,11 @@
 //!   off, random playouts high in the tree and the static score margin after the move lower down;
 //!   then a history bonus for moves that caused cut-offs. The last push of the game is scored
 //!   directly, without the table.
+//! - Result mode guesses the result from random playouts first, and starts with the null-window
+//!   search ("a win?" or "at least a draw?") that settles the guess alone.
+//! - Threads ([`Solver::solve_threads`]) split the top of the tree: along the leftmost path,
+//!   the first child of a node is searched first, and the threads then take the other children
+//!   one at a time, sharing the table. A child that cuts off stops the others.
 //! - Limits: a node budget, a deadline and a stop flag ([`Limits`]); an interrupted search
 //!   returns `None` and stores nothing false in the table.
 //!
@@ -35,7 +40,7 @@ use crate::rng::Rng;
 use crate::tt::{Bounds, Table};
 use mabula::{Bitboard, Move, MoveList, Position, Scoring};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// What the solver computes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +83,10 @@ const FIRST_ROUND_PLAYOUTS: u32 = 24;
 /// More playouts for each of the best children of the first round.
 const ORDER_PLAYOUTS: u32 = 100;
 
+/// From this playout score on (half points out of 400: an even game) the root is guessed to be
+/// won, below it lost.
+const EVEN_GUESS: i32 = 200;
+
 /// Below this many marbles on edge spaces the table is not used: the subtrees are too small to
 /// pay for a cache miss.
 const TABLE_MIN_EDGES: u32 = 4;
@@ -85,6 +94,9 @@ const TABLE_MIN_EDGES: u32 = 4;
 /// From this many marbles on edge spaces on, children are looked up in the table before any is
 /// searched (enhanced transposition cut-off).
 const ETC_MIN_EDGES: u32 = 7;
+
+/// From this many marbles on edge spaces on, the threads of a solve split the work.
+const SPLIT_MIN_EDGES: u32 = 8;
 
 /// How often (in nodes) the clock is looked at (about every 0.2 to 1 ms).
 const POLL: u64 = 1 << 10;
@@ -117,8 +129,10 @@ pub struct Solver {
     root_hint: Vec<Move>,
     /// The hash of the position the hint is for.
     root_key: u64,
-    /// Randomise move order a little (helper threads, so that they search other moves first).
-    noisy: bool,
+    /// Threads to split the top of the tree between.
+    threads: usize,
+    /// Raised when another thread's child of the node being split cut off: the search is over.
+    cutoff: Option<Arc<AtomicBool>>,
 }
 
 impl Solver {
@@ -144,7 +158,8 @@ impl Solver {
             rng: Rng::new(1),
             root_hint: Vec::new(),
             root_key: 0,
-            noisy: false,
+            threads: 1,
+            cutoff: None,
         }
     }
 
@@ -177,6 +192,15 @@ impl Solver {
         ];
         SALTS
             [(self.scoring == Scoring::Product) as usize * 2 + (mode == SolveMode::Margin) as usize]
+    }
+
+    /// Starts a helper on the search `other` is running: its clock (with the node budget
+    /// that is left) and table salt.
+    fn begin_like(&mut self, other: &Solver) {
+        let clock = other.clock.clone();
+        let nodes = clock.nodes.saturating_sub(other.nodes);
+        self.begin(SolveMode::Result, clock.with_nodes(nodes));
+        self.salt = other.salt;
     }
 
     fn begin(&mut self, mode: SolveMode, clock: Clock) {
@@ -229,9 +253,9 @@ impl Solver {
         })
     }
 
-    /// Solves `pos` with `threads` threads sharing the table (the helpers search the same tree in
-    /// another order and leave what they prove in the table). With one thread this is
-    /// [`Solver::solve`], and deterministic.
+    /// Solves `pos` with `threads` threads sharing the table: they split the top of the tree
+    /// between them (see [`Solver::split`]). With one thread this is [`Solver::solve`], and
+    /// deterministic.
     pub fn solve_threads(
         &mut self,
         pos: &Position,
@@ -239,30 +263,10 @@ impl Solver {
         limits: &Limits,
         threads: usize,
     ) -> Option<Solution> {
-        let clock = limits.start();
-        if threads <= 1 {
-            return self.solve_with_clock(pos, mode, clock);
-        }
-        let halt = Arc::new(AtomicBool::new(false));
-        std::thread::scope(|scope| {
-            for t in 1..threads {
-                let mut helper = Solver::with_table(self.scoring, Arc::clone(&self.table));
-                helper.rng = Rng::new(0x5eed ^ t as u64);
-                helper.noisy = true;
-                let helper_clock = clock.clone().with_halt(Arc::clone(&halt));
-                let pos = *pos;
-                scope.spawn(move || {
-                    helper.begin(mode, helper_clock);
-                    match mode {
-                        SolveMode::Result => helper.result_value(&pos),
-                        SolveMode::Margin => helper.margin_value(&pos),
-                    }
-                });
-            }
-            let solution = self.solve_with_clock(pos, mode, clock);
-            halt.store(true, Ordering::Relaxed);
-            solution
-        })
+        self.threads = threads.max(1);
+        let solution = self.solve_with_clock(pos, mode, limits.start());
+        self.threads = 1;
+        solution
     }
 
     /// The result (-1, 0, 1) of `pos` for the side to move, without a principal line: the call a
@@ -308,12 +312,22 @@ impl Solver {
         } else {
             400
         };
-        let v = if self.search::<false>(pos, 0, 1, guess >= 200) >= 1 {
-            1
-        } else if self.search::<false>(pos, -1, 0, guess >= 120) >= 0 {
-            0
-        } else {
+        // Two null-window searches: "a win?" and "at least a draw?". The one that settles the
+        // guessed result alone goes first.
+        let v = if guess >= EVEN_GUESS {
+            if self.split::<false>(pos, 0, 1, true) >= 1 {
+                1
+            } else if self.split::<false>(pos, -1, 0, true) >= 0 {
+                0
+            } else {
+                -1
+            }
+        } else if self.split::<false>(pos, -1, 0, false) < 0 {
             -1
+        } else if self.split::<false>(pos, 0, 1, false) >= 1 {
+            1
+        } else {
+            0
         };
         (!self.aborted).then_some(v)
     }
@@ -324,7 +338,7 @@ impl Solver {
         let mut guess = 0;
         while lower < upper {
             let beta = if guess == lower { guess + 1 } else { guess };
-            guess = self.search::<true>(pos, beta - 1, beta, true);
+            guess = self.split::<true>(pos, beta - 1, beta, true);
             if self.aborted {
                 return None;
             }
@@ -379,14 +393,25 @@ impl Solver {
     #[inline]
     fn final_value<const MARGIN: bool>(&self, pos: &Position) -> i32 {
         let me = pos.side_to_move();
-        let margin =
-            pos.score(me, self.scoring) as i32 - pos.score(me.other(), self.scoring) as i32;
+        self.margin::<MARGIN>(pos.marbles(me), pos.marbles(me.other()))
+    }
+
+    /// The final value for a player with marbles `mine` against `theirs`.
+    #[inline(always)]
+    fn margin<const MARGIN: bool>(&self, mine: Bitboard, theirs: Bitboard) -> i32 {
+        let margin = self.scoring.score_of(mine) as i32 - self.scoring.score_of(theirs) as i32;
         if MARGIN { margin } else { margin.signum() }
     }
 
     #[cold]
     fn poll(&mut self) {
-        if self.nodes >= self.clock.nodes || self.clock.expired() {
+        if self.nodes >= self.clock.nodes
+            || self.clock.expired()
+            || self
+                .cutoff
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
             self.aborted = true;
         }
         if self.nodes >= self.next_progress {
@@ -411,16 +436,177 @@ impl Solver {
             }
             return self.final_value::<MARGIN>(pos);
         }
+        let me = pos.side_to_move() as usize;
         let mut best = -INF;
         for i in 0..n {
-            let mut child = *pos;
-            child.play_unchecked(pos.nth_move(i));
-            best = best.max(-self.final_value::<MARGIN>(&child));
+            let after = pos.marbles_after(pos.nth_move(i));
+            best = best.max(self.margin::<MARGIN>(after[me], after[1 - me]));
             if best >= beta {
                 break;
             }
         }
         best
+    }
+
+    /// A null-window search (`beta == alpha + 1`) that splits the work between `self.threads`
+    /// threads along the leftmost path of the tree: the first child is searched (split in the
+    /// same way) before the others, which the threads then take one at a time. Low in the tree,
+    /// or with one thread, this is [`Solver::search`].
+    fn split<const MARGIN: bool>(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        cut: bool,
+    ) -> i32 {
+        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let mut moves = MoveList::new();
+        pos.pushes_into(&mut moves);
+        let n = moves.len();
+        if self.threads <= 1 || edges < SPLIT_MIN_EDGES || n < 2 {
+            return self.search::<MARGIN>(pos, alpha, beta, cut);
+        }
+        let key = pos.hash() ^ self.salt;
+        let (mut lo, mut hi, mut tt_move) = (-INF, INF, Move::PASS);
+        if let Some(b) = self.table.probe(key) {
+            if b.lo >= beta {
+                return b.lo;
+            }
+            if b.hi <= alpha {
+                return b.hi;
+            }
+            (lo, hi, tt_move) = (b.lo, b.hi, b.best);
+        }
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        let mut scores = [0i32; MoveList::CAPACITY];
+        let playouts = cut && edges >= PLAYOUT_ORDER_MIN_EDGES;
+        self.order(pos, &moves, &mut scores[..n], edges, playouts);
+        let mut ordered: Vec<(i32, Move)> = scores[..n]
+            .iter()
+            .copied()
+            .zip(moves.iter().copied())
+            .collect();
+        ordered.sort_by_key(|&(score, mv)| (mv != tt_move, std::cmp::Reverse(score)));
+        let ordered: Vec<Move> = ordered.into_iter().map(|(_, mv)| mv).collect();
+
+        let mut child = *pos;
+        child.play_unchecked(ordered[0]);
+        let mut best = -self.split::<MARGIN>(&child, -beta, -alpha, !cut);
+        let mut best_move = ordered[0];
+        if self.aborted {
+            return 0;
+        }
+        if best < beta {
+            let (v, mv) = self.share::<MARGIN>(pos, &ordered[1..], alpha, beta, !cut);
+            if self.aborted {
+                return 0;
+            }
+            if v > best {
+                (best, best_move) = (v, mv);
+            }
+        }
+        if best >= beta {
+            self.reward(pos.side_to_move() as usize, best_move, edges);
+            lo = best;
+        } else {
+            hi = best;
+        }
+        let bounds = Bounds {
+            lo,
+            hi,
+            best: best_move,
+        };
+        self.table.store(key, bounds, edges as u8 + 1);
+        best
+    }
+
+    /// Searches the children `moves` of `pos` with all the threads, each taking the next
+    /// unsearched one, until one cuts off or none is left: the best value and its move.
+    fn share<const MARGIN: bool>(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        alpha: i32,
+        beta: i32,
+        cut: bool,
+    ) -> (i32, Move) {
+        let next = AtomicUsize::new(0);
+        let cutoff = Arc::new(AtomicBool::new(false));
+        let mut helpers: Vec<Solver> = (1..self.threads)
+            .map(|_| {
+                let mut helper = Solver::with_table(self.scoring, Arc::clone(&self.table));
+                helper.history.clone_from(&self.history);
+                helper.killers = self.killers;
+                helper.begin_like(self);
+                helper.cutoff = Some(Arc::clone(&cutoff));
+                helper
+            })
+            .collect();
+        let outer = self.cutoff.replace(Arc::clone(&cutoff));
+        let mut results = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .map(|helper| {
+                    let next = &next;
+                    scope.spawn(move || helper.take::<MARGIN>(pos, moves, next, alpha, beta, cut))
+                })
+                .collect();
+            let mut results = vec![self.take::<MARGIN>(pos, moves, &next, alpha, beta, cut)];
+            results.extend(
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a solver thread panicked")),
+            );
+            results
+        });
+        self.cutoff = outer;
+        let aborted = self.aborted || helpers.iter().any(|h| h.aborted);
+        for helper in &helpers {
+            self.nodes += helper.nodes;
+        }
+        self.next_poll = self.nodes;
+        results.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
+        let (best, best_move) = results[0];
+        // A cut-off stands even if the other threads were stopped; anything else needs every
+        // child searched to the end.
+        self.aborted = best < beta && aborted;
+        (best, best_move)
+    }
+
+    /// One thread's part of [`Solver::share`].
+    fn take<const MARGIN: bool>(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        next: &AtomicUsize,
+        alpha: i32,
+        beta: i32,
+        cut: bool,
+    ) -> (i32, Move) {
+        let (mut best, mut best_move) = (-INF, Move::PASS);
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&mv) = moves.get(i) else { break };
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            let v = -self.search::<MARGIN>(&child, -beta, -alpha, cut);
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                (best, best_move) = (v, mv);
+                if v >= beta {
+                    if let Some(c) = &self.cutoff {
+                        c.store(true, Ordering::Relaxed);
+                    }
+                    break;
+                }
+            }
+        }
+        (best, best_move)
     }
 
     /// `cut` tells whether the node is expected to fail high (a cut node, whose first good move
@@ -586,9 +772,6 @@ impl Solver {
             } else {
                 h
             };
-            if self.noisy && edges >= ORDER_MIN_EDGES && *score < i32::MAX - 100 {
-                *score = score.saturating_add((self.rng.below(1 << 18)) as i32);
-            }
         }
     }
 
@@ -760,6 +943,37 @@ mod tests {
             None
         );
         assert!(solver.nodes() <= 1000);
+    }
+
+    #[test]
+    fn two_threads_find_the_values_one_thread_finds() {
+        for scoring in [Scoring::Largest, Scoring::Product] {
+            for seed in 0..5 {
+                // Ten moves left: enough for the threads to split the top of the tree.
+                let pos = endgame(seed, 10);
+                for mode in [SolveMode::Result, SolveMode::Margin] {
+                    let one = Solver::new(scoring, 16)
+                        .solve(&pos, mode, &Limits::none())
+                        .expect("solved");
+                    let two = Solver::new(scoring, 16)
+                        .solve_threads(&pos, mode, &Limits::none(), 2)
+                        .expect("solved");
+                    assert_eq!(one.value, two.value, "{pos} {scoring} {mode:?}");
+                    assert!(pos.play(two.best).is_ok(), "{pos}: {}", two.best);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_split_search_stops_at_its_node_budget_and_at_the_stop_flag() {
+        let pos = endgame(1, 18);
+        let mut solver = Solver::new(Scoring::Largest, 4);
+        let limits = Limits::nodes(20_000);
+        assert_eq!(solver.solve_threads(&pos, SolveMode::Result, &limits, 2), None);
+        let stop = Arc::new(AtomicBool::new(true));
+        let limits = Limits::none().with_stop(stop);
+        assert_eq!(solver.solve_threads(&pos, SolveMode::Margin, &limits, 2), None);
     }
 
     #[test]

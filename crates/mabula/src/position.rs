@@ -12,7 +12,7 @@ use crate::scoring::{Outcome, Scores, Scoring};
 use crate::square::{Color, Square};
 use crate::tables::{
     BLACK_TO_MOVE, CODE_BASE, EDGE_OF, KEYS, LINE_MASK, LINE_OF, MASK_KEYS, NONE, PUSH, PUSHES,
-    REVERSED_EDGES, deposit, extract, state,
+    PushInfo, REVERSED_EDGES, deposit, extract, state,
 };
 use std::fmt;
 
@@ -334,21 +334,51 @@ impl Position {
             return;
         }
         let push = &PUSHES[mv.code() as usize];
-        let line = push.line;
-        let [white, black] = &mut self.marbles;
-        let w = extract(white.0, line);
-        let b = extract(black.0, line);
-        let after = PUSH[push.table as usize + state(w, b)];
-        let mut new = [u32::from(after & 0xff), u32::from(after >> 8)];
-        new[mover] |= 1 << push.bit;
-        let line_mask = LINE_MASK[line as usize];
-        white.0 = (white.0 & !line_mask) | deposit(new[0], line);
-        black.0 = (black.0 & !line_mask) | deposit(new[1], line);
-        self.marbles[mover].0 &= !(1 << push.from);
-        let keys = &MASK_KEYS[line as usize];
+        let (w, b, new) = self.pushed_line(push, mover);
+        self.marbles = self.with_line(push, new, mover);
+        let keys = &MASK_KEYS[push.line as usize];
         self.hash ^= KEYS[mover * 64 + push.from as usize]
             ^ keys[((w ^ new[0]) & 63) as usize]
             ^ keys[64 + ((b ^ new[1]) & 63) as usize];
+    }
+
+    /// The marbles of each colour (indexed by `Color as usize`) after the side to move plays
+    /// `mv`, a legal move, without making the new position or its hash: the cheap way for a
+    /// search to score the last push of a game.
+    #[inline]
+    pub fn marbles_after(&self, mv: Move) -> [Bitboard; 2] {
+        if mv.is_pass() {
+            return self.marbles;
+        }
+        let push = &PUSHES[mv.code() as usize];
+        let mover = self.turn as usize;
+        let (_, _, new) = self.pushed_line(push, mover);
+        self.with_line(push, new, mover)
+    }
+
+    /// The white and black marbles of the push's line, as natural-order masks, before and after
+    /// the push (after: with the pusher where it stops).
+    #[inline(always)]
+    fn pushed_line(&self, push: &PushInfo, mover: usize) -> (u32, u32, [u32; 2]) {
+        let w = extract(self.marbles[0].0, push.line);
+        let b = extract(self.marbles[1].0, push.line);
+        let after = PUSH[push.table as usize + state(w, b)];
+        let mut new = [u32::from(after & 0xff), u32::from(after >> 8)];
+        new[mover] |= 1 << push.bit;
+        (w, b, new)
+    }
+
+    /// The marbles with the push's line replaced by `new` and the pusher gone from its edge
+    /// space.
+    #[inline(always)]
+    fn with_line(&self, push: &PushInfo, new: [u32; 2], mover: usize) -> [Bitboard; 2] {
+        let keep = !LINE_MASK[push.line as usize];
+        let mut out = [
+            Bitboard((self.marbles[0].0 & keep) | deposit(new[0], push.line)),
+            Bitboard((self.marbles[1].0 & keep) | deposit(new[1], push.line)),
+        ];
+        out[mover].0 &= !(1 << push.from);
+        out
     }
 
     /// The groups of `color`: sets of its orthogonally connected marbles in the field.
@@ -369,12 +399,7 @@ impl Position {
     /// The score of one side under `scoring`.
     #[inline]
     pub fn score(&self, color: Color, scoring: Scoring) -> u32 {
-        let field = (self.marbles(color) & Bitboard::FIELD).0;
-        match scoring {
-            Scoring::Largest => largest_group(field),
-            Scoring::Product if field == 0 => 0,
-            Scoring::Product => self.groups(color).map(Bitboard::count).product(),
-        }
+        scoring.score_of(self.marbles(color))
     }
 
     /// The outcome once the game is over; `None` while it goes on.
@@ -389,6 +414,19 @@ impl Position {
             NONE => 0,
             _ if !self.occupied().contains(sq) => 0,
             _ => Position::room(self.occupied().0, sq as usize),
+        }
+    }
+}
+
+impl Scoring {
+    /// The score of a player whose marbles are `marbles` (only those in the field count).
+    #[inline]
+    pub fn score_of(self, marbles: Bitboard) -> u32 {
+        let field = marbles & Bitboard::FIELD;
+        match self {
+            Scoring::Largest => largest_group(field.0),
+            Scoring::Product if field.is_empty() => 0,
+            Scoring::Product => Groups { rest: field }.map(Bitboard::count).product(),
         }
     }
 }
