@@ -497,13 +497,19 @@ fn play_match(
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let stats = Mutex::new(MatchStats::default());
+    // Without a terminal the bar is hidden: a line every tenth of the match shows progress in a
+    // log instead.
+    let plain = !std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let step = games.div_ceil(10);
     let on_game = |report: &GameReport| {
         if let Ok(mut s) = stats.lock() {
             s.add(report.game.result(), report.first_color);
-            bar.set_message(format!(
-                "first player +{} ={} -{}",
-                s.wins, s.draws, s.losses
-            ));
+            let line = format!("first player +{} ={} -{}", s.wins, s.draws, s.losses);
+            let done = s.games() as usize;
+            if plain && (done % step == 0 || done == games) {
+                eprintln!("{done}/{games} games, {line}");
+            }
+            bar.set_message(line);
         }
         bar.inc(1);
     };
