@@ -448,6 +448,35 @@ impl Solver {
         best
     }
 
+    /// A position with two marbles left on edge spaces and a push to play (`moves`): the
+    /// killers first, then the other pushes in order, each answered by [`Solver::last_push`].
+    fn two_left<const MARGIN: bool>(
+        &mut self,
+        pos: &Position,
+        mut moves: MoveList,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut fixed = 0;
+        for killer in self.killers[2] {
+            if let Some(t) = moves[fixed..].iter().position(|&m| m == killer) {
+                moves.swap(fixed, fixed + t);
+                fixed += 1;
+            }
+        }
+        let mut best = -INF;
+        for &mv in moves.iter() {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            best = best.max(-self.last_push::<MARGIN>(&child, -beta, -alpha.max(best)));
+            if best >= beta {
+                self.reward(pos.side_to_move() as usize, mv, 2);
+                break;
+            }
+        }
+        best
+    }
+
     /// A null-window search (`beta == alpha + 1`) that splits the work between `self.threads`
     /// threads along the leftmost path of the tree: the first child is searched (split in the
     /// same way) before the others, which the threads then take one at a time. Low in the tree,
@@ -633,6 +662,9 @@ impl Solver {
         }
         let mut moves = MoveList::new();
         pos.pushes_into(&mut moves);
+        if edges == 2 && !moves.is_empty() {
+            return self.two_left::<MARGIN>(pos, moves, alpha, beta);
+        }
         if moves.is_empty() {
             let mut next = *pos;
             if pos.can_push(pos.side_to_move().other()) {
@@ -970,10 +1002,16 @@ mod tests {
         let pos = endgame(1, 18);
         let mut solver = Solver::new(Scoring::Largest, 4);
         let limits = Limits::nodes(20_000);
-        assert_eq!(solver.solve_threads(&pos, SolveMode::Result, &limits, 2), None);
+        assert_eq!(
+            solver.solve_threads(&pos, SolveMode::Result, &limits, 2),
+            None
+        );
         let stop = Arc::new(AtomicBool::new(true));
         let limits = Limits::none().with_stop(stop);
-        assert_eq!(solver.solve_threads(&pos, SolveMode::Margin, &limits, 2), None);
+        assert_eq!(
+            solver.solve_threads(&pos, SolveMode::Margin, &limits, 2),
+            None
+        );
     }
 
     #[test]
