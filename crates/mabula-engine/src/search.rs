@@ -317,6 +317,7 @@ impl Engine {
             solver.hint(pos, &self.favourites());
             if threads > 1 {
                 let workers = &mut self.workers;
+                let solver = &mut solver;
                 std::thread::scope(|scope| {
                     let solver_clock = clock.clone();
                     let halt = Arc::clone(&halt);
@@ -325,10 +326,10 @@ impl Engine {
                         if sol.is_some() {
                             halt.store(true, Ordering::Relaxed);
                         }
-                        (sol, solver.nodes())
+                        sol
                     });
                     run_workers(workers, &clock, budget);
-                    (solved, solver_nodes) = handle.join().unwrap_or((None, 0));
+                    solved = handle.join().unwrap_or(None);
                 });
             } else {
                 let solver_clock = match (limits.time, limits.nodes) {
@@ -337,10 +338,16 @@ impl Engine {
                     (None, None) => clock.clone(),
                 };
                 solved = solver.solve_with_clock(pos, SolveMode::Result, solver_clock);
-                solver_nodes = solver.nodes();
                 if solved.is_none() {
                     run_workers(&mut self.workers, &clock, budget);
                 }
+            }
+            solver_nodes = solver.nodes();
+            if let Some(sol) = solved.as_mut().filter(|sol| sol.value == 0) {
+                // The halt flag only told the trees that the solver was done.
+                let mut clock = clock.clone();
+                clock.halt = None;
+                self.draw_with_favourite(&mut solver, pos, sol, clock);
             }
         } else {
             run_workers(&mut self.workers, &clock, budget);
@@ -357,6 +364,32 @@ impl Engine {
             analysis.adopt(sol);
         }
         analysis
+    }
+
+    /// In a proven draw, plays the trees' favourite move instead of the solver's if it holds the
+    /// draw too: it leaves the opponent the most ways to go wrong.
+    fn draw_with_favourite(
+        &self,
+        solver: &mut Solver,
+        pos: &Position,
+        sol: &mut Solution,
+        clock: Clock,
+    ) {
+        let Some(&favourite) = self.favourites().first() else {
+            return;
+        };
+        if favourite == sol.best {
+            return;
+        }
+        let mut child = *pos;
+        child.play_unchecked(favourite);
+        if let Some(reply) = solver.solve_with_clock(&child, SolveMode::Result, clock)
+            && reply.value == 0
+        {
+            sol.best = favourite;
+            sol.pv = std::iter::once(favourite).chain(reply.pv).collect();
+            sol.nodes += reply.nodes;
+        }
     }
 
     /// The root moves in the order the trees like them (for the solver's move ordering).
@@ -620,6 +653,41 @@ mod tests {
                 }
             );
         }
+    }
+
+    #[test]
+    fn in_a_proven_draw_the_chosen_move_still_draws() {
+        let mut draws = 0;
+        for seed in 0..40 {
+            let mut pos = deal::random(seed, Color::White);
+            let mut rng = Rng::new(seed);
+            while (pos.occupied() & Bitboard::EDGE).count() > 9 {
+                pos.play_unchecked(pos.nth_move(rng.below(pos.count_moves())));
+            }
+            let mut solver = Solver::new(Scoring::Largest, 4);
+            let exact = solver.solve(&pos, SolveMode::Result, &Limits::none());
+            if exact.expect("solved").value != 0 {
+                continue;
+            }
+            draws += 1;
+            for threads in [1, 2] {
+                let config = EngineConfig {
+                    threads,
+                    ..one_thread()
+                };
+                let a = Engine::new(config, Scoring::Largest).analyze(&pos, &Limits::nodes(20_000));
+                // With two threads the solver races the trees for the budget and may lose.
+                let Some(sol) = a.solved.as_ref() else {
+                    assert_eq!(threads, 2, "{pos}: one thread solves nine moves left");
+                    continue;
+                };
+                assert_eq!(sol.value, 0, "{pos}");
+                let after = pos.play(a.best()).expect("legal");
+                let reply = solver.solve(&after, SolveMode::Result, &Limits::none());
+                assert_eq!(reply.expect("solved").value, 0, "{pos}: {}", a.best());
+            }
+        }
+        assert!(draws >= 3, "only {draws} drawn positions");
     }
 
     #[test]
