@@ -169,7 +169,9 @@ fn a_whole_game_against_the_engine_in_a_pseudo_terminal() {
         t.contains(&format!("white (you) played {mv}")) && moves_shown(t) == Some(2)
     });
 
-    // The screen follows a resize.
+    // The screen follows a resize. The new parser comes first, so that the whole redraw after
+    // the resize lands in it.
+    *s.parser.lock().expect("parser") = vt100::Parser::new(30, 100, 0);
     s.master
         .resize(PtySize {
             rows: 30,
@@ -178,7 +180,6 @@ fn a_whole_game_against_the_engine_in_a_pseudo_terminal() {
             pixel_height: 0,
         })
         .expect("resize");
-    *s.parser.lock().expect("parser") = vt100::Parser::new(30, 100, 0);
     let big = s.wait_for("a redraw at 100x30", |t| {
         t.contains("MABULA") && t.contains("Moves (2)") && t.lines().count() == 30
     });
@@ -238,6 +239,10 @@ fn ctrl_c_gives_the_terminal_back() {
     }
     s.send("\x03");
     assert!(s.wait_exit());
+    // The last output may still be on its way from the terminal to the parser.
+    s.wait_for("the farewell", |t| {
+        t.contains("Game left unfinished after 0 moves.")
+    });
     let parser = s.parser.lock().expect("parser");
     let screen = parser.screen();
     assert!(!screen.alternate_screen());
