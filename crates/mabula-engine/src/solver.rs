@@ -457,13 +457,7 @@ impl Solver {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        let mut fixed = 0;
-        for killer in self.killers[2] {
-            if let Some(t) = moves[fixed..].iter().position(|&m| m == killer) {
-                moves.swap(fixed, fixed + t);
-                fixed += 1;
-            }
-        }
+        to_front(&mut moves, &self.killers[2]);
         let mut best = -INF;
         for &mv in moves.iter() {
             let mut child = *pos;
@@ -489,10 +483,13 @@ impl Solver {
         cut: bool,
     ) -> i32 {
         let edges = (pos.occupied() & Bitboard::EDGE).count();
+        if self.threads <= 1 || edges < SPLIT_MIN_EDGES {
+            return self.search::<MARGIN>(pos, alpha, beta, cut);
+        }
         let mut moves = MoveList::new();
         pos.pushes_into(&mut moves);
         let n = moves.len();
-        if self.threads <= 1 || edges < SPLIT_MIN_EDGES || n < 2 {
+        if n < 2 {
             return self.search::<MARGIN>(pos, alpha, beta, cut);
         }
         let key = pos.hash() ^ self.salt;
@@ -575,7 +572,7 @@ impl Solver {
             })
             .collect();
         let outer = self.cutoff.replace(Arc::clone(&cutoff));
-        let mut results = std::thread::scope(|scope| {
+        let results = std::thread::scope(|scope| {
             let handles: Vec<_> = helpers
                 .iter_mut()
                 .map(|helper| {
@@ -597,8 +594,10 @@ impl Solver {
             self.nodes += helper.nodes;
         }
         self.next_poll = self.nodes;
-        results.sort_by_key(|&(v, _)| std::cmp::Reverse(v));
-        let (best, best_move) = results[0];
+        let (best, best_move) = results
+            .into_iter()
+            .max_by_key(|&(v, _)| v)
+            .expect("the main thread's result");
         // A cut-off stands even if the other threads were stopped; anything else needs every
         // child searched to the end.
         self.aborted = best < beta && aborted;
@@ -692,14 +691,8 @@ impl Solver {
         // marbles (killers) are searched first, before the others are looked at: they often
         // settle the node alone.
         let n = moves.len();
-        let mut fixed = 0;
         let [k0, k1] = self.killers[edges as usize];
-        for first in [tt_move, k0, k1] {
-            if let Some(t) = moves[fixed..].iter().position(|&m| m == first) {
-                moves.swap(fixed, fixed + t);
-                fixed += 1;
-            }
-        }
+        let fixed = to_front(&mut moves, &[tt_move, k0, k1]);
         let mut scores = [0i32; MoveList::CAPACITY];
         let mut best = -INF;
         let mut best_move = moves[0];
@@ -876,6 +869,19 @@ impl Solver {
             }
         }
     }
+}
+
+/// Moves those of `first` that are in `moves` to its front, in that order; how many there were.
+#[inline]
+fn to_front(moves: &mut [Move], first: &[Move]) -> usize {
+    let mut fixed = 0;
+    for &wanted in first {
+        if let Some(t) = moves[fixed..].iter().position(|&m| m == wanted) {
+            moves.swap(fixed, fixed + t);
+            fixed += 1;
+        }
+    }
+    fixed
 }
 
 #[cfg(test)]
