@@ -6,6 +6,9 @@
 //! spaces, the last thread runs the exact solver on the root at the same time; if it finishes,
 //! its answer wins and the search ends early. With one thread the solver gets half the budget
 //! first. With one thread, a playout budget and a seed the search is deterministic.
+//!
+//! A proven win is played at once. In a proven draw or loss, the time left goes to the practical
+//! chances: the move after which the most of the opponent's replies would give the game away.
 
 use crate::limits::{Clock, Limits};
 use crate::mcts::{ChildStats, MctsConfig, Worker};
@@ -38,6 +41,9 @@ pub struct EngineConfig {
     pub reuse: bool,
     /// Seed of every random choice.
     pub seed: u64,
+    /// In a proven draw or loss, spend the time left on finding the move that gives the
+    /// opponent the most chances to go wrong.
+    pub practical: bool,
 }
 
 impl Default for EngineConfig {
@@ -53,6 +59,7 @@ impl Default for EngineConfig {
             temperature: 0.0,
             reuse: true,
             seed: 0,
+            practical: true,
         }
     }
 }
@@ -343,11 +350,14 @@ impl Engine {
                 }
             }
             solver_nodes = solver.nodes();
-            if let Some(sol) = solved.as_mut().filter(|sol| sol.value == 0) {
+            if let Some(sol) = solved
+                .as_mut()
+                .filter(|s| s.value <= 0 && self.config.practical)
+            {
                 // The halt flag only told the trees that the solver was done.
                 let mut clock = clock.clone();
                 clock.halt = None;
-                self.draw_with_favourite(&mut solver, pos, sol, clock);
+                solver_nodes += self.practical_chances(&mut solver, pos, sol, clock);
             }
         } else {
             run_workers(&mut self.workers, &clock, budget);
@@ -366,30 +376,68 @@ impl Engine {
         analysis
     }
 
-    /// In a proven draw, plays the trees' favourite move instead of the solver's if it holds the
-    /// draw too: it leaves the opponent the most ways to go wrong.
-    fn draw_with_favourite(
+    /// In a proven draw or loss, looks for the move that leaves the opponent the most ways to go
+    /// wrong: among the moves that keep the proven result, the one after which the largest share
+    /// of the opponent's replies would give more than that result away (a draw counts half a
+    /// win). The trees' favourites are looked at first; when the time or the node budget runs
+    /// out, the best move so far is played (in a loss, at worst the trees' favourite). Returns
+    /// the solver nodes spent.
+    fn practical_chances(
         &self,
         solver: &mut Solver,
         pos: &Position,
         sol: &mut Solution,
         clock: Clock,
-    ) {
-        let Some(&favourite) = self.favourites().first() else {
-            return;
+    ) -> u64 {
+        let mut candidates = self.favourites();
+        for mv in pos.legal_moves() {
+            if !candidates.contains(&mv) {
+                candidates.push(mv);
+            }
+        }
+        if sol.value < 0 {
+            sol.best = candidates[0];
+            sol.pv = vec![sol.best];
+        }
+        let mut used = 0;
+        let mut prove = |p: &Position| {
+            let v = solver.prove(
+                p,
+                clock.clone().with_nodes(clock.nodes.saturating_sub(used)),
+            );
+            used += solver.nodes();
+            v
         };
-        if favourite == sol.best {
-            return;
+        let mut best_share = 0.0;
+        'moves: for mv in candidates {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            // In a loss every move keeps the result; in a draw, only some do.
+            if sol.value == 0 {
+                match prove(&child) {
+                    None => break,
+                    Some(v) if v > 0 => continue,
+                    Some(_) => {}
+                }
+            }
+            let replies = child.legal_moves();
+            let mut gifts = 0;
+            for &reply in replies.iter() {
+                let mut next = child;
+                next.play_unchecked(reply);
+                match prove(&next) {
+                    Some(v) => gifts += (v - sol.value).max(0),
+                    None => break 'moves,
+                }
+            }
+            let share = f64::from(gifts) / replies.len().max(1) as f64;
+            if share > best_share {
+                best_share = share;
+                sol.best = mv;
+                sol.pv = vec![mv];
+            }
         }
-        let mut child = *pos;
-        child.play_unchecked(favourite);
-        if let Some(reply) = solver.solve_with_clock(&child, SolveMode::Result, clock)
-            && reply.value == 0
-        {
-            sol.best = favourite;
-            sol.pv = std::iter::once(favourite).chain(reply.pv).collect();
-            sol.nodes += reply.nodes;
-        }
+        used
     }
 
     /// The root moves in the order the trees like them (for the solver's move ordering).
@@ -517,12 +565,7 @@ impl Analysis {
             let mut m = self.moves.remove(i);
             m.value = exact;
             m.pv = sol.pv.clone();
-            if sol.value >= 0 {
-                self.moves.insert(0, m);
-            } else {
-                // Every move loses: keep the trees' favourite (the best practical chance) first.
-                self.moves.insert(i, m);
-            }
+            self.moves.insert(0, m);
         }
         if sol.value < 0 {
             for m in &mut self.moves {
@@ -655,39 +698,55 @@ mod tests {
         }
     }
 
+    /// The share of the replies to `mv` that give the side to move of `pos` more than `value`
+    /// (a draw half, a win all), or `None` if `mv` does not keep `value`.
+    fn gift_share(solver: &mut Solver, pos: &Position, mv: Move, value: i32) -> Option<f64> {
+        let exact = |solver: &mut Solver, p: &Position| {
+            solver
+                .solve(p, SolveMode::Result, &Limits::none())
+                .map_or(0, |s| s.value)
+        };
+        let child = pos.play(mv).expect("legal");
+        if -exact(solver, &child) < value {
+            return None;
+        }
+        let replies = child.legal_moves();
+        let gifts: i32 = replies
+            .iter()
+            .map(|&r| (exact(solver, &child.play(r).expect("legal")) - value).max(0))
+            .sum();
+        Some(f64::from(gifts) / (2 * replies.len().max(1)) as f64)
+    }
+
     #[test]
-    fn in_a_proven_draw_the_chosen_move_still_draws() {
-        let mut draws = 0;
-        for seed in 0..40 {
+    fn in_a_proven_draw_or_loss_the_move_leaves_the_most_chances_to_go_wrong() {
+        let (mut draws, mut losses) = (0, 0);
+        for seed in 0..80 {
             let mut pos = deal::random(seed, Color::White);
             let mut rng = Rng::new(seed);
-            while (pos.occupied() & Bitboard::EDGE).count() > 9 {
+            while (pos.occupied() & Bitboard::EDGE).count() > 8 {
                 pos.play_unchecked(pos.nth_move(rng.below(pos.count_moves())));
             }
-            let mut solver = Solver::new(Scoring::Largest, 4);
-            let exact = solver.solve(&pos, SolveMode::Result, &Limits::none());
-            if exact.expect("solved").value != 0 {
-                continue;
+            let mut solver = Solver::new(Scoring::Product, 4);
+            let value = solver
+                .solve(&pos, SolveMode::Result, &Limits::none())
+                .expect("solved")
+                .value;
+            match value {
+                0 => draws += 1,
+                -1 => losses += 1,
+                _ => continue,
             }
-            draws += 1;
-            for threads in [1, 2] {
-                let config = EngineConfig {
-                    threads,
-                    ..one_thread()
-                };
-                let a = Engine::new(config, Scoring::Largest).analyze(&pos, &Limits::nodes(20_000));
-                // With two threads the solver races the trees for the budget and may lose.
-                let Some(sol) = a.solved.as_ref() else {
-                    assert_eq!(threads, 2, "{pos}: one thread solves nine moves left");
-                    continue;
-                };
-                assert_eq!(sol.value, 0, "{pos}");
-                let after = pos.play(a.best()).expect("legal");
-                let reply = solver.solve(&after, SolveMode::Result, &Limits::none());
-                assert_eq!(reply.expect("solved").value, 0, "{pos}: {}", a.best());
+            let mut best = 0.0f64;
+            for &mv in pos.legal_moves().iter() {
+                best = best.max(gift_share(&mut solver, &pos, mv, value).unwrap_or(0.0));
             }
+            let a = Engine::new(one_thread(), Scoring::Product).analyze(&pos, &Limits::none());
+            assert_eq!(a.solved.as_ref().map(|s| s.value), Some(value), "{pos}");
+            let chosen = gift_share(&mut solver, &pos, a.best(), value);
+            assert_eq!(chosen, Some(best), "{pos}: {}", a.best());
         }
-        assert!(draws >= 3, "only {draws} drawn positions");
+        assert!(draws >= 3 && losses >= 3, "{draws} draws, {losses} losses");
     }
 
     #[test]
