@@ -21,6 +21,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// Solver nodes allowed for the principal line after a move chosen for its practical chances
+/// (a few milliseconds, spent after the deadline).
+const LINE_NODES: u64 = 20_000;
+
 /// Everything an [`Engine`] can be told.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
@@ -397,7 +401,6 @@ impl Engine {
         }
         if sol.value < 0 {
             sol.best = candidates[0];
-            sol.pv = vec![sol.best];
         }
         let mut used = 0;
         let mut prove = |p: &Position| {
@@ -434,8 +437,17 @@ impl Engine {
             if share > best_share {
                 best_share = share;
                 sol.best = mv;
-                sol.pv = vec![mv];
             }
+        }
+        if sol.pv.first() != Some(&sol.best) {
+            // The line after the new move, if the table (warm by now) gives it cheaply.
+            let mut child = *pos;
+            child.play_unchecked(sol.best);
+            let limits = Limits::nodes(LINE_NODES);
+            let line = solver.solve(&child, SolveMode::Result, &limits);
+            used += solver.nodes();
+            let rest = line.map_or(Vec::new(), |l| l.pv);
+            sol.pv = std::iter::once(sol.best).chain(rest).collect();
         }
         used
     }
@@ -745,6 +757,12 @@ mod tests {
             assert_eq!(a.solved.as_ref().map(|s| s.value), Some(value), "{pos}");
             let chosen = gift_share(&mut solver, &pos, a.best(), value);
             assert_eq!(chosen, Some(best), "{pos}: {}", a.best());
+            let pv = &a.solved.as_ref().expect("solved").pv;
+            assert_eq!(pv.first(), Some(&a.best()), "{pos}");
+            assert!(pv.len() > 1, "{pos}: the line goes on after {}", a.best());
+            pv.iter()
+                .try_fold(pos, |p, &mv| p.play(mv))
+                .expect("a legal line");
         }
         assert!(draws >= 3 && losses >= 3, "{draws} draws, {losses} losses");
     }
