@@ -25,12 +25,13 @@ fn main() {
     let limits = Limits::time(Duration::from_millis(ms.parse().expect("MOVETIME_MS")));
     let max: usize = args.get(4).map_or(usize::MAX, |m| m.parse().expect("MAX"));
     let (mut with, mut without, mut better, mut worse, mut count) = (0, 0, 0, 0, 0);
-    for file in files.split(',') {
+    'files: for file in files.split(',') {
         let text = std::fs::read_to_string(file).expect("a record file");
         for record in text.split("\n\n[White") {
-            let record = match record.starts_with('[') {
-                true => record.to_string(),
-                false => format!("[White{record}"),
+            let record = if record.starts_with('[') {
+                record.to_string()
+            } else {
+                format!("[White{record}")
             };
             let game = Game::parse(&record).expect("a game record");
             let Some(pos) = game.positions().get(ply).copied() else {
@@ -65,7 +66,7 @@ fn main() {
             worse += usize::from(a < b);
             println!("{pos} {scoring}: proven {proven}, with {a}, without {b}");
             if count >= max {
-                break;
+                break 'files;
             }
         }
     }
