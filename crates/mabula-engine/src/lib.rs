@@ -36,6 +36,7 @@ pub mod gtp;
 pub mod levels;
 pub mod limits;
 pub mod mcts;
+mod mem;
 pub mod playout;
 pub mod rng;
 pub mod search;

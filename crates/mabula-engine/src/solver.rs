@@ -659,6 +659,12 @@ impl Solver {
         if edges <= 1 {
             return self.last_push::<MARGIN>(pos, alpha, beta);
         }
+        // The table's entry is fetched while the moves are generated.
+        let key = pos.hash() ^ self.salt;
+        let use_table = edges >= TABLE_MIN_EDGES;
+        if use_table {
+            self.table.prefetch(key);
+        }
         let mut moves = MoveList::new();
         pos.pushes_into(&mut moves);
         if edges == 2 && !moves.is_empty() {
@@ -672,8 +678,6 @@ impl Solver {
             }
             return self.final_value::<MARGIN>(pos);
         }
-        let key = pos.hash() ^ self.salt;
-        let use_table = edges >= TABLE_MIN_EDGES;
         let (mut lo, mut hi, mut tt_move) = (-INF, INF, Move::PASS);
         if use_table && let Some(b) = self.table.probe(key) {
             if b.lo >= beta || b.lo == b.hi {
@@ -709,6 +713,14 @@ impl Solver {
                         {
                             return -b.hi;
                         }
+                    }
+                } else if edges > TABLE_MIN_EDGES {
+                    // The table's entries for the other children are fetched now: each will be
+                    // read when its child is searched, and by then it is in the cache.
+                    for &mv in &moves[i..] {
+                        let mut child = *pos;
+                        child.play_unchecked(mv);
+                        self.table.prefetch(child.hash() ^ self.salt);
                     }
                 }
                 // Playouts make the nodes high in the tree slow: look at the clock at each.

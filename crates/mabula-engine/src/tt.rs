@@ -6,7 +6,8 @@
 //! entry is one `AtomicU64` (key, bounds, move and work in one word), so a reader never sees half
 //! of a write and no lock is needed.
 //!
-//! Entries live in buckets of four (one 32-byte run); a new entry replaces the one in its bucket
+//! Entries live in buckets of four (one 32-byte run, in one cache line; the table is on huge
+//! pages where the system allows it, see [`crate::mem`]); a new entry replaces the one in its bucket
 //! that stands for the least work, counted as the marbles still on edge spaces.
 
 use mabula::Move;
@@ -39,9 +40,8 @@ impl Table {
         let bytes = megabytes.max(1) << 20;
         let buckets = (bytes / (8 * WAYS)).next_power_of_two() >> 1;
         let buckets = buckets.max(1);
-        let entries = (0..buckets * WAYS).map(|_| AtomicU64::new(0)).collect();
         Table {
-            entries,
+            entries: crate::mem::zeroed_words(buckets * WAYS),
             mask: buckets as u64 - 1,
         }
     }
@@ -75,6 +75,12 @@ impl Table {
             }
         }
         None
+    }
+
+    /// Starts loading the bucket of `key` into the cache, for a probe soon after.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        crate::mem::prefetch(&self.bucket(key)[0]);
     }
 
     /// Stores bounds for `key`; `work` (1 to 255) ranks entries for replacement.

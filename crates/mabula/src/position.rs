@@ -422,21 +422,39 @@ impl Scoring {
     /// The score of a player whose marbles are `marbles` (only those in the field count).
     #[inline]
     pub fn score_of(self, marbles: Bitboard) -> u32 {
-        let field = marbles & Bitboard::FIELD;
+        let field = (marbles & Bitboard::FIELD).0;
+        if field == 0 {
+            return 0;
+        }
+        // Lone marbles are groups of one, and most sets have some: they are found all at once,
+        // and only the other groups are grown one at a time.
+        let rest = (field << 1 | field >> 1 | field << 8 | field >> 8) & field;
         match self {
-            Scoring::Largest => largest_group(field.0),
-            Scoring::Product if field.is_empty() => 0,
-            Scoring::Product => Groups { rest: field }.map(Bitboard::count).product(),
+            Scoring::Largest => {
+                let mut best = if rest == 0 { 1 } else { 2 };
+                for_each_group(rest, |group, left| {
+                    best = best.max(group.count_ones());
+                    left.count_ones() > best
+                });
+                best
+            }
+            Scoring::Product => {
+                let mut product = 1;
+                for_each_group(rest, |group, _| {
+                    product *= group.count_ones();
+                    true
+                });
+                product
+            }
         }
     }
 }
 
-/// The size of the largest group in `set` (field squares only, so no shift can wrap around a
-/// side of the board). Stops as soon as the marbles left to look at cannot make a bigger group.
-#[inline]
-fn largest_group(mut rest: u64) -> u32 {
-    let mut best = 0;
-    while rest.count_ones() > best {
+/// Calls `f` with each group of `rest` (field squares only, so no shift wraps around a side of
+/// the board) and the marbles not yet in a group, until it returns `false`.
+#[inline(always)]
+fn for_each_group(mut rest: u64, mut f: impl FnMut(u64, u64) -> bool) {
+    while rest != 0 {
         let mut group = rest & rest.wrapping_neg();
         loop {
             let grown = (group | group << 1 | group >> 1 | group << 8 | group >> 8) & rest;
@@ -445,10 +463,11 @@ fn largest_group(mut rest: u64) -> u32 {
             }
             group = grown;
         }
-        best = best.max(group.count_ones());
         rest ^= group;
+        if !f(group, rest) {
+            break;
+        }
     }
-    best
 }
 
 /// Iterator over the groups of one colour (see [`Position::groups`]).
