@@ -714,9 +714,10 @@ impl Solver {
                             return -b.hi;
                         }
                     }
-                } else if edges > TABLE_MIN_EDGES {
-                    // The table's entries for the other children are fetched now: each will be
-                    // read when its child is searched, and by then it is in the cache.
+                } else if edges > TABLE_MIN_EDGES && !cut {
+                    // At a node expected to search every child, the table's entries for the
+                    // other children are fetched now: each is read when its child is searched,
+                    // and by then it is in the cache. (At a cut node, most would be wasted.)
                     for &mv in &moves[i..] {
                         let mut child = *pos;
                         child.play_unchecked(mv);

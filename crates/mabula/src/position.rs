@@ -362,10 +362,12 @@ impl Position {
     fn pushed_line(&self, push: &PushInfo, mover: usize) -> (u32, u32, [u32; 2]) {
         let w = extract(self.marbles[0].0, push.line);
         let b = extract(self.marbles[1].0, push.line);
-        let after = PUSH[push.table as usize + state(w, b)];
-        let mut new = [u32::from(after & 0xff), u32::from(after >> 8)];
-        new[mover] |= 1 << push.bit;
-        (w, b, new)
+        let after = u32::from(PUSH[push.table as usize + state(w, b)]);
+        // Selects, not an indexed write: a write into one half of a small array that is then
+        // read whole stalls the processor.
+        let stop = 1 << push.bit;
+        let (white_stop, black_stop) = if mover == 0 { (stop, 0) } else { (0, stop) };
+        (w, b, [after & 0xff | white_stop, after >> 8 | black_stop])
     }
 
     /// The marbles with the push's line replaced by `new` and the pusher gone from its edge
@@ -373,12 +375,12 @@ impl Position {
     #[inline(always)]
     fn with_line(&self, push: &PushInfo, new: [u32; 2], mover: usize) -> [Bitboard; 2] {
         let keep = !LINE_MASK[push.line as usize];
-        let mut out = [
-            Bitboard((self.marbles[0].0 & keep) | deposit(new[0], push.line)),
-            Bitboard((self.marbles[1].0 & keep) | deposit(new[1], push.line)),
-        ];
-        out[mover].0 &= !(1 << push.from);
-        out
+        let from = 1 << push.from;
+        let (white_from, black_from) = if mover == 0 { (from, 0) } else { (0, from) };
+        [
+            Bitboard((self.marbles[0].0 & keep & !white_from) | deposit(new[0], push.line)),
+            Bitboard((self.marbles[1].0 & keep & !black_from) | deposit(new[1], push.line)),
+        ]
     }
 
     /// The groups of `color`: sets of its orthogonally connected marbles in the field.
