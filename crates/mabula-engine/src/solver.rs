@@ -705,10 +705,15 @@ impl Solver {
                 // Enhanced transposition cut-off: a child already known to be bad enough for
                 // the opponent settles this node without searching.
                 if edges >= ETC_MIN_EDGES {
-                    for &mv in &moves[i..] {
+                    let mut keys = [0u64; MoveList::CAPACITY];
+                    for (key, &mv) in keys.iter_mut().zip(&moves[i..]) {
                         let mut child = *pos;
                         child.play_unchecked(mv);
-                        if let Some(b) = self.table.probe(child.hash() ^ self.salt)
+                        *key = child.hash() ^ self.salt;
+                        self.table.prefetch(*key);
+                    }
+                    for &key in &keys[..n - i] {
+                        if let Some(b) = self.table.probe(key)
                             && -b.hi >= beta
                         {
                             return -b.hi;
