@@ -43,9 +43,9 @@ pub enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 256)]
         table_mb: usize,
-        /// Threads sharing the table.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Threads sharing the table (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Analyse a position (every legal move with its value, visits and line), or annotate every
     /// move of a game record with the engine's value and its best alternative.
@@ -130,7 +130,7 @@ pub fn run(cmd: Command) -> Result<()> {
             time,
             scoring,
             table_mb,
-            threads,
+            threads.unwrap_or(EngineConfig::default().threads),
         ),
         Command::Analyze {
             target,
