@@ -6,9 +6,10 @@
 //! entry is one `AtomicU64` (key, bounds, move and work in one word), so a reader never sees half
 //! of a write and no lock is needed.
 //!
-//! Entries live in buckets of four (one 32-byte run, in one cache line; the table is on huge
-//! pages where the system allows it, see [`crate::mem`]); a new entry replaces the one in its bucket
-//! that stands for the least work, counted as the marbles still on edge spaces.
+//! Entries live in buckets of four (one 32-byte run, in one cache line); a new entry replaces the
+//! one in its bucket that stands for the least work, counted as the marbles still on edge spaces.
+//! The table is on huge pages where the system allows it, and the solver asks for an entry
+//! ([`Table::prefetch`]) a little before it reads it: most reads miss every cache.
 
 use mabula::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
