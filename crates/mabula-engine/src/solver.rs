@@ -702,31 +702,29 @@ impl Solver {
         let mut best_move = moves[0];
         for i in 0..n {
             if i == fixed && i + 1 < n {
-                // Enhanced transposition cut-off: a child already known to be bad enough for
-                // the opponent settles this node without searching.
-                if edges >= ETC_MIN_EDGES {
-                    let mut keys = [0u64; MoveList::CAPACITY];
+                // The table's entries for the other children are fetched now, to be read a
+                // little later: by the enhanced transposition cut-off below, or (at a node
+                // expected to search every child) when each child is searched. At a cut node
+                // low in the tree most would be wasted.
+                let etc = edges >= ETC_MIN_EDGES;
+                let mut keys = [0u64; MoveList::CAPACITY];
+                if etc || (edges > TABLE_MIN_EDGES && !cut) {
                     for (key, &mv) in keys.iter_mut().zip(&moves[i..]) {
                         let mut child = *pos;
                         child.play_unchecked(mv);
                         *key = child.hash() ^ self.salt;
                         self.table.prefetch(*key);
                     }
+                }
+                // Enhanced transposition cut-off: a child already known to be bad enough for
+                // the opponent settles this node without searching.
+                if etc {
                     for &key in &keys[..n - i] {
                         if let Some(b) = self.table.probe(key)
                             && -b.hi >= beta
                         {
                             return -b.hi;
                         }
-                    }
-                } else if edges > TABLE_MIN_EDGES && !cut {
-                    // At a node expected to search every child, the table's entries for the
-                    // other children are fetched now: each is read when its child is searched,
-                    // and by then it is in the cache. (At a cut node, most would be wasted.)
-                    for &mv in &moves[i..] {
-                        let mut child = *pos;
-                        child.play_unchecked(mv);
-                        self.table.prefetch(child.hash() ^ self.salt);
                     }
                 }
                 // Playouts make the nodes high in the tree slow: look at the clock at each.
