@@ -74,7 +74,8 @@ pub enum Command {
     /// print wins, draws, losses and the Elo difference.
     ///
     /// A player is an engine configuration (`level=N,movetime=MS,playouts=N,threads=N`, any
-    /// subset), the baseline (`baseline-uct[,movetime=MS][,playouts=N]`), uniformly random moves
+    /// subset; `practical=off` stops level 10 from hunting for the opponent's mistakes in proven
+    /// draws and losses), the baseline (`baseline-uct[,movetime=MS][,playouts=N]`), uniformly random moves
     /// (`random`), or an external engine speaking the protocol (`gtp:COMMAND LINE`, run by
     /// `sh -c`).
     Match {

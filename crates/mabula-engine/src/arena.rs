@@ -7,6 +7,7 @@
 //! turns them into an Elo difference with a 95% interval.
 //!
 //! A player specification reads like `level=8,movetime=500`, `playouts=20000,threads=1`,
+//! `level=10,practical=off`,
 //! `baseline-uct,movetime=1000`, `random` or `gtp:mabula gtp` (see [`PlayerSpec`]).
 
 use crate::levels::{DEFAULT_MOVETIME, Level};
@@ -279,7 +280,8 @@ fn unreachable_illegal(e: &mabula::PlayError) -> PlayerError {
 /// What a player of a match is, as written on the command line.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
-    /// The engine: `level=N,movetime=MS,playouts=N,threads=N` (any subset, in any order).
+    /// The engine: `level=N,movetime=MS,playouts=N,threads=N,practical=off` (any subset, in any
+    /// order).
     Engine {
         /// Level 1 to 10 (default 10).
         level: u8,
@@ -289,6 +291,9 @@ pub enum PlayerSpec {
         playouts: Option<u64>,
         /// Threads (overrides the level's).
         threads: Option<usize>,
+        /// Look for practical chances in proven draws and losses
+        /// ([`EngineConfig::practical`]; default on).
+        practical: bool,
     },
     /// Plain UCT with random playouts: `baseline-uct[,movetime=MS][,playouts=N]`.
     Baseline {
@@ -306,8 +311,8 @@ pub enum PlayerSpec {
 /// A player specification that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "'{spec}' is not a player: {reason} (write level=N,movetime=MS,playouts=N,threads=N, \
-     baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
+    "'{spec}' is not a player: {reason} (write level=N,movetime=MS,playouts=N,threads=N,\
+     practical=on|off, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
 )]
 pub struct ParsePlayerError {
     spec: String,
@@ -337,6 +342,7 @@ impl FromStr for PlayerSpec {
             None => (false, s),
         };
         let (mut level, mut movetime, mut playouts, mut threads) = (10, None, None, None);
+        let mut practical = true;
         for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -357,6 +363,13 @@ impl FromStr for PlayerSpec {
                 "movetime" => movetime = Some(Duration::from_millis(number(value)?)),
                 "playouts" => playouts = Some(number(value)?.max(1)),
                 "threads" if !baseline => threads = Some(number(value)?.max(1) as usize),
+                "practical" if !baseline => {
+                    practical = match value.trim() {
+                        "on" => true,
+                        "off" => false,
+                        v => return Err(err(format!("'{v}' is not on or off for practical"))),
+                    }
+                }
                 other => return Err(err(format!("unknown setting '{other}'"))),
             }
         }
@@ -368,6 +381,7 @@ impl FromStr for PlayerSpec {
                 movetime,
                 playouts,
                 threads,
+                practical,
             }
         })
     }
@@ -391,12 +405,16 @@ impl fmt::Display for PlayerSpec {
                 movetime,
                 playouts,
                 threads,
+                practical,
             } => {
                 write!(f, "level={level}{}", extras(movetime, playouts))?;
-                match threads {
-                    Some(t) => write!(f, ",threads={t}"),
-                    None => Ok(()),
+                if let Some(t) = threads {
+                    write!(f, ",threads={t}")?;
                 }
+                if !practical {
+                    f.write_str(",practical=off")?;
+                }
+                Ok(())
             }
             PlayerSpec::Baseline { movetime, playouts } => {
                 write!(f, "baseline-uct{}", extras(movetime, playouts))
@@ -427,12 +445,14 @@ impl PlayerSpec {
                 movetime,
                 playouts,
                 threads,
+                practical,
             } => {
                 let l = Level::new(*level, seed);
                 let mut config = l.config;
                 if let Some(t) = threads {
                     config.threads = *t;
                 }
+                config.practical &= *practical;
                 let nodes = playouts.or(l.playouts);
                 let time = match (movetime, nodes) {
                     (None, None) => Some(DEFAULT_MOVETIME),
@@ -663,10 +683,14 @@ mod tests {
                 level: 7,
                 movetime: Some(Duration::from_millis(500)),
                 playouts: None,
-                threads: Some(1)
+                threads: Some(1),
+                practical: true,
             }
         );
         assert_eq!(spec.to_string(), "level=7,movetime=500,threads=1");
+        let off: PlayerSpec = "practical=off,level=10".parse().expect("a spec");
+        assert_eq!(off.to_string(), "level=10,practical=off");
+        assert_eq!(off.to_string().parse::<PlayerSpec>(), Ok(off));
         let base: PlayerSpec = "baseline-uct,playouts=300".parse().expect("a spec");
         assert_eq!(
             base,
@@ -688,6 +712,8 @@ mod tests {
             "gtp:",
             "baseline-uct,level=3",
             "movetime",
+            "practical=maybe",
+            "baseline-uct,practical=off",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
