@@ -436,11 +436,26 @@ impl Solver {
             }
             return self.final_value::<MARGIN>(pos);
         }
-        let me = pos.side_to_move() as usize;
+        let me = pos.side_to_move();
+        // Many last pushes leave the opponent's marbles in the field where they are: their
+        // score is counted once for all of those.
+        let theirs = pos.marbles(me.other()) & Bitboard::FIELD;
+        let mut their_score = None;
         let mut best = -INF;
         for i in 0..n {
             let after = pos.marbles_after(pos.nth_move(i));
-            best = best.max(self.margin::<MARGIN>(after[me], after[1 - me]));
+            let (mine, other) = (after[me as usize], after[me.other() as usize] & Bitboard::FIELD);
+            let their = if other == theirs {
+                *their_score.get_or_insert_with(|| self.scoring.score_of(theirs))
+            } else {
+                self.scoring.score_of(other)
+            };
+            let value = if MARGIN {
+                self.scoring.score_of(mine) as i32 - their as i32
+            } else {
+                self.scoring.compare_score(mine, their) as i32
+            };
+            best = best.max(value);
             if best >= beta {
                 break;
             }

@@ -452,6 +452,29 @@ impl Scoring {
     }
 }
 
+impl Scoring {
+    /// How the score of `marbles` compares with `score`: the same as comparing
+    /// [`Scoring::score_of`] with it, but in largest-group scoring it stops growing groups as
+    /// soon as the answer is known.
+    #[inline]
+    pub fn compare_score(self, marbles: Bitboard, score: u32) -> std::cmp::Ordering {
+        let field = (marbles & Bitboard::FIELD).0;
+        if self == Scoring::Product || field == 0 {
+            return self.score_of(marbles).cmp(&score);
+        }
+        let rest = (field << 1 | field >> 1 | field << 8 | field >> 8) & field;
+        let mut best = if rest == 0 { 1 } else { 2 };
+        if best <= score {
+            // Only a group bigger than `best` and at least `score` can change the answer.
+            for_each_group(rest, |group, left| {
+                best = best.max(group.count_ones());
+                best <= score && left.count_ones() > best.max(score.saturating_sub(1))
+            });
+        }
+        best.cmp(&score)
+    }
+}
+
 /// Calls `f` with each group of `rest` (field squares only, so no shift wraps around a side of
 /// the board) and the marbles not yet in a group, until it returns `false`.
 #[inline(always)]

@@ -127,3 +127,22 @@ proptest! {
         prop_assert_eq!(image.canonical().0, pos.canonical().0);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn comparing_a_score_agrees_with_computing_it(
+        a in any::<u64>(), b in any::<u64>(), score in 0..40u32
+    ) {
+        // Half and quarter full boards: big groups and small ones.
+        let marbles = Bitboard(if score % 2 == 0 { a } else { a & b });
+        for scoring in [Scoring::Largest, Scoring::Product] {
+            prop_assert_eq!(
+                scoring.compare_score(marbles, score),
+                scoring.score_of(marbles).cmp(&score),
+                "{:?} {:#x}", scoring, marbles.0
+            );
+        }
+    }
+}
