@@ -450,9 +450,7 @@ impl Scoring {
             }
         }
     }
-}
 
-impl Scoring {
     /// How the score of `marbles` compares with `score`: the same as comparing
     /// [`Scoring::score_of`] with it, but in largest-group scoring it stops growing groups as
     /// soon as the answer is known.
