@@ -444,7 +444,10 @@ impl Solver {
         let mut best = -INF;
         for i in 0..n {
             let after = pos.marbles_after(pos.nth_move(i));
-            let (mine, other) = (after[me as usize], after[me.other() as usize] & Bitboard::FIELD);
+            let (mine, other) = (
+                after[me as usize],
+                after[me.other() as usize] & Bitboard::FIELD,
+            );
             let their = if other == theirs {
                 *their_score.get_or_insert_with(|| self.scoring.score_of(theirs))
             } else {
