@@ -428,9 +428,7 @@ impl Scoring {
         if field == 0 {
             return 0;
         }
-        // Lone marbles are groups of one, and most sets have some: they are found all at once,
-        // and only the other groups are grown one at a time.
-        let rest = (field << 1 | field >> 1 | field << 8 | field >> 8) & field;
+        let rest = not_lone(field);
         match self {
             Scoring::Largest => {
                 let mut best = if rest == 0 { 1 } else { 2 };
@@ -460,7 +458,7 @@ impl Scoring {
         if self == Scoring::Product || field == 0 {
             return self.score_of(marbles).cmp(&score);
         }
-        let rest = (field << 1 | field >> 1 | field << 8 | field >> 8) & field;
+        let rest = not_lone(field);
         let mut best = if rest == 0 { 1 } else { 2 };
         if best <= score {
             // Only a group bigger than `best` and at least `score` can change the answer.
@@ -471,6 +469,14 @@ impl Scoring {
         }
         best.cmp(&score)
     }
+}
+
+/// The marbles of `field` with an orthogonal neighbour in it. Lone marbles are groups of one,
+/// and most sets have some: they are found all at once, and only the other groups are grown one
+/// at a time.
+#[inline(always)]
+fn not_lone(field: u64) -> u64 {
+    (field << 1 | field >> 1 | field << 8 | field >> 8) & field
 }
 
 /// Calls `f` with each group of `rest` (field squares only, so no shift wraps around a side of
