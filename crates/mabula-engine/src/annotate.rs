@@ -190,18 +190,35 @@ impl Deepening {
         let edges = (pos.occupied() & Bitboard::EDGE).count();
         let mut solved: Option<Solved> = None;
         let mut report = None;
+        let mut playouts = 0;
         for (i, share) in STEP_SHARES.iter().enumerate() {
             let step = (i + 1) as u32;
             let last = i + 1 == STEP_SHARES.len();
             let time = self.settings.time * *share / total;
             let analysis = self.engine.analyze(pos, &Limits::time(time.max(ms(1))));
+            playouts += analysis.playouts;
             if i == 0 && edges <= self.settings.solve_edges {
                 // The solver gets the second step's share, and at least SOLVER_FLOOR, so that a
                 // short bound on a busy machine still solves the last moves of a game.
                 let deadline = (self.settings.time * STEP_SHARES[1] / total).max(SOLVER_FLOOR);
                 solved = solve_margins(pos, self.scoring, deadline);
             }
-            let mut r = self.report(pos, analysis.moves, analysis.playouts, solved.as_ref());
+            let mut r = self.report(pos, analysis.moves, playouts, solved.as_ref());
+            if r.verdict.is_none()
+                && let Some(sol) = &analysis.solved
+            {
+                // The engine proved the result (not the margin) on its own.
+                let white = match pos.side_to_move() {
+                    Color::White => sol.value.signum(),
+                    Color::Black => -sol.value.signum(),
+                };
+                let verdict = Verdict {
+                    white,
+                    exact_margin: false,
+                };
+                r.verdict = Some(verdict);
+                r.white = verdict.white_expected();
+            }
             r.elapsed = started.elapsed();
             r.step = step;
             r.done = last;
@@ -600,6 +617,34 @@ mod tests {
         assert_eq!(mine, sol.value);
         assert!(v.exact_margin);
         assert!(matches!(r.moves[0].value, Value::Exact { margin: Some(m), .. } if m == sol.value));
+    }
+
+    #[test]
+    fn a_result_the_engine_proves_is_a_verdict_without_a_margin() {
+        let pos = late_position(5, 16);
+        let settings = Settings {
+            time: Duration::from_secs(2),
+            solve_edges: 0,
+            ..quick()
+        };
+        let r = Deepening::new(Scoring::Largest, &settings).run(&pos, |_| {});
+        let v = r.verdict.expect("proven by the engine's own solver");
+        let result = Solver::new(Scoring::Largest, 16)
+            .prove(&pos, Limits::none().start())
+            .expect("solved");
+        let white = if pos.side_to_move() == Color::White {
+            result
+        } else {
+            -result
+        };
+        assert_eq!(
+            v,
+            Verdict {
+                white,
+                exact_margin: false
+            }
+        );
+        assert_eq!(r.white, v.white_expected());
     }
 
     #[test]
