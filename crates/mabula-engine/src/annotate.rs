@@ -208,12 +208,8 @@ impl Deepening {
                 && let Some(sol) = &analysis.solved
             {
                 // The engine proved the result (not the margin) on its own.
-                let white = match pos.side_to_move() {
-                    Color::White => sol.value.signum(),
-                    Color::Black => -sol.value.signum(),
-                };
                 let verdict = Verdict {
-                    white,
+                    white: for_white(pos, sol.value.signum()),
                     exact_margin: false,
                 };
                 r.verdict = Some(verdict);
@@ -293,6 +289,14 @@ impl Deepening {
     }
 }
 
+/// A value for the side to move of `pos`, seen from White.
+fn for_white(pos: &Position, value: i32) -> i32 {
+    match pos.side_to_move() {
+        Color::White => value,
+        Color::Black => -value,
+    }
+}
+
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
@@ -313,12 +317,8 @@ fn solve_margins(pos: &Position, scoring: Scoring, time: Duration) -> Option<Sol
     let sol = solver.solve(pos, SolveMode::Margin, &Limits::time(time))?;
     let left = deadline.checked_duration_since(Instant::now())?;
     let margins = solver.solve_moves(pos, SolveMode::Margin, &Limits::time(left))?;
-    let white = match pos.side_to_move() {
-        Color::White => sol.value,
-        Color::Black => -sol.value,
-    };
     let verdict = Verdict {
-        white,
+        white: for_white(pos, sol.value),
         exact_margin: true,
     };
     Some(Solved {
@@ -609,12 +609,7 @@ mod tests {
         let sol = Solver::new(Scoring::Largest, 16)
             .solve(&pos, SolveMode::Margin, &Limits::none())
             .expect("solved");
-        let mine = if pos.side_to_move() == Color::White {
-            v.white
-        } else {
-            -v.white
-        };
-        assert_eq!(mine, sol.value);
+        assert_eq!(v.white, for_white(&pos, sol.value));
         assert!(v.exact_margin);
         assert!(matches!(r.moves[0].value, Value::Exact { margin: Some(m), .. } if m == sol.value));
     }
@@ -632,15 +627,10 @@ mod tests {
         let result = Solver::new(Scoring::Largest, 16)
             .prove(&pos, Limits::none().start())
             .expect("solved");
-        let white = if pos.side_to_move() == Color::White {
-            result
-        } else {
-            -result
-        };
         assert_eq!(
             v,
             Verdict {
-                white,
+                white: for_white(&pos, result),
                 exact_margin: false
             }
         );
