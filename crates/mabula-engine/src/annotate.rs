@@ -203,18 +203,8 @@ impl Deepening {
                 let deadline = (self.settings.time * STEP_SHARES[1] / total).max(SOLVER_FLOOR);
                 solved = solve_margins(pos, self.scoring, deadline);
             }
-            let mut r = self.report(pos, analysis.moves, playouts, solved.as_ref());
-            if r.verdict.is_none()
-                && let Some(sol) = &analysis.solved
-            {
-                // The engine proved the result (not the margin) on its own.
-                let verdict = Verdict {
-                    white: for_white(pos, sol.value.signum()),
-                    exact_margin: false,
-                };
-                r.verdict = Some(verdict);
-                r.white = verdict.white_expected();
-            }
+            let proof = analysis.solved.map(|sol| sol.value);
+            let mut r = self.report(pos, analysis.moves, playouts, solved.as_ref(), proof);
             r.elapsed = started.elapsed();
             r.step = step;
             r.done = last;
@@ -242,9 +232,14 @@ impl Deepening {
         mut moves: Vec<MoveAnalysis>,
         playouts: u64,
         solved: Option<&Solved>,
+        proof: Option<i32>,
     ) -> Report {
         let me = pos.side_to_move();
-        let mut verdict = None;
+        // Without the solver's margin, a result the engine proved on its own is still exact.
+        let mut verdict = proof.map(|result| Verdict {
+            white: for_white(pos, result.signum()),
+            exact_margin: false,
+        });
         if let Some(Solved {
             verdict: v,
             margins,
