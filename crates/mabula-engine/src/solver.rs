@@ -610,6 +610,12 @@ impl Solver {
         let aborted = self.aborted || helpers.iter().any(|h| h.aborted);
         for helper in &helpers {
             self.nodes += helper.nodes;
+            // What the helpers learnt about good moves is kept for the rest of the search.
+            for (mine, theirs) in self.history.iter_mut().zip(helper.history.iter()) {
+                for (m, &t) in mine.iter_mut().zip(theirs) {
+                    *m = (*m).max(t);
+                }
+            }
         }
         self.next_poll = self.nodes;
         let (best, best_move) = results
