@@ -16,7 +16,8 @@
 //!   search ("a win?" or "at least a draw?") that settles the guess alone.
 //! - Threads ([`Solver::solve_threads`]) split the top of the tree: along the leftmost path,
 //!   the first child of a node is searched first, and the threads then take the other children
-//!   one at a time, sharing the table. A child that cuts off stops the others.
+//!   one at a time, sharing the table. A child that cuts off stops the others. The main thread
+//!   then keeps the best history scores of every thread.
 //! - Limits: a node budget, a deadline and a stop flag ([`Limits`]); an interrupted search
 //!   returns `None` and stores nothing false in the table.
 //!
