@@ -237,7 +237,7 @@ impl Deepening {
         let me = pos.side_to_move();
         // Without the solver's margin, a result the engine proved on its own is still exact.
         let mut verdict = proof.map(|result| Verdict {
-            white: for_white(pos, result.signum()),
+            white: white_side(me, result.signum()),
             exact_margin: false,
         });
         if let Some(Solved {
@@ -284,9 +284,9 @@ impl Deepening {
     }
 }
 
-/// A value for the side to move of `pos`, seen from White.
-fn for_white(pos: &Position, value: i32) -> i32 {
-    match pos.side_to_move() {
+/// A value for `side` seen from White, or (the same sign change) White's value seen from `side`.
+fn white_side(side: Color, value: i32) -> i32 {
+    match side {
         Color::White => value,
         Color::Black => -value,
     }
@@ -313,7 +313,7 @@ fn solve_margins(pos: &Position, scoring: Scoring, time: Duration) -> Option<Sol
     let left = deadline.checked_duration_since(Instant::now())?;
     let margins = solver.solve_moves(pos, SolveMode::Margin, &Limits::time(left))?;
     let verdict = Verdict {
-        white: for_white(pos, sol.value),
+        white: white_side(pos.side_to_move(), sol.value),
         exact_margin: true,
     };
     Some(Solved {
@@ -406,11 +406,7 @@ fn value_after(after: &Position, report: &Report, mover: Color, scoring: Scoring
         return Value::from_margin(after.scores(scoring).margin(mover));
     }
     if let Some(v) = report.verdict {
-        let margin = if mover == Color::White {
-            v.white
-        } else {
-            -v.white
-        };
+        let margin = white_side(mover, v.white);
         return Value::Exact {
             result: margin.signum() as i8,
             margin: v.exact_margin.then_some(margin),
@@ -604,7 +600,7 @@ mod tests {
         let sol = Solver::new(Scoring::Largest, 16)
             .solve(&pos, SolveMode::Margin, &Limits::none())
             .expect("solved");
-        assert_eq!(v.white, for_white(&pos, sol.value));
+        assert_eq!(v.white, white_side(pos.side_to_move(), sol.value));
         assert!(v.exact_margin);
         assert!(matches!(r.moves[0].value, Value::Exact { margin: Some(m), .. } if m == sol.value));
     }
@@ -625,7 +621,7 @@ mod tests {
         assert_eq!(
             v,
             Verdict {
-                white: for_white(&pos, result),
+                white: white_side(pos.side_to_move(), result),
                 exact_margin: false
             }
         );
