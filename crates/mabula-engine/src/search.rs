@@ -4,10 +4,8 @@
 //! A search runs the tree search ([`crate::mcts`]) on every thread but one (root parallelism:
 //! one tree per thread, statistics added up at the end). When few enough marbles are left on edge
 //! spaces, the last thread runs the exact solver on the root at the same time; if it finishes,
-//! its answer wins and the search ends early. If it does not, the bounds its table holds for
-//! the root's moves still count: a move surely worse than another is never chosen. With one
-//! thread the solver gets half the budget first. With one thread, a playout budget and a seed
-//! the search is deterministic.
+//! its answer wins and the search ends early. With one thread the solver gets half the budget
+//! first. With one thread, a playout budget and a seed the search is deterministic.
 //!
 //! A proven win is played at once. In a proven draw or loss, the time left goes to the practical
 //! chances: the move after which the most of the opponent's replies would give the game away.
