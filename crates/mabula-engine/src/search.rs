@@ -485,21 +485,8 @@ impl Engine {
         merged
     }
 
-    /// Every move of `pos` with its value, best first. Bounds of the results that the trees
-    /// proved, or that the solver's table holds from searches that did not finish, put every
-    /// move that is surely no better than another after it.
     fn merge(&self, pos: &Position) -> Vec<MoveAnalysis> {
-        let mut stats = self.merged_stats();
-        if let Some(table) = &self.table {
-            for s in &mut stats {
-                let mut child = *pos;
-                child.play_unchecked(s.mv);
-                if let Some((lo, hi)) = Solver::known_result(table, self.scoring, &child) {
-                    s.pess = s.pess.max(-hi as i8);
-                    s.opt = s.opt.min(-lo as i8);
-                }
-            }
-        }
+        let stats = self.merged_stats();
         let mut out: Vec<MoveAnalysis> = pos
             .legal_moves()
             .iter()
@@ -528,16 +515,6 @@ impl Engine {
             })
             .collect();
         sort_best_first(&mut out);
-        // The best result some move is sure of; a move that cannot reach it, or reaches it
-        // only at best while another is sure of it, is dominated.
-        let floor = stats.iter().map(|s| s.pess).max().unwrap_or(-1);
-        let dominated = |mv: Move| {
-            stats
-                .iter()
-                .find(|s| s.mv == mv)
-                .is_some_and(|s| s.opt < floor || (s.opt == floor && s.pess < floor))
-        };
-        out.sort_by_key(|m| dominated(m.mv));
         out
     }
 

@@ -68,17 +68,6 @@ pub struct Solution {
     pub nodes: u64,
 }
 
-/// What a position's table key is salted with, per scoring mode and solve mode.
-fn salt(scoring: Scoring, mode: SolveMode) -> u64 {
-    const SALTS: [u64; 4] = [
-        0x0000_0000_0000_0000,
-        0x9e37_79b9_7f4a_7c15,
-        0xc2b2_ae3d_27d4_eb4f,
-        0x1656_67b1_9e37_79f9,
-    ];
-    SALTS[(scoring == Scoring::Product) as usize * 2 + (mode == SolveMode::Margin) as usize]
-}
-
 /// A bound beyond every value of both modes (they fit in an `i8`).
 const INF: i32 = 127;
 
@@ -196,14 +185,14 @@ impl Solver {
     }
 
     fn salt_for(&self, mode: SolveMode) -> u64 {
-        salt(self.scoring, mode)
-    }
-
-    /// What the table knows of the result (-1, 0, 1) of `pos` for the side to move, as bounds
-    /// `(lo, hi)`: searches that did not finish leave true bounds behind.
-    pub fn known_result(table: &Table, scoring: Scoring, pos: &Position) -> Option<(i32, i32)> {
-        let b = table.probe(pos.hash() ^ salt(scoring, SolveMode::Result))?;
-        Some((b.lo.max(-1), b.hi.min(1)))
+        const SALTS: [u64; 4] = [
+            0x0000_0000_0000_0000,
+            0x9e37_79b9_7f4a_7c15,
+            0xc2b2_ae3d_27d4_eb4f,
+            0x1656_67b1_9e37_79f9,
+        ];
+        SALTS
+            [(self.scoring == Scoring::Product) as usize * 2 + (mode == SolveMode::Margin) as usize]
     }
 
     /// Starts a helper on the search `other` is running: its clock (with the node budget
@@ -1033,30 +1022,6 @@ mod tests {
             None
         );
         assert!(solver.nodes() <= 1000);
-    }
-
-    #[test]
-    fn an_unfinished_solve_leaves_true_bounds_on_the_moves() {
-        let mut known = 0;
-        for seed in 0..8 {
-            let pos = endgame(seed, 11);
-            let mut cut_short = Solver::new(Scoring::Largest, 4);
-            cut_short.solve(&pos, SolveMode::Result, &Limits::nodes(20_000));
-            let exact = Solver::new(Scoring::Largest, 4)
-                .solve_moves(&pos, SolveMode::Result, &Limits::none())
-                .expect("solved");
-            for (mv, value) in exact {
-                let mut child = pos;
-                child.play_unchecked(mv);
-                if let Some((lo, hi)) =
-                    Solver::known_result(cut_short.table(), Scoring::Largest, &child)
-                {
-                    assert!((lo..=hi).contains(&-value), "{pos} {mv}: {lo}..={hi}");
-                    known += 1;
-                }
-            }
-        }
-        assert!(known > 0);
     }
 
     #[test]
