@@ -10,21 +10,10 @@
 //! moves (seeded by `seed`) until `LEFT` marbles are left on edge spaces, i.e. `LEFT` moves left,
 //! `LEFT / 2` each. A fresh table for each position.
 
-use mabula::{Bitboard, Color, Position, Scoring, deal};
-use mabula_engine::Limits;
-use mabula_engine::rng::Rng;
+use mabula::Scoring;
 use mabula_engine::solver::{SolveMode, Solver};
+use mabula_engine::{Limits, bench};
 use std::time::Instant;
-
-fn position(seed: u64, left: u32) -> Position {
-    let mut pos = deal::random(seed, Color::White);
-    let mut rng = Rng::new(seed);
-    while (pos.occupied() & Bitboard::EDGE).count() > left && !pos.is_game_over() {
-        let n = pos.count_moves();
-        pos.play_unchecked(pos.nth_move(rng.below(n)));
-    }
-    pos
-}
 
 fn median<T: Copy + Into<f64>>(sorted: &[T]) -> f64 {
     let n = sorted.len();
@@ -59,7 +48,7 @@ fn main() {
     let mut times = Vec::new();
     let mut nodes = Vec::new();
     for seed in 0..count {
-        let pos = position(seed, left);
+        let pos = bench::position(seed, left);
         let mut solver = Solver::new(scoring, table_mb);
         let t = Instant::now();
         let sol = solver
