@@ -3,11 +3,14 @@
 //! ```text
 //! cargo run --release -p mabula-engine --example duel -- A B [GAMES=100] [largest|product] [JOBS=2] [SEED=1]
 //! ```
+//!
+//! Prints A's results, over all games and over the games A started. With `FIRST_ONLY` set in
+//! the environment, A plays only the first-player games (as White, one at a time).
 
-use mabula::Scoring;
+use mabula::{Color, Scoring, deal};
 use mabula_engine::EngineConfig;
 use mabula_engine::arena::{
-    EnginePlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, run_match,
+    EnginePlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, play_game, run_match,
 };
 use mabula_engine::playout::Policy;
 use std::sync::Mutex;
@@ -26,10 +29,9 @@ fn main() {
         seed,
         jobs,
     };
-    let stats = Mutex::new(MatchStats::default());
-    let make = |spec: &PlayerSpec, prefix: &'static str| {
+    let make = |spec: &PlayerSpec, prefix: &'static str| -> Make {
         let spec = spec.clone();
-        move |seed| -> Result<Box<dyn Player>, PlayerError> {
+        Box::new(move |seed| -> Result<Box<dyn Player>, PlayerError> {
             let (mut config, limits) = spec.engine(seed).ok_or(PlayerError::Io {
                 name: "gtp".into(),
                 source: std::io::Error::other("no gtp here"),
@@ -40,33 +42,74 @@ fn main() {
                 config,
                 limits,
             )))
-        }
+        })
     };
     let started = std::time::Instant::now();
-    run_match(&plan, make(&a, "A_"), make(&b, "B_"), &|r| {
-        let mut s = stats.lock().unwrap();
-        s.add(r.game.result(), r.first_color);
-        if s.games() % 20 == 0 {
-            eprintln!(
-                "{} games: +{} ={} -{}",
-                s.games(),
-                s.wins,
-                s.draws,
-                s.losses
-            );
-        }
-    })
-    .expect("match");
-    let s = stats.into_inner().unwrap();
+    let (s, first) = if std::env::var("FIRST_ONLY").is_ok() {
+        let s = first_only(&plan, make(&a, "A_"), make(&b, "B_"));
+        (s, s)
+    } else {
+        both_colours(&plan, make(&a, "A_"), make(&b, "B_"))
+    };
     let (lo, e, hi) = s.elo();
     println!(
-        "{a} vs {b} ({scoring}, {games} games, {:.0} s): +{} ={} -{}  score {:.1}%  Elo {e:+.0} [{lo:+.0}, {hi:+.0}]",
+        "{a} vs {b} ({scoring}, {} games, {:.0} s): +{} ={} -{}  score {:.1}%  Elo {e:+.0} [{lo:+.0}, {hi:+.0}]; moving first +{} ={} -{} ({:.1}%)",
+        s.games(),
         started.elapsed().as_secs_f64(),
         s.wins,
         s.draws,
         s.losses,
-        100.0 * s.score()
+        100.0 * s.score(),
+        first.wins,
+        first.draws,
+        first.losses,
+        100.0 * first.score()
     );
+}
+
+type Make = Box<dyn Fn(u64) -> Result<Box<dyn Player>, PlayerError> + Sync>;
+
+/// A match with colours swapped: A's results over all games, and over the games A started.
+fn both_colours(plan: &MatchPlan, a: Make, b: Make) -> (MatchStats, MatchStats) {
+    let stats = Mutex::new((MatchStats::default(), MatchStats::default()));
+    run_match(plan, a, b, &|r| {
+        let (s, first) = &mut *stats.lock().unwrap();
+        s.add(r.game.result(), r.first_color);
+        if r.first_color == Color::White {
+            first.add(r.game.result(), r.first_color);
+        }
+        progress(s);
+    })
+    .expect("match");
+    stats.into_inner().unwrap()
+}
+
+/// With `FIRST_ONLY` set: only the games A starts (as White), one at a time, on the setups of
+/// seeds `seed`, `seed + 1`, ... (the setups of A's first-player games in a full match).
+fn first_only(plan: &MatchPlan, a: Make, b: Make) -> MatchStats {
+    let mut first = a(plan.seed).expect("player A");
+    let mut second = b(plan.seed ^ 1).expect("player B");
+    let mut s = MatchStats::default();
+    for i in 0..plan.games as u64 {
+        let start = deal::random(plan.seed.wrapping_add(i), Color::White);
+        let game =
+            play_game(first.as_mut(), second.as_mut(), &start, plan.scoring).expect("a game");
+        s.add(game.result(), Color::White);
+        progress(&s);
+    }
+    s
+}
+
+fn progress(s: &MatchStats) {
+    if s.games() % 20 == 0 {
+        eprintln!(
+            "{} games: +{} ={} -{}",
+            s.games(),
+            s.wins,
+            s.draws,
+            s.losses
+        );
+    }
 }
 
 /// Tuning overrides from the environment: `A_POLICY=random|greedyN`, `A_C`, `A_EXPAND`,
