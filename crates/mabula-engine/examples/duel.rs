@@ -101,7 +101,7 @@ fn first_only(plan: &MatchPlan, a: Make, b: Make) -> MatchStats {
 }
 
 fn progress(s: &MatchStats) {
-    if s.games() % 20 == 0 {
+    if s.games().is_multiple_of(20) {
         eprintln!(
             "{} games: +{} ={} -{}",
             s.games(),
