@@ -8,7 +8,9 @@
 //! cargo run --release -p mabula-engine --example blame -- FILE PREFIX [FROM=9] [SECONDS=10] [TO]
 //! ```
 
-use mabula::{Color, Game, GameResult};
+mod records;
+
+use mabula::{Color, GameResult};
 use mabula_engine::{Limits, SolveMode, Solver};
 use std::time::Duration;
 
@@ -22,15 +24,8 @@ fn main() {
     let secs: f64 = args.get(3).map_or(10.0, |s| s.parse().expect("SECONDS"));
     let to: usize = args.get(4).map_or(usize::MAX, |s| s.parse().expect("TO"));
     let not_won = std::env::var("NOT_WON").is_ok();
-    let text = std::fs::read_to_string(file).expect("a record file");
     let mut solver = None;
-    for record in text.split("\n\n[White") {
-        let record = if record.starts_with('[') {
-            record.to_string()
-        } else {
-            format!("[White{record}")
-        };
-        let game = Game::parse(&record).expect("a game record");
+    for game in records::read(file) {
         if !game
             .tag("White")
             .is_some_and(|w| w.starts_with(prefix.as_str()))

@@ -10,7 +10,9 @@
 //! to move at `PLY` count. A line per position, then the totals: how many result steps (a loss
 //! to a draw is one, a loss to a win two) each version gained over the proven result.
 
-use mabula::{Color, Game, Position, Scoring};
+mod records;
+
+use mabula::{Color, Position, Scoring};
 use mabula_engine::solver::{SolveMode, Solver};
 use mabula_engine::{Engine, EngineConfig, Level, Limits};
 use std::time::Duration;
@@ -26,14 +28,7 @@ fn main() {
     let max: usize = args.get(4).map_or(usize::MAX, |m| m.parse().expect("MAX"));
     let (mut with, mut without, mut better, mut worse, mut count) = (0, 0, 0, 0, 0);
     'files: for file in files.split(',') {
-        let text = std::fs::read_to_string(file).expect("a record file");
-        for record in text.split("\n\n[White") {
-            let record = if record.starts_with('[') {
-                record.to_string()
-            } else {
-                format!("[White{record}")
-            };
-            let game = Game::parse(&record).expect("a game record");
+        for game in records::read(file) {
             let Some(pos) = game.positions().get(ply).copied() else {
                 continue;
             };
