@@ -24,7 +24,7 @@ fn main() {
     let secs: f64 = args.get(3).map_or(10.0, |s| s.parse().expect("SECONDS"));
     let to: usize = args.get(4).map_or(usize::MAX, |s| s.parse().expect("TO"));
     let not_won = std::env::var("NOT_WON").is_ok();
-    let mut solver = None;
+    let mut solver: Option<Solver> = None;
     for game in records::read(file) {
         if !game
             .tag("White")
@@ -33,10 +33,21 @@ fn main() {
         {
             continue;
         }
-        let solver = solver.get_or_insert_with(|| Solver::new(game.scoring(), 256));
+        if solver
+            .as_ref()
+            .is_none_or(|s| s.scoring() != game.scoring())
+        {
+            solver = Some(Solver::new(game.scoring(), 256));
+        }
+        let solver = solver.as_mut().expect("a solver");
         let mut line = format!("{:>7}:", game.result().to_string());
-        for k in from..=game.moves().len().min(to) {
-            let pos = game.position_after(k);
+        for (k, pos) in game
+            .positions()
+            .into_iter()
+            .enumerate()
+            .take(to.saturating_add(1))
+            .skip(from)
+        {
             let limits = Limits::time(Duration::from_secs_f64(secs));
             let white = solver
                 .solve_threads(&pos, SolveMode::Result, &limits, 2)
