@@ -24,6 +24,7 @@ fn main() {
     let secs: f64 = args.get(3).map_or(10.0, |s| s.parse().expect("SECONDS"));
     let to: usize = args.get(4).map_or(usize::MAX, |s| s.parse().expect("TO"));
     let not_won = std::env::var("NOT_WON").is_ok();
+    let limits = Limits::time(Duration::from_secs_f64(secs));
     let mut solver: Option<Solver> = None;
     for game in records::read(file) {
         if !game
@@ -48,7 +49,6 @@ fn main() {
             .take(to.saturating_add(1))
             .skip(from)
         {
-            let limits = Limits::time(Duration::from_secs_f64(secs));
             let white = solver
                 .solve_threads(&pos, SolveMode::Result, &limits, 2)
                 .map(|s| match pos.side_to_move() {

@@ -7,7 +7,7 @@
 //! Prints A's results, over all games and over the games A started. With `FIRST_ONLY` set in
 //! the environment, A plays only the first-player games (as White, one at a time).
 
-use mabula::{Color, Scoring, deal};
+use mabula::{Color, Scoring};
 use mabula_engine::EngineConfig;
 use mabula_engine::arena::{
     EnginePlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, play_game, run_match,
@@ -85,13 +85,13 @@ fn both_colours(plan: &MatchPlan, a: Make, b: Make) -> (MatchStats, MatchStats) 
 }
 
 /// With `FIRST_ONLY` set: only the games A starts (as White), one at a time, on the setups of
-/// seeds `seed`, `seed + 1`, ... (the setups of A's first-player games in a full match).
+/// A's first-player games in a full match.
 fn first_only(plan: &MatchPlan, a: Make, b: Make) -> MatchStats {
     let mut first = a(plan.seed).expect("player A");
     let mut second = b(plan.seed ^ 1).expect("player B");
     let mut s = MatchStats::default();
-    for i in 0..plan.games as u64 {
-        let start = deal::random(plan.seed.wrapping_add(i), Color::White);
+    for i in 0..plan.games {
+        let start = plan.setup(2 * i);
         let game =
             play_game(first.as_mut(), second.as_mut(), &start, plan.scoring).expect("a game");
         s.add(game.result(), Color::White);

@@ -518,6 +518,13 @@ pub struct MatchPlan {
     pub jobs: usize,
 }
 
+impl MatchPlan {
+    /// The setup of game `index` (the two games of a pair share it; White moves first).
+    pub fn setup(&self, index: usize) -> Position {
+        mabula::deal::random(self.seed.wrapping_add(index as u64 / 2), Color::White)
+    }
+}
+
 /// One game of a match.
 #[derive(Clone, Debug)]
 pub struct GameReport {
@@ -561,10 +568,7 @@ where
                         if index >= plan.games || failure.lock().is_ok_and(|f| f.is_some()) {
                             return Ok(());
                         }
-                        let start = mabula::deal::random(
-                            plan.seed.wrapping_add(index as u64 / 2),
-                            Color::White,
-                        );
+                        let start = plan.setup(index);
                         let first_color = if index % 2 == 0 {
                             Color::White
                         } else {
