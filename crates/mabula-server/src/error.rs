@@ -65,8 +65,20 @@ pub enum ErrorCode {
     InvalidRecord,
     /// Too many requests from one address.
     RateLimited,
+    /// Too many open connections or WebSockets from one address, or in all.
+    TooManyConnections,
+    /// The request line's target is too long.
+    UriTooLong,
+    /// The request's headers are too large.
+    HeadersTooLarge,
+    /// The request was not sent in time.
+    RequestTimeout,
     /// The database failed.
     Internal,
+    /// The database cannot be reached now; nothing was changed.
+    Unavailable,
+    /// A queue of work is full (analysis); try again later.
+    Busy,
     /// The server is stopping.
     ShuttingDown,
 }
@@ -88,9 +100,12 @@ impl ErrorCode {
             IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
-            RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            RateLimited | TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
+            UriTooLong => StatusCode::URI_TOO_LONG,
+            HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            Unavailable | Busy | ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }
