@@ -165,6 +165,16 @@ impl From<crate::store::StoreError> for ApiError {
             crate::store::StoreError::Closed => {
                 ApiError::new(ErrorCode::ShuttingDown, "the server is stopping")
             }
+            crate::store::StoreError::Unavailable(cause) => {
+                tracing::warn!("database unavailable: {cause}");
+                ApiError {
+                    retry_after: Some(2),
+                    ..ApiError::new(
+                        ErrorCode::Unavailable,
+                        "the database cannot be reached; nothing was changed, try again shortly",
+                    )
+                }
+            }
             other => ApiError::internal(other),
         }
     }

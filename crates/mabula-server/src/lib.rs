@@ -34,6 +34,7 @@ pub mod extract;
 pub mod hub;
 pub mod loadtest;
 pub mod model;
+pub mod protocol;
 pub mod server;
 pub mod store;
 pub mod view;

@@ -188,13 +188,16 @@ pub struct LiveGame {
     pub game: Game,
     /// How many times moves were taken back (clients resync on a change).
     pub epoch: u32,
+    /// The stored row's version: every change adds one, and is stored only if the row still has
+    /// the version it was computed from.
+    pub version: u64,
     /// Why the game ended, once it did.
     pub end_reason: Option<EndReason>,
     /// The rematch game, once asked for.
     pub rematch_id: Option<String>,
     /// The game this one is a rematch of.
     pub rematch_of: Option<String>,
-    /// A pending undo request (friend games; not stored, lost on restart on purpose).
+    /// A pending undo request (friend games).
     pub undo_offer: Option<UndoOffer>,
     /// Hints asked for by White and by Black (games against the engine).
     pub hints: [u32; 2],
@@ -203,27 +206,6 @@ pub struct LiveGame {
     /// The first game's result, in the second game of a pair (not stored: read from the first
     /// game, whose result no longer changes).
     pub pair_first: Option<GameResult>,
-}
-
-/// What changes in the `games` row when a game changes: written with every move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// The current position string.
-    pub position: String,
-    /// The side to move, `None` once finished.
-    pub to_move: Option<Side>,
-    /// Number of moves.
-    pub move_count: u32,
-    /// Undo count.
-    pub epoch: u32,
-    /// Result token.
-    pub result: String,
-    /// Why it ended.
-    pub end_reason: Option<EndReason>,
-    /// Last change, ms since the epoch.
-    pub updated_at: i64,
-    /// Hints asked for by White and by Black.
-    pub hints: [u32; 2],
 }
 
 impl LiveGame {
@@ -262,20 +244,6 @@ impl LiveGame {
     fn refresh_end(&mut self) {
         if self.end_reason.is_none() && self.game.position().is_game_over() {
             self.end_reason = Some(EndReason::NoMoves);
-        }
-    }
-
-    /// The row fields to write after a change.
-    pub fn progress(&self) -> Progress {
-        Progress {
-            position: self.game.position().to_string(),
-            to_move: self.to_move().map(Side::from),
-            move_count: self.game.moves().len() as u32,
-            epoch: self.epoch,
-            result: self.game.result().token().to_string(),
-            end_reason: self.end_reason,
-            updated_at: self.updated_at,
-            hints: self.hints,
         }
     }
 
@@ -433,6 +401,7 @@ pub(crate) mod tests_support {
             join_code: None,
             game: Game::new(start, mabula::Scoring::Largest),
             epoch: 0,
+            version: 0,
             end_reason: None,
             rematch_id: None,
             rematch_of: None,

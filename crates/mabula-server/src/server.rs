@@ -9,7 +9,6 @@ use crate::store::{Store, StoreError};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -47,6 +46,9 @@ pub enum ServerError {
     /// The listener failed.
     #[error("server I/O error: {0}")]
     Io(#[from] std::io::Error),
+    /// The instance could not register in the database.
+    #[error("cannot start: {0}")]
+    Start(String),
 }
 
 /// Serves Mabula on `listener` until `shutdown` completes.
@@ -58,12 +60,11 @@ pub async fn run(
     let store = Store::open(&config.database).await?;
     tracing::info!("database: {} ({})", redact(&config.database), store.kind());
     let hub = Hub::new(store, config.hub.clone());
-    match hub.resume_engines().await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!("resumed the engine in {n} games"),
-        Err(e) => tracing::warn!("cannot resume engine games: {}", e.message),
-    }
     let (stop_tx, stop_rx) = watch::channel(false);
+    if let Err(e) = hub.start(stop_rx.clone()).await {
+        hub.store.close().await;
+        return Err(ServerError::Start(e.message));
+    }
     let limiter = Arc::new(api::limits::RateLimiter::new(
         config.rate_limit,
         config.rate_burst,
@@ -76,20 +77,6 @@ pub async fn run(
         limiter,
     );
 
-    let evictor = {
-        let hub = hub.clone();
-        let mut stop = stop_rx.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_secs(30));
-            loop {
-                tokio::select! {
-                    _ = tick.tick() => { hub.evict_idle(); }
-                    _ = stop.changed() => break,
-                }
-            }
-        })
-    };
-
     let service = app.into_make_service_with_connect_info::<SocketAddr>();
     let served = axum::serve(listener, service)
         .with_graceful_shutdown(async move {
@@ -98,8 +85,8 @@ pub async fn run(
             let _ = stop_tx.send(true);
         })
         .await;
-    evictor.abort();
     hub.engine().close();
+    hub.leave().await;
     hub.store.close().await;
     tracing::info!("stopped");
     Ok(served?)

@@ -533,6 +533,25 @@ pub fn move_views(game: &mabula::Game) -> Vec<MoveView> {
     out
 }
 
+/// A list entry of a stored game.
+pub fn summary(r: crate::store::GameRow) -> GameSummary {
+    let finished = r.result != GameResult::Unfinished || r.to_move.is_none();
+    GameSummary {
+        id: r.id,
+        mode: r.mode,
+        scoring: r.scoring.name().to_string(),
+        engine_level: r.engine_level,
+        status: if finished { "finished" } else { "playing" }.to_string(),
+        result: r.result.token().to_string(),
+        end_reason: r.end_reason,
+        move_count: r.move_count,
+        to_move: r.to_move,
+        position: r.position,
+        created_at: r.created_at,
+        updated_at: r.updated_at,
+    }
+}
+
 /// The move views of a game, kept between answers and extended move by move.
 #[derive(Clone, Debug, Default)]
 pub struct MoveCache {

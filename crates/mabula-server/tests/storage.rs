@@ -4,8 +4,12 @@
 mod common;
 
 use common::TestServer;
-use mabula_server::model::{Progress, Side};
-use mabula_server::store::{ListFilter, Store, StoredGame, WriteOp};
+use mabula::{GameResult, Scoring};
+use mabula_server::model::{EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
+use mabula_server::store::{
+    ListFilter, MovesChange, Orphan, RowChange, RowState, Store, StoredGame, WriteOp,
+};
+use mabula_server::view::PresenceCounts;
 use serde_json::json;
 
 /// A fresh PostgreSQL database on the test server, or `None` (with a notice) when there is none.
@@ -50,38 +54,52 @@ fn sample_game(id: &str) -> StoredGame {
         id: id.to_string(),
         created_at: 1000,
         updated_at: 1000,
-        mode: "friend".into(),
-        scoring: "largest".into(),
-        seed: Some("18446744073709551615".into()),
-        start: start.to_string(),
-        engine_color: None,
-        engine_level: None,
-        engine_movetime_ms: None,
-        white_token: Some(vec![7; 32]),
+        mode: Mode::Friend,
+        scoring: Scoring::Largest,
+        seed: Some(u64::MAX),
+        start,
+        engine: None,
+        white_token: Some([7; 32]),
         black_token: None,
-        join_code: Some(vec![9; 32]),
-        position: start.to_string(),
-        to_move: Some("white".into()),
+        join_code: Some([9; 32]),
         epoch: 0,
-        result: "*".into(),
+        version: 0,
+        result: GameResult::Unfinished,
         end_reason: None,
         rematch_of: None,
         rematch_id: None,
         moves: Vec::new(),
-        white_hints: 0,
-        black_hints: 0,
-        pair_half: Some("first".into()),
+        hints: [0, 0],
+        pair: Some(PairHalf::First),
+        undo_offer: None,
+        engine_owner: None,
     }
+}
+
+fn insert(g: StoredGame) -> WriteOp {
+    let row = RowState::of(
+        &g.clone().into_live().expect("valid"),
+        g.engine_owner.clone(),
+    );
+    WriteOp::Insert(Box::new(g), Box::new(row))
+}
+
+/// The change from version `expect` to the game `next`.
+fn change(next: &LiveGame, expect: u64, moves: MovesChange) -> WriteOp {
+    WriteOp::Change(Box::new(RowChange {
+        id: next.id.clone(),
+        expect,
+        row: RowState::of(next, None),
+        moves,
+        reason: "test",
+    }))
 }
 
 /// The storage contract, the same for every backend.
 async fn storage_contract(url: &str) {
     let store = Store::open(url).await.expect("open and migrate");
     let id = "abcdefghij";
-    store
-        .write(WriteOp::InsertGame(Box::new(sample_game(id))))
-        .await
-        .expect("insert");
+    assert!(store.write(insert(sample_game(id))).await.expect("insert"));
     let loaded = store.load(id).await.expect("load").expect("present");
     assert_eq!(
         loaded,
@@ -90,27 +108,21 @@ async fn storage_contract(url: &str) {
     );
     assert!(store.load("zzzzzzzzzz").await.expect("load").is_none());
 
-    // Moves, in order, each with the row's progress.
+    // Moves, in order, each from the version before it.
     let mut live = loaded.into_live().expect("a valid game");
     for ply in 0..5u32 {
         let mv = live.game.position().legal_moves()[0];
         live.apply_move(mv, 2000 + i64::from(ply)).expect("legal");
-        let op = WriteOp::AppendMove {
-            id: id.into(),
-            ply,
-            notation: mv.to_string(),
-            progress: live.progress(),
-        };
+        let op = change(&live, u64::from(ply), MovesChange::Append { ply, mv });
         assert!(store.write(op).await.expect("append"));
+        live.version += 1;
     }
-    // The same move number twice is refused by the database.
-    let dup = WriteOp::AppendMove {
-        id: id.into(),
-        ply: 4,
-        notation: "pass".into(),
-        progress: live.progress(),
-    };
-    assert!(store.write(dup).await.is_err());
+    // A change computed from an older version is refused and changes nothing.
+    let mut stale = live.clone();
+    stale.take_back(3, 2500);
+    let op = change(&stale, 2, MovesChange::Truncate { keep: 2 });
+    assert!(!store.write(op).await.expect("refused, no error"));
+    assert_eq!(store.backend().version(id).await.unwrap(), Some(5));
     let back = store
         .load(id)
         .await
@@ -119,69 +131,99 @@ async fn storage_contract(url: &str) {
         .into_live()
         .expect("replays");
     assert_eq!(back.game.moves(), live.game.moves());
-    assert_eq!(back.updated_at, 2004);
+    assert_eq!((back.updated_at, back.version), (2004, 5));
 
     // Taking back.
     live.take_back(2, 3000);
-    let op = WriteOp::Truncate {
-        id: id.into(),
-        keep: 3,
-        progress: live.progress(),
-    };
-    store.write(op).await.expect("truncate");
+    let op = change(&live, 5, MovesChange::Truncate { keep: 3 });
+    assert!(store.write(op).await.expect("truncate"));
+    live.version = 6;
     let back = store.load(id).await.unwrap().unwrap();
-    assert_eq!((back.moves.len(), back.epoch), (3, 1));
+    assert_eq!((back.moves.len(), back.epoch, back.version), (3, 1, 6));
 
-    // A seat is claimed once.
-    let claim = |t: u8| WriteOp::ClaimSeat {
-        id: id.into(),
-        color: Side::Black,
-        token: [t; 32],
-    };
-    assert!(store.write(claim(1)).await.unwrap());
-    assert!(!store.write(claim(2)).await.unwrap());
-    assert_eq!(
-        store.load(id).await.unwrap().unwrap().black_token,
-        Some(vec![1; 32])
+    // A seat, an undo offer and a rematch are stored with the row.
+    live.black_token = Some([1; 32]);
+    live.undo_offer = Some(UndoOffer {
+        by: Side::White,
+        moves: 1,
+    });
+    live.rematch_id = Some("kkkkkkkkkk".into());
+    assert!(
+        store
+            .write(change(&live, 6, MovesChange::None))
+            .await
+            .unwrap()
     );
-    // A rematch is set once.
-    let rematch = |r: &str| WriteOp::SetRematch {
-        id: id.into(),
-        rematch_id: r.into(),
+    live.version = 7;
+    let back = store.load(id).await.unwrap().unwrap();
+    assert_eq!(back.black_token, Some([1; 32]));
+    assert_eq!(back.undo_offer, live.undo_offer);
+    assert_eq!(back.rematch_id.as_deref(), Some("kkkkkkkkkk"));
+
+    // Engine moves: an orphan is claimed once.
+    let mut other = sample_game("qqqqqqqqqq");
+    other.mode = Mode::Engine;
+    other.engine = Some(EngineSettings {
+        color: Side::White,
+        level: 4,
+        movetime_ms: 50,
+    });
+    other.white_token = None;
+    other.black_token = Some([3; 32]);
+    other.pair = None;
+    store.write(insert(other)).await.unwrap();
+    let backend = store.backend();
+    backend.heartbeat("alive", 0, 10_000, 0).await.unwrap();
+    let orphans = backend.engine_orphans(5_000, 10).await.unwrap();
+    assert_eq!(
+        orphans,
+        vec![Orphan {
+            id: "qqqqqqqqqq".into(),
+            owner: None
+        }]
+    );
+    assert!(backend.claim_engine(&orphans[0], "alive").await.unwrap());
+    assert!(!backend.claim_engine(&orphans[0], "other").await.unwrap());
+    assert!(backend.engine_orphans(5_000, 10).await.unwrap().is_empty());
+    // Once "alive" is silent for too long, its claim is free again.
+    assert_eq!(backend.engine_orphans(20_000, 10).await.unwrap().len(), 1);
+
+    // Presence is summed over live instances.
+    let counts = |w, b, s| PresenceCounts {
+        white: w,
+        black: b,
+        spectators: s,
     };
-    assert!(store.write(rematch("kkkkkkkkkk")).await.unwrap());
-    assert!(!store.write(rematch("llllllllll")).await.unwrap());
+    backend.heartbeat("second", 0, 10_000, 0).await.unwrap();
+    backend
+        .presence("alive", id, Some(counts(1, 0, 2)), 5_000)
+        .await
+        .unwrap();
+    let total = backend
+        .presence("second", id, Some(counts(0, 1, 3)), 5_000)
+        .await
+        .unwrap();
+    assert_eq!(total, counts(1, 1, 5));
+    assert_eq!(
+        backend.presence("x", id, None, 20_000).await.unwrap(),
+        counts(0, 0, 0),
+        "silent instances do not count"
+    );
+    backend.leave("second").await.unwrap();
+    assert_eq!(
+        backend.presence("x", id, None, 5_000).await.unwrap(),
+        counts(1, 0, 2)
+    );
 
     // Lists.
-    let mut other = sample_game("qqqqqqqqqq");
-    other.mode = "engine".into();
-    other.engine_color = Some("white".into());
-    other.engine_level = Some(4);
-    other.engine_movetime_ms = Some(50);
-    other.white_token = None;
-    other.black_token = Some(vec![3; 32]);
-    store
-        .write(WriteOp::InsertGame(Box::new(other)))
-        .await
-        .unwrap();
-    assert_eq!(
-        store.engine_pending().await.unwrap(),
-        vec!["qqqqqqqqqq".to_string()]
+    live.resign(mabula::Color::Black, 9000);
+    live.hints = [2, 1];
+    assert!(
+        store
+            .write(change(&live, 7, MovesChange::None))
+            .await
+            .unwrap()
     );
-    let finished = Progress {
-        to_move: None,
-        result: "1-0".into(),
-        updated_at: 9000,
-        hints: [2, 1],
-        ..live.progress()
-    };
-    store
-        .write(WriteOp::Update {
-            id: id.into(),
-            progress: finished,
-        })
-        .await
-        .unwrap();
     let live_ids: Vec<String> = store
         .list(ListFilter::Live, 10)
         .await
@@ -191,25 +233,19 @@ async fn storage_contract(url: &str) {
         .collect();
     assert_eq!(live_ids, vec!["qqqqqqqqqq"]);
     let done = store.list(ListFilter::Finished, 10).await.unwrap();
-    assert_eq!(
-        (done.len(), done[0].result.as_str(), done[0].status.as_str()),
-        (1, "1-0", "finished")
-    );
+    assert_eq!((done.len(), done[0].result), (1, GameResult::WhiteWins));
     let recent = store.list(ListFilter::Recent, 1).await.unwrap();
     assert_eq!(recent[0].id, id);
     assert_eq!(recent[0].move_count, 3);
     // The hint counts are kept.
     let hinted = store.load(id).await.unwrap().expect("the game");
-    assert_eq!((hinted.white_hints, hinted.black_hints), (2, 1));
+    assert_eq!(hinted.hints, [2, 1]);
     assert_eq!(hinted.into_live().expect("valid").hints, [2, 1]);
 
     // Many writes at once are grouped and all acknowledged.
     let writes = (0..50u32).map(|i| {
         let store = &store;
-        async move {
-            let g = sample_game(&format!("g{i:09}"));
-            store.write(WriteOp::InsertGame(Box::new(g))).await
-        }
+        async move { store.write(insert(sample_game(&format!("g{i:09}")))).await }
     });
     for r in futures_util::future::join_all(writes).await {
         assert!(r.expect("grouped write"));
@@ -281,7 +317,7 @@ async fn sqlite_keeps_the_storage_contract() {
 async fn sqlite_in_memory_works_for_a_session() {
     let store = Store::open("sqlite::memory:").await.expect("in memory");
     store
-        .write(WriteOp::InsertGame(Box::new(sample_game("mmmmmmmmmm"))))
+        .write(insert(sample_game("mmmmmmmmmm")))
         .await
         .unwrap();
     assert!(store.load("mmmmmmmmmm").await.unwrap().is_some());
@@ -316,4 +352,23 @@ async fn a_missing_directory_is_created_for_the_database() {
         .expect("created");
     store.close().await;
     assert!(path.exists());
+}
+
+#[tokio::test]
+async fn a_second_process_on_one_sqlite_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = sqlite_url(&dir);
+    let first = Store::open(&url).await.expect("the first opens");
+    let err = Store::open(&url)
+        .await
+        .err()
+        .expect("the second is refused");
+    assert!(
+        err.to_string().contains("in use by another mabula server"),
+        "{err}"
+    );
+    first.close().await;
+    Store::open(&url)
+        .await
+        .expect("free again once the first closed");
 }

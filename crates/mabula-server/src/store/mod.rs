@@ -1,22 +1,30 @@
-//! Storage: where games live between requests and across restarts.
+//! Storage: where games live between requests, across restarts, and between instances.
 //!
-//! One interface, [`Backend`], with two implementations, each with its own migrations:
-//! [`sqlite`] (the default: a file, created and migrated at start) and [`postgres`]. Reads go
-//! straight to the backend. Writes go through one writer task that **groups commits**: the writes
-//! that arrive while a transaction is being committed form the next transaction. Each write is
-//! acknowledged only after its transaction is committed (and, with SQLite's `synchronous=FULL`,
-//! on disk), so the fsync cost is shared by every move in flight instead of paid by each.
+//! One interface, [`Backend`], with two implementations: [`sqlite`] (the default: a file, one
+//! process) and [`postgres`] (any number of server instances on one database). Both run the same
+//! SQL texts, written once in [`sql`]; each has its own migrations. Rows come back as the store's
+//! own types ([`rows`]).
 //!
-//! Per game, writes are issued one at a time under the game's lock (see [`crate::hub`]), so a
-//! game's writes are applied in order.
+//! **The database is the truth.** A change of a game ([`RowChange`]) is applied only if the row
+//! still has the version the change was computed from, and bumps it; otherwise the write answers
+//! `false` and nothing changes, so a stale instance or a racing request can never fork a game.
+//! On PostgreSQL every applied change is announced in the same transaction with `NOTIFY`
+//! (channel [`CHANNEL`], payload: id, version, reason), which the other instances hear as
+//! [`Notice`]s and answer by reloading the game.
+//!
+//! Reads go straight to the backend. Writes go through one writer task that **groups commits**:
+//! the writes that arrive while a transaction is being committed form the next transaction. Each
+//! write is acknowledged only after its transaction is committed, so the fsync cost is shared by
+//! every move in flight instead of paid by each.
 
 pub mod postgres;
+pub mod rows;
+mod sql;
 pub mod sqlite;
 
-use crate::auth::TokenHash;
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Progress, Side};
-use crate::view::GameSummary;
-use mabula::{Color, Game, GameResult, Move, Position, Scoring};
+pub use rows::{GameRow, MovesChange, RowChange, RowState, StoredGame};
+
+use crate::view::PresenceCounts;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -25,9 +33,15 @@ use tokio::sync::{mpsc, oneshot};
 /// A boxed future, so that [`Backend`] can be used as a trait object.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// The PostgreSQL notification channel of game changes and presence.
+pub const CHANNEL: &str = "mabula";
+
 /// Why storage failed.
 #[derive(Clone, Debug, thiserror::Error)]
 pub enum StoreError {
+    /// The database cannot be reached (refused, timed out, connection lost).
+    #[error("the database cannot be reached: {0}")]
+    Unavailable(String),
     /// The database reported an error.
     #[error("database error: {0}")]
     Database(String),
@@ -46,7 +60,23 @@ pub enum StoreError {
 
 impl From<sqlx::Error> for StoreError {
     fn from(err: sqlx::Error) -> StoreError {
-        StoreError::Database(err.to_string())
+        match err {
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::Protocol(_)
+            | sqlx::Error::WorkerCrashed => StoreError::Unavailable(err.to_string()),
+            sqlx::Error::Database(ref e)
+                if e.code().is_some_and(|c| {
+                    // PostgreSQL: the server is shutting down, or cannot accept connections.
+                    c.starts_with("57P") || c.starts_with("08")
+                }) =>
+            {
+                StoreError::Unavailable(err.to_string())
+            }
+            other => StoreError::Database(other.to_string()),
+        }
     }
 }
 
@@ -56,239 +86,13 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
-/// A game as stored: the `games` row and its moves, in plain types.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredGame {
-    /// Game id.
-    pub id: String,
-    /// Creation time (ms).
-    pub created_at: i64,
-    /// Last change (ms).
-    pub updated_at: i64,
-    /// `engine`, `friend` or `local`.
-    pub mode: String,
-    /// `largest` or `product`.
-    pub scoring: String,
-    /// The deal's seed in decimal.
-    pub seed: Option<String>,
-    /// The starting position string.
-    pub start: String,
-    /// The engine's colour, `white`/`black`.
-    pub engine_color: Option<String>,
-    /// The engine's level.
-    pub engine_level: Option<i64>,
-    /// The engine's thinking time.
-    pub engine_movetime_ms: Option<i64>,
-    /// Token hash of white's seat.
-    pub white_token: Option<Vec<u8>>,
-    /// Token hash of black's seat.
-    pub black_token: Option<Vec<u8>>,
-    /// Hash of the friend's join code.
-    pub join_code: Option<Vec<u8>>,
-    /// The current position string (derived; kept for lists).
-    pub position: String,
-    /// Side to move, `white`/`black`, or `None` when finished (derived).
-    pub to_move: Option<String>,
-    /// Undo count.
-    pub epoch: i64,
-    /// Result token.
-    pub result: String,
-    /// Why it ended.
-    pub end_reason: Option<String>,
-    /// The game this one is a rematch of.
-    pub rematch_of: Option<String>,
-    /// The rematch of this game.
-    pub rematch_id: Option<String>,
-    /// The moves in notation, in order.
-    pub moves: Vec<String>,
-    /// Hints asked for by White.
-    pub white_hints: i64,
-    /// Hints asked for by Black.
-    pub black_hints: i64,
-    /// The game's place in a duplicate pair, `first`/`second`.
-    pub pair_half: Option<String>,
-}
-
-fn side_name(s: Side) -> &'static str {
-    match s {
-        Side::White => "white",
-        Side::Black => "black",
-    }
-}
-
-fn parse_side(s: &str) -> Option<Side> {
-    Color::parse(s).map(Side::from)
-}
-
-impl StoredGame {
-    /// The stored form of a game.
-    pub fn from_live(g: &LiveGame) -> StoredGame {
-        let p = g.progress();
-        StoredGame {
-            id: g.id.clone(),
-            created_at: g.created_at,
-            updated_at: g.updated_at,
-            mode: g.mode.name().into(),
-            scoring: g.game.scoring().name().into(),
-            seed: g.seed.map(|s| s.to_string()),
-            start: g.game.start().to_string(),
-            engine_color: g.engine.map(|e| side_name(e.color).into()),
-            engine_level: g.engine.map(|e| i64::from(e.level)),
-            engine_movetime_ms: g.engine.map(|e| i64::from(e.movetime_ms)),
-            white_token: g.white_token.map(|t| t.to_vec()),
-            black_token: g.black_token.map(|t| t.to_vec()),
-            join_code: g.join_code.map(|t| t.to_vec()),
-            position: p.position,
-            to_move: p.to_move.map(|s| side_name(s).into()),
-            epoch: i64::from(g.epoch),
-            result: p.result,
-            end_reason: g.end_reason.map(|r| r.name().into()),
-            rematch_of: g.rematch_of.clone(),
-            rematch_id: g.rematch_id.clone(),
-            moves: g.game.moves().iter().map(|m| m.to_string()).collect(),
-            white_hints: i64::from(g.hints[0]),
-            black_hints: i64::from(g.hints[1]),
-            pair_half: g.pair.map(|h| h.name().into()),
-        }
-    }
-
-    /// Rebuilds the game, replaying its moves.
-    pub fn into_live(self) -> Result<LiveGame, StoreError> {
-        let id = self.id.clone();
-        let corrupt = |what: String| StoreError::Corrupt {
-            id: id.clone(),
-            what,
-        };
-        let mode =
-            Mode::parse(&self.mode).ok_or_else(|| corrupt(format!("mode '{}'", self.mode)))?;
-        let scoring: Scoring = self
-            .scoring
-            .parse()
-            .map_err(|_| corrupt(format!("scoring '{}'", self.scoring)))?;
-        let start = Position::parse(&self.start).map_err(|e| corrupt(format!("start: {e}")))?;
-        let hash = |v: Option<Vec<u8>>| -> Result<Option<TokenHash>, StoreError> {
-            v.map(|b| {
-                TokenHash::try_from(b.as_slice()).map_err(|_| corrupt("token hash length".into()))
-            })
-            .transpose()
-        };
-        let engine = match (
-            self.engine_color,
-            self.engine_level,
-            self.engine_movetime_ms,
-        ) {
-            (Some(c), Some(l), Some(t)) => Some(EngineSettings {
-                color: parse_side(&c).ok_or_else(|| corrupt(format!("engine colour '{c}'")))?,
-                level: u8::try_from(l).map_err(|_| corrupt("engine level".into()))?,
-                movetime_ms: u32::try_from(t).map_err(|_| corrupt("engine movetime".into()))?,
-            }),
-            _ => None,
-        };
-        let end_reason = match self.end_reason {
-            Some(r) => {
-                Some(EndReason::parse(&r).ok_or_else(|| corrupt(format!("end reason '{r}'")))?)
-            }
-            None => None,
-        };
-        let pair = match self.pair_half {
-            Some(h) => {
-                Some(PairHalf::parse(&h).ok_or_else(|| corrupt(format!("pair half '{h}'")))?)
-            }
-            None => None,
-        };
-        let result = GameResult::parse(&self.result)
-            .ok_or_else(|| corrupt(format!("result '{}'", self.result)))?;
-        let mut game = Game::new(start, scoring);
-        for (i, text) in self.moves.iter().enumerate() {
-            let mv: Move = text
-                .parse()
-                .map_err(|e| corrupt(format!("move {}: {e}", i + 1)))?;
-            game.play(mv)
-                .map_err(|e| corrupt(format!("move {}: {e}", i + 1)))?;
-        }
-        if matches!(
-            end_reason,
-            Some(EndReason::ResignedWhite | EndReason::ResignedBlack | EndReason::Declared)
-        ) {
-            game.declare(result);
-        }
-        let end_reason =
-            end_reason.or_else(|| game.position().is_game_over().then_some(EndReason::NoMoves));
-        Ok(LiveGame {
-            id: self.id,
-            created_at: self.created_at,
-            updated_at: self.updated_at,
-            mode,
-            seed: self.seed.and_then(|s| s.parse().ok()),
-            engine,
-            white_token: hash(self.white_token)?,
-            black_token: hash(self.black_token)?,
-            join_code: hash(self.join_code)?,
-            game,
-            epoch: u32::try_from(self.epoch).unwrap_or(0),
-            end_reason,
-            rematch_id: self.rematch_id,
-            hints: [
-                u32::try_from(self.white_hints).unwrap_or(0),
-                u32::try_from(self.black_hints).unwrap_or(0),
-            ],
-            rematch_of: self.rematch_of,
-            undo_offer: None,
-            pair,
-            pair_first: None,
-        })
-    }
-}
-
 /// One write, as queued for the writer task.
 #[derive(Clone, Debug)]
 pub enum WriteOp {
-    /// A new game with its moves (an import has some).
-    InsertGame(Box<StoredGame>),
-    /// Move number `ply + 1` was played.
-    AppendMove {
-        /// Game id.
-        id: String,
-        /// 0-based index of the move.
-        ply: u32,
-        /// The move's notation.
-        notation: String,
-        /// The game row afterwards.
-        progress: Progress,
-    },
-    /// Moves were taken back: keep the first `keep`.
-    Truncate {
-        /// Game id.
-        id: String,
-        /// How many moves remain.
-        keep: u32,
-        /// The game row afterwards.
-        progress: Progress,
-    },
-    /// The game row changed without a move (resignation).
-    Update {
-        /// Game id.
-        id: String,
-        /// The game row afterwards.
-        progress: Progress,
-    },
-    /// A free seat is claimed; succeeds only if it is still free (the outcome says). The join
-    /// code stays, so a second use can be told apart from a wrong code.
-    ClaimSeat {
-        /// Game id.
-        id: String,
-        /// The seat.
-        color: Side,
-        /// The new token's hash.
-        token: TokenHash,
-    },
-    /// The rematch game of a game; succeeds only if there was none (the outcome says).
-    SetRematch {
-        /// The old game.
-        id: String,
-        /// The new game.
-        rematch_id: String,
-    },
+    /// A new game with its moves (an import has some) and its derived columns.
+    Insert(Box<StoredGame>, Box<RowState>),
+    /// A change of a game, applied only if its version is still the expected one.
+    Change(Box<RowChange>),
 }
 
 /// Which games a list shows.
@@ -302,23 +106,118 @@ pub enum ListFilter {
     Finished,
 }
 
+/// What another instance announced (PostgreSQL only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// Game `id` now has version `version`, after a change described by `reason`.
+    Game {
+        /// The game.
+        id: String,
+        /// Its version after the change.
+        version: u64,
+        /// One word: `move`, `undo`, `end`, `joined`, ...
+        reason: String,
+    },
+    /// The open WebSockets of game `id` changed on some instance.
+    Presence {
+        /// The game.
+        id: String,
+    },
+    /// The listening connection was lost: notices may have been missed until [`Notice::Back`].
+    Lost,
+    /// Listening again: everything in memory must be checked against the database.
+    Back,
+}
+
+impl Notice {
+    /// Reads a notification payload: `g ID VERSION REASON` or `p ID`.
+    pub fn parse(payload: &str) -> Option<Notice> {
+        let mut words = payload.split(' ');
+        match words.next()? {
+            "g" => Some(Notice::Game {
+                id: words.next()?.to_string(),
+                version: words.next()?.parse().ok()?,
+                reason: words.next().unwrap_or("update").to_string(),
+            }),
+            "p" => Some(Notice::Presence {
+                id: words.next()?.to_string(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The payload of a game change.
+    pub fn game_payload(id: &str, version: u64, reason: &str) -> String {
+        format!("g {id} {version} {reason}")
+    }
+}
+
+/// An engine move waiting for an instance: the game and who had claimed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Orphan {
+    /// The game.
+    pub id: String,
+    /// The instance that had claimed the move (now dead), if any.
+    pub owner: Option<String>,
+}
+
 /// A storage backend. Every method is one unit of work; [`Backend::apply`] runs all its writes in
-/// one transaction and answers, per write, whether it changed a row.
+/// one transaction and answers, per write, whether it was applied.
 pub trait Backend: Send + Sync + 'static {
     /// `"sqlite"` or `"postgres"`.
     fn kind(&self) -> &'static str;
-    /// Applies `ops` in one transaction, all or nothing.
+    /// Applies `ops` in one transaction, all or nothing; a change whose version is no longer the
+    /// expected one answers `false` and leaves its game alone.
     fn apply<'a>(&'a self, ops: &'a [WriteOp]) -> BoxFuture<'a, Result<Vec<bool>, StoreError>>;
     /// Loads a game with its moves.
     fn load<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>>;
+    /// The stored version of a game.
+    fn version<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<u64>, StoreError>>;
     /// Lists games, most recently changed first.
     fn list(
         &self,
         filter: ListFilter,
         limit: u32,
-    ) -> BoxFuture<'_, Result<Vec<GameSummary>, StoreError>>;
-    /// Ids of unfinished engine games where the engine is to move (to resume after a restart).
-    fn engine_pending(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
+    ) -> BoxFuture<'_, Result<Vec<GameRow>, StoreError>>;
+    /// Unfinished engine games whose engine is to move and whose claim is free or held by an
+    /// instance not heard from since `alive_since` (ms).
+    fn engine_orphans(
+        &self,
+        alive_since: i64,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<Orphan>, StoreError>>;
+    /// Claims the engine move of an orphan for `me`, if nobody claimed it meanwhile.
+    fn claim_engine<'a>(
+        &'a self,
+        orphan: &'a Orphan,
+        me: &'a str,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// Says that instance `me` (started at `started`) is alive at `now`, and forgets instances
+    /// not heard from since `dead_before` with their presence rows.
+    fn heartbeat<'a>(
+        &'a self,
+        me: &'a str,
+        started: i64,
+        now: i64,
+        dead_before: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Removes instance `me` (it stops): its presence and its engine claims go with it.
+    fn leave<'a>(&'a self, me: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Stores `me`'s open WebSockets of game `id` (when `mine` is given; announcing the change
+    /// to the other instances) and answers the totals over the instances alive since
+    /// `alive_since`.
+    fn presence<'a>(
+        &'a self,
+        me: &'a str,
+        id: &'a str,
+        mine: Option<PresenceCounts>,
+        alive_since: i64,
+    ) -> BoxFuture<'a, Result<PresenceCounts, StoreError>>;
+    /// Whether the database answers.
+    fn ping(&self) -> BoxFuture<'_, Result<(), StoreError>>;
+    /// The notices of the other instances, for one listener (PostgreSQL; `None` for SQLite,
+    /// where one process is all there is).
+    fn listen(&self) -> Option<mpsc::Receiver<Notice>>;
     /// Closes the connections (SQLite checkpoints its log).
     fn close(&self) -> BoxFuture<'_, ()>;
 }
@@ -358,12 +257,18 @@ impl Store {
         Ok(Store::new(open_backend(url).await?))
     }
 
+    /// The backend, for the methods that need no writer.
+    pub fn backend(&self) -> &dyn Backend {
+        &*self.backend
+    }
+
     /// `"sqlite"` or `"postgres"`.
     pub fn kind(&self) -> &'static str {
         self.backend.kind()
     }
 
-    /// Queues a write and waits until it is committed.
+    /// Queues a write and waits until it is committed; `false`: a change found its game at
+    /// another version and was not applied.
     pub async fn write(&self, op: WriteOp) -> Result<bool, StoreError> {
         let queue = self
             .queue
@@ -385,17 +290,8 @@ impl Store {
     }
 
     /// Lists games.
-    pub async fn list(
-        &self,
-        filter: ListFilter,
-        limit: u32,
-    ) -> Result<Vec<GameSummary>, StoreError> {
+    pub async fn list(&self, filter: ListFilter, limit: u32) -> Result<Vec<GameRow>, StoreError> {
         self.backend.list(filter, limit).await
-    }
-
-    /// Unfinished engine games waiting for the engine.
-    pub async fn engine_pending(&self) -> Result<Vec<String>, StoreError> {
-        self.backend.engine_pending().await
     }
 
     /// Stops taking writes, commits the queued ones, closes the database.
@@ -428,8 +324,10 @@ async fn write_loop(backend: Arc<dyn Backend>, mut rx: mpsc::Receiver<Pending>) 
                     let _ = p.reply.send(Ok(outcome));
                 }
             }
-            Err(err) if batch.len() == 1 => {
-                let _ = batch.remove(0).reply.send(Err(err));
+            Err(err) if batch.len() == 1 || matches!(err, StoreError::Unavailable(_)) => {
+                for p in batch.drain(..) {
+                    let _ = p.reply.send(Err(err.clone()));
+                }
             }
             Err(_) => {
                 // One bad write must not fail the others: retry each alone.
@@ -448,7 +346,8 @@ async fn write_loop(backend: Arc<dyn Backend>, mut rx: mpsc::Receiver<Pending>) 
 /// Opens (creating and migrating) the database at `url`:
 ///
 /// - `postgres://…` or `postgresql://…`: PostgreSQL;
-/// - `sqlite://PATH`, `sqlite:PATH` or a plain file path: a SQLite file, created if missing;
+/// - `sqlite://PATH`, `sqlite:PATH` or a plain file path: a SQLite file, created if missing, and
+///   locked for this process (a second server on the same file is refused);
 /// - `sqlite::memory:`: a SQLite database in memory (gone when the server stops).
 pub async fn open_backend(url: &str) -> Result<Arc<dyn Backend>, StoreError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
@@ -462,50 +361,4 @@ pub async fn open_backend(url: &str) -> Result<Arc<dyn Backend>, StoreError> {
 pub fn default_database_path() -> std::path::PathBuf {
     let base = dirs::data_dir().unwrap_or_else(|| std::path::PathBuf::from("."));
     base.join("mabula").join("mabula.sqlite3")
-}
-
-/// Builds a [`GameSummary`] from list columns (shared by both backends).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn summary(
-    id: String,
-    mode: String,
-    scoring: String,
-    engine_level: Option<i64>,
-    position: String,
-    to_move: Option<String>,
-    move_count: i64,
-    result: String,
-    end_reason: Option<String>,
-    created_at: i64,
-    updated_at: i64,
-) -> GameSummary {
-    let finished = result != "*" || to_move.is_none();
-    GameSummary {
-        id,
-        mode: Mode::parse(&mode).unwrap_or(Mode::Local),
-        scoring,
-        engine_level: engine_level.and_then(|l| u8::try_from(l).ok()),
-        status: if finished {
-            "finished".into()
-        } else {
-            "playing".into()
-        },
-        result,
-        end_reason: end_reason.and_then(|r| EndReason::parse(&r)),
-        move_count: u32::try_from(move_count).unwrap_or(0),
-        to_move: to_move.and_then(|s| parse_side(&s)),
-        position,
-        created_at,
-        updated_at,
-    }
-}
-
-/// The `to_move` column value.
-pub(crate) fn to_move_text(p: &Progress) -> Option<&'static str> {
-    p.to_move.map(side_name)
-}
-
-/// The `end_reason` column value.
-pub(crate) fn end_reason_text(p: &Progress) -> Option<&'static str> {
-    p.end_reason.map(EndReason::name)
 }

@@ -1,0 +1,645 @@
+//! What clients do with games: create, look, move, resign, ask for a hint, take back, join,
+//! ask for a rematch, import, read the record, list. Every change goes through
+//! [`Hub::transact`], so it is judged on the latest stored state.
+
+use super::{Change, Hub, Plan, now_ms, record_date, seats_for, stale};
+use crate::auth::{self, MaybeToken, Seats};
+use crate::error::{ApiError, ErrorCode};
+use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
+use crate::store::{ListFilter, MovesChange, RowState, StoredGame, WriteOp};
+use crate::view::{self, ColorChoice, CreateGame, GameState, GameSummary, SeatGrant, SeedInput};
+use mabula::{Color, Game, GameResult, Position, Scoring};
+use std::sync::Arc;
+
+/// The engine's estimate of a start for the record: `White 52.3%`, or the exact verdict.
+fn deal_estimate(r: &mabula_engine::annotate::Report) -> String {
+    match r.verdict {
+        Some(v) => v.to_string(),
+        None => format!("White {:.1}%", 100.0 * r.white),
+    }
+}
+
+/// Where a new game comes from: the game it is a rematch of, and its place in a duplicate pair.
+#[derive(Default)]
+struct Origin {
+    /// The game this one is a rematch of.
+    rematch_of: Option<String>,
+    /// The new game's place in a duplicate pair.
+    pair: Option<PairHalf>,
+    /// The first game's result, when the new game is the second of a pair.
+    pair_first: Option<GameResult>,
+}
+
+fn invalid(message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::InvalidSettings, message)
+}
+
+fn pick(choice: Option<ColorChoice>, default: Color) -> Color {
+    match choice {
+        None => default,
+        Some(ColorChoice::White) => Color::White,
+        Some(ColorChoice::Black) => Color::Black,
+        Some(ColorChoice::Random) => {
+            if rand::random::<bool>() {
+                Color::White
+            } else {
+                Color::Black
+            }
+        }
+    }
+}
+
+/// A seat grant for `token` holding `seats` of `g`.
+fn grant(
+    g: &LiveGame,
+    token: String,
+    seats: Seats,
+    join_code: Option<String>,
+    state: GameState,
+) -> SeatGrant {
+    SeatGrant {
+        game_id: g.id.clone(),
+        token,
+        seats: seats.sides(),
+        join_path: join_code
+            .as_ref()
+            .map(|c| format!("/game/{}#join={c}", g.id)),
+        join_code,
+        watch_path: format!("/game/{}", g.id),
+        state,
+    }
+}
+
+fn set_token(g: &mut LiveGame, color: Color, hash: auth::TokenHash) {
+    match color {
+        Color::White => g.white_token = Some(hash),
+        Color::Black => g.black_token = Some(hash),
+    }
+}
+
+impl Hub {
+    /// Creates a game.
+    pub async fn create(self: &Arc<Hub>, req: CreateGame) -> Result<SeatGrant, ApiError> {
+        let scoring: Scoring = match req.scoring.as_deref() {
+            None => Scoring::Largest,
+            Some(s) => s
+                .parse()
+                .map_err(|e: mabula::scoring::ParseScoringError| invalid(e.to_string()))?,
+        };
+        let (start, seed) = match &req.setup {
+            Some(text) => {
+                if req.first.is_some() || req.seed.is_some() {
+                    return Err(invalid(
+                        "give either a setup or a seed and who moves first, not both",
+                    ));
+                }
+                let pos = Position::parse(text)
+                    .map_err(|e| ApiError::new(ErrorCode::InvalidSetup, e.to_string()))?;
+                mabula::deal::check(&pos).map_err(|e| {
+                    ApiError::new(
+                        ErrorCode::InvalidSetup,
+                        format!("this position is no valid start: {e}"),
+                    )
+                })?;
+                (pos, None)
+            }
+            None => {
+                let seed = match &req.seed {
+                    None => rand::random::<u64>(),
+                    Some(SeedInput::Number(n)) => *n,
+                    Some(SeedInput::Text(t)) => t.trim().parse::<u64>().map_err(|_| {
+                        invalid(format!("seed '{t}' is not a whole number from 0 to 2^64-1"))
+                    })?,
+                };
+                (
+                    mabula::deal::random(seed, pick(req.first, Color::White)),
+                    Some(seed),
+                )
+            }
+        };
+        if req.mode != Mode::Engine
+            && (req.engine_level.is_some() || req.engine_movetime_ms.is_some())
+        {
+            return Err(invalid(
+                "engine_level and engine_movetime_ms belong to engine games only",
+            ));
+        }
+        if req.mode == Mode::Local && req.color.is_some() {
+            return Err(invalid(
+                "a game at one screen has no colour to choose: you hold both seats",
+            ));
+        }
+        let level = req.engine_level.unwrap_or(3);
+        if !(1..=10).contains(&level) {
+            return Err(invalid(format!(
+                "engine_level {level} is out of range: use 1 to 10"
+            )));
+        }
+        let movetime = req
+            .engine_movetime_ms
+            .unwrap_or(self.config.engine_movetime.as_millis() as u32);
+        if !(10..=10_000).contains(&movetime) {
+            return Err(invalid(format!(
+                "engine_movetime_ms {movetime} is out of range: use 10 to 10000"
+            )));
+        }
+        let color = pick(req.color, Color::White);
+        let engine = (req.mode == Mode::Engine).then_some(EngineSettings {
+            color: Side::from(color.other()),
+            level,
+            movetime_ms: movetime,
+        });
+        let seats = match req.mode {
+            Mode::Local => Seats {
+                white: true,
+                black: true,
+            },
+            _ => Seats::of(color),
+        };
+        let game = Game::new(start, scoring);
+        let origin = Origin {
+            pair: req.duplicate.unwrap_or(false).then_some(PairHalf::First),
+            ..Origin::default()
+        };
+        self.create_game(req.mode, seed, engine, game, seats, origin)
+            .await
+    }
+
+    /// Creates a game whose creator holds `seats`; answers 201's grant.
+    async fn create_game(
+        self: &Arc<Hub>,
+        mode: Mode,
+        seed: Option<u64>,
+        engine: Option<EngineSettings>,
+        game: Game,
+        seats: Seats,
+        origin: Origin,
+    ) -> Result<SeatGrant, ApiError> {
+        let Origin {
+            rematch_of,
+            pair,
+            pair_first,
+        } = origin;
+        let token = auth::new_token();
+        let hash = auth::hash(&token);
+        let join_code = (mode == Mode::Friend && rematch_of.is_none()).then(auth::new_join_code);
+        let now = now_ms();
+        let mut live = LiveGame {
+            id: auth::new_game_id(),
+            created_at: now,
+            updated_at: now,
+            mode,
+            seed,
+            engine,
+            white_token: seats.white.then_some(hash),
+            black_token: seats.black.then_some(hash),
+            join_code: join_code.as_deref().map(auth::hash),
+            game,
+            epoch: 0,
+            version: 0,
+            end_reason: None,
+            rematch_id: None,
+            rematch_of,
+            undo_offer: None,
+            hints: [0, 0],
+            pair,
+            pair_first,
+        };
+        if live.game.result() != GameResult::Unfinished {
+            live.end_reason = Some(if live.game.position().is_game_over() {
+                EndReason::NoMoves
+            } else {
+                EndReason::Declared
+            });
+        }
+        let owner = live.engine_to_move().then(|| self.instance.clone());
+        let stored = StoredGame::from_live(&live, owner.clone());
+        let row = RowState::of(&live, owner.clone());
+        self.store
+            .write(WriteOp::Insert(Box::new(stored), Box::new(row)))
+            .await?;
+        let h = self.make_handle(live, owner);
+        self.games
+            .lock()
+            .map_err(ApiError::internal)?
+            .insert(h.id.clone(), h.clone());
+        let mut slot = h.slot.lock().await;
+        self.schedule_engine(&h, &mut slot);
+        let state = self.state_of(&h, &mut slot, Some(seats));
+        Ok(grant(&slot.game, token, seats, join_code, state))
+    }
+
+    /// The state of game `id`; a token, when sent, must be valid and fills `you`.
+    pub async fn state(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+    ) -> Result<GameState, ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let you = match token.0 {
+            None => None,
+            Some(_) => Some(seats_for(&slot.game, token)?),
+        };
+        Ok(self.state_of(&h, &mut slot, you))
+    }
+
+    /// Plays a move for the holder of `token`.
+    pub async fn play(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+        text: &str,
+        number: Option<u32>,
+    ) -> Result<GameState, ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let (seats, state) = self
+            .transact(&h, &mut slot, |g| {
+                let seats = seats_for(g, token)?;
+                let mv = g.check_move(seats, text, number)?;
+                let mut next = g.clone();
+                next.apply_move(mv, now_ms())?;
+                let ply = next.game.moves().len() as u32 - 1;
+                let mut plan = Plan::new(next, Change::Moved, seats);
+                plan.moves = MovesChange::Append { ply, mv };
+                Ok(plan)
+            })
+            .await?;
+        Ok(with_you(state, seats))
+    }
+
+    /// Resigns for the holder of `token`.
+    pub async fn resign(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+        side: Option<Side>,
+    ) -> Result<GameState, ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let (seats, state) = self
+            .transact(&h, &mut slot, |g| {
+                let seats = seats_for(g, token)?;
+                let color = g.check_resign(seats, side)?;
+                let mut next = g.clone();
+                next.resign(color, now_ms());
+                Ok(Plan::new(next, Change::Resigned, seats))
+            })
+            .await?;
+        Ok(with_you(state, seats))
+    }
+
+    /// Counts a hint for the player to move in a game against the engine and answers the state
+    /// with the position and scoring the hint is for (the caller asks the analysis service).
+    pub async fn hint(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+    ) -> Result<(GameState, Position, Scoring), ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let (seats, state) = self
+            .transact(&h, &mut slot, |g| {
+                let seats = seats_for(g, token)?;
+                if g.mode != Mode::Engine {
+                    return Err(ApiError::new(
+                        ErrorCode::BadRequest,
+                        "hints are only given in games against the engine",
+                    ));
+                }
+                let Some(color) = g.to_move() else {
+                    return Err(ApiError::new(
+                        ErrorCode::GameOver,
+                        format!("the game is over ({})", g.game.result()),
+                    ));
+                };
+                if !seats.holds(color) || g.is_engine(color) {
+                    return Err(ApiError::new(
+                        ErrorCode::NotYourTurn,
+                        "a hint is for your own turn",
+                    ));
+                }
+                let mut next = g.clone();
+                next.hints[usize::from(color == Color::Black)] += 1;
+                next.updated_at = now_ms();
+                Ok(Plan::new(next, Change::Update("hint"), seats))
+            })
+            .await?;
+        let pos = *slot.game.game.position();
+        let scoring = slot.game.game.scoring();
+        Ok((with_you(state, seats), pos, scoring))
+    }
+
+    /// Takes back (engine and local games) or offers to take back (friend games).
+    pub async fn undo(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+    ) -> Result<GameState, ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let (seats, state) = self
+            .transact(&h, &mut slot, |g| {
+                let seats = seats_for(g, token)?;
+                let count = g.undo_count(seats)?;
+                let mut next = g.clone();
+                if next.mode != Mode::Friend {
+                    next.take_back(count, now_ms());
+                    let keep = next.game.moves().len() as u32;
+                    let mut plan = Plan::new(next, Change::Undone, seats);
+                    plan.moves = MovesChange::Truncate { keep };
+                    return Ok(plan);
+                }
+                if next.undo_offer.is_some() {
+                    return Err(ApiError::new(
+                        ErrorCode::UndoOfferPending,
+                        "an undo is already offered",
+                    ));
+                }
+                let by = seats
+                    .only()
+                    .ok_or_else(|| ApiError::internal("friend token holding both seats"))?;
+                next.undo_offer = Some(UndoOffer {
+                    by: Side::from(by),
+                    moves: count,
+                });
+                Ok(Plan::new(next, Change::Update("undo_offered"), seats))
+            })
+            .await?;
+        Ok(with_you(state, seats))
+    }
+
+    /// Accepts the opponent's undo offer.
+    pub async fn accept_undo(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+    ) -> Result<GameState, ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let (seats, state) = self
+            .transact(&h, &mut slot, |g| {
+                let seats = seats_for(g, token)?;
+                let Some(offer) = g.undo_offer else {
+                    return Err(ApiError::new(ErrorCode::NoUndoOffer, "no undo is offered"));
+                };
+                if seats.holds(Color::from(offer.by)) {
+                    return Err(ApiError::new(
+                        ErrorCode::NotYourSeat,
+                        "you offered this undo: the other side accepts or declines it",
+                    ));
+                }
+                let mut next = g.clone();
+                next.take_back(offer.moves, now_ms());
+                let keep = next.game.moves().len() as u32;
+                let mut plan = Plan::new(next, Change::Undone, seats);
+                plan.moves = MovesChange::Truncate { keep };
+                Ok(plan)
+            })
+            .await?;
+        Ok(with_you(state, seats))
+    }
+
+    /// Declines (or withdraws) an undo offer.
+    pub async fn decline_undo(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+    ) -> Result<GameState, ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let (seats, state) = self
+            .transact(&h, &mut slot, |g| {
+                let seats = seats_for(g, token)?;
+                if g.undo_offer.is_none() {
+                    return Err(ApiError::new(ErrorCode::NoUndoOffer, "no undo is offered"));
+                }
+                let mut next = g.clone();
+                next.undo_offer = None;
+                Ok(Plan::new(next, Change::Update("undo_declined"), seats))
+            })
+            .await?;
+        Ok(with_you(state, seats))
+    }
+
+    /// Claims a friend game's free seat with its join code.
+    pub async fn join(self: &Arc<Hub>, id: &str, code: &str) -> Result<SeatGrant, ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let token = auth::new_token();
+        let hash = auth::hash(&token);
+        let (color, state) = self
+            .transact(&h, &mut slot, |g| {
+                if g.mode != Mode::Friend || !auth::matches(g.join_code.as_ref(), &auth::hash(code))
+                {
+                    return Err(ApiError::new(
+                        ErrorCode::JoinCodeInvalid,
+                        "this join code does not open a seat in this game",
+                    ));
+                }
+                let Some(color) = Color::BOTH.into_iter().find(|&c| g.token_of(c).is_none()) else {
+                    return Err(ApiError::new(
+                        ErrorCode::SeatTaken,
+                        "this join code was used already: the seat is taken",
+                    ));
+                };
+                let mut next = g.clone();
+                set_token(&mut next, color, hash);
+                Ok(Plan::new(next, Change::Update("joined"), color))
+            })
+            .await?;
+        let seats = Seats::of(color);
+        Ok(grant(
+            &slot.game,
+            token,
+            seats,
+            None,
+            with_you(state, seats),
+        ))
+    }
+
+    /// A rematch: the first call creates it, the friend's call claims its other seat.
+    pub async fn rematch(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &MaybeToken,
+    ) -> Result<SeatGrant, ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        let seats = seats_for(&slot.game, token)?;
+        if !slot.game.game.is_finished() {
+            return Err(ApiError::new(
+                ErrorCode::GameNotOver,
+                "a rematch can be asked for once the game is over",
+            ));
+        }
+        // The people's colours swap.
+        let new_seats = Seats {
+            white: seats.black,
+            black: seats.white,
+        };
+        if slot.game.rematch_id.is_none() {
+            let new = self.new_rematch(&slot.game, new_seats).await?;
+            let new_id = new.game_id.clone();
+            let set = self
+                .transact(&h, &mut slot, |g| {
+                    if g.rematch_id.is_some() {
+                        return Err(stale());
+                    }
+                    let mut next = g.clone();
+                    next.rematch_id = Some(new_id.clone());
+                    Ok(Plan::new(next, Change::Update("rematch"), ()))
+                })
+                .await;
+            match set {
+                Ok(_) => return Ok(new),
+                // Another instance set up the rematch at the same moment: ours stays unused,
+                // and this request claims a seat in theirs.
+                Err(e) if e.code == ErrorCode::StaleState && slot.game.rematch_id.is_some() => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let new_id = slot.game.rematch_id.clone().unwrap_or_default();
+        let color = match (slot.game.mode, new_seats.only()) {
+            (Mode::Friend, Some(c)) => c,
+            _ => return Err(rematch_taken()),
+        };
+        drop(slot);
+        let nh = self.handle(&new_id).await?;
+        let mut ns = nh.slot.lock().await;
+        let token = auth::new_token();
+        let hash = auth::hash(&token);
+        let ((), state) = self
+            .transact(&nh, &mut ns, |g| {
+                if g.token_of(color).is_some() {
+                    return Err(rematch_taken());
+                }
+                let mut next = g.clone();
+                set_token(&mut next, color, hash);
+                Ok(Plan::new(next, Change::Update("joined"), ()))
+            })
+            .await?;
+        Ok(grant(
+            &ns.game,
+            token,
+            new_seats,
+            None,
+            with_you(state, new_seats),
+        ))
+    }
+
+    /// Creates the rematch game of the finished game `old`, where the caller holds `new_seats`.
+    async fn new_rematch(
+        self: &Arc<Hub>,
+        old: &LiveGame,
+        new_seats: Seats,
+    ) -> Result<SeatGrant, ApiError> {
+        let start = *old.game.start();
+        // The second game of a duplicate pair replays the first one's start; any other rematch
+        // of a dealt game gets a new deal (after a pair, the first game of a new pair).
+        let pair = match old.pair {
+            Some(PairHalf::First) => Some(PairHalf::Second),
+            Some(PairHalf::Second) => Some(PairHalf::First),
+            None => None,
+        };
+        let (start, seed) = match old.seed {
+            _ if pair == Some(PairHalf::Second) => (start, old.seed),
+            Some(_) => {
+                let seed = rand::random::<u64>();
+                (mabula::deal::random(seed, start.side_to_move()), Some(seed))
+            }
+            None => (start, None),
+        };
+        let engine = old.engine.map(|e| EngineSettings {
+            color: Side::from(Color::from(e.color).other()),
+            ..e
+        });
+        let game = Game::new(start, old.game.scoring());
+        self.create_game(
+            old.mode,
+            seed,
+            engine,
+            game,
+            new_seats,
+            Origin {
+                rematch_of: Some(old.id.clone()),
+                pair,
+                pair_first: (pair == Some(PairHalf::Second)).then(|| old.game.result()),
+            },
+        )
+        .await
+    }
+
+    /// Imports a record as a new local game.
+    pub async fn import(self: &Arc<Hub>, record: &str) -> Result<SeatGrant, ApiError> {
+        let parsed = Game::parse(record)
+            .map_err(|e| ApiError::new(ErrorCode::InvalidRecord, e.to_string()))?;
+        // Keep only what the store keeps (start, scoring, moves, result), so the game is the same
+        // before and after a restart.
+        let mut game = Game::new(*parsed.start(), parsed.scoring());
+        for &mv in parsed.moves() {
+            game.play(mv)
+                .map_err(|e| ApiError::new(ErrorCode::InvalidRecord, e.to_string()))?;
+        }
+        if parsed.result() != GameResult::Unfinished && !game.is_finished() {
+            game.declare(parsed.result());
+        }
+        let both = Seats {
+            white: true,
+            black: true,
+        };
+        self.create_game(Mode::Local, None, None, game, both, Origin::default())
+            .await
+    }
+
+    /// The record of a game.
+    pub async fn record(self: &Arc<Hub>, id: &str) -> Result<String, ApiError> {
+        let h = self.handle(id).await?;
+        let slot = h.slot.lock().await;
+        let g = &slot.game;
+        let mut game = g.game.clone();
+        let name = |c: Color| match g.engine {
+            Some(e) if Color::from(e.color) == c => format!("Engine level {}", e.level),
+            _ => "Player".to_string(),
+        };
+        game.set_tag("Event", "Mabula");
+        game.set_tag("Site", "mabula serve");
+        game.set_tag("Date", &record_date(g.created_at));
+        game.set_tag("White", &name(Color::White));
+        game.set_tag("Black", &name(Color::Black));
+        game.set_tag("GameId", &g.id);
+        for (tag, n) in [("WhiteHints", g.hints[0]), ("BlackHints", g.hints[1])] {
+            if n > 0 {
+                game.set_tag(tag, &n.to_string());
+            }
+        }
+        // The engine's estimate of the deal, when the start was analysed (the game page asks for
+        // it before move 1).
+        if let Some(r) = self.analyst.peek(game.start(), game.scoring()) {
+            game.set_tag("DealEstimate", &deal_estimate(&r));
+        }
+        Ok(game.to_string())
+    }
+
+    /// Lists games.
+    pub async fn list(&self, filter: ListFilter, limit: u32) -> Result<Vec<GameSummary>, ApiError> {
+        let rows = self.store.list(filter, limit).await?;
+        Ok(rows.into_iter().map(view::summary).collect())
+    }
+}
+
+/// The state with the seats of the caller.
+fn with_you(state: GameState, seats: Seats) -> GameState {
+    GameState {
+        you: Some(seats.sides()),
+        ..state
+    }
+}
+
+fn rematch_taken() -> ApiError {
+    ApiError::new(
+        ErrorCode::RematchTaken,
+        "your seat in the rematch was handed out already",
+    )
+}

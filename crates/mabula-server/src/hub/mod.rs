@@ -1,0 +1,578 @@
+//! The hub: the games being served, kept in memory in front of the store, and every action on
+//! them. The database is the truth; memory is a cache of it that any number of instances keep
+//! on one PostgreSQL database.
+//!
+//! Each game in memory has a [`GameHandle`]: its [`LiveGame`] behind an async mutex, which
+//! serializes this instance's actions on the game; a broadcast channel for its WebSocket
+//! listeners; and its presence counts. Every action follows the same steps under the game's
+//! lock ([`Hub::transact`]): check the request against the game, compute the new game on a
+//! copy, **store it only if the stored row still has the version the copy was made from**,
+//! then replace the game in memory, broadcast the change and answer. When another instance
+//! changed the game first, the store refuses the write; the game is reloaded, its missed
+//! changes are broadcast, and the request is checked again against the latest state (so a move
+//! with a move number that is no longer next gets `409 stale_state`, never a fork).
+//!
+//! The parts:
+//! - [`actions`]: what clients do (create, move, resign, undo, join, rematch, ...);
+//! - [`engine_moves`]: the engine's moves, computed by the one instance that claimed them in the
+//!   database, taken over by another when that instance dies;
+//! - [`cluster`]: this instance's heartbeat, the other instances' notices (a game changed
+//!   elsewhere is reloaded and its changes broadcast here), and presence summed over instances.
+
+mod actions;
+mod cluster;
+mod engine_moves;
+
+use crate::analysis::Analyst;
+use crate::auth::{self, MaybeToken, Seats};
+use crate::engine::EnginePool;
+use crate::error::{ApiError, ErrorCode};
+use crate::model::LiveGame;
+use crate::store::{MovesChange, RowChange, RowState, Store, WriteOp};
+use crate::view::{self, GameState, MoveView, PresenceCounts};
+use axum::extract::ws::Utf8Bytes;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+pub use crate::protocol::ServerMessage;
+
+/// Settings of the hub that the command line can change.
+#[derive(Clone, Debug)]
+pub struct HubConfig {
+    /// Engine computations allowed at once.
+    pub engine_threads: usize,
+    /// Thinking time of the engine when a game does not say.
+    pub engine_movetime: Duration,
+    /// How long an unused game stays in memory.
+    pub idle_eviction: Duration,
+    /// The bound on the analysis of one position (the analysis board).
+    pub analysis_time: Duration,
+    /// An instance not heard from for this long is taken for dead: its engine moves are taken
+    /// over and its WebSockets no longer count.
+    pub instance_timeout: Duration,
+}
+
+impl Default for HubConfig {
+    fn default() -> HubConfig {
+        HubConfig {
+            engine_threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            engine_movetime: Duration::from_millis(1000),
+            idle_eviction: Duration::from_secs(60),
+            analysis_time: Duration::from_millis(1500),
+            instance_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// The games being served.
+pub struct Hub {
+    /// Where games are kept.
+    pub store: Store,
+    /// Where engine moves are computed.
+    engine: EnginePool,
+    /// The analysis board's service (runs on `engine`, caches per position).
+    analyst: Arc<Analyst>,
+    /// Settings.
+    config: HubConfig,
+    /// The games in memory, by id.
+    games: Mutex<HashMap<String, Arc<GameHandle>>>,
+    /// This instance's id in the database (random, new at every start).
+    instance: String,
+    /// When this instance started (ms).
+    started: i64,
+    /// Other instances may share the database (PostgreSQL): presence is summed in the database.
+    shared: bool,
+    /// Every change of another instance reaches this one (the listener is connected and caught
+    /// up). While false, every use of a game in memory checks its stored version first.
+    synced: AtomicBool,
+}
+
+/// What a game's lock protects.
+pub struct Slot {
+    /// The game.
+    pub game: LiveGame,
+    /// The instance that computes the engine's next move, as stored.
+    engine_owner: Option<String>,
+    /// The engine computation running here, by the game version it started from; a result whose
+    /// version is no longer the game's (after an undo or a resignation) is dropped.
+    engine_job: Option<u64>,
+    /// The move list's views, kept between answers.
+    moves: view::MoveCache,
+}
+
+/// One game in memory.
+pub struct GameHandle {
+    /// The game id.
+    pub id: String,
+    /// The game, locked for every action.
+    pub slot: tokio::sync::Mutex<Slot>,
+    /// Changes for the WebSocket listeners, as ready-to-send JSON.
+    pub events: broadcast::Sender<Utf8Bytes>,
+    /// This instance's open WebSockets per seat and spectators.
+    local: Mutex<PresenceCounts>,
+    /// The open WebSockets of all instances.
+    totals: Mutex<PresenceCounts>,
+    /// A presence message is scheduled (they are coalesced).
+    presence_pending: AtomicBool,
+    /// Last use, ms since the epoch (for eviction).
+    touched: AtomicI64,
+}
+
+/// How many messages a slow listener may fall behind before it is resynced (a resync sends the
+/// whole state, so a small buffer loses nothing and keeps an idle game light).
+const EVENT_BUFFER: usize = 32;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// What changed, for the broadcast after a commit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Change {
+    Moved,
+    Undone,
+    Resigned,
+    Update(&'static str),
+}
+
+impl Change {
+    /// The word other instances hear with the change.
+    fn reason(self) -> &'static str {
+        match self {
+            Change::Moved => "move",
+            Change::Undone => "undo",
+            Change::Resigned => "end",
+            Change::Update(r) => r,
+        }
+    }
+
+    /// An update reason heard from another instance, as one of ours.
+    fn update(reason: &str) -> Change {
+        Change::Update(match reason {
+            "joined" => "joined",
+            "rematch" => "rematch",
+            "hint" => "hint",
+            "undo_offered" => "undo_offered",
+            "undo_declined" => "undo_declined",
+            _ => "update",
+        })
+    }
+}
+
+/// A planned change of a game: the game afterwards, what happens to its moves, what to
+/// broadcast, and what the action answers besides the state.
+struct Plan<T> {
+    next: LiveGame,
+    moves: MovesChange,
+    change: Change,
+    out: T,
+}
+
+impl<T> Plan<T> {
+    fn new(next: LiveGame, change: Change, out: T) -> Plan<T> {
+        Plan {
+            next,
+            moves: MovesChange::None,
+            change,
+            out,
+        }
+    }
+}
+
+/// Checks the token of a request that acts for a seat.
+fn seats_for(g: &LiveGame, token: &MaybeToken) -> Result<Seats, ApiError> {
+    let hash = token.required()?;
+    let seats = g.seats_of(&hash);
+    if seats.is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::TokenInvalid,
+            "this token holds no seat in this game",
+        ));
+    }
+    Ok(seats)
+}
+
+fn stale() -> ApiError {
+    ApiError::new(
+        ErrorCode::StaleState,
+        "the game changed while this request was being checked; reload it and try again",
+    )
+}
+
+impl Hub {
+    /// A hub over `store`; call [`Hub::start`] before serving.
+    pub fn new(store: Store, config: HubConfig) -> Arc<Hub> {
+        let engine = EnginePool::new(config.engine_threads);
+        let analyst = Arc::new(Analyst::new(
+            engine.clone(),
+            config.engine_threads,
+            config.analysis_time,
+        ));
+        let shared = store.kind() == "postgres";
+        Arc::new(Hub {
+            store,
+            analyst,
+            engine,
+            config,
+            games: Mutex::new(HashMap::new()),
+            instance: auth::new_secret(9),
+            started: now_ms(),
+            shared,
+            synced: AtomicBool::new(!shared),
+        })
+    }
+
+    /// The analysis service.
+    pub fn analyst(&self) -> &Arc<Analyst> {
+        &self.analyst
+    }
+
+    /// The engine pool (for shutdown).
+    pub fn engine(&self) -> &EnginePool {
+        &self.engine
+    }
+
+    /// This instance's id in the database.
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    /// The game `id`, from memory or the store.
+    pub async fn handle(self: &Arc<Hub>, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+        if !auth::is_game_id(id) {
+            return Err(ApiError::game_not_found(id));
+        }
+        let cached = self
+            .games
+            .lock()
+            .map_err(ApiError::internal)?
+            .get(id)
+            .cloned();
+        if let Some(h) = cached {
+            h.touched.store(now_ms(), Ordering::Relaxed);
+            if !self.synced.load(Ordering::Acquire) {
+                self.check_version(&h).await?;
+            }
+            return Ok(h);
+        }
+        let (game, owner) = self.load(id).await?;
+        let fresh = self.make_handle(game, owner);
+        let (h, inserted) = {
+            let mut games = self.games.lock().map_err(ApiError::internal)?;
+            match games.get(id) {
+                Some(h) => (h.clone(), false),
+                None => {
+                    games.insert(id.to_string(), fresh.clone());
+                    (fresh, true)
+                }
+            }
+        };
+        if inserted && self.shared {
+            // A change announced between the load and the insertion found no handle: look again.
+            self.check_version(&h).await?;
+        }
+        let mut slot = h.slot.lock().await;
+        self.schedule_engine(&h, &mut slot);
+        drop(slot);
+        Ok(h)
+    }
+
+    /// Loads game `id` from the store, with its engine move's owner.
+    async fn load(&self, id: &str) -> Result<(LiveGame, Option<String>), ApiError> {
+        let stored = self
+            .store
+            .load(id)
+            .await?
+            .ok_or_else(|| ApiError::game_not_found(id))?;
+        let owner = stored.engine_owner.clone();
+        let mut game = stored.into_live().map_err(ApiError::internal)?;
+        if game.pair == Some(crate::model::PairHalf::Second)
+            && let Some(first) = &game.rematch_of
+        {
+            // The first game is over, so its stored result is final.
+            game.pair_first = self.store.load(first).await?.map(|f| f.result);
+        }
+        Ok((game, owner))
+    }
+
+    /// Reloads `h` if the store has a newer version of it.
+    async fn check_version(self: &Arc<Hub>, h: &Arc<GameHandle>) -> Result<(), ApiError> {
+        let stored = self.store.backend().version(&h.id).await?;
+        let mut slot = h.slot.lock().await;
+        if stored.is_some_and(|v| v > slot.game.version) {
+            self.refresh(h, &mut slot, "update").await?;
+        }
+        Ok(())
+    }
+
+    /// Replaces the game in `slot` with the stored one and broadcasts what changed in between,
+    /// as if the changes had been made here (`reason` names an update that is no move, undo or
+    /// end).
+    async fn refresh(
+        self: &Arc<Hub>,
+        h: &Arc<GameHandle>,
+        slot: &mut Slot,
+        reason: &str,
+    ) -> Result<(), ApiError> {
+        let (mut new, owner) = self.load(&h.id).await?;
+        if new.version <= slot.game.version {
+            return Ok(());
+        }
+        if new.pair_first.is_none() {
+            new.pair_first = slot.game.pair_first;
+        }
+        slot.engine_owner = owner;
+        slot.engine_job = None;
+        let old = std::mem::replace(&mut slot.game, new);
+        let seen = old.game.moves().len();
+        let stored = slot.game.game.moves();
+        let listening = h.events.receiver_count() > 0;
+        if old.epoch != slot.game.epoch || !stored.starts_with(old.game.moves()) {
+            if listening {
+                let state = self.state_of(h, slot, None);
+                self.broadcast(h, &state, Change::Undone, None);
+            }
+        } else if stored.len() > seen {
+            if listening {
+                // Each missed move with the state after it, the last one with the stored state.
+                let latest = std::mem::replace(&mut slot.game, old);
+                for i in seen..latest.game.moves().len() {
+                    if i + 1 == latest.game.moves().len() {
+                        slot.game = latest.clone();
+                    } else {
+                        let mut step = slot.game.clone();
+                        step.apply_move(latest.game.moves()[i], latest.updated_at)?;
+                        slot.game = step;
+                    }
+                    let state = self.state_of(h, slot, None);
+                    let last = state.moves.last().cloned();
+                    self.broadcast(h, &state, Change::Moved, last.as_ref());
+                }
+                slot.game = latest;
+            }
+        } else if listening {
+            let change = if slot.game.game.is_finished() && !old.game.is_finished() {
+                Change::Resigned
+            } else {
+                Change::update(reason)
+            };
+            let state = self.state_of(h, slot, None);
+            self.broadcast(h, &state, change, None);
+        }
+        self.schedule_engine(h, slot);
+        Ok(())
+    }
+
+    fn make_handle(&self, game: LiveGame, engine_owner: Option<String>) -> Arc<GameHandle> {
+        let (events, _) = broadcast::channel(EVENT_BUFFER);
+        Arc::new(GameHandle {
+            id: game.id.clone(),
+            slot: tokio::sync::Mutex::new(Slot {
+                game,
+                engine_owner,
+                engine_job: None,
+                moves: view::MoveCache::default(),
+            }),
+            events,
+            local: Mutex::new(PresenceCounts::default()),
+            totals: Mutex::new(PresenceCounts::default()),
+            presence_pending: AtomicBool::new(false),
+            touched: AtomicI64::new(now_ms()),
+        })
+    }
+
+    /// The state of a game as seen by the holder of `you`.
+    pub fn state_of(&self, h: &GameHandle, slot: &mut Slot, you: Option<Seats>) -> GameState {
+        let moves = slot.moves.get(&slot.game).to_vec();
+        view::game_state(
+            &slot.game,
+            moves,
+            h.presence(),
+            slot.game.engine_to_move() && !slot.game.game.is_finished(),
+            you,
+        )
+    }
+
+    /// Broadcasts a change (only serialized when someone listens).
+    fn broadcast(
+        &self,
+        h: &GameHandle,
+        state: &GameState,
+        change: Change,
+        last: Option<&MoveView>,
+    ) {
+        if h.events.receiver_count() == 0 {
+            return;
+        }
+        let send = |msg: ServerMessage<'_>| {
+            let _ = h.events.send(msg.to_text());
+        };
+        let end = || ServerMessage::End {
+            result: &state.result,
+            winner: state.winner,
+            reason: state.end_reason,
+            state,
+        };
+        match change {
+            Change::Moved => {
+                if let Some(mv) = last {
+                    send(ServerMessage::Move { mv, state });
+                }
+                if state.status == "finished" {
+                    send(end());
+                }
+            }
+            Change::Resigned => send(end()),
+            Change::Undone => send(ServerMessage::Undo { state }),
+            Change::Update(reason) => send(ServerMessage::Update { reason, state }),
+        }
+    }
+
+    /// Plans a change of the game in `slot` with `plan` and stores it if the stored game is
+    /// still the one planned from; then swaps it in, broadcasts it and starts the engine if it
+    /// is to move. When another instance changed the game first, reloads it (broadcasting what
+    /// it missed) and plans again, so that the request is judged on the latest state.
+    async fn transact<T>(
+        self: &Arc<Hub>,
+        h: &Arc<GameHandle>,
+        slot: &mut Slot,
+        mut plan: impl FnMut(&LiveGame) -> Result<Plan<T>, ApiError>,
+    ) -> Result<(T, GameState), ApiError> {
+        for _ in 0..3 {
+            let Plan {
+                mut next,
+                moves,
+                change,
+                out,
+            } = plan(&slot.game)?;
+            next.version = slot.game.version + 1;
+            let owner = next.engine_to_move().then(|| self.instance.clone());
+            let op = RowChange {
+                id: h.id.clone(),
+                expect: slot.game.version,
+                row: RowState::of(&next, owner.clone()),
+                moves,
+                reason: change.reason(),
+            };
+            if !self.store.write(WriteOp::Change(Box::new(op))).await? {
+                self.refresh(h, slot, "update").await?;
+                continue;
+            }
+            slot.game = next;
+            slot.engine_owner = owner;
+            slot.engine_job = None;
+            h.touched.store(now_ms(), Ordering::Relaxed);
+            self.schedule_engine(h, slot);
+            let state = self.state_of(h, slot, None);
+            let last = match change {
+                Change::Moved => state.moves.last().cloned(),
+                _ => None,
+            };
+            self.broadcast(h, &state, change, last.as_ref());
+            return Ok((out, state));
+        }
+        Err(stale())
+    }
+
+    /// Drops games nobody used for a while from memory (they stay in the store).
+    pub fn evict_idle(&self) -> usize {
+        let cutoff = now_ms() - self.config.idle_eviction.as_millis() as i64;
+        let Ok(mut games) = self.games.lock() else {
+            return 0;
+        };
+        let before = games.len();
+        games.retain(|_, h| {
+            Arc::strong_count(h) > 1
+                || h.events.receiver_count() > 0
+                || h.touched.load(Ordering::Relaxed) > cutoff
+        });
+        before - games.len()
+    }
+
+    /// How many games are in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.games.lock().map(|g| g.len()).unwrap_or(0)
+    }
+
+    /// The games in memory now.
+    fn handles(&self) -> Vec<Arc<GameHandle>> {
+        self.games
+            .lock()
+            .map(|g| g.values().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The seats `token` holds in the game (for the WebSocket hello).
+    pub fn seats_of_token(slot: &Slot, token: &str) -> Result<Seats, ApiError> {
+        seats_for(&slot.game, &MaybeToken(Some(auth::hash(token))))
+    }
+
+    /// The `sync` message for a client that has `since` moves of epoch `epoch`.
+    pub fn sync_message(
+        &self,
+        h: &GameHandle,
+        slot: &mut Slot,
+        since: Option<u32>,
+        epoch: Option<u32>,
+        you: Seats,
+    ) -> Utf8Bytes {
+        let state = self.state_of(h, slot, None);
+        let count = state.moves.len() as u32;
+        let after = match (since, epoch) {
+            (Some(s), Some(e)) if e == slot.game.epoch && s <= count => s,
+            (Some(s), None) if slot.game.epoch == 0 && s <= count => s,
+            _ => 0,
+        };
+        let moves = &state.moves[after as usize..];
+        ServerMessage::Sync {
+            after,
+            moves,
+            state: &state,
+            you: you.sides(),
+        }
+        .to_text()
+    }
+}
+
+impl GameHandle {
+    /// The presence counts now, over all instances.
+    pub fn presence(&self) -> PresenceCounts {
+        self.totals.lock().map(|p| *p).unwrap_or_default()
+    }
+}
+
+/// `YYYY.MM.DD` (UTC) of a time in ms since the epoch, as records write dates.
+pub fn record_date(ms: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_dates_are_utc_calendar_days() {
+        assert_eq!(record_date(0), "1970.01.01");
+        assert_eq!(record_date(1_767_225_600_000), "2026.01.01");
+        assert_eq!(record_date(951_782_400_000), "2000.02.29");
+    }
+}

@@ -1,0 +1,417 @@
+//! The SQL of both backends, written once. SQLite binds `$N` placeholders as PostgreSQL does,
+//! and both know `TRUE`/`FALSE`, `ON CONFLICT … DO UPDATE` and `IS NOT DISTINCT FROM`, so one
+//! text serves both; [`queries!`] expands the functions that run them for one connection type
+//! (sqlx's connection types share no trait that would let plain generic functions do it).
+
+use super::rows::{RowState, side_text};
+
+pub(super) const LOAD_GAME: &str = "SELECT id, created_at, updated_at, mode, scoring, seed, \
+    start, engine_color, engine_level, engine_movetime_ms, white_token, black_token, join_code, \
+    epoch, version, result, end_reason, rematch_of, rematch_id, white_hints, black_hints, \
+    pair_half, undo_by, undo_moves, engine_owner FROM games WHERE id = $1";
+
+/// A list of games; the filter is the same text with a `WHERE`.
+macro_rules! list_sql {
+    ($filter:literal) => {
+        concat!(
+            "SELECT id, mode, scoring, engine_level, position, to_move, move_count, result, ",
+            "end_reason, created_at, updated_at FROM games ",
+            $filter,
+            " ORDER BY updated_at DESC LIMIT $1"
+        )
+    };
+}
+
+pub(super) const LIST_RECENT: &str = list_sql!("");
+pub(super) const LIST_LIVE: &str = list_sql!("WHERE finished = FALSE");
+pub(super) const LIST_FINISHED: &str = list_sql!("WHERE finished = TRUE");
+
+pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, created_at, updated_at, mode, \
+    scoring, seed, start, engine_color, engine_level, engine_movetime_ms, white_token, \
+    black_token, join_code, position, to_move, move_count, finished, epoch, result, end_reason, \
+    rematch_of, rematch_id, pair_half, white_hints, black_hints, undo_by, undo_moves, \
+    engine_owner, version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
+    $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)";
+
+pub(super) const INSERT_MOVE: &str =
+    "INSERT INTO moves (game_id, ply, notation, played_at) VALUES ($1, $2, $3, $4)";
+
+/// The one statement of every change: all the changing columns, only if the version matches.
+pub(super) const CHANGE_GAME: &str = "UPDATE games SET position = $3, to_move = $4, \
+    move_count = $5, finished = $6, epoch = $7, result = $8, end_reason = $9, updated_at = $10, \
+    white_hints = $11, black_hints = $12, white_token = $13, black_token = $14, \
+    rematch_id = $15, undo_by = $16, undo_moves = $17, engine_owner = $18, \
+    version = version + 1 WHERE id = $1 AND version = $2";
+
+pub(super) const ENGINE_ORPHANS: &str = "SELECT id, engine_owner FROM games \
+    WHERE finished = FALSE AND mode = 'engine' AND to_move = engine_color \
+    AND (engine_owner IS NULL OR engine_owner NOT IN \
+        (SELECT id FROM instances WHERE heartbeat_at >= $1)) \
+    ORDER BY updated_at LIMIT $2";
+
+pub(super) const CLAIM_ENGINE: &str = "UPDATE games SET engine_owner = $1 \
+    WHERE id = $2 AND engine_owner IS NOT DISTINCT FROM $3 \
+    AND finished = FALSE AND to_move = engine_color";
+
+pub(super) const HEARTBEAT: &str = "INSERT INTO instances (id, started_at, heartbeat_at) \
+    VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at";
+
+pub(super) const SET_PRESENCE: &str = "INSERT INTO presence \
+    (instance, game_id, white, black, spectators) VALUES ($1, $2, $3, $4, $5) \
+    ON CONFLICT (instance, game_id) DO UPDATE SET white = excluded.white, \
+    black = excluded.black, spectators = excluded.spectators";
+
+pub(super) const PRESENCE_TOTALS: &str = "SELECT \
+    CAST(COALESCE(SUM(p.white), 0) AS BIGINT), CAST(COALESCE(SUM(p.black), 0) AS BIGINT), \
+    CAST(COALESCE(SUM(p.spectators), 0) AS BIGINT) \
+    FROM presence p JOIN instances i ON i.id = p.instance \
+    WHERE p.game_id = $1 AND i.heartbeat_at >= $2";
+
+/// The `to_move` column.
+pub(super) fn to_move_text(r: &RowState) -> Option<&'static str> {
+    r.to_move.map(side_text)
+}
+
+/// Expands the functions that run the shared SQL on connection type `$conn` and decode rows of
+/// type `$row`.
+macro_rules! queries {
+    ($conn:ty, $row:ty) => {
+        use sqlx::Row;
+        use $crate::store::rows::{Decoder, GameRow, MovesChange, RowChange, RowState, StoredGame};
+        use $crate::store::sql::{self as q};
+        use $crate::store::{ListFilter, Orphan, StoreError, WriteOp};
+        use $crate::view::PresenceCounts;
+
+        /// Applies one write inside the caller's transaction; whether it was applied.
+        async fn apply_one(conn: &mut $conn, op: &WriteOp) -> Result<bool, StoreError> {
+            match op {
+                WriteOp::Insert(game, row) => insert_game(conn, game, row).await,
+                WriteOp::Change(change) => change_game(conn, change).await,
+            }
+        }
+
+        async fn insert_game(
+            conn: &mut $conn,
+            g: &StoredGame,
+            row: &RowState,
+        ) -> Result<bool, StoreError> {
+            let engine = g.engine;
+            sqlx::query(q::INSERT_GAME)
+                .bind(g.id.as_str())
+                .bind(g.created_at)
+                .bind(g.updated_at)
+                .bind(g.mode.name())
+                .bind(g.scoring.name())
+                .bind(g.seed.map(|s| s.to_string()))
+                .bind(g.start.to_string())
+                .bind(engine.map(|e| $crate::store::rows::side_text(e.color)))
+                .bind(engine.map(|e| i64::from(e.level)))
+                .bind(engine.map(|e| i64::from(e.movetime_ms)))
+                .bind(g.white_token.map(|t| t.to_vec()))
+                .bind(g.black_token.map(|t| t.to_vec()))
+                .bind(g.join_code.map(|t| t.to_vec()))
+                .bind(row.position.as_str())
+                .bind(q::to_move_text(row))
+                .bind(i64::from(row.move_count))
+                .bind(row.to_move.is_none())
+                .bind(i64::from(row.epoch))
+                .bind(row.result.token())
+                .bind(row.end_reason.map(|r| r.name()))
+                .bind(g.rematch_of.as_deref())
+                .bind(g.rematch_id.as_deref())
+                .bind(g.pair.map(|p| p.name()))
+                .bind(i64::from(row.hints[0]))
+                .bind(i64::from(row.hints[1]))
+                .bind(row.undo_offer.map(|u| $crate::store::rows::side_text(u.by)))
+                .bind(row.undo_offer.map(|u| i64::from(u.moves)))
+                .bind(row.engine_owner.as_deref())
+                .bind(g.version as i64)
+                .execute(&mut *conn)
+                .await?;
+            for (ply, mv) in g.moves.iter().enumerate() {
+                sqlx::query(q::INSERT_MOVE)
+                    .bind(g.id.as_str())
+                    .bind(ply as i64)
+                    .bind(mv.to_string())
+                    .bind(g.updated_at)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            Ok(true)
+        }
+
+        async fn change_game(conn: &mut $conn, c: &RowChange) -> Result<bool, StoreError> {
+            let r = &c.row;
+            let done = sqlx::query(q::CHANGE_GAME)
+                .bind(c.id.as_str())
+                .bind(c.expect as i64)
+                .bind(r.position.as_str())
+                .bind(q::to_move_text(r))
+                .bind(i64::from(r.move_count))
+                .bind(r.to_move.is_none())
+                .bind(i64::from(r.epoch))
+                .bind(r.result.token())
+                .bind(r.end_reason.map(|e| e.name()))
+                .bind(r.updated_at)
+                .bind(i64::from(r.hints[0]))
+                .bind(i64::from(r.hints[1]))
+                .bind(r.white_token.map(|t| t.to_vec()))
+                .bind(r.black_token.map(|t| t.to_vec()))
+                .bind(r.rematch_id.as_deref())
+                .bind(r.undo_offer.map(|u| $crate::store::rows::side_text(u.by)))
+                .bind(r.undo_offer.map(|u| i64::from(u.moves)))
+                .bind(r.engine_owner.as_deref())
+                .execute(&mut *conn)
+                .await?;
+            if done.rows_affected() != 1 {
+                return Ok(false);
+            }
+            match &c.moves {
+                MovesChange::None => {}
+                MovesChange::Append { ply, mv } => {
+                    sqlx::query(q::INSERT_MOVE)
+                        .bind(c.id.as_str())
+                        .bind(i64::from(*ply))
+                        .bind(mv.to_string())
+                        .bind(r.updated_at)
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                MovesChange::Truncate { keep } => {
+                    sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                        .bind(c.id.as_str())
+                        .bind(i64::from(*keep))
+                        .execute(&mut *conn)
+                        .await?;
+                }
+            }
+            Ok(true)
+        }
+
+        async fn load_game(conn: &mut $conn, id: &str) -> Result<Option<StoredGame>, StoreError> {
+            let Some(row) = sqlx::query(q::LOAD_GAME)
+                .bind(id)
+                .fetch_optional(&mut *conn)
+                .await?
+            else {
+                return Ok(None);
+            };
+            let moves = sqlx::query("SELECT notation FROM moves WHERE game_id = $1 ORDER BY ply")
+                .bind(id)
+                .fetch_all(&mut *conn)
+                .await?;
+            let moves = moves.iter().map(|r| r.get::<String, _>(0)).collect();
+            Ok(Some(stored_game(&row, moves)?))
+        }
+
+        fn stored_game(row: &$row, moves: Vec<String>) -> Result<StoredGame, StoreError> {
+            let id: String = row.try_get("id")?;
+            let d = Decoder { id: &id };
+            Ok(StoredGame {
+                created_at: row.try_get("created_at")?,
+                updated_at: row.try_get("updated_at")?,
+                mode: d.mode(&row.try_get::<String, _>("mode")?)?,
+                scoring: d.scoring(&row.try_get::<String, _>("scoring")?)?,
+                seed: d.seed(row.try_get("seed")?)?,
+                start: d.position(&row.try_get::<String, _>("start")?)?,
+                engine: d.engine(
+                    row.try_get("engine_color")?,
+                    row.try_get("engine_level")?,
+                    row.try_get("engine_movetime_ms")?,
+                )?,
+                white_token: d.token(row.try_get("white_token")?)?,
+                black_token: d.token(row.try_get("black_token")?)?,
+                join_code: d.token(row.try_get("join_code")?)?,
+                epoch: d.count(row.try_get("epoch")?, "epoch")?,
+                version: u64::from(d.count(row.try_get("version")?, "version")?),
+                result: d.result(&row.try_get::<String, _>("result")?)?,
+                end_reason: d.end_reason(row.try_get("end_reason")?)?,
+                rematch_of: row.try_get("rematch_of")?,
+                rematch_id: row.try_get("rematch_id")?,
+                moves: d.moves(moves)?,
+                hints: [
+                    d.count(row.try_get("white_hints")?, "hints")?,
+                    d.count(row.try_get("black_hints")?, "hints")?,
+                ],
+                pair: d.pair(row.try_get("pair_half")?)?,
+                undo_offer: d.undo_offer(row.try_get("undo_by")?, row.try_get("undo_moves")?)?,
+                engine_owner: row.try_get("engine_owner")?,
+                id,
+            })
+        }
+
+        async fn game_version(conn: &mut $conn, id: &str) -> Result<Option<u64>, StoreError> {
+            let row = sqlx::query("SELECT version FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut *conn)
+                .await?;
+            Ok(row.map(|r| r.get::<i64, _>(0).max(0) as u64))
+        }
+
+        async fn list_games(
+            conn: &mut $conn,
+            filter: ListFilter,
+            limit: u32,
+        ) -> Result<Vec<GameRow>, StoreError> {
+            let sql = match filter {
+                ListFilter::Recent => q::LIST_RECENT,
+                ListFilter::Live => q::LIST_LIVE,
+                ListFilter::Finished => q::LIST_FINISHED,
+            };
+            let rows = sqlx::query(sql)
+                .bind(i64::from(limit))
+                .fetch_all(&mut *conn)
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    let id: String = r.try_get("id")?;
+                    let d = Decoder { id: &id };
+                    let to_move: Option<String> = r.try_get("to_move")?;
+                    Ok(GameRow {
+                        mode: d.mode(&r.try_get::<String, _>("mode")?)?,
+                        scoring: d.scoring(&r.try_get::<String, _>("scoring")?)?,
+                        engine_level: r
+                            .try_get::<Option<i64>, _>("engine_level")?
+                            .and_then(|l| u8::try_from(l).ok()),
+                        position: r.try_get("position")?,
+                        to_move: to_move.map(|s| d.side(&s)).transpose()?,
+                        move_count: d.count(r.try_get("move_count")?, "move count")?,
+                        result: d.result(&r.try_get::<String, _>("result")?)?,
+                        end_reason: d.end_reason(r.try_get("end_reason")?)?,
+                        created_at: r.try_get("created_at")?,
+                        updated_at: r.try_get("updated_at")?,
+                        id,
+                    })
+                })
+                .collect()
+        }
+
+        async fn engine_orphans(
+            conn: &mut $conn,
+            alive_since: i64,
+            limit: u32,
+        ) -> Result<Vec<Orphan>, StoreError> {
+            let rows = sqlx::query(q::ENGINE_ORPHANS)
+                .bind(alive_since)
+                .bind(i64::from(limit))
+                .fetch_all(&mut *conn)
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(Orphan {
+                        id: r.try_get(0)?,
+                        owner: r.try_get(1)?,
+                    })
+                })
+                .collect()
+        }
+
+        async fn claim_engine(
+            conn: &mut $conn,
+            orphan: &Orphan,
+            me: &str,
+        ) -> Result<bool, StoreError> {
+            let done = sqlx::query(q::CLAIM_ENGINE)
+                .bind(me)
+                .bind(orphan.id.as_str())
+                .bind(orphan.owner.as_deref())
+                .execute(&mut *conn)
+                .await?;
+            Ok(done.rows_affected() == 1)
+        }
+
+        async fn heartbeat(
+            conn: &mut $conn,
+            me: &str,
+            started: i64,
+            now: i64,
+            dead_before: i64,
+        ) -> Result<(), StoreError> {
+            sqlx::query(q::HEARTBEAT)
+                .bind(me)
+                .bind(started)
+                .bind(now)
+                .execute(&mut *conn)
+                .await?;
+            sqlx::query(
+                "DELETE FROM presence WHERE instance IN \
+                 (SELECT id FROM instances WHERE heartbeat_at < $1)",
+            )
+            .bind(dead_before)
+            .execute(&mut *conn)
+            .await?;
+            sqlx::query("DELETE FROM instances WHERE heartbeat_at < $1")
+                .bind(dead_before)
+                .execute(&mut *conn)
+                .await?;
+            Ok(())
+        }
+
+        async fn leave(conn: &mut $conn, me: &str) -> Result<(), StoreError> {
+            sqlx::query("DELETE FROM presence WHERE instance = $1")
+                .bind(me)
+                .execute(&mut *conn)
+                .await?;
+            sqlx::query("DELETE FROM instances WHERE id = $1")
+                .bind(me)
+                .execute(&mut *conn)
+                .await?;
+            sqlx::query("UPDATE games SET engine_owner = NULL WHERE engine_owner = $1")
+                .bind(me)
+                .execute(&mut *conn)
+                .await?;
+            Ok(())
+        }
+
+        async fn set_presence(
+            conn: &mut $conn,
+            me: &str,
+            id: &str,
+            mine: Option<PresenceCounts>,
+        ) -> Result<(), StoreError> {
+            match mine {
+                None => {}
+                Some(p) if p != PresenceCounts::default() => {
+                    sqlx::query(q::SET_PRESENCE)
+                        .bind(me)
+                        .bind(id)
+                        .bind(i64::from(p.white))
+                        .bind(i64::from(p.black))
+                        .bind(i64::from(p.spectators))
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                Some(_) => {
+                    sqlx::query("DELETE FROM presence WHERE instance = $1 AND game_id = $2")
+                        .bind(me)
+                        .bind(id)
+                        .execute(&mut *conn)
+                        .await?;
+                }
+            }
+            Ok(())
+        }
+
+        async fn presence_totals(
+            conn: &mut $conn,
+            id: &str,
+            alive_since: i64,
+        ) -> Result<PresenceCounts, StoreError> {
+            let row = sqlx::query(q::PRESENCE_TOTALS)
+                .bind(id)
+                .bind(alive_since)
+                .fetch_one(&mut *conn)
+                .await?;
+            let n = |i: usize| -> Result<u32, StoreError> {
+                Ok(u32::try_from(row.try_get::<i64, _>(i)?).unwrap_or(0))
+            };
+            Ok(PresenceCounts {
+                white: n(0)?,
+                black: n(1)?,
+                spectators: n(2)?,
+            })
+        }
+    };
+}
+
+pub(super) use queries;
