@@ -18,30 +18,11 @@ async fn fresh_postgres() -> Option<String> {
         eprintln!("notice: MABULA_TEST_POSTGRES_URL is not set: PostgreSQL storage tests skipped");
         return None;
     };
-    use sqlx::Connection;
-    let name = format!("mabula_test_{}", mabula_server::auth::new_game_id());
-    let mut admin = sqlx::PgConnection::connect(&url)
-        .await
-        .expect("connect to the test PostgreSQL server");
-    sqlx::Executor::execute(
-        &mut admin,
-        sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")),
+    Some(
+        mabula_server::store::postgres::create_database(&url)
+            .await
+            .expect("a fresh database"),
     )
-    .await
-    .expect("create a test database");
-    // Replace the database name (the path) of the URL.
-    let (base, query) = url
-        .split_once('?')
-        .map_or((url.as_str(), None), |(b, q)| (b, Some(q)));
-    let scheme_end = base.find("://").map_or(0, |i| i + 3);
-    let host_end = base[scheme_end..]
-        .find('/')
-        .map_or(base.len(), |i| scheme_end + i);
-    let mut fresh = format!("{}/{name}", &base[..host_end]);
-    if let Some(q) = query {
-        fresh = format!("{fresh}?{q}");
-    }
-    Some(fresh)
 }
 
 fn sqlite_url(dir: &tempfile::TempDir) -> String {

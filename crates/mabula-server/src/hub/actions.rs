@@ -235,7 +235,7 @@ impl Hub {
         id: &str,
         token: &MaybeToken,
     ) -> Result<GameState, ApiError> {
-        let h = self.handle(id).await?;
+        let h = self.latest(id).await?;
         let mut slot = h.slot.lock().await;
         let you = match token.0 {
             None => None,
@@ -595,7 +595,7 @@ impl Hub {
 
     /// The record of a game.
     pub async fn record(self: &Arc<Hub>, id: &str) -> Result<String, ApiError> {
-        let h = self.handle(id).await?;
+        let h = self.latest(id).await?;
         let slot = h.slot.lock().await;
         let g = &slot.game;
         let mut game = g.game.clone();

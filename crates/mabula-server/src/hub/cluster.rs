@@ -120,9 +120,7 @@ impl Hub {
                 }
             }
             Notice::Presence { id } => {
-                if let Some(h) = cached(&id)
-                    && h.events.receiver_count() > 0
-                {
+                if let Some(h) = cached(&id) {
                     self.publish_presence(&h, None).await;
                 }
             }
@@ -134,9 +132,7 @@ impl Hub {
                         tracing::warn!("cannot check game {}: {}", h.id, e.message);
                         continue;
                     }
-                    if h.events.receiver_count() > 0 {
-                        self.publish_presence(&h, None).await;
-                    }
+                    self.publish_presence(&h, None).await;
                 }
                 self.synced.store(true, Ordering::Release);
             }
@@ -174,7 +170,11 @@ impl Hub {
 
     /// Stores this instance's count (`local`, if it changed), reads the totals over every
     /// instance and sends them to this instance's listeners.
-    async fn publish_presence(&self, h: &Arc<GameHandle>, local: Option<PresenceCounts>) {
+    pub(super) async fn publish_presence(
+        &self,
+        h: &Arc<GameHandle>,
+        local: Option<PresenceCounts>,
+    ) {
         let totals = if self.shared {
             let stored = self
                 .store
@@ -193,6 +193,9 @@ impl Hub {
         };
         if let Ok(mut t) = h.totals.lock() {
             *t = totals;
+        }
+        if h.events.receiver_count() == 0 {
+            return;
         }
         let slot = h.slot.lock().await;
         let seats = view::seats_view(&slot.game, totals);

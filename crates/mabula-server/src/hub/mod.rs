@@ -279,6 +279,7 @@ impl Hub {
         if inserted && self.shared {
             // A change announced between the load and the insertion found no handle: look again.
             self.check_version(&h).await?;
+            self.publish_presence(&h, None).await;
         }
         let mut slot = h.slot.lock().await;
         self.schedule_engine(&h, &mut slot);
@@ -306,12 +307,33 @@ impl Hub {
 
     /// Reloads `h` if the store has a newer version of it.
     async fn check_version(self: &Arc<Hub>, h: &Arc<GameHandle>) -> Result<(), ApiError> {
-        let stored = self.store.backend().version(&h.id).await?;
         let mut slot = h.slot.lock().await;
-        if stored.is_some_and(|v| v > slot.game.version) {
-            self.refresh(h, &mut slot, "update").await?;
-        }
+        self.newer_stored(h, &mut slot).await?;
         Ok(())
+    }
+
+    /// Reloads the game in `slot` if the store has a newer version of it; says whether it did.
+    async fn newer_stored(
+        self: &Arc<Hub>,
+        h: &Arc<GameHandle>,
+        slot: &mut Slot,
+    ) -> Result<bool, ApiError> {
+        let stored = self.store.backend().version(&h.id).await?;
+        if stored.is_some_and(|v| v > slot.game.version) {
+            self.refresh(h, slot, "update").await?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The game `id` at its latest stored version (a read that must see every change already
+    /// acknowledged by any instance).
+    pub async fn latest(self: &Arc<Hub>, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+        let h = self.handle(id).await?;
+        if self.shared && self.synced.load(Ordering::Acquire) {
+            self.check_version(&h).await?;
+        }
+        Ok(h)
     }
 
     /// Replaces the game in `slot` with the stored one and broadcasts what changed in between,
@@ -448,12 +470,22 @@ impl Hub {
         mut plan: impl FnMut(&LiveGame) -> Result<Plan<T>, ApiError>,
     ) -> Result<(T, GameState), ApiError> {
         for _ in 0..3 {
+            let planned = match plan(&slot.game) {
+                Ok(p) => p,
+                // Refused by what this instance knows: maybe another one changed the game and
+                // its notice is still on the way. Ask the database before saying no.
+                Err(e) if self.shared && self.newer_stored(h, slot).await? => {
+                    tracing::debug!("game {} was behind ({}); reloaded", h.id, e.message);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let Plan {
                 mut next,
                 moves,
                 change,
                 out,
-            } = plan(&slot.game)?;
+            } = planned;
             next.version = slot.game.version + 1;
             let owner = next.engine_to_move().then(|| self.instance.clone());
             let op = RowChange {

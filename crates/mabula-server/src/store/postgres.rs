@@ -48,6 +48,27 @@ impl Postgres {
     }
 }
 
+/// Creates a new, empty database on the server of `url` and answers its URL (for tests and
+/// trials: each gets a database of its own).
+pub async fn create_database(url: &str) -> Result<String, StoreError> {
+    let name = format!("mabula_{}", crate::auth::new_game_id());
+    let mut admin = PgConnection::connect(url).await?;
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .execute(&mut admin)
+        .await?;
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(b, q)| (b, Some(q)));
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let host_end = base[scheme_end..]
+        .find('/')
+        .map_or(base.len(), |i| scheme_end + i);
+    Ok(match query {
+        Some(q) => format!("{}/{name}?{q}", &base[..host_end]),
+        None => format!("{}/{name}", &base[..host_end]),
+    })
+}
+
 /// Listens on [`CHANNEL`] until the receiver is dropped, replacing a lost connection.
 async fn listen_loop(url: String, pool: PgPool, tx: mpsc::Sender<Notice>) {
     let mut lost = false;

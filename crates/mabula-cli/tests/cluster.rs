@@ -1,0 +1,358 @@
+//! Several real `mabula serve` processes on one real PostgreSQL database (the one
+//! `scripts/test.sh` starts, named by `MABULA_TEST_POSTGRES_URL`; without it these tests say so
+//! and pass): a game played across instances, spectators on every instance, races of the same
+//! move, an undo on a stale instance, an instance killed while its engine thinks, and a database
+//! outage.
+
+use futures_util::{SinkExt, StreamExt};
+use mabula_server::client::{Client, ClientError};
+use mabula_server::model::Mode;
+use mabula_server::view::{CreateGame, GameState};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+/// A `mabula serve` process on a free port.
+struct Instance {
+    child: Child,
+    client: Client,
+}
+
+impl Instance {
+    fn start(database: &str, movetime_ms: u32) -> Instance {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mabula"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--rate-limit", "0"])
+            .args(["--engine-movetime-ms", &movetime_ms.to_string()])
+            .args(["--database", database])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start mabula serve");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("stdout");
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the address line");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Instance {
+            child,
+            client: Client::new(&url),
+        }
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A fresh database on the test PostgreSQL server, or `None` (with a notice).
+async fn fresh_postgres() -> Option<String> {
+    let Ok(url) = std::env::var("MABULA_TEST_POSTGRES_URL") else {
+        eprintln!("notice: MABULA_TEST_POSTGRES_URL is not set: the cluster tests are skipped");
+        return None;
+    };
+    Some(
+        mabula_server::store::postgres::create_database(&url)
+            .await
+            .expect("a fresh database"),
+    )
+}
+
+/// Three instances on a fresh database.
+async fn cluster(movetime_ms: u32) -> Option<(String, Vec<Instance>)> {
+    let db = fresh_postgres().await?;
+    let instances = (0..3).map(|_| Instance::start(&db, movetime_ms)).collect();
+    Some((db, instances))
+}
+
+fn friend_game() -> CreateGame {
+    CreateGame {
+        seed: Some(mabula_server::view::SeedInput::Number(7)),
+        ..CreateGame::new(Mode::Friend)
+    }
+}
+
+/// A spectator's WebSocket: every move it is told of, by number.
+struct Spectator {
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    moves: Vec<u32>,
+}
+
+impl Spectator {
+    async fn open(client: &Client, id: &str) -> Spectator {
+        let (mut ws, _) = tokio_tungstenite::connect_async(client.ws_url(id))
+            .await
+            .expect("websocket");
+        ws.send(Message::text(json!({"type": "hello"}).to_string()))
+            .await
+            .expect("hello");
+        let mut s = Spectator {
+            ws,
+            moves: Vec::new(),
+        };
+        let sync = s.next().await;
+        assert_eq!(sync["type"], "sync");
+        for m in sync["moves"].as_array().expect("moves") {
+            s.moves.push(m["number"].as_u64().expect("number") as u32);
+        }
+        s
+    }
+
+    async fn next(&mut self) -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
+                .await
+                .expect("a message within 20 s")
+                .expect("open")
+                .expect("readable");
+            if let Message::Text(t) = msg {
+                return serde_json::from_str(&t).expect("JSON");
+            }
+        }
+    }
+
+    /// Reads messages until `count` moves were seen.
+    async fn until_moves(&mut self, count: u32) {
+        while (self.moves.len() as u32) < count {
+            let msg = self.next().await;
+            if msg["type"] == "move" {
+                self.moves
+                    .push(msg["move"]["number"].as_u64().expect("number") as u32);
+            }
+        }
+    }
+}
+
+async fn play_next(client: &Client, id: &str, token: &str, state: &GameState) -> GameState {
+    let mv = &state.legal_moves[state.moves.len() % state.legal_moves.len()].notation;
+    client
+        .play(id, token, mv, Some(state.moves.len() as u32 + 1))
+        .await
+        .expect("the move is played")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_played_across_three_instances_and_watched_on_each() {
+    let Some((_db, nodes)) = cluster(20).await else {
+        return;
+    };
+    let grant = nodes[0]
+        .client
+        .create(&friend_game())
+        .await
+        .expect("create");
+    let id = grant.game_id.clone();
+    let black = nodes[1]
+        .client
+        .join(&id, grant.join_code.as_deref().expect("code"))
+        .await
+        .expect("join on another instance");
+    let mut watchers = Vec::new();
+    for n in &nodes {
+        watchers.push(Spectator::open(&n.client, &id).await);
+    }
+    let mut state = nodes[2].client.state(&id, None).await.expect("state");
+    let plies = 12;
+    for ply in 0..plies {
+        let token = if ply % 2 == 0 {
+            &grant.token
+        } else {
+            &black.token
+        };
+        // Each move on the next instance: every instance acts on what another one stored.
+        state = play_next(&nodes[ply % 3].client, &id, token, &state).await;
+    }
+    for w in &mut watchers {
+        w.until_moves(plies as u32).await;
+        assert_eq!(
+            w.moves,
+            (1..=plies as u32).collect::<Vec<_>>(),
+            "every move once and in order"
+        );
+    }
+    for n in &nodes {
+        let s = n.client.state(&id, None).await.expect("state");
+        assert_eq!(s.moves, state.moves);
+    }
+    // Presence is gathered for a moment, then summed over the instances.
+    for n in &nodes {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let s = n.client.state(&id, None).await.expect("state");
+            if s.spectators == 3 {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the spectators of all instances count: {} seen",
+                s.spectators
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn races_of_one_move_number_have_one_winner_and_one_history() {
+    let Some((_db, nodes)) = cluster(20).await else {
+        return;
+    };
+    let mut races = 0;
+    while races < 100 {
+        let grant = nodes[races % 3]
+            .client
+            .create(&CreateGame::new(Mode::Local))
+            .await
+            .expect("create");
+        let id = grant.game_id;
+        let mut state = nodes[0].client.state(&id, None).await.expect("state");
+        while races < 100 && state.status != "finished" {
+            state = race_once(&nodes, &id, &grant.token, &state, races).await;
+            races += 1;
+        }
+    }
+}
+
+/// The same move number sent to two instances at once: one is played, the other refused with
+/// `stale_state`, and both instances then show the same history.
+async fn race_once(
+    nodes: &[Instance],
+    id: &str,
+    token: &str,
+    state: &GameState,
+    i: usize,
+) -> GameState {
+    let (a, b) = (&nodes[i % 3].client, &nodes[(i + 1) % 3].client);
+    let number = Some(state.moves.len() as u32 + 1);
+    let legal = &state.legal_moves;
+    let (m1, m2) = (
+        &legal[i % legal.len()].notation,
+        &legal[(i + 1) % legal.len()].notation,
+    );
+    let (r1, r2) = tokio::join!(a.play(id, token, m1, number), b.play(id, token, m2, number));
+    let outcome = |r: &Result<GameState, ClientError>| match r {
+        Ok(_) => "ok".to_string(),
+        Err(e) => e.code(),
+    };
+    let mut outcomes = [outcome(&r1), outcome(&r2)];
+    outcomes.sort();
+    let sa = a.state(id, None).await.expect("state");
+    // The loser hears that the game moved on (or, after the last move, that it is over).
+    let refused = if sa.status == "finished" {
+        "game_over"
+    } else {
+        "stale_state"
+    };
+    let mut expected = ["ok", refused];
+    expected.sort();
+    assert_eq!(outcomes, expected, "race {i}");
+    let sb = b.state(id, None).await.expect("state");
+    assert_eq!(
+        sa.moves, sb.moves,
+        "race {i}: one history on both instances"
+    );
+    sa
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undo_on_a_stale_instance_takes_back_only_the_latest_move() {
+    let Some((_db, nodes)) = cluster(20).await else {
+        return;
+    };
+    let grant = nodes[0]
+        .client
+        .create(&CreateGame::new(Mode::Local))
+        .await
+        .expect("create");
+    let id = grant.game_id.clone();
+    // B loads the game after one move.
+    let mut state = play_next(
+        &nodes[0].client,
+        &id,
+        &grant.token,
+        &nodes[0].client.state(&id, None).await.expect("state"),
+    )
+    .await;
+    nodes[1].client.state(&id, None).await.expect("B loads it");
+    for _ in 0..3 {
+        state = play_next(&nodes[0].client, &id, &grant.token, &state).await;
+    }
+    let undone = nodes[1]
+        .client
+        .undo(&id, &grant.token)
+        .await
+        .expect("undo on B");
+    assert_eq!(undone.moves.len(), 3, "one move of four taken back");
+    assert_eq!(undone.moves[..], state.moves[..3]);
+    let on_a = nodes[0].client.state(&id, None).await.expect("state");
+    assert_eq!(on_a.moves, undone.moves);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_move_lost_with_its_instance_is_played_by_another() {
+    let Some((db, mut nodes)) = cluster(4000).await else {
+        return;
+    };
+    // Only the first instance runs at first, so it claims the engine's move.
+    let mut others = nodes.split_off(1);
+    for o in &mut others {
+        o.kill();
+    }
+    let grant = nodes[0]
+        .client
+        .create(&CreateGame {
+            color: Some(mabula_server::view::ColorChoice::Black),
+            engine_level: Some(10),
+            engine_movetime_ms: Some(4000),
+            ..CreateGame::new(Mode::Engine)
+        })
+        .await
+        .expect("create an engine game where the engine starts");
+    let id = grant.game_id.clone();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    nodes[0].kill();
+    let survivor = Instance::start(&db, 4000);
+    let started = Instant::now();
+    let mut spectator = Spectator::open(&survivor.client, &id).await;
+    spectator.until_moves(1).await;
+    let taken_over = started.elapsed();
+    assert!(
+        taken_over < Duration::from_secs(20),
+        "another instance played the engine's move after {taken_over:?}"
+    );
+    let state = survivor.client.state(&id, None).await.expect("state");
+    assert_eq!(state.moves.len(), 1, "the engine moved exactly once");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_server_on_one_sqlite_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("mabula-lock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let db = dir.join("games.sqlite3").display().to_string();
+    let _first = Instance::start(&db, 20);
+    let second = Command::new(env!("CARGO_BIN_EXE_mabula"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--database", &db])
+        .output()
+        .expect("run a second server");
+    assert!(!second.status.success());
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(err.contains("in use by another mabula server"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
