@@ -392,3 +392,71 @@ async fn a_full_analysis_queue_answers_busy_but_a_cached_position_is_always_answ
     assert_eq!(again.body["cached"], true);
     tasks.abort_all();
 }
+
+#[tokio::test]
+async fn a_hint_moves_its_positions_waiting_analysis_ahead_of_the_analysis_board() {
+    let server = TestServer::start_with(|c| {
+        c.hub.engine_threads = 2;
+        c.hub.analysis_time = Duration::from_millis(2000);
+    })
+    .await;
+    let player = Peer::new(&server, "127.0.0.3");
+    let (id, token, state) = player.engine_game(8, 3, 100).await;
+    let start: Position = state["position"]
+        .as_str()
+        .expect("position")
+        .parse()
+        .expect("a position string");
+
+    // The board asks for three positions, then for the game's start: all wait on the board's one
+    // slot, the start last. A stream's answer begins once its analysis is queued.
+    let board = Peer::new(&server, "127.0.0.2");
+    let open = |pos: Position| {
+        let board = board.clone();
+        async move {
+            let url = format!(
+                "{}/api/analysis/stream?position={}",
+                board.base,
+                pos.to_string().replace(' ', "%20")
+            );
+            let r = board.http.get(url).send().await.expect("request");
+            assert_eq!(r.status().as_u16(), 200);
+            r
+        }
+    };
+    let finished = Arc::new(AtomicUsize::new(0));
+    let mut tasks = tokio::task::JoinSet::new();
+    for n in 200..203 {
+        let r = open(early(n)).await;
+        let finished = finished.clone();
+        tasks.spawn(async move {
+            let text = r.text().await.expect("body");
+            assert!(text.contains("\"done\":true"), "{text}");
+            finished.fetch_add(1, Ordering::SeqCst);
+        });
+    }
+    let _waiting_start = open(start).await;
+
+    let hint = tokio::time::timeout(
+        Duration::from_secs(60),
+        player.call_with(
+            reqwest::Method::POST,
+            &format!("/api/games/{id}/hint"),
+            Some(&token),
+            Some(json!({})),
+        ),
+    )
+    .await
+    .expect("the hint is answered");
+    assert_eq!(hint.status, 200, "{}", hint.body);
+    assert_eq!(
+        hint.body["analysis"]["cached"], true,
+        "the hint joined the board's analysis"
+    );
+    let before_hint = finished.load(Ordering::SeqCst);
+    assert!(
+        before_hint < 3,
+        "the start waited for its turn on the board: {before_hint} positions went first"
+    );
+    tasks.abort_all();
+}
