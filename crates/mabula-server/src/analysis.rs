@@ -7,8 +7,21 @@
 //! publishes a report after every step; later requests for the same position (while it runs or
 //! after) subscribe to the same channel, and are counted as cache hits. The JSON shapes the API
 //! answers with are here too ([`PositionAnalysis`], [`GameAnalysis`]).
+//!
+//! # Bounds and priorities
+//!
+//! The analysis board's requests ([`Analyst::subscribe`], [`Analyst::analyse`]) are queued in the
+//! engine pool's board lane under the client's key, within [`AnalysisBounds`]: a client may have
+//! at most `per_client` analyses queued or running, and at most `queued` analyses may wait in all.
+//! A request beyond them is refused at once: `429 rate_limited` past the client's share, `503
+//! busy` when the queue is full, both with a `Retry-After`. A request that needs no new work (the
+//! position is cached, or being analysed already) is always answered.
+//!
+//! Hints ([`Analyst::hint`]) go to the pool's play lane, before any analysis-board work, and are
+//! not bounded here (the hub gives a hint only on the player's turn). A hint for a position
+//! whose analysis is still waiting in the board lane moves that analysis to the play lane.
 
-use crate::engine::EnginePool;
+use crate::engine::{Bounds, EnginePool, Refused, Slot, Ticket, Work};
 use crate::error::{ApiError, ErrorCode};
 use mabula::{Color, Move, Position, Scoring};
 use mabula_engine::MoveAnalysis;
@@ -18,7 +31,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::watch;
 use utoipa::ToSchema;
 
 /// The most positions kept in the cache; past it, finished analyses are dropped.
@@ -35,42 +48,92 @@ pub struct Snapshot {
     pub failed: bool,
 }
 
+/// How much analysis-board work is accepted (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisBounds {
+    /// The most analyses one client may have queued or running.
+    pub per_client: usize,
+    /// The most analyses waiting for the pool, from all clients.
+    pub queued: usize,
+}
+
+impl AnalysisBounds {
+    /// Analyses one client may have queued or running by default: enough for a board page and
+    /// a game's analysis side by side.
+    pub const PER_CLIENT: usize = 4;
+    /// Analyses allowed to wait per engine thread by default: a full queue drains in about this
+    /// many analysis times.
+    pub const QUEUED_PER_THREAD: usize = 8;
+
+    /// The default bounds for a pool of `threads`.
+    pub fn for_threads(threads: usize) -> AnalysisBounds {
+        AnalysisBounds {
+            per_client: AnalysisBounds::PER_CLIENT,
+            queued: AnalysisBounds::QUEUED_PER_THREAD * threads.max(1),
+        }
+    }
+}
+
 type Key = (String, Scoring);
+
+/// A position's analysis in the cache.
+struct Entry {
+    /// Its reports.
+    tx: watch::Sender<Snapshot>,
+    /// A hint's key, sent while the analysis waits in the board lane: it moves to the play lane.
+    hurry: watch::Sender<Option<String>>,
+}
 
 /// The analysis service.
 pub struct Analyst {
+    /// Shared with engine moves, which it yields to.
     pool: EnginePool,
-    /// Analyses running or waiting for the pool at once: one fewer than the pool's slots (at
-    /// least one), so that analyses never hold every slot and engine moves keep a free one.
-    slots: Arc<Semaphore>,
+    /// The time bound, and one search thread per analysis (the pool's slots are the parallelism).
     settings: Settings,
-    cache: Mutex<HashMap<Key, watch::Sender<Snapshot>>>,
+    /// What the analysis board may queue, so that a flood is refused instead of waiting for ever.
+    bounds: AnalysisBounds,
+    /// Every position asked for, finished or not, so that none is analysed twice; a std mutex,
+    /// never held across an await.
+    cache: Mutex<HashMap<Key, Entry>>,
+    /// Requests answered by an entry already there (`/api/analysis/stats`).
     hits: AtomicU64,
+    /// Analyses that got a slot (`/api/analysis/stats`).
     runs: AtomicU64,
 }
 
 impl Analyst {
-    /// A service running on `pool`, spending at most about `time` on a position.
+    /// A service running on `pool`, spending at most about `time` on a position, with the
+    /// default bounds for `threads` engine threads.
     pub fn new(pool: EnginePool, threads: usize, time: Duration) -> Analyst {
+        Analyst::with_bounds(pool, time, AnalysisBounds::for_threads(threads))
+    }
+
+    /// A service running on `pool`, spending at most about `time` on a position, accepting work
+    /// within `bounds`.
+    pub fn with_bounds(pool: EnginePool, time: Duration, bounds: AnalysisBounds) -> Analyst {
         Analyst {
             pool,
-            slots: Arc::new(Semaphore::new(threads.saturating_sub(1).max(1))),
             settings: Settings {
                 time,
-                // One thread per analysis: the pool's slots are the parallelism.
                 threads: 1,
                 ..Settings::default()
             },
+            bounds,
             cache: Mutex::new(HashMap::new()),
             hits: AtomicU64::new(0),
             runs: AtomicU64::new(0),
         }
     }
 
+    /// The bounds on analysis-board work.
+    pub fn bounds(&self) -> AnalysisBounds {
+        self.bounds
+    }
+
     /// The finished analysis of `pos`, if it is in the cache (never starts one).
     pub fn peek(&self, pos: &Position, scoring: Scoring) -> Option<Arc<Report>> {
         let cache = self.cache.lock().ok()?;
-        let snapshot = cache.get(&(pos.to_string(), scoring))?.borrow().clone();
+        let snapshot = cache.get(&(pos.to_string(), scoring))?.tx.borrow().clone();
         if snapshot.done && !snapshot.failed {
             snapshot.report
         } else {
@@ -88,95 +151,242 @@ impl Analyst {
         self.runs.load(Ordering::Relaxed)
     }
 
-    /// Follows the analysis of `pos`, starting it unless it is cached; the flag says whether it
-    /// was.
+    /// Follows the analysis of `pos` for the analysis board, starting it for `client` unless it is
+    /// cached; the flag says whether it was. Refused (`rate_limited`, `busy`) when it would start
+    /// work beyond the bounds.
     pub fn subscribe(
         self: &Arc<Self>,
         pos: Position,
         scoring: Scoring,
+        client: &str,
     ) -> Result<(watch::Receiver<Snapshot>, bool), ApiError> {
-        let key = (pos.to_string(), scoring);
-        let mut cache = self.cache.lock().map_err(ApiError::internal)?;
-        if let Some(tx) = cache.get(&key) {
-            self.hits.fetch_add(1, Ordering::Relaxed);
-            return Ok((tx.subscribe(), true));
-        }
-        if cache.len() >= CACHE_LIMIT {
-            cache.retain(|_, tx| !tx.borrow().done);
-        }
-        let (tx, rx) = watch::channel(Snapshot::default());
-        cache.insert(key.clone(), tx.clone());
-        drop(cache);
-        let me = Arc::clone(self);
-        tokio::spawn(async move {
-            let settings = me.settings.clone();
-            let publish = tx.clone();
-            let slot = me.slots.clone().acquire_owned().await.ok();
-            if tx.receiver_count() == 0 {
-                // Everyone who asked has gone while it waited (a page stepped on): skip it, and
-                // forget it, so that a later request starts afresh.
-                if let Ok(mut cache) = me.cache.lock() {
-                    cache.remove(&key);
-                }
-                return;
-            }
-            me.runs.fetch_add(1, Ordering::Relaxed);
-            let ran = me
-                .pool
-                .run(move || {
-                    Deepening::new(scoring, &settings).run(&pos, |r| {
-                        if r.done {
-                            // Published below, as the final snapshot.
-                            return;
-                        }
-                        publish.send_replace(Snapshot {
-                            report: Some(Arc::new(r.clone())),
-                            done: false,
-                            failed: false,
-                        });
-                    })
-                })
-                .await;
-            drop(slot);
-            match ran {
-                Some(report) => {
-                    tx.send_replace(Snapshot {
-                        report: Some(Arc::new(report)),
-                        done: true,
-                        failed: false,
-                    });
-                }
-                None => {
-                    // Forget it, so that a later request tries again.
-                    if let Ok(mut cache) = me.cache.lock() {
-                        cache.remove(&key);
-                    }
-                    tx.send_modify(|s| {
-                        s.done = true;
-                        s.failed = true;
-                    });
-                }
-            }
-        });
-        Ok((rx, false))
+        self.follow(pos, scoring, Work::Analysis, client)
     }
 
-    /// The finished analysis of `pos`, and whether it came from the cache.
+    /// The finished analysis of `pos` for the analysis board, and whether it came from the cache.
     pub async fn analyse(
         self: &Arc<Self>,
         pos: Position,
         scoring: Scoring,
+        client: &str,
     ) -> Result<(Arc<Report>, bool), ApiError> {
-        let (mut rx, cached) = self.subscribe(pos, scoring)?;
-        let snapshot = rx
-            .wait_for(|s| s.done)
-            .await
-            .map_err(|_| stopping())?
-            .clone();
-        match snapshot.report {
-            Some(r) if !snapshot.failed => Ok((r, cached)),
-            _ => Err(stopping()),
+        let (rx, cached) = self.subscribe(pos, scoring, client)?;
+        Ok((finished(rx).await?, cached))
+    }
+
+    /// The finished analysis of `pos` for a hint, computed before any analysis-board work and
+    /// queued under `key` (the client, or the game's id); never refused for being busy.
+    pub async fn hint(
+        self: &Arc<Self>,
+        pos: Position,
+        scoring: Scoring,
+        key: &str,
+    ) -> Result<(Arc<Report>, bool), ApiError> {
+        let (rx, cached) = self.follow(pos, scoring, Work::Hint, key)?;
+        Ok((finished(rx).await?, cached))
+    }
+
+    /// Subscribes to the analysis of `pos`, or starts it as `work` queued under `key`.
+    fn follow(
+        self: &Arc<Self>,
+        pos: Position,
+        scoring: Scoring,
+        work: Work,
+        key: &str,
+    ) -> Result<(watch::Receiver<Snapshot>, bool), ApiError> {
+        let cache_key = (pos.to_string(), scoring);
+        let mut cache = self.cache.lock().map_err(ApiError::internal)?;
+        if let Some(entry) = cache.get(&cache_key) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            let rx = entry.tx.subscribe();
+            if work != Work::Analysis {
+                // Ignored once the analysis has its slot.
+                entry.hurry.send_replace(Some(key.to_string()));
+            }
+            return Ok((rx, true));
         }
+        let bounds = (work == Work::Analysis).then_some(Bounds {
+            per_key: self.bounds.per_client,
+            queued: self.bounds.queued,
+        });
+        let ticket = self
+            .pool
+            .queue(work, key, bounds)
+            .map_err(|r| self.refusal(r))?;
+        if cache.len() >= CACHE_LIMIT {
+            cache.retain(|_, e| !e.tx.borrow().done);
+        }
+        let (tx, rx) = watch::channel(Snapshot::default());
+        let (hurry, hurried) = watch::channel(None);
+        cache.insert(
+            cache_key.clone(),
+            Entry {
+                tx: tx.clone(),
+                hurry,
+            },
+        );
+        drop(cache);
+        let me = Arc::clone(self);
+        let hurried = (work == Work::Analysis).then_some(hurried);
+        tokio::spawn(async move { me.run(cache_key, pos, ticket, hurried, tx).await });
+        Ok((rx, false))
+    }
+
+    /// Waits for the analysis's turn, runs it, and publishes its reports on `tx`.
+    async fn run(
+        self: Arc<Self>,
+        key: Key,
+        pos: Position,
+        ticket: Ticket,
+        hurried: Option<watch::Receiver<Option<String>>>,
+        tx: watch::Sender<Snapshot>,
+    ) {
+        let Some(slot) = self.turn(&key, ticket, hurried, &tx).await else {
+            // Everyone who asked has gone while it waited (then it is forgotten already), or the
+            // pool closed: forget it, so that a later request starts afresh.
+            self.forget(&key, &tx);
+            tx.send_modify(|s| {
+                s.done = true;
+                s.failed = true;
+            });
+            return;
+        };
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        let settings = self.settings.clone();
+        let scoring = key.1;
+        let publish = tx.clone();
+        let ran = slot
+            .run(move || {
+                Deepening::new(scoring, &settings).run(&pos, |r| {
+                    if r.done {
+                        // Published below, as the final snapshot.
+                        return;
+                    }
+                    publish.send_replace(Snapshot {
+                        report: Some(Arc::new(r.clone())),
+                        done: false,
+                        failed: false,
+                    });
+                })
+            })
+            .await;
+        match ran {
+            Some(report) => {
+                tx.send_replace(Snapshot {
+                    report: Some(Arc::new(report)),
+                    done: true,
+                    failed: false,
+                });
+            }
+            None => {
+                // Forget it, so that a later request tries again.
+                self.forget(&key, &tx);
+                tx.send_modify(|s| {
+                    s.done = true;
+                    s.failed = true;
+                });
+            }
+        }
+    }
+
+    /// The slot of an analysis, once its turn comes; `None` if everyone who asked has gone first
+    /// (the analysis is forgotten then), or the pool closed. A hint's key on `hurried` moves it
+    /// to the play lane.
+    async fn turn(
+        &self,
+        key: &Key,
+        mut ticket: Ticket,
+        mut hurried: Option<watch::Receiver<Option<String>>>,
+        tx: &watch::Sender<Snapshot>,
+    ) -> Option<Slot> {
+        loop {
+            tokio::select! {
+                slot = &mut ticket => return slot,
+                () = tx.closed() => {
+                    // A request may have joined since: receivers are added under the cache's
+                    // lock, so this check under it is final.
+                    let Ok(mut cache) = self.cache.lock() else {
+                        return None;
+                    };
+                    if tx.receiver_count() == 0 {
+                        if cache.get(key).is_some_and(|e| e.tx.same_channel(tx)) {
+                            cache.remove(key);
+                        }
+                        return None;
+                    }
+                }
+                Some(hint) = next_hurry(&mut hurried) => {
+                    // Queued again in the play lane; leaving the board lane frees the client's
+                    // place there.
+                    ticket = self.pool.queue(Work::Hint, &hint, None).ok()?;
+                    hurried = None;
+                }
+            }
+        }
+    }
+
+    /// Drops the cache entry of `key` if it is still the one published on `tx`.
+    fn forget(&self, key: &Key, tx: &watch::Sender<Snapshot>) {
+        if let Ok(mut cache) = self.cache.lock()
+            && cache.get(key).is_some_and(|e| e.tx.same_channel(tx))
+        {
+            cache.remove(key);
+        }
+    }
+
+    /// The API's answer to work the pool refused.
+    fn refusal(&self, refused: Refused) -> ApiError {
+        let time = self.settings.time.as_secs_f64();
+        match refused {
+            Refused::KeyFull { held } => {
+                let mut e = ApiError::new(
+                    ErrorCode::RateLimited,
+                    format!(
+                        "{held} analyses of yours are queued or running already (at most {}): \
+                         wait for one to finish",
+                        self.bounds.per_client
+                    ),
+                );
+                e.retry_after = Some(time.ceil().max(1.0) as u64);
+                e
+            }
+            Refused::QueueFull { queued } => {
+                let threads = self.pool.board_threads() as f64;
+                let secs = (time * (queued as f64 / threads + 1.0)).ceil().max(1.0) as u64;
+                let mut e = ApiError::new(
+                    ErrorCode::Busy,
+                    format!("{queued} analyses are waiting already: try again in {secs} s"),
+                );
+                e.retry_after = Some(secs);
+                e
+            }
+            Refused::Closed => stopping(),
+        }
+    }
+}
+
+/// The next hint key sent on `hurried`; pending for ever when there is none to wait for.
+async fn next_hurry(hurried: &mut Option<watch::Receiver<Option<String>>>) -> Option<String> {
+    let Some(rx) = hurried.as_mut() else {
+        return std::future::pending().await;
+    };
+    if rx.changed().await.is_err() {
+        // The cache entry is gone: no hint will come.
+        return std::future::pending().await;
+    }
+    rx.borrow_and_update().clone()
+}
+
+/// The final report published on `rx`.
+pub async fn finished(mut rx: watch::Receiver<Snapshot>) -> Result<Arc<Report>, ApiError> {
+    let snapshot = rx
+        .wait_for(|s| s.done)
+        .await
+        .map_err(|_| stopping())?
+        .clone();
+    match snapshot.report {
+        Some(r) if !snapshot.failed => Ok(r),
+        _ => Err(stopping()),
     }
 }
 

@@ -1,29 +1,401 @@
-//! The engine pool: engine moves (and analyses, [`crate::analysis`]) are computed on Tokio's blocking threads, at most `threads` at
-//! a time; further requests wait their turn in the semaphore's (fair, first-come) queue, so the
-//! async workers never compute and the server keeps answering while engines think.
+//! The engine pool: engine moves, hints and the analysis board's analyses are computed on Tokio's
+//! blocking threads, at most `threads` at a time, so the async workers never compute and the
+//! server keeps answering while engines think.
+//!
+//! # The queue
+//!
+//! Work that finds no free slot waits in a [`FairQueue`], one per lane:
+//!
+//! - the **play** lane holds engine moves ([`Work::Move`]) and hints ([`Work::Hint`]): people
+//!   waiting at a board;
+//! - the **board** lane holds the analysis board's work ([`Work::Analysis`]).
+//!
+//! A free slot goes to the play lane first; the board lane gets it only when the play lane is
+//! empty. Analyses also never hold more than `threads - 1` slots (one when there is only one), so
+//! with two threads or more a hint or an engine move always finds a slot that no analysis can
+//! take; with a single thread it waits at most for the one analysis running, which the analysis
+//! time bounds. A steady stream of engine moves can hold the board lane back indefinitely: that is
+//! the intended order, and the analysis service bounds its own queue (see [`crate::analysis`]).
+//!
+//! Within a lane, jobs are queued per *key* (the client: an address or an account, or a game id
+//! when no client is known) and served round-robin across keys: a key's next job joins the round
+//! being served, and each key gets one job per round. So a key that queued many jobs delays
+//! another key's job by at most the job that holds the slot now plus one job per other waiting
+//! key, however long its own queue. Jobs are counted, not timed: a long engine move and a short
+//! one each take one turn.
+//!
+//! # Bounds
+//!
+//! [`EnginePool::queue`] takes optional [`Bounds`]: how many jobs one key may have queued or
+//! running in the lane, and how many may wait in the lane in all; beyond either the work is
+//! refused at once ([`Refused`]). The analysis service uses them. Engine moves are never refused:
+//! [`EnginePool::choose_for`] queues without bounds, and a key's queued moves are bounded by its
+//! engine games waiting for a move, since the hub runs one engine computation per game at a time.
+//!
+//! Queued work that is dropped (its [`Ticket`] dropped: the client left) leaves the queue at once
+//! and frees its place for the key.
 
 use mabula::{Move, Position, Scoring};
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::sync::Semaphore;
+use tokio::sync::oneshot;
 
-/// A bounded pool of engine computations.
-#[derive(Clone)]
-pub struct EnginePool {
-    /// One permit per computation allowed at once.
-    permits: Arc<Semaphore>,
+// ---- the fair queue --------------------------------------------------------------------------
+
+/// Where a job stands in a [`FairQueue`]: its round, then its arrival.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct JobId {
+    round: u64,
+    arrival: u64,
 }
 
-impl EnginePool {
-    /// A pool running at most `threads` computations at once.
-    pub fn new(threads: usize) -> EnginePool {
-        EnginePool {
-            permits: Arc::new(Semaphore::new(threads.max(1))),
+/// Jobs waiting their turn, served round-robin across keys.
+///
+/// Every job gets a round when it is queued: the round being served now, or the round after the
+/// key's previous job if that one is later. Jobs leave in order of round, and within a round in
+/// order of arrival. A key with many jobs spreads them over as many rounds, while a key that
+/// arrives later joins the current round and goes before the first key's second job. A key whose
+/// job was just served has its next job in the next round, behind the keys that still wait in this
+/// one. (This is start-time fair queuing with every job costing the same.)
+#[derive(Debug)]
+pub struct FairQueue<T> {
+    /// The waiting jobs in serving order.
+    jobs: BTreeMap<JobId, (String, T)>,
+    /// The earliest round each key's next job may take: one past its latest job. Keys whose entry
+    /// is not past `round` are dropped from time to time, as their entry no longer matters.
+    next_round: HashMap<String, u64>,
+    /// The round of the job served last.
+    round: u64,
+    /// Jobs queued so far, to order the jobs of one round.
+    arrivals: u64,
+}
+
+impl<T> Default for FairQueue<T> {
+    fn default() -> Self {
+        FairQueue {
+            jobs: BTreeMap::new(),
+            next_round: HashMap::new(),
+            round: 0,
+            arrivals: 0,
+        }
+    }
+}
+
+impl<T> FairQueue<T> {
+    /// An empty queue.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Queues `job` under `key`; the id names it for [`FairQueue::remove`].
+    pub fn push(&mut self, key: &str, job: T) -> JobId {
+        let round = match self.next_round.get_mut(key) {
+            Some(next) => {
+                let round = (*next).max(self.round);
+                *next = round + 1;
+                round
+            }
+            None => {
+                self.next_round.insert(key.to_string(), self.round + 1);
+                self.round
+            }
+        };
+        let id = JobId {
+            round,
+            arrival: self.arrivals,
+        };
+        self.arrivals += 1;
+        self.jobs.insert(id, (key.to_string(), job));
+        id
+    }
+
+    /// Takes the next job to serve, with its key.
+    pub fn pop(&mut self) -> Option<(String, T)> {
+        let (id, job) = self.jobs.pop_first()?;
+        self.round = id.round;
+        if self.next_round.len() > 2 * self.jobs.len() + 64 {
+            let round = self.round;
+            self.next_round.retain(|_, next| *next > round);
+        }
+        Some(job)
+    }
+
+    /// Takes a queued job out (its client left); `None` if it is no longer queued.
+    pub fn remove(&mut self, id: JobId) -> Option<(String, T)> {
+        let (key, job) = self.jobs.remove(&id)?;
+        // If it was the key's latest job, the key's next job may take its round.
+        if let Some(next) = self.next_round.get_mut(&key)
+            && *next == id.round + 1
+        {
+            *next = id.round;
+        }
+        Some((key, job))
+    }
+
+    /// The number of waiting jobs.
+    pub fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// Whether no job waits.
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+}
+
+// ---- the pool --------------------------------------------------------------------------------
+
+/// What a computation is for; it decides the lane.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// The engine's move in a game.
+    Move,
+    /// A hint for a player in a game against the engine.
+    Hint,
+    /// An analysis for the analysis board (or a game's analysis).
+    Analysis,
+}
+
+impl Work {
+    fn lane(self) -> Lane {
+        match self {
+            Work::Move | Work::Hint => Lane::Play,
+            Work::Analysis => Lane::Board,
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Lane {
+    /// Engine moves and hints: served first.
+    Play = 0,
+    /// The analysis board: served when no play work waits.
+    Board = 1,
+}
+
+/// Limits on queueing one piece of work (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The most jobs one key may have queued or running in the lane, this one included.
+    pub per_key: usize,
+    /// The most jobs that may wait in the lane (not counting those that start at once).
+    pub queued: usize,
+}
+
+/// Why work was not queued.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// The key has as many jobs queued or running as it may.
+    #[error("{held} jobs of this client are queued or running already")]
+    KeyFull {
+        /// Its jobs queued or running.
+        held: usize,
+    },
+    /// The lane's queue is full.
+    #[error("{queued} jobs are waiting already")]
+    QueueFull {
+        /// The jobs waiting in the lane.
+        queued: usize,
+    },
+    /// The pool was closed (the server is stopping).
+    #[error("the engine pool is closed")]
+    Closed,
+}
+
+/// A queued job's way to its slot: the pool sends the slot when its turn comes.
+type Waiter = oneshot::Sender<Slot>;
+
+/// The pool's state, behind one lock.
+struct State {
+    /// The waiting jobs, by lane.
+    lanes: [FairQueue<Waiter>; 2],
+    /// Computations running, by lane.
+    running: [usize; 2],
+    /// Jobs queued or running per lane and key, for [`Bounds::per_key`]; keys at zero are removed.
+    held: HashMap<(Lane, String), usize>,
+    /// Set by [`EnginePool::close`]: nothing new is queued.
+    closed: bool,
+}
+
+struct Shared {
+    /// Computations allowed at once.
+    threads: usize,
+    /// Of those, the most the board lane may hold, so that play work keeps a slot.
+    board_threads: usize,
+    /// Numbers the jobs of [`EnginePool::choose`], which has no key of its own.
+    anonymous: AtomicU64,
+    /// A std mutex, never held across an await: every critical section is a few map operations.
+    state: Mutex<State>,
+}
+
+impl State {
+    fn hold(&mut self, lane: Lane, key: &str) -> usize {
+        let held = self.held.entry((lane, key.to_string())).or_insert(0);
+        *held += 1;
+        *held
+    }
+
+    fn unhold(&mut self, lane: Lane, key: &str) {
+        let k = (lane, key.to_string());
+        if let Some(held) = self.held.get_mut(&k) {
+            *held -= 1;
+            if *held == 0 {
+                self.held.remove(&k);
+            }
         }
     }
 
-    /// Chooses a move for the side to move of `pos`, waiting for a free slot first. `None` only
+    fn held(&self, lane: Lane, key: &str) -> usize {
+        self.held
+            .get(&(lane, key.to_string()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Hands free slots to waiting jobs; the caller delivers them once the lock is released (a
+    /// slot whose job has gone is dropped then, and its drop takes the lock again).
+    fn dispatch(&mut self, shared: &Arc<Shared>) -> Vec<(Waiter, Slot)> {
+        let mut grants = Vec::new();
+        while self.running[0] + self.running[1] < shared.threads {
+            let lane = if !self.lanes[Lane::Play as usize].is_empty() {
+                Lane::Play
+            } else if !self.lanes[Lane::Board as usize].is_empty()
+                && self.running[Lane::Board as usize] < shared.board_threads
+            {
+                Lane::Board
+            } else {
+                break;
+            };
+            let Some((key, waiter)) = self.lanes[lane as usize].pop() else {
+                break;
+            };
+            self.running[lane as usize] += 1;
+            let slot = Slot {
+                shared: Arc::clone(shared),
+                lane,
+                key,
+            };
+            grants.push((waiter, slot));
+        }
+        grants
+    }
+}
+
+fn deliver(grants: Vec<(Waiter, Slot)>) {
+    for (waiter, slot) in grants {
+        // A job that has gone hands its slot back here, as the slot drops.
+        let _ = waiter.send(slot);
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // The state stays consistent even if a holder panicked: each section finishes its edits
+        // before anything that could panic.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A bounded pool of engine computations with a fair queue (see the module docs).
+#[derive(Clone)]
+pub struct EnginePool {
+    shared: Arc<Shared>,
+}
+
+impl EnginePool {
+    /// A pool running at most `threads` computations at once (at least one).
+    pub fn new(threads: usize) -> EnginePool {
+        let threads = threads.max(1);
+        EnginePool {
+            shared: Arc::new(Shared {
+                threads,
+                board_threads: threads.saturating_sub(1).max(1),
+                anonymous: AtomicU64::new(0),
+                state: Mutex::new(State {
+                    lanes: [FairQueue::new(), FairQueue::new()],
+                    running: [0, 0],
+                    held: HashMap::new(),
+                    closed: false,
+                }),
+            }),
+        }
+    }
+
+    /// Computations allowed at once.
+    pub fn threads(&self) -> usize {
+        self.shared.threads
+    }
+
+    /// Of those, the most that analyses may hold.
+    pub fn board_threads(&self) -> usize {
+        self.shared.board_threads
+    }
+
+    /// Queues `work` under `key`, within `bounds` if given. The ticket resolves to a [`Slot`]
+    /// when the job's turn comes (at once if a slot is free); dropping it leaves the queue.
+    pub fn queue(&self, work: Work, key: &str, bounds: Option<Bounds>) -> Result<Ticket, Refused> {
+        let lane = work.lane();
+        let mut state = self.shared.lock();
+        if state.closed {
+            return Err(Refused::Closed);
+        }
+        if let Some(b) = bounds {
+            let held = state.held(lane, key);
+            if held >= b.per_key {
+                return Err(Refused::KeyFull { held });
+            }
+        }
+        let (tx, rx) = oneshot::channel();
+        let id = state.lanes[lane as usize].push(key, tx);
+        state.hold(lane, key);
+        let grants = state.dispatch(&self.shared);
+        let mut ticket = Ticket {
+            shared: Arc::clone(&self.shared),
+            lane,
+            queued: Some(id),
+            rx,
+        };
+        if let Some(b) = bounds {
+            let waiting = state.lanes[lane as usize].len();
+            if waiting > b.queued && state.lanes[lane as usize].remove(id).is_some() {
+                state.unhold(lane, key);
+                ticket.queued = None;
+                drop(state);
+                deliver(grants);
+                return Err(Refused::QueueFull {
+                    queued: waiting - 1,
+                });
+            }
+        }
+        drop(state);
+        deliver(grants);
+        Ok(ticket)
+    }
+
+    /// Chooses a move for the side to move of `pos`, queued under `key` (the client the game
+    /// belongs to, or the game's id) in the play lane. Never refused for being busy; `None` only
     /// if the pool was closed or the computation panicked.
+    pub async fn choose_for(
+        &self,
+        key: &str,
+        pos: Position,
+        scoring: Scoring,
+        level: u8,
+        movetime: Duration,
+        seed: u64,
+    ) -> Option<Move> {
+        let slot = self.queue(Work::Move, key, None).ok()?.await?;
+        slot.run(move || mabula_engine::choose_move(&pos, scoring, level, Some(movetime), seed))
+            .await
+    }
+
+    /// [`EnginePool::choose_for`] under a key of its own: first come, first served among the
+    /// calls without a key.
     pub async fn choose(
         &self,
         pos: Position,
@@ -32,35 +404,327 @@ impl EnginePool {
         movetime: Duration,
         seed: u64,
     ) -> Option<Move> {
-        let permit = self.permits.clone().acquire_owned().await.ok()?;
-        let handle = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            mabula_engine::choose_move(&pos, scoring, level, Some(movetime), seed)
-        });
-        handle.await.ok()
-    }
-
-    /// Runs `work` on a blocking thread once a slot is free (analysis uses this). `None` only if
-    /// the pool was closed or the work panicked.
-    pub async fn run<T: Send + 'static>(
-        &self,
-        work: impl FnOnce() -> T + Send + 'static,
-    ) -> Option<T> {
-        let permit = self.permits.clone().acquire_owned().await.ok()?;
-        let handle = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            work()
-        });
-        handle.await.ok()
+        let n = self.shared.anonymous.fetch_add(1, Ordering::Relaxed);
+        let key = format!("anonymous:{n}");
+        self.choose_for(&key, pos, scoring, level, movetime, seed)
+            .await
     }
 
     /// How many computations could start right now.
     pub fn available(&self) -> usize {
-        self.permits.available_permits()
+        let state = self.shared.lock();
+        self.shared.threads - (state.running[0] + state.running[1])
     }
 
-    /// Refuses new computations (queued ones give up).
+    /// Jobs waiting for a slot, in all.
+    pub fn waiting(&self) -> usize {
+        let state = self.shared.lock();
+        state.lanes.iter().map(FairQueue::len).sum()
+    }
+
+    /// Refuses new work; queued jobs give up (their tickets resolve to `None`). Running ones
+    /// finish.
     pub fn close(&self) {
-        self.permits.close();
+        let mut state = self.shared.lock();
+        state.closed = true;
+        for lane in [Lane::Play, Lane::Board] {
+            while let Some((key, waiter)) = state.lanes[lane as usize].pop() {
+                state.unhold(lane, &key);
+                drop(waiter);
+            }
+        }
+    }
+}
+
+/// A queued job: resolves to its [`Slot`] when its turn comes, or to `None` if the pool closed.
+/// Dropped before that, it leaves the queue.
+#[must_use = "a ticket leaves the queue when dropped"]
+pub struct Ticket {
+    shared: Arc<Shared>,
+    lane: Lane,
+    /// Its place in the queue until a slot was handed to it.
+    queued: Option<JobId>,
+    rx: oneshot::Receiver<Slot>,
+}
+
+impl Future for Ticket {
+    type Output = Option<Slot>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Slot>> {
+        match Pin::new(&mut self.rx).poll(cx) {
+            Poll::Ready(slot) => {
+                self.queued = None;
+                Poll::Ready(slot.ok())
+            }
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        if let Some(id) = self.queued.take() {
+            let mut state = self.shared.lock();
+            if let Some((key, _)) = state.lanes[self.lane as usize].remove(id) {
+                state.unhold(self.lane, &key);
+            }
+            // Otherwise a slot was handed to it already: it sits in `rx`, and goes back to the
+            // pool when `rx` drops, after this.
+        }
+    }
+}
+
+/// One computation's place in the pool; the place is free again when the slot drops.
+pub struct Slot {
+    shared: Arc<Shared>,
+    lane: Lane,
+    key: String,
+}
+
+impl Slot {
+    /// Runs `work` on a blocking thread, holding the slot until it ends. `None` if it panicked.
+    pub async fn run<T: Send + 'static>(
+        self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
+        tokio::task::spawn_blocking(move || {
+            let _slot = self;
+            work()
+        })
+        .await
+        .ok()
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut state = self.shared.lock();
+        state.running[self.lane as usize] -= 1;
+        state.unhold(self.lane, &self.key);
+        let grants = state.dispatch(&self.shared);
+        drop(state);
+        deliver(grants);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    fn drain(q: &mut FairQueue<&'static str>) -> Vec<&'static str> {
+        std::iter::from_fn(|| q.pop().map(|(_, job)| job)).collect()
+    }
+
+    #[test]
+    fn a_key_with_many_jobs_lets_a_later_key_in_after_one_of_them() {
+        let mut q = FairQueue::new();
+        for job in ["a1", "a2", "a3", "a4", "a5"] {
+            q.push("a", job);
+        }
+        assert_eq!(q.pop().map(|(_, j)| j), Some("a1"));
+        q.push("b", "b1");
+        assert_eq!(drain(&mut q), ["b1", "a2", "a3", "a4", "a5"]);
+    }
+
+    #[test]
+    fn keys_with_jobs_waiting_take_turns() {
+        let mut q = FairQueue::new();
+        for job in ["a1", "a2", "a3"] {
+            q.push("a", job);
+        }
+        for job in ["b1", "b2"] {
+            q.push("b", job);
+        }
+        for job in ["c1", "c2", "c3"] {
+            q.push("c", job);
+        }
+        assert_eq!(
+            drain(&mut q),
+            ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "c3"]
+        );
+    }
+
+    #[test]
+    fn a_key_just_served_waits_behind_the_keys_of_the_same_round() {
+        let mut q = FairQueue::new();
+        q.push("a", "a1");
+        q.push("b", "b1");
+        assert_eq!(q.pop().map(|(_, j)| j), Some("a1"));
+        q.push("a", "a2");
+        q.push("c", "c1");
+        assert_eq!(drain(&mut q), ["b1", "c1", "a2"]);
+    }
+
+    #[test]
+    fn an_idle_key_earns_no_credit_for_later() {
+        let mut q = FairQueue::new();
+        q.push("b", "b1");
+        assert_eq!(drain(&mut q), ["b1"]);
+        for job in ["a1", "a2", "a3", "a4"] {
+            q.push("a", job);
+        }
+        for _ in 0..3 {
+            q.pop();
+        }
+        // b was idle for three rounds: it joins the round being served, and takes turns with a
+        // from there, with no extra turns for the rounds it missed.
+        q.push("b", "b2");
+        q.push("b", "b3");
+        q.push("a", "a5");
+        assert_eq!(drain(&mut q), ["b2", "a4", "b3", "a5"]);
+    }
+
+    #[test]
+    fn without_keys_in_common_the_queue_is_first_come_first_served() {
+        let mut q = FairQueue::new();
+        for (key, job) in [("x", "1"), ("y", "2"), ("z", "3"), ("w", "4")] {
+            q.push(key, job);
+        }
+        assert_eq!(drain(&mut q), ["1", "2", "3", "4"]);
+    }
+
+    #[test]
+    fn a_removed_job_leaves_the_others_in_order_and_gives_back_its_round() {
+        let mut q = FairQueue::new();
+        q.push("a", "a1");
+        let a2 = q.push("a", "a2");
+        q.push("b", "b1");
+        assert_eq!(q.remove(a2), Some(("a".into(), "a2")));
+        assert!(q.remove(a2).is_none());
+        q.push("a", "a3");
+        q.push("b", "b2");
+        assert_eq!(drain(&mut q), ["a1", "b1", "a3", "b2"]);
+        assert!(q.is_empty());
+    }
+
+    /// Whether a ticket has its slot now (without a runtime: the pool hands slots out as plain
+    /// messages).
+    fn granted(ticket: &mut Ticket) -> Option<Slot> {
+        ticket.now_or_never().flatten()
+    }
+
+    fn queue(pool: &EnginePool, work: Work, key: &str) -> Ticket {
+        pool.queue(work, key, None).expect("queued")
+    }
+
+    #[test]
+    fn slots_go_round_robin_across_keys_one_at_a_time() {
+        let pool = EnginePool::new(1);
+        let mut a: Vec<Ticket> = (0..4).map(|_| queue(&pool, Work::Move, "a")).collect();
+        let mut b = queue(&pool, Work::Move, "b");
+        let first = granted(&mut a[0]).expect("a free slot");
+        assert!(granted(&mut a[1]).is_none());
+        assert!(granted(&mut b).is_none());
+        assert_eq!(pool.available(), 0);
+        drop(first);
+        let second = granted(&mut b).expect("b's turn comes next");
+        assert!(granted(&mut a[1]).is_none());
+        drop(second);
+        assert!(granted(&mut a[1]).is_some());
+    }
+
+    #[test]
+    fn play_work_is_served_before_analyses_queued_earlier() {
+        let pool = EnginePool::new(1);
+        let mut running = queue(&pool, Work::Analysis, "x");
+        let slot = granted(&mut running).expect("a free slot");
+        let mut analysis = queue(&pool, Work::Analysis, "y");
+        let mut hint = queue(&pool, Work::Hint, "game:1");
+        let mut mv = queue(&pool, Work::Move, "z");
+        drop(slot);
+        let hint_slot = granted(&mut hint).expect("the hint goes first");
+        assert!(granted(&mut analysis).is_none());
+        drop(hint_slot);
+        let move_slot = granted(&mut mv).expect("then the move");
+        assert!(granted(&mut analysis).is_none());
+        drop(move_slot);
+        assert!(granted(&mut analysis).is_some());
+    }
+
+    #[test]
+    fn analyses_leave_a_slot_for_hints_and_moves() {
+        let pool = EnginePool::new(2);
+        assert_eq!(pool.board_threads(), 1);
+        let mut first = queue(&pool, Work::Analysis, "x");
+        let mut second = queue(&pool, Work::Analysis, "y");
+        let _running = granted(&mut first).expect("a free slot");
+        assert!(granted(&mut second).is_none(), "one slot for analyses");
+        assert_eq!(pool.available(), 1);
+        let mut hint = queue(&pool, Work::Hint, "game:1");
+        assert!(
+            granted(&mut hint).is_some(),
+            "the other slot is free for a hint"
+        );
+    }
+
+    #[test]
+    fn bounds_refuse_a_key_over_its_share_and_a_full_queue() {
+        let pool = EnginePool::new(1);
+        let bounds = Bounds {
+            per_key: 2,
+            queued: 2,
+        };
+        let a1 = pool.queue(Work::Analysis, "a", Some(bounds)).expect("runs");
+        let a2 = pool
+            .queue(Work::Analysis, "a", Some(bounds))
+            .expect("waits");
+        assert_eq!(
+            pool.queue(Work::Analysis, "a", Some(bounds)).err(),
+            Some(Refused::KeyFull { held: 2 })
+        );
+        let _b1 = pool
+            .queue(Work::Analysis, "b", Some(bounds))
+            .expect("waits");
+        assert_eq!(
+            pool.queue(Work::Analysis, "c", Some(bounds)).err(),
+            Some(Refused::QueueFull { queued: 2 })
+        );
+        // Moves are not analyses: their lane is not bounded by these.
+        let _mv = queue(&pool, Work::Move, "a");
+        // A job that leaves the queue gives its place back.
+        drop(a2);
+        let _c1 = pool
+            .queue(Work::Analysis, "c", Some(bounds))
+            .expect("room again");
+        let _a3 = pool
+            .queue(
+                Work::Analysis,
+                "a",
+                Some(Bounds {
+                    queued: 3,
+                    ..bounds
+                }),
+            )
+            .expect("a holds one again");
+        drop(a1);
+    }
+
+    #[test]
+    fn work_that_can_start_at_once_is_never_refused_for_a_full_queue() {
+        let pool = EnginePool::new(1);
+        let bounds = Bounds {
+            per_key: 1,
+            queued: 0,
+        };
+        let mut t = pool
+            .queue(Work::Analysis, "a", Some(bounds))
+            .expect("starts");
+        assert!(granted(&mut t).is_some());
+    }
+
+    #[test]
+    fn a_closed_pool_refuses_work_and_lets_queued_work_go() {
+        let pool = EnginePool::new(1);
+        let mut running = queue(&pool, Work::Move, "a");
+        let _slot = granted(&mut running).expect("a free slot");
+        let waiting = queue(&pool, Work::Move, "b");
+        pool.close();
+        assert!(matches!(waiting.now_or_never(), Some(None)));
+        assert_eq!(
+            pool.queue(Work::Move, "c", None).err(),
+            Some(Refused::Closed)
+        );
+        assert_eq!(pool.waiting(), 0);
     }
 }

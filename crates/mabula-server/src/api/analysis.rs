@@ -3,17 +3,18 @@
 //! graph and move notes, streamed position by position.
 
 use super::AppState;
-use crate::analysis::{GameAnalysis, PositionAnalysis};
+use crate::analysis::{self as service, GameAnalysis, PositionAnalysis};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{JsonBody, QueryParams};
 use crate::view::{self, LegalMoveView, position_string};
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use mabula::{Game, Position, Scoring};
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
 use tokio::sync::mpsc;
 use utoipa::{IntoParams, ToSchema};
 
@@ -56,6 +57,22 @@ pub struct AnalysisStats {
     pub hits: u64,
 }
 
+/// The key a client's analyses are counted under: its address, with an IPv6 address cut to its
+/// /64 network (what one host is usually given). The one place to change when the address comes
+/// from a proxy-aware extractor.
+fn client_key(peer: SocketAddr) -> String {
+    match peer.ip() {
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = ip.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
+}
+
 fn parse_scoring(text: Option<&str>, default: Scoring) -> Result<Scoring, ApiError> {
     match text {
         None => Ok(default),
@@ -83,13 +100,20 @@ fn parse_query(q: &PositionQuery) -> Result<(Position, Scoring), ApiError> {
     responses(
         (status = 200, description = "The finished analysis", body = PositionAnalysis),
         (status = 400, description = "Bad position string or scoring mode", body = ErrorBody),
+        (status = 429, description = "Too many analyses of this client queued or running (`rate_limited`, with `Retry-After`)", body = ErrorBody),
+        (status = 503, description = "The analysis queue is full (`busy`, with `Retry-After`)", body = ErrorBody),
     ))]
 pub async fn position(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     QueryParams(q): QueryParams<PositionQuery>,
 ) -> Result<Json<PositionAnalysis>, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
-    let (report, cached) = app.hub.analyst().analyse(pos, scoring).await?;
+    let (report, cached) = app
+        .hub
+        .analyst()
+        .analyse(pos, scoring, &client_key(peer))
+        .await?;
     Ok(Json(PositionAnalysis::new(&pos, scoring, &report, cached)))
 }
 
@@ -121,13 +145,19 @@ fn json_event(name: &str, value: &impl Serialize) -> Event {
     responses(
         (status = 200, description = "An event stream of `analysis` events", content_type = "text/event-stream", body = PositionAnalysis),
         (status = 400, description = "Bad position string or scoring mode", body = ErrorBody),
+        (status = 429, description = "Too many analyses of this client queued or running (`rate_limited`, with `Retry-After`)", body = ErrorBody),
+        (status = 503, description = "The analysis queue is full (`busy`, with `Retry-After`)", body = ErrorBody),
     ))]
 pub async fn stream(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     QueryParams(q): QueryParams<PositionQuery>,
 ) -> Result<EventStream, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
-    let (mut rx, cached) = app.hub.analyst().subscribe(pos, scoring)?;
+    let (mut rx, cached) = app
+        .hub
+        .analyst()
+        .subscribe(pos, scoring, &client_key(peer))?;
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
         loop {
@@ -140,14 +170,14 @@ pub async fn stream(
             }
             if snapshot.done {
                 if snapshot.failed {
-                    let _ = tx.send(error_event()).await;
+                    let _ = tx.send(error_event(stopping())).await;
                 }
                 return;
             }
             tokio::select! {
                 changed = rx.changed() => {
                     if changed.is_err() {
-                        let _ = tx.send(error_event()).await;
+                        let _ = tx.send(error_event(stopping())).await;
                         return;
                     }
                 }
@@ -159,13 +189,20 @@ pub async fn stream(
     Ok(event_stream(events))
 }
 
-fn error_event() -> Event {
+fn error_event(e: ApiError) -> Event {
     json_event(
         "error",
         &ErrorBody {
-            code: ErrorCode::ShuttingDown,
-            message: "the analysis could not run: the server is stopping".into(),
+            code: e.code,
+            message: e.message,
         },
+    )
+}
+
+fn stopping() -> ApiError {
+    ApiError::new(
+        ErrorCode::ShuttingDown,
+        "the analysis could not run: the server is stopping",
     )
 }
 
@@ -180,15 +217,20 @@ pub struct GamePositionEvent {
 
 /// A game's evaluation graph and move notes as server-sent events: a `position` event per
 /// position as its analysis finishes (the start first), then one `game` event with the graph
-/// and the notes (a `GameAnalysis`).
+/// and the notes (a `GameAnalysis`). The positions are analysed one after another, each counted
+/// in the client's bound; if one is refused later on, an `error` event with its code ends the
+/// stream.
 #[utoipa::path(post, path = "/api/analysis/game", tag = "analysis", request_body = GameAnalysisRequest,
     responses(
         (status = 200, description = "An event stream of `position` events, then a `game` event", content_type = "text/event-stream", body = GameAnalysis),
         (status = 400, description = "Bad scoring mode", body = ErrorBody),
         (status = 422, description = "The record cannot be read", body = ErrorBody),
+        (status = 429, description = "Too many analyses of this client queued or running (`rate_limited`, with `Retry-After`)", body = ErrorBody),
+        (status = 503, description = "The analysis queue is full (`busy`, with `Retry-After`)", body = ErrorBody),
     ))]
 pub async fn game(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     JsonBody(req): JsonBody<GameAnalysisRequest>,
 ) -> Result<EventStream, ApiError> {
     let game = Game::parse(&req.record).map_err(|e| {
@@ -199,16 +241,26 @@ pub async fn game(
     })?;
     let scoring = parse_scoring(req.scoring.as_deref(), game.scoring())?;
     let analyst = app.hub.analyst().clone();
+    let client = client_key(peer);
+    let positions = game.positions();
+    // The start is asked for here, so that a refusal is the answer's status, not an event.
+    let mut first = Some(analyst.subscribe(*game.start(), scoring, &client)?);
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
-        let positions = game.positions();
         let mut reports = Vec::with_capacity(positions.len());
         for (index, pos) in positions.iter().enumerate() {
             if tx.is_closed() {
                 return;
             }
+            let wait = async {
+                let (rx, cached) = match first.take() {
+                    Some(started) => started,
+                    None => analyst.subscribe(*pos, scoring, &client)?,
+                };
+                Ok::<_, ApiError>((service::finished(rx).await?, cached))
+            };
             let analysed = tokio::select! {
-                a = analyst.analyse(*pos, scoring) => a,
+                a = wait => a,
                 _ = tx.closed() => return,
             };
             match analysed {
@@ -222,8 +274,8 @@ pub async fn game(
                     }
                     reports.push((*r).clone());
                 }
-                Err(_) => {
-                    let _ = tx.send(error_event()).await;
+                Err(e) => {
+                    let _ = tx.send(error_event(e)).await;
                     return;
                 }
             }

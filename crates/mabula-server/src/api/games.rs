@@ -290,7 +290,8 @@ pub async fn hint(
     token: MaybeToken,
 ) -> Result<Json<HintAnswer>, ApiError> {
     let (state, pos, scoring) = app.hub.hint(&id, &token).await?;
-    let (report, cached) = app.hub.analyst().analyse(pos, scoring).await?;
+    let key = format!("game:{id}");
+    let (report, cached) = app.hub.analyst().hint(pos, scoring, &key).await?;
     Ok(Json(HintAnswer {
         state,
         analysis: crate::analysis::PositionAnalysis::new(&pos, scoring, &report, cached),
