@@ -507,7 +507,7 @@ fn play_match(
             s.add(report.game.result(), report.first_color);
             let line = format!("first player +{} ={} -{}", s.wins, s.draws, s.losses);
             let done = s.games() as usize;
-            if plain && (done % step == 0 || done == games) {
+            if plain && (done.is_multiple_of(step) || done == games) {
                 eprintln!("{done}/{games} games, {line}");
             }
             bar.set_message(line);

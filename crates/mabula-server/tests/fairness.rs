@@ -163,7 +163,6 @@ fn flood(
 }
 
 #[tokio::test]
-#[ignore = "needs the hub to queue engine moves per client with EnginePool::choose_for"]
 async fn one_clients_ten_slow_engine_games_hold_up_another_clients_quick_one_by_about_one_move() {
     let server = TestServer::start_with(|c| c.hub.engine_threads = 1).await;
     let greedy = Peer::new(&server, "127.0.0.2");

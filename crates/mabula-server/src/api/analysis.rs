@@ -60,7 +60,7 @@ pub struct AnalysisStats {
 /// The key a client's analyses are counted under: its address, with an IPv6 address cut to its
 /// /64 network (what one host is usually given). The one place to change when the address comes
 /// from a proxy-aware extractor.
-fn client_key(peer: SocketAddr) -> String {
+pub(crate) fn client_key(peer: SocketAddr) -> String {
     match peer.ip() {
         IpAddr::V4(ip) => ip.to_string(),
         IpAddr::V6(ip) => match ip.to_ipv4_mapped() {

@@ -1,6 +1,7 @@
 //! The games resource: `/api/games…` (everything but the WebSocket).
 
 use super::AppState;
+use super::analysis::client_key;
 use crate::auth::MaybeToken;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{JsonBody, QueryParams};
@@ -9,11 +10,12 @@ use crate::view::{
     CreateGame, Empty, GameList, GameState, ImportRequest, JoinRequest, ListQuery, MoveRequest,
     RecordQuery, ResignRequest, SeatGrant,
 };
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use std::net::SocketAddr;
 
 /// The routes of the games resource.
 pub fn router() -> Router<AppState> {
@@ -41,9 +43,10 @@ pub fn router() -> Router<AppState> {
     ))]
 pub async fn create(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<Response, ApiError> {
-    let grant = app.hub.create(req).await?;
+    let grant = app.hub.create(req, &client_key(peer)).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
@@ -127,11 +130,17 @@ pub async fn join(
     ))]
 pub async fn play(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     token: MaybeToken,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(app.hub.play(&id, &token, &req.mv, req.number).await?))
+    let client = client_key(peer);
+    Ok(Json(
+        app.hub
+            .play(&id, &token, &req.mv, req.number, &client)
+            .await?,
+    ))
 }
 
 /// Resign.
@@ -215,11 +224,12 @@ pub async fn decline_undo(
     ))]
 pub async fn rematch(
     State(app): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     token: MaybeToken,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Response, ApiError> {
-    let grant = app.hub.rematch(&id, &token).await?;
+    let grant = app.hub.rematch(&id, &token, &client_key(peer)).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 

@@ -28,6 +28,8 @@ struct Origin {
     pair: Option<PairHalf>,
     /// The first game's result, when the new game is the second of a pair.
     pair_first: Option<GameResult>,
+    /// The client asking (its address), whose turn it is in the engine queue.
+    client: Option<String>,
 }
 
 fn invalid(message: impl Into<String>) -> ApiError {
@@ -79,7 +81,11 @@ fn set_token(g: &mut LiveGame, color: Color, hash: auth::TokenHash) {
 
 impl Hub {
     /// Creates a game.
-    pub async fn create(self: &Arc<Hub>, req: CreateGame) -> Result<SeatGrant, ApiError> {
+    pub async fn create(
+        self: &Arc<Hub>,
+        req: CreateGame,
+        client: &str,
+    ) -> Result<SeatGrant, ApiError> {
         let scoring: Scoring = match req.scoring.as_deref() {
             None => Scoring::Largest,
             Some(s) => s
@@ -159,6 +165,7 @@ impl Hub {
         let game = Game::new(start, scoring);
         let origin = Origin {
             pair: req.duplicate.unwrap_or(false).then_some(PairHalf::First),
+            client: Some(client.to_string()),
             ..Origin::default()
         };
         self.create_game(req.mode, seed, engine, game, seats, origin)
@@ -179,6 +186,7 @@ impl Hub {
             rematch_of,
             pair,
             pair_first,
+            client,
         } = origin;
         let token = auth::new_token();
         let hash = auth::hash(&token);
@@ -224,6 +232,7 @@ impl Hub {
             .map_err(ApiError::internal)?
             .insert(h.id.clone(), h.clone());
         let mut slot = h.slot.lock().await;
+        slot.engine_client = client;
         self.schedule_engine(&h, &mut slot);
         let state = self.state_of(&h, &mut slot, Some(seats));
         Ok(grant(&slot.game, token, seats, join_code, state))
@@ -244,16 +253,18 @@ impl Hub {
         Ok(self.state_of(&h, &mut slot, you))
     }
 
-    /// Plays a move for the holder of `token`.
+    /// Plays a move for the holder of `token`, asking from `client`.
     pub async fn play(
         self: &Arc<Hub>,
         id: &str,
         token: &MaybeToken,
         text: &str,
         number: Option<u32>,
+        client: &str,
     ) -> Result<GameState, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
+        slot.engine_client = Some(client.to_string());
         let (seats, state) = self
             .transact(&h, &mut slot, |g| {
                 let seats = seats_for(g, token)?;
@@ -464,6 +475,7 @@ impl Hub {
         self: &Arc<Hub>,
         id: &str,
         token: &MaybeToken,
+        client: &str,
     ) -> Result<SeatGrant, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
@@ -480,7 +492,7 @@ impl Hub {
             black: seats.white,
         };
         if slot.game.rematch_id.is_none() {
-            let new = self.new_rematch(&slot.game, new_seats).await?;
+            let new = self.new_rematch(&slot.game, new_seats, client).await?;
             let new_id = new.game_id.clone();
             let set = self
                 .transact(&h, &mut slot, |g| {
@@ -534,6 +546,7 @@ impl Hub {
         self: &Arc<Hub>,
         old: &LiveGame,
         new_seats: Seats,
+        client: &str,
     ) -> Result<SeatGrant, ApiError> {
         let start = *old.game.start();
         // The second game of a duplicate pair replays the first one's start; any other rematch
@@ -566,6 +579,7 @@ impl Hub {
                 rematch_of: Some(old.id.clone()),
                 pair,
                 pair_first: (pair == Some(PairHalf::Second)).then(|| old.game.result()),
+                client: Some(client.to_string()),
             },
         )
         .await

@@ -34,12 +34,17 @@ impl Hub {
         let pos = *g.game.position();
         let scoring = g.game.scoring();
         let seed = engine_seed(&g.id, g.game.moves().len(), g.epoch);
+        // One client's many games wait their turns behind each other, not before other clients.
+        let key = slot
+            .engine_client
+            .clone()
+            .unwrap_or_else(|| format!("game:{}", g.id));
         let (hub, h) = (self.clone(), h.clone());
         tokio::spawn(async move {
             let movetime = Duration::from_millis(u64::from(settings.movetime_ms));
             let mv = hub
                 .engine
-                .choose(pos, scoring, settings.level, movetime, seed)
+                .choose_for(&key, pos, scoring, settings.level, movetime, seed)
                 .await;
             hub.engine_moved(&h, version, mv).await;
         });

@@ -98,6 +98,9 @@ pub struct Slot {
     pub game: LiveGame,
     /// The instance that computes the engine's next move, as stored.
     engine_owner: Option<String>,
+    /// Whose request the engine's next move answers (a client address), for the engine queue's
+    /// fairness; unknown after a reload.
+    engine_client: Option<String>,
     /// The engine computation running here, by the game version it started from; a result whose
     /// version is no longer the game's (after an undo or a resignation) is dropped.
     engine_job: Option<u64>,
@@ -401,6 +404,7 @@ impl Hub {
             slot: tokio::sync::Mutex::new(Slot {
                 game,
                 engine_owner,
+                engine_client: None,
                 engine_job: None,
                 moves: view::MoveCache::default(),
             }),
