@@ -89,8 +89,9 @@ pub enum ServerError {
     Io(#[from] std::io::Error),
 }
 
-/// Refused connections being answered at once, at most (see [`conn::refuse`]).
-const MAX_LINGERING_REFUSALS: usize = 256;
+/// Connections being closed gently at once, at most: refused ones and ones that were answered
+/// an error (see `conn::close_gently`).
+const MAX_LINGERING: usize = 256;
 
 /// Serves Mabula on `listener` until `shutdown` completes.
 pub async fn run(
@@ -131,13 +132,13 @@ pub async fn run(
         idle_timeout: config.idle_timeout,
         max_uri_bytes: config.max_uri_bytes,
         max_header_bytes: config.max_header_bytes,
+        lingering: Arc::new(Semaphore::new(MAX_LINGERING)),
     });
     let connections = Arc::new(Slots::new(
         "connections",
         config.max_connections_per_address,
         config.max_connections,
     ));
-    let lingering = Arc::new(Semaphore::new(MAX_LINGERING_REFUSALS));
 
     let evictor = {
         let hub = hub.clone();
@@ -183,7 +184,7 @@ pub async fn run(
                     drop(open);
                 });
             }
-            Err(err) => conn::refuse(stream, peer, err, &lingering),
+            Err(err) => conn::refuse(stream, peer, err, &edge.lingering),
         }
     }
     tracing::info!("shutting down");

@@ -31,6 +31,8 @@ pub fn router() -> Router<AppState> {
 
 /// How long a client may take to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a closing session waits for the client's close.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// Frames a client may send per second before the socket is closed.
 const MAX_MESSAGES_PER_SECOND: u32 = 20;
 
@@ -199,6 +201,10 @@ pub async fn session<Si, St, E>(
         hub.presence_change(&handle, who, -1);
     }
     let _ = sink.close().await;
+    // Read on until the client answers the close, a second at most: dropping a socket with
+    // unread frames resets the connection, and the reset can overtake our last messages.
+    let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+    let _ = tokio::time::timeout(CLOSE_GRACE, drain).await;
 }
 
 async fn next_event(

@@ -21,8 +21,8 @@ use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll, ready};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, Waker, ready};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
@@ -44,6 +44,8 @@ pub(super) struct Edge {
     pub max_uri_bytes: usize,
     /// The most bytes of request headers.
     pub max_header_bytes: usize,
+    /// Permits for connections being closed gently (see [`close_gently`]).
+    pub lingering: Arc<Semaphore>,
 }
 
 impl Edge {
@@ -104,12 +106,13 @@ pub(super) async fn serve(
         edge.idle_timeout,
     ));
     let socket = Socket {
-        stream,
+        stream: Some(stream),
+        edge: Arc::clone(&edge),
         activity: Arc::clone(&activity),
-        header_timeout: edge.header_timeout,
         timer: Box::pin(tokio::time::sleep(Duration::ZERO)),
         timer_at: None,
         substitute: None,
+        answered_error: false,
         _slot: slot,
     };
     let service = ConnService {
@@ -148,12 +151,8 @@ pub(super) async fn serve(
     }
 }
 
-/// Answers a connection that is over a cap with `err` (a 429) and closes it.
-///
-/// The answer is written at once, without reading the request, and the socket is then drained
-/// for a moment so that closing it with unread data does not reset the connection before the
-/// client has read the answer. Only `lingering`'s number of such goodbyes run at once; beyond
-/// that, a refused connection is closed without a word.
+/// Answers a connection that is over a cap with `err` (a 429) and closes it, without reading
+/// the request.
 pub(super) fn refuse(
     stream: TcpStream,
     peer: SocketAddr,
@@ -161,17 +160,26 @@ pub(super) fn refuse(
     lingering: &Arc<Semaphore>,
 ) {
     tracing::debug!(%peer, "connection refused: {}", err.message);
+    close_gently(stream, raw_answer(err.code, &err.message), lingering);
+}
+
+/// Writes `last_words` and closes `stream` so that the client can read them.
+///
+/// Closing a socket whose client is still sending makes the kernel reset the connection, and a
+/// reset can overtake the answer. So the write side is shut first and what the client still
+/// sends is read and thrown away, for a second at most. Only `lingering`'s number of such
+/// goodbyes run at once; beyond that, the connection is closed without a word.
+fn close_gently(stream: TcpStream, last_words: Vec<u8>, lingering: &Arc<Semaphore>) {
     let Ok(permit) = Arc::clone(lingering).try_acquire_owned() else {
         return;
     };
     tokio::spawn(async move {
         let _permit = permit;
         let mut stream = stream;
-        let answer = raw_answer(err.code, &err.message);
         let goodbye = async {
-            stream.write_all(&answer).await?;
-            stream.shutdown().await?;
-            let mut sink = [0u8; 1024];
+            stream.write_all(&last_words).await?;
+            let _ = stream.shutdown().await;
+            let mut sink = [0u8; 4096];
             while stream.read(&mut sink).await? > 0 {}
             io::Result::Ok(())
         };
@@ -222,47 +230,59 @@ enum Phase {
 }
 
 /// A connection's [`Phase`], shared by its socket, which sees bytes come in and keeps the time,
-/// and its service, which sees requests begin and end. A `std` mutex: held for a few
-/// instructions, never across an await.
+/// and its service, which sees requests begin and end.
 #[derive(Debug)]
 struct Activity {
-    phase: Mutex<Phase>,
-    /// How long the connection may then wait for its next request.
+    /// A `std` mutex: held for a few instructions, never across an await.
+    state: Mutex<ActivityState>,
+    /// How long the connection may wait for its next request after a response.
     idle_timeout: Duration,
+}
+
+#[derive(Debug)]
+struct ActivityState {
+    phase: Phase,
+    /// The task that waits for bytes while a request is in flight. When the request ends a
+    /// deadline starts, and the reader must wake to arm its timer: no byte may ever come.
+    reader: Option<Waker>,
 }
 
 impl Activity {
     fn new(first_head_due: Instant, idle_timeout: Duration) -> Activity {
+        let phase = Phase::Waiting {
+            until: first_head_due,
+            fresh: true,
+        };
         Activity {
-            phase: Mutex::new(Phase::Waiting {
-                until: first_head_due,
-                fresh: true,
+            state: Mutex::new(ActivityState {
+                phase,
+                reader: None,
             }),
             idle_timeout,
         }
     }
 
-    fn phase(&self) -> std::sync::MutexGuard<'_, Phase> {
-        self.phase.lock().unwrap_or_else(PoisonError::into_inner)
+    fn state(&self) -> MutexGuard<'_, ActivityState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Bytes came in: if they start a head, the head is now due.
     fn bytes_arrived(&self, header_timeout: Duration) {
-        let mut phase = self.phase();
-        if let Phase::Waiting { until, fresh } = *phase {
+        let mut state = self.state();
+        if let Phase::Waiting { until, fresh } = state.phase {
             let until = if fresh {
                 until
             } else {
                 Instant::now() + header_timeout
             };
-            *phase = Phase::Head { until };
+            state.phase = Phase::Head { until };
         }
     }
 
     /// hyper read a whole head and calls the application.
     fn request_started(&self) {
-        let mut phase = self.phase();
-        *phase = match *phase {
+        let mut state = self.state();
+        state.phase = match state.phase {
             Phase::Busy { requests } => Phase::Busy {
                 requests: requests + 1,
             },
@@ -273,9 +293,9 @@ impl Activity {
 
     /// A response was sent whole (or given up): with none left, the idle time starts.
     fn request_done(&self) {
-        let mut phase = self.phase();
-        if let Phase::Busy { requests } = *phase {
-            *phase = if requests > 1 {
+        let mut state = self.state();
+        if let Phase::Busy { requests } = state.phase {
+            state.phase = if requests > 1 {
                 Phase::Busy {
                     requests: requests - 1,
                 }
@@ -285,37 +305,52 @@ impl Activity {
                     fresh: false,
                 }
             };
+            if let Some(reader) = state.reader.take() {
+                reader.wake();
+            }
         }
     }
 
     fn upgraded(&self) {
-        *self.phase() = Phase::Upgraded;
+        self.state().phase = Phase::Upgraded;
     }
 
     fn is_upgraded(&self) -> bool {
-        *self.phase() == Phase::Upgraded
+        self.state().phase == Phase::Upgraded
     }
 
     /// No request is in flight (a head may be coming).
     fn is_waiting(&self) -> bool {
-        matches!(*self.phase(), Phase::Waiting { .. } | Phase::Head { .. })
+        matches!(
+            self.state().phase,
+            Phase::Waiting { .. } | Phase::Head { .. }
+        )
     }
 
     /// When the connection must be closed, and whether a head is then late (so a 408 is owed).
-    fn deadline(&self) -> Option<(Instant, bool)> {
-        match *self.phase() {
+    /// Without a deadline, `reader` is woken when one starts.
+    fn deadline(&self, reader: &Waker) -> Option<(Instant, bool)> {
+        let mut state = self.state();
+        match state.phase {
             Phase::Waiting { until, .. } => Some((until, false)),
             Phase::Head { until } => Some((until, true)),
-            Phase::Busy { .. } | Phase::Upgraded => None,
+            Phase::Busy { .. } => {
+                if !state.reader.as_ref().is_some_and(|w| w.will_wake(reader)) {
+                    state.reader = Some(reader.clone());
+                }
+                None
+            }
+            Phase::Upgraded => None,
         }
     }
 }
 
 /// The TCP stream as hyper (and, after an upgrade, the WebSocket) sees it.
 struct Socket {
-    stream: TcpStream,
+    /// Always there until the socket is dropped, when it may be handed to [`close_gently`].
+    stream: Option<TcpStream>,
+    edge: Arc<Edge>,
     activity: Arc<Activity>,
-    header_timeout: Duration,
     /// Fires at the connection's deadline; only polled while hyper waits for bytes, which is
     /// exactly when a deadline runs.
     timer: Pin<Box<Sleep>>,
@@ -323,6 +358,8 @@ struct Socket {
     timer_at: Option<Instant>,
     /// hyper's own error answer, being replaced by a JSON one.
     substitute: Option<Substitute>,
+    /// An error answer went out and the connection is closing: close it gently.
+    answered_error: bool,
     /// The connection's place under the caps, given back when the socket is dropped.
     _slot: Slot,
 }
@@ -341,14 +378,17 @@ impl AsyncRead for Socket {
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        let Some(stream) = this.stream.as_mut() else {
+            return Poll::Ready(Err(io::ErrorKind::NotConnected.into()));
+        };
         let before = buf.filled().len();
-        if let Poll::Ready(result) = Pin::new(&mut this.stream).poll_read(cx, buf) {
+        if let Poll::Ready(result) = Pin::new(&mut *stream).poll_read(cx, buf) {
             if buf.filled().len() > before {
-                this.activity.bytes_arrived(this.header_timeout);
+                this.activity.bytes_arrived(this.edge.header_timeout);
             }
             return Poll::Ready(result);
         }
-        let Some((until, head_is_late)) = this.activity.deadline() else {
+        let Some((until, head_is_late)) = this.activity.deadline(cx.waker()) else {
             return Poll::Pending;
         };
         if this.timer_at != Some(until) {
@@ -362,7 +402,8 @@ impl AsyncRead for Socket {
                 ErrorCode::RequestTimeout,
                 "the request head was not sent in time",
             );
-            let _ = this.stream.try_write(&answer);
+            let _ = stream.try_write(&answer);
+            this.answered_error = true;
         }
         Poll::Ready(Err(io::Error::new(
             io::ErrorKind::TimedOut,
@@ -382,6 +423,9 @@ impl AsyncWrite for Socket {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
+        let Some(stream) = this.stream.as_mut() else {
+            return Poll::Ready(Err(io::ErrorKind::NotConnected.into()));
+        };
         if this.substitute.is_none()
             && let Some(code) = hyper_error_answer(buf)
             && !this.activity.is_upgraded()
@@ -396,12 +440,13 @@ impl AsyncWrite for Socket {
                 written: 0,
                 replaces: buf.len(),
             });
+            this.answered_error = true;
         }
         let Some(sub) = &mut this.substitute else {
-            return Pin::new(&mut this.stream).poll_write(cx, buf);
+            return Pin::new(stream).poll_write(cx, buf);
         };
         while sub.written < sub.bytes.len() {
-            let n = ready!(Pin::new(&mut this.stream).poll_write(cx, &sub.bytes[sub.written..]))?;
+            let n = ready!(Pin::new(&mut *stream).poll_write(cx, &sub.bytes[sub.written..]))?;
             if n == 0 {
                 return Poll::Ready(Ok(0));
             }
@@ -413,17 +458,34 @@ impl AsyncWrite for Socket {
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+        match self.get_mut().stream.as_mut() {
+            Some(stream) => Pin::new(stream).poll_flush(cx),
+            None => Poll::Ready(Ok(())),
+        }
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+        match self.get_mut().stream.as_mut() {
+            Some(stream) => Pin::new(stream).poll_shutdown(cx),
+            None => Poll::Ready(Ok(())),
+        }
     }
 
     // Without vectored writes hyper hands over each answer's head in one buffer, whole, which is
     // what `hyper_error_answer` needs to recognise its error answers.
     fn is_write_vectored(&self) -> bool {
         false
+    }
+}
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        if self.answered_error
+            && let Some(stream) = self.stream.take()
+            && tokio::runtime::Handle::try_current().is_ok()
+        {
+            close_gently(stream, Vec::new(), &self.edge.lingering);
+        }
     }
 }
 
