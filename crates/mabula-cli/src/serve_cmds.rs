@@ -32,6 +32,34 @@ pub enum Command {
         /// The bound on the analysis board's thinking per position, in milliseconds.
         #[arg(long, default_value_t = 1500)]
         analysis_ms: u64,
+        /// The time a client has to send a request head, in milliseconds (then: 408 and closed).
+        #[arg(long, default_value_t = 10_000)]
+        header_timeout_ms: u64,
+        /// The time a connection may stay open with no request, in milliseconds.
+        #[arg(long, default_value_t = 60_000)]
+        idle_timeout_ms: u64,
+        /// Open connections allowed from one client address (0: no cap).
+        #[arg(long, default_value_t = 256)]
+        max_connections_per_address: usize,
+        /// Open connections allowed in all (0: no cap); keep it below `ulimit -n`.
+        #[arg(long, default_value_t = 4096)]
+        max_connections: usize,
+        /// Open WebSockets allowed from one client address (0: no cap).
+        #[arg(long, default_value_t = 64)]
+        max_websockets_per_address: usize,
+        /// Open WebSockets allowed in all (0: no cap).
+        #[arg(long, default_value_t = 2048)]
+        max_websockets: usize,
+        /// The longest request target accepted, in bytes (longer: 414).
+        #[arg(long, default_value_t = 8 * 1024)]
+        max_uri_bytes: usize,
+        /// The most bytes of request headers accepted (more: 431).
+        #[arg(long, default_value_t = 32 * 1024)]
+        max_header_bytes: usize,
+        /// A proxy (IP address) whose X-Forwarded-For header names the client; repeat for
+        /// several. Without it the header is ignored.
+        #[arg(long = "trusted-proxy", value_name = "ADDR")]
+        trusted_proxies: Vec<std::net::IpAddr>,
     },
     /// Play many games against a running server and report moves per second, latencies and
     /// errors (start the server with --rate-limit 0).
@@ -67,6 +95,15 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             rate_limit,
             rate_burst,
             analysis_ms,
+            header_timeout_ms,
+            idle_timeout_ms,
+            max_connections_per_address,
+            max_connections,
+            max_websockets_per_address,
+            max_websockets,
+            max_uri_bytes,
+            max_header_bytes,
+            trusted_proxies,
         } => {
             init_logs();
             let database = match database {
@@ -83,6 +120,15 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.rate_limit = rate_limit;
             config.rate_burst = rate_burst;
             config.hub.analysis_time = Duration::from_millis(analysis_ms.max(1));
+            config.header_timeout = Duration::from_millis(header_timeout_ms.max(1));
+            config.idle_timeout = Duration::from_millis(idle_timeout_ms.max(1));
+            config.max_connections_per_address = max_connections_per_address;
+            config.max_connections = max_connections;
+            config.max_websockets_per_address = max_websockets_per_address;
+            config.max_websockets = max_websockets;
+            config.max_uri_bytes = max_uri_bytes;
+            config.max_header_bytes = max_header_bytes;
+            config.trusted_proxies = trusted_proxies;
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::bind(&bind)
                     .await

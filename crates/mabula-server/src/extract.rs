@@ -1,13 +1,15 @@
 //! Request extractors whose failures are [`ApiError`]s, so that a malformed body, an oversized
-//! body or a bad query string answers the API's JSON error instead of axum's plain text.
+//! body or a bad query string answers the API's JSON error instead of axum's plain text; and the
+//! client address of a request ([`ClientAddr`], decided with [`TrustedProxies`]).
 
 use crate::error::{ApiError, ErrorCode};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
-use axum::http::StatusCode;
 use axum::http::header::CONTENT_TYPE;
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
+use std::net::{IpAddr, SocketAddr};
 
 /// A JSON body. An empty body reads as `{}` (so `POST …/resign` needs no body); a non-empty one
 /// must be sent as `application/json`.
@@ -74,5 +76,165 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T>
             .await
             .map(|q| QueryParams(q.0))
             .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))
+    }
+}
+
+/// The address of the client that sent a request.
+///
+/// This is the TCP peer's address, unless the peer is one of the [`TrustedProxies`]: then it is
+/// the address that proxy reports in `X-Forwarded-For`. The connection layer (`server`) decides
+/// it once for every request and stores it in the request's extensions; the rate limit, the
+/// WebSocket caps and the request logs all read it from there, so they never disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientAddr(pub IpAddr);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<ClientAddr, ApiError> {
+        parts
+            .extensions
+            .get::<ClientAddr>()
+            .copied()
+            .ok_or_else(|| {
+                // Only a request that did not come through `server::run` lacks it: a bug.
+                tracing::error!("a request reached a handler without its client address");
+                ApiError::new(ErrorCode::Internal, "the client address is unknown")
+            })
+    }
+}
+
+/// The proxies whose `X-Forwarded-For` header is believed (`mabula serve --trusted-proxy`).
+///
+/// Anyone can send the header, so it says nothing unless the connection comes from a proxy we
+/// run, and only its rightmost entries, the ones our own proxies appended, can be believed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TrustedProxies(Vec<IpAddr>);
+
+impl TrustedProxies {
+    /// The proxies at `addrs` (IPv4 addresses written as IPv6 count as IPv4).
+    pub fn new(addrs: impl IntoIterator<Item = IpAddr>) -> TrustedProxies {
+        let mut addrs: Vec<IpAddr> = addrs.into_iter().map(|a| a.to_canonical()).collect();
+        addrs.sort_unstable();
+        addrs.dedup();
+        TrustedProxies(addrs)
+    }
+
+    /// Whether `ip` is one of the proxies.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        // A handful of addresses at most: a scan beats a hash.
+        self.0.contains(&ip.to_canonical())
+    }
+
+    /// The client behind a connection from `peer` that sent `headers`.
+    ///
+    /// From a proxy, this is the rightmost `X-Forwarded-For` entry that is not itself a trusted
+    /// proxy. Where an entry cannot be read, the last proxy that was passed stands for the client:
+    /// what lies to the left of garbage cannot be trusted.
+    pub fn client_addr(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+        let peer = peer.to_canonical();
+        if !self.contains(peer) {
+            return peer;
+        }
+        let mut client = peer;
+        for value in headers.get_all(X_FORWARDED_FOR).iter().rev() {
+            let Ok(value) = value.to_str() else {
+                return client;
+            };
+            for hop in value.rsplit(',') {
+                let Some(ip) = parse_hop(hop) else {
+                    return client;
+                };
+                client = ip;
+                if !self.contains(ip) {
+                    return ip;
+                }
+            }
+        }
+        client
+    }
+}
+
+/// The de facto standard header of proxies, absent from the `http` crate's list.
+const X_FORWARDED_FOR: &str = "x-forwarded-for";
+
+/// One `X-Forwarded-For` entry: an address, possibly with a port, IPv6 possibly in brackets.
+fn parse_hop(hop: &str) -> Option<IpAddr> {
+    let hop = hop.trim();
+    let ip = hop
+        .parse::<IpAddr>()
+        .ok()
+        .or_else(|| hop.parse::<SocketAddr>().ok().map(|s| s.ip()))
+        .or_else(|| hop.strip_prefix('[')?.strip_suffix(']')?.parse().ok())?;
+    Some(ip.to_canonical())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn forwarded(values: &[&str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for v in values {
+            headers.append(X_FORWARDED_FOR, HeaderValue::from_str(v).expect("header"));
+        }
+        headers
+    }
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().expect("ip")
+    }
+
+    #[test]
+    fn the_header_is_ignored_unless_the_peer_is_a_trusted_proxy() {
+        let proxies = TrustedProxies::new([ip("10.0.0.1")]);
+        let headers = forwarded(&["1.2.3.4"]);
+        assert_eq!(proxies.client_addr(ip("5.6.7.8"), &headers), ip("5.6.7.8"));
+        assert_eq!(
+            TrustedProxies::default().client_addr(ip("10.0.0.1"), &headers),
+            ip("10.0.0.1")
+        );
+        assert_eq!(proxies.client_addr(ip("10.0.0.1"), &headers), ip("1.2.3.4"));
+    }
+
+    #[test]
+    fn the_client_is_the_rightmost_entry_that_is_not_a_trusted_proxy() {
+        let proxies = TrustedProxies::new([ip("10.0.0.1"), ip("10.0.0.2")]);
+        // The client made up the first entry; our proxies appended the others.
+        let headers = forwarded(&["6.6.6.6, 1.2.3.4", "10.0.0.2"]);
+        assert_eq!(proxies.client_addr(ip("10.0.0.1"), &headers), ip("1.2.3.4"));
+    }
+
+    #[test]
+    fn an_unreadable_entry_leaves_the_last_proxy_as_the_client() {
+        let proxies = TrustedProxies::new([ip("10.0.0.1"), ip("10.0.0.2")]);
+        let headers = forwarded(&["1.2.3.4, unknown, 10.0.0.2"]);
+        assert_eq!(
+            proxies.client_addr(ip("10.0.0.1"), &headers),
+            ip("10.0.0.2")
+        );
+        assert_eq!(
+            proxies.client_addr(ip("10.0.0.1"), &HeaderMap::new()),
+            ip("10.0.0.1")
+        );
+    }
+
+    #[test]
+    fn entries_may_carry_ports_and_brackets() {
+        let proxies = TrustedProxies::new([ip("::1")]);
+        for (entry, want) in [
+            ("1.2.3.4:5678", "1.2.3.4"),
+            ("[2001:db8::1]:443", "2001:db8::1"),
+            ("[2001:db8::1]", "2001:db8::1"),
+            (" ::ffff:1.2.3.4 ", "1.2.3.4"),
+        ] {
+            let headers = forwarded(&[entry]);
+            assert_eq!(
+                proxies.client_addr(ip("::1"), &headers),
+                ip(want),
+                "{entry}"
+            );
+        }
     }
 }

@@ -2,15 +2,26 @@
 //! future completes, then stops in order: no new connections, requests in flight finish (their
 //! moves are committed), WebSockets are closed, queued writes are committed, the database is
 //! closed.
+//!
+//! `run` accepts connections itself, so that the limits that act before a request is read are
+//! ours: the connection caps per client address and in all (checked at accept, where a refused
+//! connection costs no more than a short answer), and, in [`conn`], the timeouts on request heads
+//! and idle connections, the request head's size, and JSON bodies on protocol errors.
 
+mod conn;
+
+use crate::api::limits::Slots;
 use crate::api::{self, AppState};
+use crate::extract::TrustedProxies;
 use crate::hub::{Hub, HubConfig};
 use crate::store::{Store, StoreError};
 use std::future::Future;
-use std::net::SocketAddr;
+use std::io;
+use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
+use tokio::sync::{Semaphore, watch};
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -23,6 +34,27 @@ pub struct ServerConfig {
     pub rate_limit: f64,
     /// Burst size of the rate limit.
     pub rate_burst: f64,
+    /// The time a client has to send a request head, from the connection's start or from the
+    /// head's first byte; then it is answered `408` (if part of a head came) and disconnected.
+    pub header_timeout: Duration,
+    /// The time a connection may stay open with no request in flight after a response.
+    pub idle_timeout: Duration,
+    /// Open connections allowed from one client address (0: no cap). Connections from a
+    /// trusted proxy are not counted per address.
+    pub max_connections_per_address: usize,
+    /// Open connections allowed in all (0: no cap). Keep it below the process's limit on open
+    /// files, or the server fails to accept before it can refuse.
+    pub max_connections: usize,
+    /// Open WebSockets allowed from one client address (0: no cap).
+    pub max_websockets_per_address: usize,
+    /// Open WebSockets allowed in all (0: no cap).
+    pub max_websockets: usize,
+    /// The longest request target (path and query) accepted, in bytes; longer ones get `414`.
+    pub max_uri_bytes: usize,
+    /// The most bytes of request headers accepted; more get `431`.
+    pub max_header_bytes: usize,
+    /// Proxies whose `X-Forwarded-For` names the client (empty: the header is ignored).
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl ServerConfig {
@@ -33,6 +65,15 @@ impl ServerConfig {
             hub: HubConfig::default(),
             rate_limit: 50.0,
             rate_burst: 100.0,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections_per_address: 256,
+            max_connections: 4096,
+            max_websockets_per_address: 64,
+            max_websockets: 2048,
+            max_uri_bytes: 8 * 1024,
+            max_header_bytes: 32 * 1024,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -51,6 +92,10 @@ pub enum ServerError {
     Start(String),
 }
 
+/// Connections being closed gently at once, at most: refused ones and ones that were answered
+/// an error (see `conn::close_gently`).
+const MAX_LINGERING: usize = 256;
+
 /// Serves Mabula on `listener` until `shutdown` completes.
 pub async fn run(
     listener: TcpListener,
@@ -60,6 +105,7 @@ pub async fn run(
     let store = Store::open(&config.database).await?;
     tracing::info!("database: {} ({})", redact(&config.database), store.kind());
     let hub = Hub::new(store, config.hub.clone());
+    warn_if_over_open_files(config.max_connections);
     let (stop_tx, stop_rx) = watch::channel(false);
     if let Err(e) = hub.start(stop_rx.clone()).await {
         hub.store.close().await;
@@ -73,23 +119,107 @@ pub async fn run(
         AppState {
             hub: hub.clone(),
             shutdown: stop_rx.clone(),
+            websockets: Arc::new(Slots::new(
+                "WebSockets",
+                config.max_websockets_per_address,
+                config.max_websockets,
+            )),
         },
         limiter,
     );
+    let edge = Arc::new(conn::Edge {
+        router: app,
+        proxies: TrustedProxies::new(config.trusted_proxies.iter().copied()),
+        header_timeout: config.header_timeout,
+        idle_timeout: config.idle_timeout,
+        max_uri_bytes: config.max_uri_bytes,
+        max_header_bytes: config.max_header_bytes,
+        lingering: Arc::new(Semaphore::new(MAX_LINGERING)),
+    });
+    let connections = Arc::new(Slots::new(
+        "connections",
+        config.max_connections_per_address,
+        config.max_connections,
+    ));
 
-    let service = app.into_make_service_with_connect_info::<SocketAddr>();
-    let served = axum::serve(listener, service)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            tracing::info!("shutting down");
-            let _ = stop_tx.send(true);
-        })
-        .await;
+    // Every connection task holds a clone of `open_rx`; when all are dropped, all have ended.
+    let (open_tx, open_rx) = watch::channel(());
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut shutdown => break,
+        };
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(e) if is_connection_error(&e) => continue,
+            Err(e) => {
+                // Most likely out of file descriptors: wait for some connections to close.
+                tracing::error!("cannot accept a connection: {e}");
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_millis(500)) => continue,
+                    () = &mut shutdown => break,
+                }
+            }
+        };
+        let ip = peer.ip().to_canonical();
+        match connections.take(ip, !edge.proxies.contains(ip)) {
+            Ok(slot) => {
+                let _ = stream.set_nodelay(true);
+                let (edge, stop, open) = (Arc::clone(&edge), stop_rx.clone(), open_rx.clone());
+                tokio::spawn(async move {
+                    conn::serve(edge, stream, peer, slot, stop).await;
+                    drop(open);
+                });
+            }
+            Err(err) => conn::refuse(stream, peer, err, &edge.lingering),
+        }
+    }
+    tracing::info!("shutting down");
+    drop(listener);
+    stop_tx.send_replace(true);
+    drop(open_rx);
+    open_tx.closed().await;
+
     hub.engine().close();
     hub.leave().await;
     hub.store.close().await;
     tracing::info!("stopped");
-    Ok(served?)
+    Ok(())
+}
+
+/// Errors of one connection that `accept` reports, after which the listener is fine.
+fn is_connection_error(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionRefused
+            | io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// Warns when `max_connections` cannot be reached under the process's limit on open files
+/// (Linux only: read from `/proc`), since the server then runs out of descriptors before it
+/// starts refusing connections.
+fn warn_if_over_open_files(max_connections: usize) {
+    let Some(limit) = open_files_limit() else {
+        return;
+    };
+    // The database, the listener and the log need a few.
+    let usable = limit.saturating_sub(64);
+    if max_connections == 0 || max_connections as u64 > usable {
+        tracing::warn!(
+            "the open files limit ({limit}) is below what --max-connections allows; \
+             raise it (ulimit -n) or lower --max-connections under {usable}"
+        );
+    }
+}
+
+/// The soft limit on open files, from `/proc/self/limits`.
+fn open_files_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
 }
 
 /// Completes on Ctrl-C or SIGTERM.

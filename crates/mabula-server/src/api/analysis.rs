@@ -5,16 +5,17 @@
 use super::AppState;
 use crate::analysis::{self as service, GameAnalysis, PositionAnalysis};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::extract::ClientAddr;
 use crate::extract::{JsonBody, QueryParams};
 use crate::view::{self, LegalMoveView, position_string};
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use mabula::{Game, Position, Scoring};
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use tokio::sync::mpsc;
 use utoipa::{IntoParams, ToSchema};
 
@@ -60,8 +61,8 @@ pub struct AnalysisStats {
 /// The key a client's analyses are counted under: its address, with an IPv6 address cut to its
 /// /64 network (what one host is usually given). The one place to change when the address comes
 /// from a proxy-aware extractor.
-pub(crate) fn client_key(peer: SocketAddr) -> String {
-    match peer.ip() {
+pub(crate) fn client_key(client: ClientAddr) -> String {
+    match client.0 {
         IpAddr::V4(ip) => ip.to_string(),
         IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
             Some(v4) => v4.to_string(),
@@ -105,14 +106,14 @@ fn parse_query(q: &PositionQuery) -> Result<(Position, Scoring), ApiError> {
     ))]
 pub async fn position(
     State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: ClientAddr,
     QueryParams(q): QueryParams<PositionQuery>,
 ) -> Result<Json<PositionAnalysis>, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
     let (report, cached) = app
         .hub
         .analyst()
-        .analyse(pos, scoring, &client_key(peer))
+        .analyse(pos, scoring, &client_key(client))
         .await?;
     Ok(Json(PositionAnalysis::new(&pos, scoring, &report, cached)))
 }
@@ -150,14 +151,14 @@ fn json_event(name: &str, value: &impl Serialize) -> Event {
     ))]
 pub async fn stream(
     State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: ClientAddr,
     QueryParams(q): QueryParams<PositionQuery>,
 ) -> Result<EventStream, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
     let (mut rx, cached) = app
         .hub
         .analyst()
-        .subscribe(pos, scoring, &client_key(peer))?;
+        .subscribe(pos, scoring, &client_key(client))?;
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
         loop {
@@ -230,7 +231,7 @@ pub struct GamePositionEvent {
     ))]
 pub async fn game(
     State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: ClientAddr,
     JsonBody(req): JsonBody<GameAnalysisRequest>,
 ) -> Result<EventStream, ApiError> {
     let game = Game::parse(&req.record).map_err(|e| {
@@ -241,7 +242,7 @@ pub async fn game(
     })?;
     let scoring = parse_scoring(req.scoring.as_deref(), game.scoring())?;
     let analyst = app.hub.analyst().clone();
-    let client = client_key(peer);
+    let client = client_key(client);
     let positions = game.positions();
     // The start is asked for here, so that a refusal is the answer's status, not an event.
     let mut first = Some(analyst.subscribe(*game.start(), scoring, &client)?);

@@ -4,18 +4,18 @@ use super::AppState;
 use super::analysis::client_key;
 use crate::auth::MaybeToken;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::extract::ClientAddr;
 use crate::extract::{JsonBody, QueryParams};
 use crate::store::ListFilter;
 use crate::view::{
     CreateGame, Empty, GameList, GameState, ImportRequest, JoinRequest, ListQuery, MoveRequest,
     RecordQuery, ResignRequest, SeatGrant,
 };
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use std::net::SocketAddr;
 
 /// The routes of the games resource.
 pub fn router() -> Router<AppState> {
@@ -43,10 +43,10 @@ pub fn router() -> Router<AppState> {
     ))]
 pub async fn create(
     State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: ClientAddr,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<Response, ApiError> {
-    let grant = app.hub.create(req, &client_key(peer)).await?;
+    let grant = app.hub.create(req, &client_key(client)).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
@@ -130,12 +130,12 @@ pub async fn join(
     ))]
 pub async fn play(
     State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: ClientAddr,
     Path(id): Path<String>,
     token: MaybeToken,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let client = client_key(peer);
+    let client = client_key(client);
     Ok(Json(
         app.hub
             .play(&id, &token, &req.mv, req.number, &client)
@@ -224,12 +224,12 @@ pub async fn decline_undo(
     ))]
 pub async fn rematch(
     State(app): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: ClientAddr,
     Path(id): Path<String>,
     token: MaybeToken,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Response, ApiError> {
-    let grant = app.hub.rematch(&id, &token, &client_key(peer)).await?;
+    let grant = app.hub.rematch(&id, &token, &client_key(client)).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 

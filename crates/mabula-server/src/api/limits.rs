@@ -1,16 +1,134 @@
-//! Layers that keep bad input from hurting: a per-address rate limit, a net that turns any error
-//! answer that is not yet JSON into the API's `{code, message}` body, and a panic catcher.
+//! What keeps bad input and greedy clients from hurting: a per-address rate limit, caps on open
+//! connections and WebSockets ([`Slots`]), a net that turns any error answer that is not yet JSON
+//! into the API's `{code, message}` body, and a panic catcher.
+//!
+//! Every per-address count keys IPv6 clients by their /64 network ([`address_key`]): one host
+//! usually has a whole /64 to pick addresses from, so a cap on single IPv6 addresses caps nothing.
 
 use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::extract::ClientAddr;
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
+
+/// The key under which `ip` is counted: IPv4 addresses as they are, IPv6 ones by their /64.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        v4 => v4,
+    }
+}
+
+/// Open things of one kind (connections, WebSockets), counted per client address and in all,
+/// under a cap on each count.
+///
+/// [`Slots::take`] answers a [`Slot`] that gives its place back when it is dropped, so a count
+/// cannot drift from the number of things open, whichever way they end.
+#[derive(Debug)]
+pub struct Slots {
+    /// What is counted, plural, for the refusal's message ("connections").
+    what: &'static str,
+    /// The most open at once from one address (0: no cap).
+    per_address: usize,
+    /// The most open at once in all (0: no cap).
+    total: usize,
+    /// The counts. A `std` mutex: it is held for a hash lookup and never across an await.
+    open: Mutex<OpenCounts>,
+}
+
+#[derive(Debug, Default)]
+struct OpenCounts {
+    total: usize,
+    by_address: HashMap<IpAddr, usize>,
+}
+
+/// One open thing's place in its [`Slots`]; dropping it gives the place back.
+#[derive(Debug)]
+pub struct Slot {
+    slots: Arc<Slots>,
+    /// The key it is counted under, if it is counted per address.
+    key: Option<IpAddr>,
+}
+
+impl Slots {
+    /// Counts of `what`, with at most `per_address` from one address and `total` in all
+    /// (0: no cap).
+    pub fn new(what: &'static str, per_address: usize, total: usize) -> Slots {
+        Slots {
+            what,
+            per_address,
+            total,
+            open: Mutex::new(OpenCounts::default()),
+        }
+    }
+
+    /// Takes a place for something opened by `ip`; `per_address` false counts it only in the
+    /// total (a trusted proxy speaks for many clients). Over a cap: `429 too_many_connections`.
+    pub fn take(self: &Arc<Self>, ip: IpAddr, per_address: bool) -> Result<Slot, ApiError> {
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.total > 0 && open.total >= self.total {
+            return Err(self.refusal(format!(
+                "the server has too many open {} (at most {}); try again later",
+                self.what, self.total
+            )));
+        }
+        let key = per_address.then(|| address_key(ip));
+        if let Some(key) = key {
+            let count = open.by_address.entry(key).or_insert(0);
+            if self.per_address > 0 && *count >= self.per_address {
+                return Err(self.refusal(format!(
+                    "too many open {} from your address (at most {})",
+                    self.what, self.per_address
+                )));
+            }
+            *count += 1;
+        }
+        open.total += 1;
+        Ok(Slot {
+            slots: Arc::clone(self),
+            key,
+        })
+    }
+
+    /// How many are open now.
+    pub fn open(&self) -> usize {
+        self.open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .total
+    }
+
+    fn refusal(&self, message: String) -> ApiError {
+        let mut err = ApiError::new(ErrorCode::TooManyConnections, message);
+        err.retry_after = Some(1);
+        err
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut open = self
+            .slots
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        open.total = open.total.saturating_sub(1);
+        if let Some(key) = self.key
+            && let Some(count) = open.by_address.get_mut(&key)
+        {
+            *count -= 1;
+            if *count == 0 {
+                open.by_address.remove(&key);
+            }
+        }
+    }
+}
 
 /// A token bucket per client address.
 pub struct RateLimiter {
@@ -32,7 +150,7 @@ impl RateLimiter {
         }
     }
 
-    /// Takes a token for `ip`; on refusal, the seconds until one is available.
+    /// Takes a token for `ip` (IPv6: its /64); on refusal, the seconds until one is available.
     pub fn check(&self, ip: IpAddr) -> Result<(), u64> {
         if self.per_second <= 0.0 {
             return Ok(());
@@ -48,7 +166,7 @@ impl RateLimiter {
                 *tokens + now.duration_since(*at).as_secs_f64() * rate < burst
             });
         }
-        let (tokens, at) = buckets.entry(ip).or_insert((self.burst, now));
+        let (tokens, at) = buckets.entry(address_key(ip)).or_insert((self.burst, now));
         *tokens =
             (*tokens + now.duration_since(*at).as_secs_f64() * self.per_second).min(self.burst);
         *at = now;
@@ -67,10 +185,7 @@ pub async fn rate_limit(
     req: Request,
     next: Next,
 ) -> Response {
-    let ip = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
+    let ip = req.extensions().get::<ClientAddr>().map(|c| c.0);
     if let Some(ip) = ip
         && let Err(secs) = limiter.check(ip)
     {
@@ -146,6 +261,46 @@ mod tests {
         assert_eq!(limiter.check(ip), Err(1));
         let other: IpAddr = [127, 0, 0, 2].into();
         assert!(limiter.check(other).is_ok());
+    }
+
+    #[test]
+    fn an_ipv6_client_is_counted_by_its_network() {
+        let limiter = RateLimiter::new(1.0, 2.0);
+        for host in 1..=2u16 {
+            let ip: IpAddr = [0x2001, 0xdb8, 0, 0, 0, 0, 0, host].into();
+            assert!(limiter.check(ip).is_ok());
+        }
+        let neighbour: IpAddr = [0x2001, 0xdb8, 0, 0, 0, 0, 0, 3].into();
+        assert!(limiter.check(neighbour).is_err());
+        let other_network: IpAddr = [0x2001, 0xdb8, 0, 1, 0, 0, 0, 1].into();
+        assert!(limiter.check(other_network).is_ok());
+    }
+
+    #[test]
+    fn slots_are_capped_per_address_and_in_all_and_given_back_on_drop() {
+        let slots = Arc::new(Slots::new("connections", 2, 3));
+        let a: IpAddr = [127, 0, 0, 1].into();
+        let b: IpAddr = [127, 0, 0, 2].into();
+        let first = slots.take(a, true).expect("first");
+        let _second = slots.take(a, true).expect("second");
+        let err = slots.take(a, true).expect_err("third from a");
+        assert_eq!(err.code, ErrorCode::TooManyConnections);
+        let _third = slots.take(b, true).expect("first from b");
+        assert!(slots.take(b, false).is_err(), "the total is reached");
+        drop(first);
+        assert_eq!(slots.open(), 2);
+        let _again = slots.take(a, true).expect("a slot was given back");
+    }
+
+    #[test]
+    fn an_uncounted_address_only_meets_the_total_cap() {
+        let slots = Arc::new(Slots::new("connections", 1, 0));
+        let proxy: IpAddr = [10, 0, 0, 1].into();
+        let held: Vec<Slot> = (0..100)
+            .map(|_| slots.take(proxy, false).expect("no per-address cap"))
+            .collect();
+        assert_eq!(slots.open(), held.len());
+        assert!(slots.take(proxy, true).is_ok());
     }
 
     #[test]

@@ -1,5 +1,8 @@
 //! The HTTP side: [`AppState`], one router per resource (games, analysis, ws, docs, assets), merged in [`router`], and the layers
 //! every request goes through (body limit, rate limit, JSON errors, panics caught, tracing).
+//!
+//! The router expects every request to carry its [`ClientAddr`]; `server` puts it there, together
+//! with the limits that act before a request is read (timeouts, connection caps, head sizes).
 
 pub mod analysis;
 pub mod assets;
@@ -9,9 +12,10 @@ pub mod limits;
 pub mod ws;
 
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::ClientAddr;
 use crate::hub::Hub;
 use crate::view::Health;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Request};
 use axum::routing::get;
 use axum::{Json, Router};
 use std::sync::Arc;
@@ -24,6 +28,10 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     /// Turns true when the server stops (WebSocket sessions close then).
     pub shutdown: watch::Receiver<bool>,
+    /// The open WebSockets per client address and in all: each one holds a task and a place in
+    /// its game's broadcast for as long as the client likes, so they are capped apart from
+    /// connections.
+    pub websockets: Arc<limits::Slots>,
 }
 
 /// The most bytes a request body may have.
@@ -48,8 +56,20 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             limits::panic_response,
         ))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         .with_state(state)
+}
+
+/// The log span of a request: tower-http's fields and the client address.
+fn request_span(req: &Request) -> tracing::Span {
+    let client = req.extensions().get::<ClientAddr>().map(|c| c.0);
+    tracing::debug_span!(
+        "request",
+        method = %req.method(),
+        uri = %req.uri(),
+        version = ?req.version(),
+        client = ?client,
+    )
 }
 
 /// Liveness.

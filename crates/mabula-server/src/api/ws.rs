@@ -1,7 +1,9 @@
 //! The live channel of a game: `GET /api/games/{id}/ws` (`docs/api.md`, section 5).
 //!
 //! The session loop is generic over a `Sink`/`Stream` of WebSocket messages, so it does not care
-//! where the socket comes from. It waits for the client's `hello`, answers `sync` (the missed
+//! where the socket comes from. Opening one takes a place in [`AppState::websockets`] (capped per
+//! client address and in all); every frame a client sends, text, binary or ping, counts against
+//! its message rate. It waits for the client's `hello`, answers `sync` (the missed
 //! moves or everything) and then forwards the game's broadcast changes in order. The broadcast
 //! receiver is created under the game's lock together with the `sync` snapshot, so every change
 //! after the snapshot arrives exactly once.
@@ -9,6 +11,7 @@
 use super::AppState;
 use crate::auth::Seats;
 use crate::error::{ApiError, ErrorCode};
+use crate::extract::ClientAddr;
 use crate::hub::{GameHandle, Hub, ServerMessage};
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade};
@@ -28,7 +31,9 @@ pub fn router() -> Router<AppState> {
 
 /// How long a client may take to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
-/// Client messages allowed per second before the socket is closed.
+/// How long a closing session waits for the client's close.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
+/// Frames a client may send per second before the socket is closed.
 const MAX_MESSAGES_PER_SECOND: u32 = 20;
 
 /// Messages a client sends.
@@ -50,6 +55,7 @@ enum ClientMessage {
 
 async fn upgrade(
     State(app): State<AppState>,
+    ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
@@ -60,6 +66,9 @@ async fn upgrade(
             format!("this endpoint speaks WebSocket only: {}", e.body_text()),
         )
     })?;
+    let slot = app.websockets.take(client, true).inspect_err(|_| {
+        tracing::debug!(%client, "WebSocket refused: over a cap");
+    })?;
     let hub = app.hub.clone();
     let shutdown = app.shutdown.clone();
     Ok(ws
@@ -69,7 +78,16 @@ async fn upgrade(
         .on_upgrade(move |socket| async move {
             let (sink, stream) = socket.split();
             session(hub, handle, sink, stream, shutdown).await;
+            drop(slot);
         }))
+}
+
+/// What a client's frame is, as far as the session cares.
+enum Frame {
+    Text(Utf8Bytes),
+    Binary,
+    /// A ping or a pong.
+    Control,
 }
 
 /// Who a session counts as in the presence.
@@ -94,14 +112,12 @@ pub async fn session<Si, St, E>(
     loop {
         tokio::select! {
             incoming = stream.next() => {
-                let text = match incoming {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Binary(_))) => {
-                        let msg = ServerMessage::Error { code: ErrorCode::BadRequest, message: "send JSON text messages" };
-                        if sink.send(Message::Text(msg.to_text())).await.is_err() { break; }
-                        continue;
-                    }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                // Every frame counts, whatever its kind: each costs the server some work.
+                let frame = match incoming {
+                    Some(Ok(Message::Text(t))) => Frame::Text(t),
+                    Some(Ok(Message::Binary(_))) => Frame::Binary,
+                    // tungstenite has answered a ping already.
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => Frame::Control,
                     Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 };
                 if window.0.elapsed() >= Duration::from_secs(1) {
@@ -113,6 +129,15 @@ pub async fn session<Si, St, E>(
                     let _ = sink.send(Message::Text(msg.to_text())).await;
                     break;
                 }
+                let text = match frame {
+                    Frame::Text(text) => text,
+                    Frame::Binary => {
+                        let msg = ServerMessage::Error { code: ErrorCode::MalformedJson, message: "binary messages are not read: send JSON text" };
+                        if sink.send(Message::Text(msg.to_text())).await.is_err() { break; }
+                        continue;
+                    }
+                    Frame::Control => continue,
+                };
                 match serde_json::from_str::<ClientMessage>(&text) {
                     Ok(ClientMessage::Ping) => {
                         if sink.send(Message::Text(ServerMessage::Pong.to_text())).await.is_err() { break; }
@@ -176,6 +201,10 @@ pub async fn session<Si, St, E>(
         hub.presence_change(&handle, who, -1);
     }
     let _ = sink.close().await;
+    // Read on until the client answers the close, a second at most: dropping a socket with
+    // unread frames resets the connection, and the reset can overtake our last messages.
+    let drain = async { while let Some(Ok(_)) = stream.next().await {} };
+    let _ = tokio::time::timeout(CLOSE_GRACE, drain).await;
 }
 
 async fn next_event(
