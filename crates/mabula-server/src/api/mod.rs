@@ -54,7 +54,10 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
 
 /// Liveness.
 #[utoipa::path(get, path = "/healthz", tag = "server",
-    responses((status = 200, description = "The server is up", body = Health)))]
+    responses(
+        (status = 200, description = "The server is up", body = Health),
+        (status = 429, response = docs::Throttled),
+    ))]
 pub async fn health() -> Json<Health> {
     Json(Health {
         status: "ok".into(),
