@@ -22,6 +22,7 @@ SCHEMATHESIS_VERSION="4.32.5"
 VENV="${MABULA_VENV:-target/venv}"
 EXAMPLES="${MABULA_ST_EXAMPLES:-40}"
 SEED="${MABULA_ST_SEED:-1}"
+case "$VENV" in /*) ;; *) VENV="$PWD/$VENV" ;; esac
 
 log() { echo "schemathesis.sh: $*" >&2; }
 
@@ -82,8 +83,10 @@ if [[ "$SEED" != "random" ]]; then
     SEED_ARGS=(--seed "$SEED")
 fi
 
+# From the temporary directory, where Schemathesis leaves its cache.
 started=$SECONDS
 status=0
+cd "$WORK"
 "$VENV/bin/st" --no-color run "$URL/api/openapi.json" \
     --checks not_a_server_error,status_code_conformance \
     --max-examples "$EXAMPLES" \
