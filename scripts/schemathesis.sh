@@ -11,7 +11,7 @@
 # rate limit, and is stopped at the end whatever happens.
 #
 # Settings (environment):
-#   MABULA_ST_EXAMPLES  generated cases per operation and phase (default 40)
+#   MABULA_ST_EXAMPLES  generated cases per operation and phase (default 100)
 #   MABULA_ST_SEED      the generator's seed (default 1, so that a run can be repeated; set it to
 #                       `random` to explore new inputs)
 #   MABULA_BIN          a `mabula` binary to test instead of building one
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 SCHEMATHESIS_VERSION="4.32.5"
 VENV="${MABULA_VENV:-target/venv}"
-EXAMPLES="${MABULA_ST_EXAMPLES:-40}"
+EXAMPLES="${MABULA_ST_EXAMPLES:-100}"
 SEED="${MABULA_ST_SEED:-1}"
 case "$VENV" in /*) ;; *) VENV="$PWD/$VENV" ;; esac
 
