@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the Rust workspace (unit, integration, property, differential,
-# perft and doc tests), the storage tests against a throwaway PostgreSQL server, and the browser
-# tests. Starts what the tests need; .ci/run installs the system packages first.
+# perft and doc tests), the storage tests against a throwaway PostgreSQL server, Schemathesis
+# against the OpenAPI document of a running server, and the browser tests. Starts and installs
+# what the tests need (Schemathesis into target/venv); .ci/run installs the system packages first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,9 @@ fi
 
 cargo nextest run --workspace --no-fail-fast
 cargo test --workspace --doc --quiet
+
+# Generated requests against a real server: no 5xx, and no status the document does not list.
+scripts/schemathesis.sh
 
 if [ -f web-tests/package.json ]; then
   (cd web-tests && bash run.sh)

@@ -61,11 +61,14 @@ pub enum Command {
         #[arg(long = "trusted-proxy", value_name = "ADDR")]
         trusted_proxies: Vec<std::net::IpAddr>,
     },
-    /// Play many games against a running server and report moves per second, latencies and
-    /// errors (start the server with --rate-limit 0).
+    /// Play many games against a running server, or several instances of it, and report moves
+    /// per second, latencies and errors, in all and per instance (start the servers with
+    /// --rate-limit 0).
     Loadtest {
-        /// The server, e.g. http://127.0.0.1:8080.
-        url: String,
+        /// The server, e.g. http://127.0.0.1:8080; with several instances, each game is created
+        /// on one and its moves go round all of them, and the spectators are spread over them.
+        #[arg(required = true, num_args = 1..)]
+        urls: Vec<String>,
         /// Games played at once.
         #[arg(long, default_value_t = 64)]
         games: usize,
@@ -143,14 +146,14 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             })
         }
         Command::Loadtest {
-            url,
+            urls,
             games,
             seconds,
             spectators,
             watched_rate,
         } => {
             let config = LoadtestConfig {
-                url,
+                urls,
                 games,
                 duration: Duration::from_secs_f64(seconds),
                 spectators,

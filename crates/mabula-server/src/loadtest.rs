@@ -1,10 +1,14 @@
-//! The client side of `mabula loadtest`: many games played at once against a running server, and
-//! optionally many WebSocket spectators of one more game, each checked to receive every move
-//! exactly once and in order.
+//! The client side of `mabula loadtest`: many games played at once against one running server or
+//! several instances of it, and optionally many WebSocket spectators of one more game, each
+//! checked to receive every move exactly once and in order.
 //!
 //! Each player task creates a game at one screen (`local`), then plays random legal moves as
 //! fast as the server answers, sending the move number so a move is never played twice, and
-//! starts a new game when one ends. The run is bounded in time; it only talks to the given URL.
+//! starts a new game when one ends. With several instances, requests go round the instances in
+//! turn: each new game is created on the next instance, each of its moves is sent to the
+//! instance after the one that took the previous request, and the spectators are dealt out over
+//! all instances, so that every game's state has to travel between them. The run is bounded in
+//! time; it only talks to the given URLs.
 
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -19,8 +23,8 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct LoadtestConfig {
-    /// The server's base URL, e.g. `http://127.0.0.1:8080`.
-    pub url: String,
+    /// The base URL of each instance, e.g. `http://127.0.0.1:8080` (at least one).
+    pub urls: Vec<String>,
     /// Games played at once.
     pub games: usize,
     /// How long to play.
@@ -66,6 +70,27 @@ pub struct Report {
     pub spectators_incomplete: usize,
     /// Delay from sending a watched move to a spectator receiving it, microseconds, sorted.
     pub delivery_us: Vec<u32>,
+    /// The same counts for each instance, in the order of the URLs.
+    pub instances: Vec<InstanceReport>,
+}
+
+/// What one instance answered.
+#[derive(Clone, Debug, Default)]
+pub struct InstanceReport {
+    /// Its base URL.
+    pub url: String,
+    /// Games created on it.
+    pub games_created: u64,
+    /// Moves it accepted.
+    pub moves: u64,
+    /// Latency of the moves it accepted, microseconds, sorted.
+    pub latencies_us: Vec<u32>,
+    /// Requests to it that failed (the codes are in the report's totals).
+    pub errors: u64,
+    /// Spectators connected to it.
+    pub spectators: usize,
+    /// Of those, the ones that received every watched move exactly once, in order.
+    pub spectators_complete: usize,
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -148,6 +173,29 @@ impl fmt::Display for Report {
                 percentile(&self.delivery_us, 1.0)
             )?;
         }
+        if self.instances.len() > 1 {
+            writeln!(f, "per instance")?;
+            for i in &self.instances {
+                write!(
+                    f,
+                    "  {}  {} games created, {} moves, p50 {:.2} ms, p99 {:.2} ms, {} errors",
+                    i.url,
+                    i.games_created,
+                    i.moves,
+                    percentile(&i.latencies_us, 0.5),
+                    percentile(&i.latencies_us, 0.99),
+                    i.errors
+                )?;
+                if self.spectators > 0 || i.spectators > 0 {
+                    write!(
+                        f,
+                        ", {} spectators ({} received every move)",
+                        i.spectators, i.spectators_complete
+                    )?;
+                }
+                writeln!(f)?;
+            }
+        }
         Ok(())
     }
 }
@@ -177,19 +225,35 @@ struct ErrorReply {
     code: String,
 }
 
-/// Per-task tallies, merged at the end.
+/// What one task saw of one instance, merged into the report at the end.
 #[derive(Default)]
-struct Tally {
+struct Counts {
     moves: u64,
     created: u64,
-    finished: u64,
     latencies: Vec<u32>,
     errors: BTreeMap<String, u64>,
 }
 
-impl Tally {
+impl Counts {
     fn error(&mut self, what: impl Into<String>) {
         *self.errors.entry(what.into()).or_default() += 1;
+    }
+}
+
+/// What one task saw, per instance.
+struct Tally {
+    /// Indexed like the URLs.
+    at: Vec<Counts>,
+    /// Games played to their end (a game belongs to no one instance).
+    finished: u64,
+}
+
+impl Tally {
+    fn new(instances: usize) -> Tally {
+        Tally {
+            at: (0..instances).map(|_| Counts::default()).collect(),
+            finished: 0,
+        }
     }
 }
 
@@ -205,7 +269,7 @@ impl Dice {
     }
 }
 
-async fn create(client: &reqwest::Client, base: &str, tally: &mut Tally) -> Option<Grant> {
+async fn create(client: &reqwest::Client, base: &str, tally: &mut Counts) -> Option<Grant> {
     let response = client
         .post(format!("{base}/api/games"))
         .json(&serde_json::json!({ "mode": "local" }))
@@ -249,7 +313,7 @@ async fn play(
     (id, token): (&str, &str),
     state: &State,
     dice: &mut Dice,
-    tally: &mut Tally,
+    tally: &mut Counts,
 ) -> Option<State> {
     let mv = &state.legal_moves[dice.below(state.legal_moves.len())].notation;
     let body = serde_json::json!({ "move": mv, "number": state.moves.len() + 1 });
@@ -294,15 +358,29 @@ async fn play(
     }
 }
 
-async fn player(client: reqwest::Client, base: String, deadline: Instant, seed: u64) -> Tally {
-    let mut tally = Tally::default();
+/// Plays games one after another until `deadline`; the first game is created on instance
+/// `first`, each later one on the next instance, and every request goes to the instance after
+/// the one that took the request before it.
+async fn player(
+    client: reqwest::Client,
+    bases: Arc<[String]>,
+    deadline: Instant,
+    seed: u64,
+    first: usize,
+) -> Tally {
+    let n = bases.len();
+    let mut tally = Tally::new(n);
     let mut dice = Dice(seed | 1);
+    let mut home = first % n;
     while Instant::now() < deadline {
+        let created = create(&client, &bases[home], &mut tally.at[home]).await;
+        let mut at = home;
+        home = (home + 1) % n;
         let Some(Grant {
             game_id,
             token,
             mut state,
-        }) = create(&client, &base, &mut tally).await
+        }) = created
         else {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
@@ -311,13 +389,14 @@ async fn player(client: reqwest::Client, base: String, deadline: Instant, seed: 
             && state.status == "playing"
             && !state.legal_moves.is_empty()
         {
+            at = (at + 1) % n;
             match play(
                 &client,
-                &base,
+                &bases[at],
                 (&game_id, &token),
                 &state,
                 &mut dice,
-                &mut tally,
+                &mut tally.at[at],
             )
             .await
             {
@@ -414,24 +493,65 @@ async fn spectator(ws_url: String, sent: Arc<Mutex<Vec<Instant>>>, stop: Instant
     })
 }
 
+/// Adds one task's tally to the report: the totals and each instance's counts. The watched
+/// game's moves are not part of the load, so only its creation and its failures (named
+/// `watched:CODE`) are counted.
+fn merge(report: &mut Report, tally: Tally, watched: bool) {
+    let prefix = if watched { "watched:" } else { "" };
+    for (counts, instance) in tally.at.into_iter().zip(&mut report.instances) {
+        report.games_created += counts.created;
+        instance.games_created += counts.created;
+        for (code, n) in counts.errors {
+            instance.errors += n;
+            *report.errors.entry(format!("{prefix}{code}")).or_default() += n;
+        }
+        if !watched {
+            report.moves += counts.moves;
+            instance.moves += counts.moves;
+            report.latencies_us.extend_from_slice(&counts.latencies);
+            instance.latencies_us.extend(counts.latencies);
+        }
+    }
+    if !watched {
+        report.games_finished += tally.finished;
+    }
+}
+
 /// Runs the load test.
 pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
-    let base = config.url.trim_end_matches('/').to_string();
+    let bases: Arc<[String]> = config
+        .urls
+        .iter()
+        .map(|u| u.trim_end_matches('/').to_string())
+        .collect();
+    if bases.is_empty() {
+        return Err(LoadtestError::Setup("no server URL given".into()));
+    }
+    let n = bases.len();
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(config.games + 8)
         .timeout(Duration::from_secs(30))
         .build()
         .map_err(|e| LoadtestError::Setup(e.to_string()))?;
-    let health = client.get(format!("{base}/healthz")).send().await;
-    if !health.as_ref().is_ok_and(|r| r.status().is_success()) {
-        return Err(LoadtestError::Setup(format!(
-            "no healthy Mabula server at {base}"
-        )));
+    for base in bases.iter() {
+        let health = client.get(format!("{base}/healthz")).send().await;
+        if !health.as_ref().is_ok_and(|r| r.status().is_success()) {
+            return Err(LoadtestError::Setup(format!(
+                "no healthy Mabula server at {base}"
+            )));
+        }
     }
 
     // The watched game and its spectators connect before the load starts.
     let mut report = Report {
         games: config.games,
+        instances: bases
+            .iter()
+            .map(|url| InstanceReport {
+                url: url.clone(),
+                ..InstanceReport::default()
+            })
+            .collect(),
         ..Report::default()
     };
     let mut spectator_tasks = Vec::new();
@@ -439,23 +559,30 @@ pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
     let mut watched = None;
     let hard_stop = Instant::now() + config.duration + Duration::from_secs(30);
     if config.spectators > 0 {
-        let mut tally = Tally::default();
-        let grant = create(&client, &base, &mut tally)
+        let mut tally = Tally::new(n);
+        let grant = create(&client, &bases[0], &mut tally.at[0])
             .await
             .ok_or_else(|| LoadtestError::Setup("cannot create the watched game".into()))?;
-        let ws_base = base
-            .replacen("http://", "ws://", 1)
-            .replacen("https://", "wss://", 1);
-        let ws_url = format!("{ws_base}/api/games/{}/ws", grant.game_id);
-        for chunk in 0..config.spectators.div_ceil(100) {
-            for _ in 0..100.min(config.spectators - chunk * 100) {
-                spectator_tasks.push(tokio::spawn(spectator(
-                    ws_url.clone(),
-                    sent.clone(),
-                    hard_stop,
-                )));
+        merge(&mut report, tally, true);
+        let ws_urls: Vec<String> = bases
+            .iter()
+            .map(|base| {
+                let ws_base = base
+                    .replacen("http://", "ws://", 1)
+                    .replacen("https://", "wss://", 1);
+                format!("{ws_base}/api/games/{}/ws", grant.game_id)
+            })
+            .collect();
+        // Spectator k watches through instance k mod n; they connect in batches of 100.
+        for k in 0..config.spectators {
+            let at = k % n;
+            spectator_tasks.push((
+                at,
+                tokio::spawn(spectator(ws_urls[at].clone(), sent.clone(), hard_stop)),
+            ));
+            if k % 100 == 99 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
             }
-            tokio::time::sleep(Duration::from_millis(20)).await;
         }
         // Give the spectators a moment to say hello.
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -468,37 +595,41 @@ pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
         .map(|i| {
             tokio::spawn(player(
                 client.clone(),
-                base.clone(),
+                bases.clone(),
                 deadline,
                 0x9e37_79b9 + i as u64 * 7919,
+                i,
             ))
         })
         .collect();
 
-    // The watched game is played at its own pace, to its end.
+    // The watched game is played at its own pace, to its end, its moves going round the
+    // instances like the players' moves (it was created on the first one).
     let watched_driver = watched.map(|grant| {
-        let (client, base, sent) = (client.clone(), base.clone(), sent.clone());
+        let (client, bases, sent) = (client.clone(), bases.clone(), sent.clone());
         let pause = Duration::from_secs_f64(1.0 / config.watched_rate.max(0.1));
         tokio::spawn(async move {
-            let mut tally = Tally::default();
+            let mut tally = Tally::new(n);
             let mut dice = Dice(12345);
             let Grant {
                 game_id,
                 token,
                 mut state,
             } = grant;
+            let mut at = 0;
             while state.status == "playing" && Instant::now() < hard_stop {
                 tokio::time::sleep(pause).await;
+                at = (at + 1) % n;
                 if let Ok(mut s) = sent.lock() {
                     s.push(Instant::now());
                 }
                 match play(
                     &client,
-                    &base,
+                    &bases[at],
                     (&game_id, &token),
                     &state,
                     &mut dice,
-                    &mut tally,
+                    &mut tally.at[at],
                 )
                 .await
                 {
@@ -517,39 +648,40 @@ pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
 
     for p in players {
         if let Ok(t) = p.await {
-            report.moves += t.moves;
-            report.games_created += t.created;
-            report.games_finished += t.finished;
-            report.latencies_us.extend(t.latencies);
-            for (k, v) in t.errors {
-                *report.errors.entry(k).or_default() += v;
-            }
+            merge(&mut report, t, false);
         }
     }
     report.elapsed = started.elapsed();
     if let Some(driver) = watched_driver
         && let Ok(t) = driver.await
     {
-        for (k, v) in t.errors {
-            *report.errors.entry(format!("watched:{k}")).or_default() += v;
-        }
+        merge(&mut report, t, true);
     }
     report.watched_moves = sent.lock().map(|s| s.len() as u32).unwrap_or(0);
-    for task in spectator_tasks {
+    for (at, task) in spectator_tasks {
+        let instance = &mut report.instances[at];
         match task.await.ok().flatten() {
             Some(w) => {
                 report.spectators += 1;
+                instance.spectators += 1;
                 if w.complete {
                     report.spectators_complete += 1;
+                    instance.spectators_complete += 1;
                 } else {
                     report.spectators_incomplete += 1;
                 }
                 report.delivery_us.extend(w.delivery);
             }
-            None => *report.errors.entry("spectator_connect".into()).or_default() += 1,
+            None => {
+                instance.errors += 1;
+                *report.errors.entry("spectator_connect".into()).or_default() += 1;
+            }
         }
     }
     report.latencies_us.sort_unstable();
     report.delivery_us.sort_unstable();
+    for instance in &mut report.instances {
+        instance.latencies_us.sort_unstable();
+    }
     Ok(report)
 }

@@ -100,9 +100,9 @@ fn parse_query(q: &PositionQuery) -> Result<(Position, Scoring), ApiError> {
 #[utoipa::path(get, path = "/api/analysis", tag = "analysis", params(PositionQuery),
     responses(
         (status = 200, description = "The finished analysis", body = PositionAnalysis),
-        (status = 400, description = "Bad position string or scoring mode", body = ErrorBody),
-        (status = 429, description = "Too many analyses of this client queued or running (`rate_limited`, with `Retry-After`)", body = ErrorBody),
-        (status = 503, description = "The analysis queue is full (`busy`, with `Retry-After`)", body = ErrorBody),
+        (status = 400, description = "A bad position string or scoring mode, or an unknown parameter (`bad_request`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn position(
     State(app): State<AppState>,
@@ -145,9 +145,9 @@ fn json_event(name: &str, value: &impl Serialize) -> Event {
 #[utoipa::path(get, path = "/api/analysis/stream", tag = "analysis", params(PositionQuery),
     responses(
         (status = 200, description = "An event stream of `analysis` events", content_type = "text/event-stream", body = PositionAnalysis),
-        (status = 400, description = "Bad position string or scoring mode", body = ErrorBody),
-        (status = 429, description = "Too many analyses of this client queued or running (`rate_limited`, with `Retry-After`)", body = ErrorBody),
-        (status = 503, description = "The analysis queue is full (`busy`, with `Retry-After`)", body = ErrorBody),
+        (status = 400, description = "A bad position string or scoring mode, or an unknown parameter (`bad_request`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn stream(
     State(app): State<AppState>,
@@ -224,10 +224,12 @@ pub struct GamePositionEvent {
 #[utoipa::path(post, path = "/api/analysis/game", tag = "analysis", request_body = GameAnalysisRequest,
     responses(
         (status = 200, description = "An event stream of `position` events, then a `game` event", content_type = "text/event-stream", body = GameAnalysis),
-        (status = 400, description = "Bad scoring mode", body = ErrorBody),
-        (status = 422, description = "The record cannot be read", body = ErrorBody),
-        (status = 429, description = "Too many analyses of this client queued or running (`rate_limited`, with `Retry-After`)", body = ErrorBody),
-        (status = 503, description = "The analysis queue is full (`busy`, with `Retry-After`)", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or a bad scoring mode (`bad_request`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 422, description = "The record cannot be read (`invalid_record`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn game(
     State(app): State<AppState>,
@@ -289,7 +291,10 @@ pub async fn game(
 
 /// The analysis cache's counters.
 #[utoipa::path(get, path = "/api/analysis/stats", tag = "analysis",
-    responses((status = 200, description = "Analyses started and cache hits", body = AnalysisStats)))]
+    responses(
+        (status = 200, description = "Analyses started and cache hits", body = AnalysisStats),
+        (status = 429, response = super::docs::Throttled),
+    ))]
 pub async fn stats(State(app): State<AppState>) -> Json<AnalysisStats> {
     let a = app.hub.analyst();
     Json(AnalysisStats {
@@ -324,7 +329,8 @@ pub struct PositionMoves {
 #[utoipa::path(get, path = "/api/analysis/moves", tag = "analysis", params(MovesQuery),
     responses(
         (status = 200, description = "The legal moves", body = PositionMoves),
-        (status = 400, description = "Bad position string", body = ErrorBody),
+        (status = 400, description = "A bad position string, or an unknown parameter (`bad_request`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
     ))]
 pub async fn moves(
     QueryParams(q): QueryParams<MovesQuery>,

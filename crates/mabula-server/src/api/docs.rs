@@ -1,5 +1,11 @@
 //! The OpenAPI document, generated from the handlers' and types' annotations, served at
 //! `/api/openapi.json`. The WebSocket protocol is described in `docs/api.md`.
+//!
+//! Each operation lists every status it can answer, including those that come from the layers
+//! and extractors in front of its handler (a body that is not JSON, too many requests, a server
+//! that is stopping): `scripts/schemathesis.sh` fails on any status an operation answers without
+//! listing it, and `tests/openapi.rs` checks the statuses every body and every game id bring.
+//! The answers that read the same for many operations are the reusable responses below.
 
 use super::AppState;
 use super::analysis::{AnalysisStats, GameAnalysisRequest, GamePositionEvent, PositionMoves};
@@ -17,7 +23,7 @@ use crate::view::{
 use axum::routing::get;
 use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi};
+use utoipa::{Modify, OpenApi, ToResponse};
 
 /// The API's OpenAPI description.
 #[derive(OpenApi)]
@@ -25,6 +31,7 @@ use utoipa::{Modify, OpenApi};
     info(title = "Mabula server", description = "Games of Mabula over HTTP; live updates over WebSocket at /api/games/{id}/ws (see docs/api.md)."),
     paths(
         super::health,
+        super::ready,
         super::games::create,
         super::games::list,
         super::games::state,
@@ -38,6 +45,7 @@ use utoipa::{Modify, OpenApi};
         super::games::record,
         super::games::import,
         super::games::hint,
+        super::ws::upgrade,
         super::analysis::position,
         super::analysis::stream,
         super::analysis::game,
@@ -52,11 +60,40 @@ use utoipa::{Modify, OpenApi};
         PositionAnalysis, GameAnalysis, ValueView, LineView, VerdictView, NoteView, Counts, SideCounts,
         GameAnalysisRequest, AnalysisStats, GamePositionEvent, PositionMoves, HintCounts,
         super::games::HintAnswer, PairHalf, PairView, PairPoints,
-    )),
+    ), responses(NoSuchGame, NoToken, BodyTooLarge, NotJson, Throttled, Unavailable)),
     modifiers(&TokenScheme),
     tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "server", description = "Health")),
 )]
 pub struct ApiDoc;
+
+// Responses that many operations share, referenced as `response = super::docs::NAME`; the doc
+// comment of each is its description in the document.
+
+/// No game has the id in the path (`game_not_found`).
+#[derive(ToResponse)]
+pub struct NoSuchGame(pub ErrorBody);
+
+/// The action needs a seat token and none was sent (`token_missing`).
+#[derive(ToResponse)]
+pub struct NoToken(pub ErrorBody);
+
+/// The body is larger than 64 KiB (`payload_too_large`).
+#[derive(ToResponse)]
+pub struct BodyTooLarge(pub ErrorBody);
+
+/// A body was sent without `Content-Type: application/json` (`unsupported_media_type`).
+#[derive(ToResponse)]
+pub struct NotJson(pub ErrorBody);
+
+/// Too many requests or connections from this address (`rate_limited`, whose
+/// `Retry-After` header says when to try again, or `too_many_connections`).
+#[derive(ToResponse)]
+pub struct Throttled(pub ErrorBody);
+
+/// The server is stopping, its database cannot be reached, or its queue of work is full
+/// (`shutting_down`, `unavailable`, `busy`); nothing was changed, try again later.
+#[derive(ToResponse)]
+pub struct Unavailable(pub ErrorBody);
 
 /// Declares the seat token as a bearer scheme.
 struct TokenScheme;

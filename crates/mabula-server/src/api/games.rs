@@ -38,8 +38,12 @@ pub fn router() -> Router<AppState> {
 #[utoipa::path(post, path = "/api/games", tag = "games", request_body = CreateGame,
     responses(
         (status = 201, description = "The game, with the creator's seat token", body = SeatGrant),
-        (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 422, description = "Invalid settings or setup", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 422, description = "Invalid settings or setup (`invalid_settings`, `invalid_setup`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn create(
     State(app): State<AppState>,
@@ -54,7 +58,9 @@ pub async fn create(
 #[utoipa::path(get, path = "/api/games", tag = "games", params(ListQuery),
     responses(
         (status = 200, description = "Games, newest activity first", body = GameList),
-        (status = 400, description = "Bad query", body = ErrorBody),
+        (status = 400, description = "An unknown filter, a limit out of range or an unknown parameter (`bad_request`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn list(
     State(app): State<AppState>,
@@ -89,8 +95,11 @@ pub async fn list(
     security((), ("token" = [])),
     responses(
         (status = 200, description = "The game state", body = GameState),
-        (status = 403, description = "A token was sent but is not this game's", body = ErrorBody),
-        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 403, description = "A token was sent but holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn state(
     State(app): State<AppState>,
@@ -105,8 +114,14 @@ pub async fn state(
     params(("id" = String, Path, description = "Game id")),
     responses(
         (status = 200, description = "The seat and its token", body = SeatGrant),
-        (status = 403, description = "Wrong join code", body = ErrorBody),
-        (status = 409, description = "The seat was taken already", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 403, description = "The code opens no seat in this game (`join_code_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "The seat was taken already (`seat_taken`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn join(
     State(app): State<AppState>,
@@ -122,11 +137,16 @@ pub async fn join(
     security(("token" = [])),
     responses(
         (status = 200, description = "The state after the move, once it is committed", body = GameState),
-        (status = 400, description = "Not a move", body = ErrorBody),
-        (status = 401, description = "No token", body = ErrorBody),
-        (status = 403, description = "Wrong token", body = ErrorBody),
-        (status = 409, description = "Not your turn, stale move number or game over", body = ErrorBody),
-        (status = 422, description = "Illegal move", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), the move text is not a move (`bad_notation`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "Not your turn, a stale move number, or the game is over (`not_your_turn`, `stale_state`, `game_over`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 422, description = "The move is not legal here (`illegal_move`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn play(
     State(app): State<AppState>,
@@ -149,9 +169,15 @@ pub async fn play(
     security(("token" = [])),
     responses(
         (status = 200, description = "The finished game", body = GameState),
-        (status = 401, description = "No token", body = ErrorBody),
-        (status = 403, description = "Wrong token or seat", body = ErrorBody),
-        (status = 409, description = "The game is over", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game, or not the side named (`token_invalid`, `not_your_seat`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "The game is over (`game_over`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn resign(
     State(app): State<AppState>,
@@ -168,7 +194,15 @@ pub async fn resign(
     security(("token" = [])),
     responses(
         (status = 200, description = "The state after the undo or with the offer", body = GameState),
-        (status = 409, description = "Nothing to undo, game over, or an offer pending", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "Nothing to undo, the game is over, or an offer is pending (`nothing_to_undo`, `game_over`, `undo_offer_pending`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn undo(
     State(app): State<AppState>,
@@ -185,8 +219,15 @@ pub async fn undo(
     security(("token" = [])),
     responses(
         (status = 200, description = "The state after the undo", body = GameState),
-        (status = 403, description = "Your own offer", body = ErrorBody),
-        (status = 409, description = "No offer", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game, or the offer is your own (`token_invalid`, `not_your_seat`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "No undo is offered (`no_undo_offer`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn accept_undo(
     State(app): State<AppState>,
@@ -203,7 +244,15 @@ pub async fn accept_undo(
     security(("token" = [])),
     responses(
         (status = 200, description = "The state without the offer", body = GameState),
-        (status = 409, description = "No offer", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "No undo is offered (`no_undo_offer`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn decline_undo(
     State(app): State<AppState>,
@@ -220,7 +269,15 @@ pub async fn decline_undo(
     security(("token" = [])),
     responses(
         (status = 201, description = "Your seat in the rematch (after the first game of a duplicate pair: the same start, colours swapped)", body = SeatGrant),
-        (status = 409, description = "The game goes on, or your seat was handed out", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "The game goes on, or your seat in the rematch was handed out (`game_not_over`, `rematch_taken`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn rematch(
     State(app): State<AppState>,
@@ -238,7 +295,10 @@ pub async fn rematch(
     params(("id" = String, Path, description = "Game id"), RecordQuery),
     responses(
         (status = 200, description = "The record", body = String, content_type = "text/plain"),
-        (status = 404, description = "No such game", body = ErrorBody),
+        (status = 400, description = "An unknown query parameter, or an id that is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn record(
     State(app): State<AppState>,
@@ -266,7 +326,12 @@ pub async fn record(
 #[utoipa::path(post, path = "/api/games/import", tag = "games", request_body = ImportRequest,
     responses(
         (status = 201, description = "The new game, with a token for both seats", body = SeatGrant),
-        (status = 422, description = "The record cannot be read", body = ErrorBody),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 422, description = "The record cannot be read (`invalid_record`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn import(
     State(app): State<AppState>,
@@ -291,8 +356,13 @@ pub struct HintAnswer {
     security(("token" = [])),
     responses(
         (status = 200, description = "The analysis, once finished, and the state", body = HintAnswer),
-        (status = 400, description = "Not a game against the engine", body = ErrorBody),
-        (status = 409, description = "Not your turn, or the game is over", body = ErrorBody),
+        (status = 400, description = "Not a game against the engine, or an id that is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "Not your turn, or the game is over (`not_your_turn`, `game_over`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn hint(
     State(app): State<AppState>,

@@ -15,6 +15,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::extract::ClientAddr;
 use crate::hub::Hub;
 use crate::view::Health;
+use axum::extract::State;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -41,6 +42,7 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
     Router::new()
         .route("/healthz", get(health))
+        .route("/readyz", get(ready))
         .merge(games::router())
         .merge(analysis::router())
         .merge(ws::router())
@@ -74,11 +76,36 @@ fn request_span(req: &Request) -> tracing::Span {
 
 /// Liveness.
 #[utoipa::path(get, path = "/healthz", tag = "server",
-    responses((status = 200, description = "The server is up", body = Health)))]
+    responses(
+        (status = 200, description = "The server is up", body = Health),
+        (status = 429, response = docs::Throttled),
+    ))]
 pub async fn health() -> Json<Health> {
     Json(Health {
         status: "ok".into(),
     })
+}
+
+/// Readiness: whether this instance can reach its database (a load balancer sends traffic only
+/// to ready instances). Answers within a second either way.
+#[utoipa::path(get, path = "/readyz", tag = "server",
+    responses(
+        (status = 200, description = "The database answers", body = Health),
+        (status = 429, response = docs::Throttled),
+        (status = 503, response = docs::Unavailable),
+    ))]
+pub async fn ready(State(app): State<AppState>) -> Result<Json<Health>, ApiError> {
+    let ping = app.hub.store.backend().ping();
+    match tokio::time::timeout(std::time::Duration::from_secs(1), ping).await {
+        Ok(Ok(())) => Ok(Json(Health {
+            status: "ready".into(),
+        })),
+        Ok(Err(e)) => Err(e.into()),
+        Err(_) => Err(ApiError::new(
+            ErrorCode::Unavailable,
+            "the database did not answer within a second",
+        )),
+    }
 }
 
 async fn method_not_allowed() -> ApiError {

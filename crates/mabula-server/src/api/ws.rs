@@ -53,6 +53,16 @@ enum ClientMessage {
     Ping,
 }
 
+/// The live channel of a game: a WebSocket (the protocol is in `docs/api.md`, section 5).
+#[utoipa::path(get, path = "/api/games/{id}/ws", tag = "games",
+    params(("id" = String, Path, description = "Game id")),
+    responses(
+        (status = 101, description = "The connection is now a WebSocket"),
+        (status = 400, description = "Not a WebSocket handshake, or an id that is not valid UTF-8 (`bad_request`)", body = crate::error::ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
 async fn upgrade(
     State(app): State<AppState>,
     ClientAddr(client): ClientAddr,
