@@ -7,7 +7,8 @@
 # temporary directory, listening on 127.0.0.1 only, on a free port, with trust authentication
 # for the user `mabula`. PostgreSQL refuses to run as root, so as root it runs as the `postgres`
 # user (or `nobody`). The directory is printed on stderr; stop the server with
-# `<dir>/stop.sh` (or just let the machine end it).
+# `<dir>/stop.sh` (or just let the machine end it), and start it again on the same port with
+# `<dir>/start.sh`.
 set -euo pipefail
 
 BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
@@ -48,7 +49,11 @@ for attempt in 1 2 3 4 5; do
 #!/usr/bin/env bash
 ${RUN[*]} "$BIN/pg_ctl" -D "$DIR/data" -m fast stop
 STOP
-        chmod +x "$DIR/stop.sh"
+        cat >"$DIR/start.sh" <<START
+#!/usr/bin/env bash
+${RUN[*]} "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 30 -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=200" start
+START
+        chmod +x "$DIR/stop.sh" "$DIR/start.sh"
         echo "start-postgres: PostgreSQL 15 on 127.0.0.1:$PORT in $DIR (stop: $DIR/stop.sh)" >&2
         echo "postgres://mabula@127.0.0.1:$PORT/postgres"
         exit 0

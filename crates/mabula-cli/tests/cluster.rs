@@ -356,3 +356,129 @@ async fn a_second_server_on_one_sqlite_file_is_refused() {
     assert!(err.contains("in use by another mabula server"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A PostgreSQL server of this test's own (so it can be stopped), from scripts/start-postgres.sh:
+/// its URL and its directory (with `stop.sh` and `start.sh`).
+fn own_postgres() -> Option<(String, std::path::PathBuf)> {
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/start-postgres.sh");
+    std::env::var("MABULA_TEST_POSTGRES_URL").ok()?;
+    let out = Command::new("bash").arg(&script).output().ok()?;
+    if !out.status.success() {
+        eprintln!("notice: no PostgreSQL of its own: the outage test is skipped");
+        return None;
+    }
+    let url = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let dir = err
+        .split_whitespace()
+        .skip_while(|w| *w != "in")
+        .nth(1)
+        .map(std::path::PathBuf::from)?;
+    Some((url, dir))
+}
+
+fn run_script(dir: &std::path::Path, name: &str) {
+    let status = Command::new("bash")
+        .arg(dir.join(name))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run the script");
+    assert!(status.success(), "{name} failed");
+}
+
+/// Stops the test's PostgreSQL when the test ends, however it ends.
+struct StopOnDrop(std::path::PathBuf);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        let _ = Command::new("bash")
+            .arg(self.0.join("stop.sh"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_outage_is_answered_quickly_loses_nothing_and_passes() {
+    let Some((url, dir)) = own_postgres() else {
+        return;
+    };
+    let _stop = StopOnDrop(dir.clone());
+    let nodes = [Instance::start(&url, 20), Instance::start(&url, 20)];
+    let grant = nodes[0]
+        .client
+        .create(&CreateGame::new(Mode::Local))
+        .await
+        .expect("create");
+    let id = grant.game_id.clone();
+    let mut state = nodes[0].client.state(&id, None).await.expect("state");
+    for i in 0..4 {
+        state = play_next(&nodes[i % 2].client, &id, &grant.token, &state).await;
+    }
+    let acknowledged = state.moves.clone();
+
+    run_script(&dir, "stop.sh");
+    let http = reqwest::Client::new();
+    let outage = Instant::now();
+    let mut times = Vec::new();
+    let mut answers = std::collections::BTreeMap::<String, u32>::new();
+    while outage.elapsed() < Duration::from_secs(20) {
+        for n in &nodes {
+            let asked = Instant::now();
+            let outcome = match n
+                .client
+                .play(&id, &grant.token, &state.legal_moves[0].notation, None)
+                .await
+            {
+                Ok(_) => "ok".to_string(),
+                Err(e) => e.code(),
+            };
+            times.push(asked.elapsed());
+            *answers.entry(outcome).or_default() += 1;
+            let ready = http
+                .get(format!("{}/readyz", n.client.base()))
+                .send()
+                .await
+                .expect("readyz answers");
+            assert_eq!(ready.status().as_u16(), 503, "not ready without a database");
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    times.sort();
+    let (median, slowest) = (times[times.len() / 2], times[times.len() - 1]);
+    eprintln!("during the outage: {answers:?}, median answer {median:?}, slowest {slowest:?}");
+    assert_eq!(answers.keys().collect::<Vec<_>>(), ["unavailable"]);
+    // Only the first request of each instance waits for a connection (2 s); once the database
+    // is known to be away, the answer comes at once.
+    assert!(
+        slowest < Duration::from_secs(3),
+        "slowest answer {slowest:?}"
+    );
+    assert!(
+        median < Duration::from_millis(200),
+        "median answer {median:?}"
+    );
+
+    run_script(&dir, "start.sh");
+    // Both instances come back by themselves; nothing acknowledged was lost.
+    for n in &nodes {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let back = loop {
+            match n.client.state(&id, None).await {
+                Ok(s) => break s,
+                Err(e) => {
+                    assert!(Instant::now() < deadline, "not back after 30 s: {e}");
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+            }
+        };
+        assert_eq!(back.moves, acknowledged);
+    }
+    let mut watcher = Spectator::open(&nodes[1].client, &id).await;
+    state = play_next(&nodes[0].client, &id, &grant.token, &state).await;
+    watcher.until_moves(state.moves.len() as u32).await;
+    assert_eq!(watcher.moves.len(), acknowledged.len() + 1);
+}

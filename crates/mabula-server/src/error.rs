@@ -166,7 +166,7 @@ impl From<crate::store::StoreError> for ApiError {
                 ApiError::new(ErrorCode::ShuttingDown, "the server is stopping")
             }
             crate::store::StoreError::Unavailable(cause) => {
-                tracing::warn!("database unavailable: {cause}");
+                tracing::debug!("database unavailable: {cause}");
                 ApiError {
                     retry_after: Some(2),
                     ..ApiError::new(

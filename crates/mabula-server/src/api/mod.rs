@@ -95,12 +95,12 @@ pub async fn health() -> Json<Health> {
         (status = 503, response = docs::Unavailable),
     ))]
 pub async fn ready(State(app): State<AppState>) -> Result<Json<Health>, ApiError> {
-    let ping = app.hub.store.backend().ping();
+    let ping = app.hub.store.probe(app.hub.store.backend().ping());
     match tokio::time::timeout(std::time::Duration::from_secs(1), ping).await {
-        Ok(Ok(())) => Ok(Json(Health {
+        Ok((Ok(()), _)) => Ok(Json(Health {
             status: "ready".into(),
         })),
-        Ok(Err(e)) => Err(e.into()),
+        Ok((Err(e), _)) => Err(e.into()),
         Err(_) => Err(ApiError::new(
             ErrorCode::Unavailable,
             "the database did not answer within a second",

@@ -46,13 +46,11 @@ impl Hub {
             let mut evict = tokio::time::interval(Duration::from_secs(10));
             loop {
                 tokio::select! {
-                    _ = beat.tick() => {
-                        if let Err(e) = hub.heartbeat().await {
-                            tracing::warn!("heartbeat not stored: {}", e.message);
-                        }
-                    }
+                    _ = beat.tick() => hub.heartbeat_logged().await,
                     _ = sweep.tick() => {
-                        if let Err(e) = hub.sweep_engines().await {
+                        if hub.store.is_up()
+                            && let Err(e) = hub.sweep_engines().await
+                        {
                             tracing::warn!("engine sweep failed: {}", e.message);
                         }
                     }
@@ -90,11 +88,28 @@ impl Hub {
     async fn heartbeat(&self) -> Result<(), ApiError> {
         let now = now_ms();
         let dead_before = now - FORGET_AFTER.as_millis() as i64;
-        self.store
+        let beat = self
+            .store
             .backend()
-            .heartbeat(&self.instance, self.started, now, dead_before)
-            .await?;
+            .heartbeat(&self.instance, self.started, now, dead_before);
+        self.store.probe(beat).await.0?;
         Ok(())
+    }
+
+    /// The heartbeat, saying in the log when the database goes away and when it is back.
+    async fn heartbeat_logged(&self) {
+        let now = now_ms();
+        let dead_before = now - FORGET_AFTER.as_millis() as i64;
+        let beat = self
+            .store
+            .backend()
+            .heartbeat(&self.instance, self.started, now, dead_before);
+        match self.store.probe(beat).await {
+            (Err(e), true) => tracing::error!("the database went away: {e}"),
+            (Ok(()), true) => tracing::info!("the database is back"),
+            (Err(e), false) if self.store.is_up() => tracing::warn!("heartbeat not stored: {e}"),
+            _ => {}
+        }
     }
 
     /// The earliest heartbeat of an instance taken for alive.
@@ -126,7 +141,14 @@ impl Hub {
             }
             Notice::Lost => self.synced.store(false, Ordering::Release),
             Notice::Back => {
-                // Whatever was announced while nobody listened is read from the database.
+                // Whatever was announced while nobody listened is read from the database, once
+                // the heartbeat finds it answering again.
+                for _ in 0..150 {
+                    if self.store.is_up() {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
                 for h in self.handles() {
                     if let Err(e) = self.check_version(&h).await {
                         tracing::warn!("cannot check game {}: {}", h.id, e.message);

@@ -321,7 +321,7 @@ impl Hub {
         h: &Arc<GameHandle>,
         slot: &mut Slot,
     ) -> Result<bool, ApiError> {
-        let stored = self.store.backend().version(&h.id).await?;
+        let stored = self.store.version(&h.id).await?;
         if stored.is_some_and(|v| v > slot.game.version) {
             self.refresh(h, slot, "update").await?;
             return Ok(true);

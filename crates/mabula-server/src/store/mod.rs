@@ -27,6 +27,7 @@ pub use rows::{GameRow, MovesChange, RowChange, RowState, StoredGame};
 use crate::view::PresenceCounts;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 
@@ -234,6 +235,10 @@ const MAX_BATCH: usize = 512;
 /// The storage the server uses: a backend plus the group-commit writer in front of it.
 pub struct Store {
     backend: Arc<dyn Backend>,
+    /// The database answered the last time it was asked. While it does not, requests are
+    /// answered [`StoreError::Unavailable`] at once instead of waiting for a connection; the
+    /// heartbeat ([`Store::probe`]) asks every second and opens the way again.
+    up: AtomicBool,
     /// The writer's queue; `None` once closed.
     queue: Mutex<Option<mpsc::Sender<Pending>>>,
     /// The writer task, awaited on close so every queued write is committed.
@@ -247,6 +252,7 @@ impl Store {
         let writer = tokio::spawn(write_loop(backend.clone(), rx));
         Store {
             backend,
+            up: AtomicBool::new(true),
             queue: Mutex::new(Some(tx)),
             writer: Mutex::new(Some(writer)),
         }
@@ -267,9 +273,57 @@ impl Store {
         self.backend.kind()
     }
 
+    /// Answers `Unavailable` at once while the database is known to be down.
+    fn gate(&self) -> Result<(), StoreError> {
+        if self.up.load(Ordering::Acquire) {
+            Ok(())
+        } else {
+            Err(StoreError::Unavailable(
+                "the database did not answer the last probe".into(),
+            ))
+        }
+    }
+
+    /// Notes whether the database answered.
+    fn note<T>(&self, r: Result<T, StoreError>) -> Result<T, StoreError> {
+        if let Err(StoreError::Unavailable(_)) = &r {
+            self.up.store(false, Ordering::Release);
+        }
+        r
+    }
+
+    /// Runs `probe` on the database whatever its last state, and notes whether it answered
+    /// (the heartbeat calls this, so the service comes back by itself). Answers whether the
+    /// database's state changed.
+    pub async fn probe<T>(
+        &self,
+        probe: impl Future<Output = Result<T, StoreError>>,
+    ) -> (Result<T, StoreError>, bool) {
+        let r = probe.await;
+        let up = !matches!(r, Err(StoreError::Unavailable(_)));
+        let was = self.up.swap(up, Ordering::AcqRel);
+        (r, was != up)
+    }
+
+    /// Whether the database answered the last time it was asked.
+    pub fn is_up(&self) -> bool {
+        self.up.load(Ordering::Acquire)
+    }
+
+    /// The stored version of a game.
+    pub async fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        self.gate()?;
+        self.note(self.backend.version(id).await)
+    }
+
     /// Queues a write and waits until it is committed; `false`: a change found its game at
     /// another version and was not applied.
     pub async fn write(&self, op: WriteOp) -> Result<bool, StoreError> {
+        self.gate()?;
+        self.note(self.queue_write(op).await)
+    }
+
+    async fn queue_write(&self, op: WriteOp) -> Result<bool, StoreError> {
         let queue = self
             .queue
             .lock()
@@ -286,12 +340,14 @@ impl Store {
 
     /// Loads a game.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        self.backend.load(id).await
+        self.gate()?;
+        self.note(self.backend.load(id).await)
     }
 
     /// Lists games.
     pub async fn list(&self, filter: ListFilter, limit: u32) -> Result<Vec<GameRow>, StoreError> {
-        self.backend.list(filter, limit).await
+        self.gate()?;
+        self.note(self.backend.list(filter, limit).await)
     }
 
     /// Stops taking writes, commits the queued ones, closes the database.
