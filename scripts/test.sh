@@ -2,9 +2,11 @@
 # Runs every test of the project: the Rust workspace (unit, integration, property, differential,
 # perft and doc tests), the storage tests against a throwaway PostgreSQL server, Schemathesis
 # against the OpenAPI document of a running server, and the browser tests. Starts and installs
-# what the tests need (Schemathesis into target/venv); .ci/run installs the system packages first.
+# what the tests need: system packages (scripts/setup-tests.sh), Schemathesis into target/venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+scripts/setup-tests.sh
 
 cleanup() { :; }
 trap 'cleanup' EXIT
