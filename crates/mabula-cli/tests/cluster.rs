@@ -4,61 +4,17 @@
 //! move, an undo on a stale instance, an instance killed while its engine thinks, and a database
 //! outage.
 
+mod common;
+
+use common::Instance;
 use futures_util::{SinkExt, StreamExt};
 use mabula_server::client::{Client, ClientError};
 use mabula_server::model::Mode;
 use mabula_server::view::{CreateGame, GameState};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
-
-/// A `mabula serve` process on a free port.
-struct Instance {
-    child: Child,
-    client: Client,
-}
-
-impl Instance {
-    fn start(database: &str, movetime_ms: u32) -> Instance {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mabula"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--rate-limit", "0"])
-            .args(["--engine-movetime-ms", &movetime_ms.to_string()])
-            .args(["--database", database])
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start mabula serve");
-        let mut line = String::new();
-        let stdout = child.stdout.take().expect("stdout");
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("the address line");
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Instance {
-            child,
-            client: Client::new(&url),
-        }
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Instance {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
 
 /// A fresh database on the test PostgreSQL server, or `None` (with a notice).
 async fn fresh_postgres() -> Option<String> {

@@ -2,54 +2,19 @@
 //! restarted on the same database; every move it acknowledged is still there, and every game
 //! goes on from where it was.
 
+mod common;
+
+use common::Instance;
 use mabula_server::client::Client;
 use mabula_server::model::{Mode, Side};
 use mabula_server::view::{ColorChoice, CreateGame};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// A `mabula serve` process on a free port.
-struct Served {
-    child: Child,
-    client: Client,
-}
-
-fn serve(database: &Path) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mabula"))
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--rate-limit",
-            "0",
-            "--engine-movetime-ms",
-            "20",
-            "--database",
-        ])
-        .arg(database)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start mabula serve");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("stdout");
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("the address line");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    Served {
-        child,
-        client: Client::new(&url),
-    }
+fn serve(database: &Path) -> Instance {
+    Instance::start(&database.display().to_string(), 20)
 }
 
 struct TempDir(PathBuf);

@@ -239,6 +239,7 @@ async fn hello(
         Some(t) => Hub::seats_of_token(&slot, t)?,
         None => Seats::default(),
     };
+    hub.catch_up(handle, &mut slot).await?;
     let rx = handle.events.subscribe();
     let sync = hub.sync_message(handle, &mut slot, since, epoch, seats);
     Ok((rx, sync, seats))

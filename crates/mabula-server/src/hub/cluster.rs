@@ -12,7 +12,7 @@ use super::{GameHandle, Hub, now_ms};
 use crate::auth::Seats;
 use crate::error::ApiError;
 use crate::protocol::ServerMessage;
-use crate::store::Notice;
+use crate::store::{Notice, StoreError};
 use crate::view::{self, PresenceCounts};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -32,7 +32,7 @@ impl Hub {
     /// Registers this instance, resumes the engine moves nobody computes, and starts the
     /// background work (heartbeat, sweep, notices, eviction) until `stop` turns true.
     pub async fn start(self: &Arc<Hub>, stop: watch::Receiver<bool>) -> Result<(), ApiError> {
-        self.heartbeat().await?;
+        self.heartbeat().await.0?;
         match self.sweep_engines().await {
             Ok(0) => {}
             Ok(n) => tracing::info!("resumed the engine in {n} games"),
@@ -85,26 +85,21 @@ impl Hub {
         }
     }
 
-    async fn heartbeat(&self) -> Result<(), ApiError> {
+    /// Says this instance is alive (and asks whether the database is): the result, and whether
+    /// the database came or went since the last time it was asked.
+    async fn heartbeat(&self) -> (Result<(), StoreError>, bool) {
         let now = now_ms();
         let dead_before = now - FORGET_AFTER.as_millis() as i64;
         let beat = self
             .store
             .backend()
             .heartbeat(&self.instance, self.started, now, dead_before);
-        self.store.probe(beat).await.0?;
-        Ok(())
+        self.store.probe(beat).await
     }
 
     /// The heartbeat, saying in the log when the database goes away and when it is back.
     async fn heartbeat_logged(&self) {
-        let now = now_ms();
-        let dead_before = now - FORGET_AFTER.as_millis() as i64;
-        let beat = self
-            .store
-            .backend()
-            .heartbeat(&self.instance, self.started, now, dead_before);
-        match self.store.probe(beat).await {
+        match self.heartbeat().await {
             (Err(e), true) => tracing::error!("the database went away: {e}"),
             (Ok(()), true) => tracing::info!("the database is back"),
             (Err(e), false) if self.store.is_up() => tracing::warn!("heartbeat not stored: {e}"),
@@ -127,6 +122,10 @@ impl Hub {
                 reason,
             } => {
                 let Some(h) = cached(&id) else { return };
+                h.announced.fetch_max(version, Ordering::AcqRel);
+                if h.events.receiver_count() == 0 {
+                    return; // reloaded when it is next used
+                }
                 let mut slot = h.slot.lock().await;
                 if slot.game.version < version
                     && let Err(e) = self.refresh(&h, &mut slot, &reason).await

@@ -32,7 +32,7 @@ use crate::store::{MovesChange, RowChange, RowState, Store, WriteOp};
 use crate::view::{self, GameState, MoveView, PresenceCounts};
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
@@ -120,6 +120,9 @@ pub struct GameHandle {
     local: Mutex<PresenceCounts>,
     /// The open WebSockets of all instances.
     totals: Mutex<PresenceCounts>,
+    /// The highest version another instance announced; a game nobody watches here is reloaded
+    /// only when it is next used.
+    announced: AtomicU64,
     /// A presence message is scheduled (they are coalesced).
     presence_pending: AtomicBool,
     /// Last use, ms since the epoch (for eviction).
@@ -264,6 +267,9 @@ impl Hub {
             h.touched.store(now_ms(), Ordering::Relaxed);
             if !self.synced.load(Ordering::Acquire) {
                 self.check_version(&h).await?;
+            } else if h.announced.load(Ordering::Acquire) > 0 {
+                let mut slot = h.slot.lock().await;
+                self.catch_up(&h, &mut slot).await?;
             }
             return Ok(h);
         }
@@ -306,6 +312,19 @@ impl Hub {
             game.pair_first = self.store.load(first).await?.map(|f| f.result);
         }
         Ok((game, owner))
+    }
+
+    /// Reloads the game in `slot` if another instance announced a newer version of it (a new
+    /// listener calls this before it subscribes).
+    pub async fn catch_up(
+        self: &Arc<Hub>,
+        h: &Arc<GameHandle>,
+        slot: &mut Slot,
+    ) -> Result<(), ApiError> {
+        if h.announced.load(Ordering::Acquire) > slot.game.version {
+            self.refresh(h, slot, "update").await?;
+        }
+        Ok(())
     }
 
     /// Reloads `h` if the store has a newer version of it.
@@ -411,6 +430,7 @@ impl Hub {
             events,
             local: Mutex::new(PresenceCounts::default()),
             totals: Mutex::new(PresenceCounts::default()),
+            announced: AtomicU64::new(0),
             presence_pending: AtomicBool::new(false),
             touched: AtomicI64::new(now_ms()),
         })

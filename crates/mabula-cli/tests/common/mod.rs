@@ -1,0 +1,56 @@
+//! A real `mabula serve` process for the tests, on a free port, killed when dropped.
+#![allow(dead_code)]
+
+use mabula_server::client::Client;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A `mabula serve` process on a free port.
+pub struct Instance {
+    /// The process.
+    pub child: Child,
+    /// A client of it.
+    pub client: Client,
+}
+
+impl Instance {
+    /// Serves `database` with an engine that thinks `movetime_ms` a move.
+    pub fn start(database: &str, movetime_ms: u32) -> Instance {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mabula"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--rate-limit", "0"])
+            .args(["--engine-movetime-ms", &movetime_ms.to_string()])
+            .args(["--database", database])
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start mabula serve");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("stdout");
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the address line");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Instance {
+            child,
+            client: Client::new(&url),
+        }
+    }
+
+    /// Kills it with SIGKILL and reaps it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
