@@ -7,15 +7,12 @@
 //! against both seats, so the time taken does not tell which comparison failed.
 
 use crate::error::{ApiError, ErrorCode};
+use crate::model::{LiveGame, Seats, TokenHash};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use mabula::Color;
 use rand::Rng;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
-
-/// The SHA-256 hash of a token or a join code.
-pub type TokenHash = [u8; 32];
 
 /// A new secret of `bytes` random bytes, as lower-case hex.
 pub fn new_secret(bytes: usize) -> String {
@@ -90,62 +87,11 @@ pub fn matches(stored: Option<&TokenHash>, given: &TokenHash) -> bool {
     }
 }
 
-/// The seats a token holds in one game.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Seats {
-    /// Holds white's seat.
-    pub white: bool,
-    /// Holds black's seat.
-    pub black: bool,
-}
-
-impl Seats {
-    /// Whether the seat of `color` is held.
-    pub const fn holds(self, color: Color) -> bool {
-        match color {
-            Color::White => self.white,
-            Color::Black => self.black,
-        }
-    }
-
-    /// Whether no seat is held.
-    pub const fn is_empty(self) -> bool {
-        !self.white && !self.black
-    }
-
-    /// The one seat held, if exactly one is.
-    pub const fn only(self) -> Option<Color> {
-        match (self.white, self.black) {
-            (true, false) => Some(Color::White),
-            (false, true) => Some(Color::Black),
-            _ => None,
-        }
-    }
-
-    /// The seats as a list of colour names.
-    pub fn sides(self) -> Vec<crate::model::Side> {
-        let mut v = Vec::new();
-        if self.white {
-            v.push(crate::model::Side::White);
-        }
-        if self.black {
-            v.push(crate::model::Side::Black);
-        }
-        v
-    }
-
-    /// Exactly the seat of `color`.
-    pub const fn of(color: Color) -> Seats {
-        match color {
-            Color::White => Seats {
-                white: true,
-                black: false,
-            },
-            Color::Black => Seats {
-                white: false,
-                black: true,
-            },
-        }
+/// The seats `token` holds in `game`, compared in constant time against both seats.
+pub fn seats_of(game: &LiveGame, token: &TokenHash) -> Seats {
+    Seats {
+        white: matches(game.white_token.as_ref(), token),
+        black: matches(game.black_token.as_ref(), token),
     }
 }
 

@@ -2,8 +2,7 @@
 //! public state. `docs/api.md` describes the same shapes for people; the OpenAPI document is
 //! generated from these types.
 
-use crate::auth::Seats;
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
+use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Seats, Side, UndoOffer};
 use mabula::{Bitboard, Color, GameResult, Move, Position, Scoring, Square};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};

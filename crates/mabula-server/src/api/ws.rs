@@ -9,10 +9,10 @@
 //! after the snapshot arrives exactly once.
 
 use super::AppState;
-use crate::auth::Seats;
 use crate::error::{ApiError, ErrorCode};
 use crate::extract::ClientAddr;
 use crate::hub::{GameHandle, Hub, ServerMessage};
+use crate::model::Seats;
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade};
 use axum::extract::{Path, State};

@@ -9,8 +9,8 @@
 
 use super::engine_moves::SWEEP_INTERVAL;
 use super::{GameHandle, Hub, now_ms};
-use crate::auth::Seats;
 use crate::error::ApiError;
+use crate::model::Seats;
 use crate::protocol::ServerMessage;
 use crate::store::Notice;
 use crate::view::{self, PresenceCounts};

@@ -24,10 +24,10 @@ mod cluster;
 mod engine_moves;
 
 use crate::analysis::Analyst;
-use crate::auth::{self, MaybeToken, Seats};
+use crate::auth::{self, MaybeToken};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
-use crate::model::LiveGame;
+use crate::model::{LiveGame, Seats};
 use crate::store::{MovesChange, RowChange, RowState, Store, WriteOp};
 use crate::view::{self, GameState, MoveView, PresenceCounts};
 use axum::extract::ws::Utf8Bytes;
@@ -194,7 +194,7 @@ impl<T> Plan<T> {
 /// Checks the token of a request that acts for a seat.
 fn seats_for(g: &LiveGame, token: &MaybeToken) -> Result<Seats, ApiError> {
     let hash = token.required()?;
-    let seats = g.seats_of(&hash);
+    let seats = auth::seats_of(g, &hash);
     if seats.is_empty() {
         return Err(ApiError::new(
             ErrorCode::TokenInvalid,

@@ -3,8 +3,9 @@
 //! server's [`LiveGame`]. Text columns are read back into enums here, so a value the code does not
 //! know is reported as a corrupt row, never passed on.
 
-use crate::auth::TokenHash;
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
+use crate::model::{
+    EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, TokenHash, UndoOffer,
+};
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
 
 use super::StoreError;

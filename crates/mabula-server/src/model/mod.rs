@@ -2,7 +2,10 @@
 //! take back), with no I/O. [`LiveGame`] is what the [`hub`](crate::hub) keeps in memory for each
 //! game it serves, and what the [`store`](crate::store) saves and loads.
 
-use crate::auth::{Seats, TokenHash};
+mod seats;
+
+pub use seats::{Seats, TokenHash};
+
 use crate::error::{ApiError, ErrorCode};
 use mabula::{Color, Game, GameResult, Move};
 use serde::{Deserialize, Serialize};
@@ -229,14 +232,6 @@ impl LiveGame {
         match color {
             Color::White => self.white_token.as_ref(),
             Color::Black => self.black_token.as_ref(),
-        }
-    }
-
-    /// The seats `token` holds, comparing in constant time against both seats.
-    pub fn seats_of(&self, token: &TokenHash) -> Seats {
-        Seats {
-            white: crate::auth::matches(self.white_token.as_ref(), token),
-            black: crate::auth::matches(self.black_token.as_ref(), token),
         }
     }
 
