@@ -5,8 +5,10 @@
 //! nothing was changed. `docs/api.md` section 2 lists the codes; keep the two in step.
 //!
 //! This is the API edge of the errors: the lower layers have their own error types (the model's
-//! [`Refusal`], the store's `StoreError`), and the `From` conversions here give each its code.
+//! [`Refusal`], auth's [`MissingToken`], the store's `StoreError`), and the `From` conversions
+//! here give each its code.
 
+use crate::auth::MissingToken;
 use crate::model::Refusal;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -177,6 +179,15 @@ impl From<Refusal> for ApiError {
             Refusal::NothingPlayed | Refusal::NoOwnMove => ErrorCode::NothingToUndo,
         };
         ApiError::new(code, refusal.to_string())
+    }
+}
+
+impl From<MissingToken> for ApiError {
+    fn from(_: MissingToken) -> ApiError {
+        ApiError::new(
+            ErrorCode::TokenMissing,
+            "this action needs your seat token: send it as 'Authorization: Bearer <token>'",
+        )
     }
 }
 
