@@ -220,6 +220,18 @@ pub struct RowChange {
     pub reason: &'static str,
 }
 
+/// How many WebSockets are open on a game, per seat and for spectators: one instance's, as its
+/// `presence` row holds them, or the sum over the instances alive.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PresenceCounts {
+    /// Sockets holding white's seat.
+    pub white: u32,
+    /// Sockets holding black's seat.
+    pub black: u32,
+    /// Sockets without a token.
+    pub spectators: u32,
+}
+
 /// A game as lists show it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
