@@ -28,6 +28,7 @@ use crate::auth::{self, MaybeToken};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{LiveGame, Seats};
+use crate::protocol::ServerMessage;
 use crate::store::{MovesChange, PresenceCounts, RowChange, RowState, Store, WriteOp};
 use crate::view::{self, GameState, MoveView};
 use axum::extract::ws::Utf8Bytes;
@@ -36,8 +37,6 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
-
-pub use crate::protocol::ServerMessage;
 
 /// Settings of the hub that the command line can change.
 #[derive(Clone, Debug)]
