@@ -1,6 +1,7 @@
-//! The JSON shapes of the API (requests, answers, WebSocket messages) and how a game becomes its
-//! public state. `docs/api.md` describes the same shapes for people; the OpenAPI document is
-//! generated from these types.
+//! The JSON shapes of the API (requests and answers; the WebSocket's messages, in
+//! [`protocol`](crate::protocol), carry these) and how a game becomes its public state.
+//! `docs/api.md` describes the same shapes for people; the OpenAPI document is generated from
+//! these types.
 
 use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Seats, Side, UndoOffer};
 use crate::store::{GameRow, PresenceCounts};
