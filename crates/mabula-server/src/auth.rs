@@ -1,21 +1,14 @@
-//! Seat tokens and join codes: making them, hashing them, comparing them, reading them from a
-//! request.
+//! Seat tokens and join codes: making them, hashing them, comparing them; and game ids.
 //!
 //! A token is 256 random bits from the thread-local CSPRNG (ChaCha seeded by the OS), written as
 //! 64 hex digits; a join code is 128 bits. Only their SHA-256 hashes are stored, so a copy of the
 //! database grants no seat. Hashes are compared with [`subtle`]'s constant-time equality, always
 //! against both seats, so the time taken does not tell which comparison failed.
 
-use crate::error::{ApiError, ErrorCode};
-use axum::extract::FromRequestParts;
-use axum::http::request::Parts;
-use mabula::Color;
+use crate::model::{LiveGame, Seats, TokenHash};
 use rand::Rng;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
-
-/// The SHA-256 hash of a token or a join code.
-pub type TokenHash = [u8; 32];
 
 /// A new secret of `bytes` random bytes, as lower-case hex.
 pub fn new_secret(bytes: usize) -> String {
@@ -90,103 +83,30 @@ pub fn matches(stored: Option<&TokenHash>, given: &TokenHash) -> bool {
     }
 }
 
-/// The seats a token holds in one game.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Seats {
-    /// Holds white's seat.
-    pub white: bool,
-    /// Holds black's seat.
-    pub black: bool,
-}
-
-impl Seats {
-    /// Whether the seat of `color` is held.
-    pub const fn holds(self, color: Color) -> bool {
-        match color {
-            Color::White => self.white,
-            Color::Black => self.black,
-        }
-    }
-
-    /// Whether no seat is held.
-    pub const fn is_empty(self) -> bool {
-        !self.white && !self.black
-    }
-
-    /// The one seat held, if exactly one is.
-    pub const fn only(self) -> Option<Color> {
-        match (self.white, self.black) {
-            (true, false) => Some(Color::White),
-            (false, true) => Some(Color::Black),
-            _ => None,
-        }
-    }
-
-    /// The seats as a list of colour names.
-    pub fn sides(self) -> Vec<crate::model::Side> {
-        let mut v = Vec::new();
-        if self.white {
-            v.push(crate::model::Side::White);
-        }
-        if self.black {
-            v.push(crate::model::Side::Black);
-        }
-        v
-    }
-
-    /// Exactly the seat of `color`.
-    pub const fn of(color: Color) -> Seats {
-        match color {
-            Color::White => Seats {
-                white: true,
-                black: false,
-            },
-            Color::Black => Seats {
-                white: false,
-                black: true,
-            },
-        }
+/// The seats `token` holds in `game`, compared in constant time against both seats.
+pub fn seats_of(game: &LiveGame, token: &TokenHash) -> Seats {
+    Seats {
+        white: matches(game.white_token.as_ref(), token),
+        black: matches(game.black_token.as_ref(), token),
     }
 }
 
-/// The token sent with a request (`Authorization: Bearer` or `X-Mabula-Token`), hashed; `None`
-/// when no token was sent. An empty or malformed header counts as a wrong token.
+/// The token sent with a request, hashed; `None` when no token was sent. The API reads it from
+/// the request's headers (see [`extract`](crate::extract)).
 #[derive(Clone, Debug)]
 pub struct MaybeToken(pub Option<TokenHash>);
 
 impl MaybeToken {
-    /// The token, or `token_missing`.
-    pub fn required(&self) -> Result<TokenHash, ApiError> {
-        self.0.ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::TokenMissing,
-                "this action needs your seat token: send it as 'Authorization: Bearer <token>'",
-            )
-        })
+    /// The token, or [`MissingToken`].
+    pub fn required(&self) -> Result<TokenHash, MissingToken> {
+        self.0.ok_or(MissingToken)
     }
 }
 
-impl<S: Send + Sync> FromRequestParts<S> for MaybeToken {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<MaybeToken, ApiError> {
-        let headers = &parts.headers;
-        let raw = if let Some(v) = headers.get("x-mabula-token") {
-            Some(v.to_str().unwrap_or("").trim().to_string())
-        } else if let Some(v) = headers.get(axum::http::header::AUTHORIZATION) {
-            let text = v.to_str().unwrap_or("").trim();
-            let token = text
-                .split_once(' ')
-                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-                .map(|(_, t)| t.trim())
-                .unwrap_or("");
-            Some(token.to_string())
-        } else {
-            None
-        };
-        Ok(MaybeToken(raw.map(|t| hash(&t))))
-    }
-}
+/// An action that needs a seat token was asked for without one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no seat token was sent")]
+pub struct MissingToken;
 
 #[cfg(test)]
 mod tests {

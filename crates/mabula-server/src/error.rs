@@ -3,7 +3,13 @@
 //! Every failure a client can cause maps to a 4xx [`ApiError`] whose body is
 //! `{ "code": ..., "message": ... }`. Only a failing database answers 5xx (`internal`), and then
 //! nothing was changed. `docs/api.md` section 2 lists the codes; keep the two in step.
+//!
+//! This is the API edge of the errors: the lower layers have their own error types (the model's
+//! [`Refusal`], auth's [`MissingToken`], the store's `StoreError`), and the `From` conversions
+//! here give each its code.
 
+use crate::auth::MissingToken;
+use crate::model::Refusal;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -159,6 +165,32 @@ impl ApiError {
     }
 }
 
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> ApiError {
+        let code = match refusal {
+            Refusal::MoveAfterEnd(_) | Refusal::ResignAfterEnd | Refusal::UndoAfterEnd => {
+                ErrorCode::GameOver
+            }
+            Refusal::StaleMoveNumber { .. } => ErrorCode::StaleState,
+            Refusal::NotYourTurn { .. } => ErrorCode::NotYourTurn,
+            Refusal::BadNotation(_) => ErrorCode::BadNotation,
+            Refusal::IllegalMove(_) => ErrorCode::IllegalMove,
+            Refusal::NotYourSeat(_) => ErrorCode::NotYourSeat,
+            Refusal::NothingPlayed | Refusal::NoOwnMove => ErrorCode::NothingToUndo,
+        };
+        ApiError::new(code, refusal.to_string())
+    }
+}
+
+impl From<MissingToken> for ApiError {
+    fn from(_: MissingToken) -> ApiError {
+        ApiError::new(
+            ErrorCode::TokenMissing,
+            "this action needs your seat token: send it as 'Authorization: Bearer <token>'",
+        )
+    }
+}
+
 impl From<crate::store::StoreError> for ApiError {
     fn from(err: crate::store::StoreError) -> ApiError {
         match err {
@@ -206,6 +238,38 @@ mod tests {
         let name = |c: ErrorCode| serde_json::to_string(&c).expect("serializable");
         assert_eq!(name(ErrorCode::IllegalMove), "\"illegal_move\"");
         assert_eq!(name(ErrorCode::MalformedJson), "\"malformed_json\"");
+    }
+
+    #[test]
+    fn a_refusal_keeps_its_words_and_gets_its_code() {
+        let err = ApiError::from(Refusal::NotYourTurn {
+            turn: mabula::Color::Black,
+            engine: true,
+        });
+        assert_eq!(err.code, ErrorCode::NotYourTurn);
+        assert_eq!(err.message, "it is the engine's turn");
+        let err = ApiError::from(Refusal::StaleMoveNumber { next: 4, sent: 3 });
+        assert_eq!(err.code, ErrorCode::StaleState);
+        assert_eq!(
+            err.message,
+            "this would be move 4, not move 3: the game has moved on"
+        );
+        let err = ApiError::from(Refusal::NotYourSeat(mabula::Color::White));
+        assert_eq!(err.code, ErrorCode::NotYourSeat);
+        assert_eq!(
+            err.message,
+            "your token does not hold white's seat, so it cannot resign for white"
+        );
+        for over in [
+            Refusal::MoveAfterEnd(mabula::GameResult::Draw),
+            Refusal::ResignAfterEnd,
+            Refusal::UndoAfterEnd,
+        ] {
+            assert_eq!(ApiError::from(over).code, ErrorCode::GameOver);
+        }
+        for nothing in [Refusal::NothingPlayed, Refusal::NoOwnMove] {
+            assert_eq!(ApiError::from(nothing).code, ErrorCode::NothingToUndo);
+        }
     }
 
     #[test]

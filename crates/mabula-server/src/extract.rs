@@ -1,7 +1,9 @@
 //! Request extractors whose failures are [`ApiError`]s, so that a malformed body, an oversized
-//! body or a bad query string answers the API's JSON error instead of axum's plain text; and the
-//! client address of a request ([`ClientAddr`], decided with [`TrustedProxies`]).
+//! body or a bad query string answers the API's JSON error instead of axum's plain text; the seat
+//! token of a request ([`MaybeToken`]); and the client address of a request ([`ClientAddr`],
+//! decided with [`TrustedProxies`]).
 
+use crate::auth::{self, MaybeToken};
 use crate::error::{ApiError, ErrorCode};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
@@ -76,6 +78,30 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T>
             .await
             .map(|q| QueryParams(q.0))
             .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.body_text()))
+    }
+}
+
+/// The token is read from `Authorization: Bearer` or `X-Mabula-Token`, and hashed at once. An
+/// empty or malformed header counts as a wrong token, not as none.
+impl<S: Send + Sync> FromRequestParts<S> for MaybeToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<MaybeToken, ApiError> {
+        let headers = &parts.headers;
+        let raw = if let Some(v) = headers.get("x-mabula-token") {
+            Some(v.to_str().unwrap_or("").trim().to_string())
+        } else if let Some(v) = headers.get(axum::http::header::AUTHORIZATION) {
+            let text = v.to_str().unwrap_or("").trim();
+            let token = text
+                .split_once(' ')
+                .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+                .map(|(_, t)| t.trim())
+                .unwrap_or("");
+            Some(token.to_string())
+        } else {
+            None
+        };
+        Ok(MaybeToken(raw.map(|t| auth::hash(&t))))
     }
 }
 

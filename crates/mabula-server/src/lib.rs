@@ -10,19 +10,39 @@
 //! - [`api`]: the HTTP side: `AppState`, one router per resource (`games`, `analysis`, `ws`,
 //!   `docs`, `assets`), the layers (rate limit, JSON errors).
 //! - [`hub`]: the games in memory and every action on them: check, commit, then broadcast.
-//! - [`model`]: a game's settings, seats and rules of acting, without I/O.
+//! - [`model`]: a game's settings, seats and rules of acting, without I/O; its own error type,
+//!   `Refusal`.
 //! - [`view`]: the JSON shapes and how a game becomes its public state (with move previews).
-//! - [`store`]: the storage interface, its SQLite and PostgreSQL backends, and the group-commit
-//!   writer.
+//! - [`protocol`]: the WebSocket's messages, both what a client sends and what the server sends.
+//! - [`store`]: the storage interface, its row types, its SQLite and PostgreSQL backends, and the
+//!   group-commit writer.
 //! - [`engine`]: the bounded pool where engine moves and analyses are computed.
 //! - [`analysis`]: the analysis board's service: positions analysed on the engine pool with
 //!   `mabula_engine::annotate` within a time bound, streamed as they deepen, cached per position;
 //!   its JSON shapes.
-//! - [`auth`]: seat tokens and join codes.
-//! - [`error`]: the API error type and its stable codes.
-//! - [`extract`]: request extractors that fail with API errors.
+//! - [`auth`]: seat tokens, join codes and game ids; which seats a token holds.
+//! - [`error`]: the API error type, its stable codes, and the conversions of the lower layers'
+//!   errors into it.
+//! - [`extract`]: request extractors that fail with API errors (the seat token, the client
+//!   address, JSON bodies, query strings).
 //! - [`client`]: a typed client of the HTTP API (tests, the crash test).
 //! - [`loadtest`]: the client side of `mabula loadtest`.
+//!
+//! # Layers
+//!
+//! A module uses only modules of the layers below it; `docs/architecture.md` draws them.
+//!
+//! 1. [`model`] uses the rules crate only.
+//! 2. [`store`] and [`auth`] use the model; [`engine`] uses nothing of this crate.
+//! 3. [`view`] uses the model and the store's rows; [`error`] the model, auth and the store,
+//!    whose errors it converts.
+//! 4. [`protocol`] uses view, error and the model; [`extract`] auth and error; [`analysis`] the
+//!    engine and error.
+//! 5. [`hub`], the service layer, uses all of the above and answers with [`error::ApiError`].
+//! 6. [`api`], the HTTP edge, and above it [`server`], which serves the api's router.
+//!
+//! [`client`] and [`loadtest`] stand apart: the client reads the view's shapes and error bodies,
+//! and the load test uses nothing of this crate.
 
 pub mod analysis;
 pub mod api;

@@ -1,10 +1,29 @@
-//! The wire messages of a game's WebSocket (`docs/api.md`, section 5): what the server sends.
+//! The wire messages of a game's WebSocket (`docs/api.md`, section 5), both directions: what a
+//! client sends ([`ClientMessage`]) and what the server sends ([`ServerMessage`]). The session
+//! loop that reads and writes them is `api::ws`.
 
 use crate::error::ErrorCode;
 use crate::model::{EndReason, Side};
 use crate::view::{self, GameState, MoveView};
 use axum::extract::ws::Utf8Bytes;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+/// The messages a client sends on a game's WebSocket (`docs/api.md`, section 5).
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// Opens (or resyncs) the session.
+    Hello {
+        /// Moves the client has.
+        since: Option<u32>,
+        /// The epoch it saw with them.
+        epoch: Option<u32>,
+        /// A seat token, to count as that seat's player.
+        token: Option<String>,
+    },
+    /// Keep-alive.
+    Ping,
+}
 
 /// The messages the server sends on a game's WebSocket (`docs/api.md`, section 5).
 #[derive(Serialize)]

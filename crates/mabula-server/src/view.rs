@@ -1,23 +1,13 @@
-//! The JSON shapes of the API (requests, answers, WebSocket messages) and how a game becomes its
-//! public state. `docs/api.md` describes the same shapes for people; the OpenAPI document is
-//! generated from these types.
+//! The JSON shapes of the API (requests and answers; the WebSocket's messages, in
+//! [`protocol`](crate::protocol), carry these) and how a game becomes its public state.
+//! `docs/api.md` describes the same shapes for people; the OpenAPI document is generated from
+//! these types.
 
-use crate::auth::Seats;
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
+use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Seats, Side, UndoOffer};
+use crate::store::{GameRow, PresenceCounts};
 use mabula::{Bitboard, Color, GameResult, Move, Position, Scoring, Square};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-
-/// How many WebSockets are open on a game, per seat and for spectators.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct PresenceCounts {
-    /// Sockets holding white's seat.
-    pub white: u32,
-    /// Sockets holding black's seat.
-    pub black: u32,
-    /// Sockets without a token.
-    pub spectators: u32,
-}
 
 /// The public state of a game (`docs/api.md`, section 3).
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -534,7 +524,7 @@ pub fn move_views(game: &mabula::Game) -> Vec<MoveView> {
 }
 
 /// A list entry of a stored game.
-pub fn summary(r: crate::store::GameRow) -> GameSummary {
+pub fn summary(r: GameRow) -> GameSummary {
     let finished = r.result != GameResult::Unfinished || r.to_move.is_none();
     GameSummary {
         id: r.id,

@@ -7,9 +7,9 @@ use common::TestServer;
 use mabula::{GameResult, Scoring};
 use mabula_server::model::{EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
 use mabula_server::store::{
-    ListFilter, MovesChange, Orphan, RowChange, RowState, Store, StoredGame, WriteOp,
+    ListFilter, MovesChange, Orphan, PresenceCounts, RowChange, RowState, Store, StoredGame,
+    WriteOp,
 };
-use mabula_server::view::PresenceCounts;
 use serde_json::json;
 
 /// A fresh PostgreSQL database on the test server, or `None` (with a notice) when there is none.

@@ -9,17 +9,17 @@
 //! after the snapshot arrives exactly once.
 
 use super::AppState;
-use crate::auth::Seats;
 use crate::error::{ApiError, ErrorCode};
 use crate::extract::ClientAddr;
-use crate::hub::{GameHandle, Hub, ServerMessage};
+use crate::hub::{GameHandle, Hub};
+use crate::model::Seats;
+use crate::protocol::{ClientMessage, ServerMessage};
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::get;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use serde::Deserialize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, watch};
@@ -35,23 +35,6 @@ const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// Frames a client may send per second before the socket is closed.
 const MAX_MESSAGES_PER_SECOND: u32 = 20;
-
-/// Messages a client sends.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum ClientMessage {
-    /// Opens (or resyncs) the session.
-    Hello {
-        /// Moves the client has.
-        since: Option<u32>,
-        /// The epoch it saw with them.
-        epoch: Option<u32>,
-        /// A seat token, to count as that seat's player.
-        token: Option<String>,
-    },
-    /// Keep-alive.
-    Ping,
-}
 
 /// The live channel of a game: a WebSocket (the protocol is in `docs/api.md`, section 5).
 #[utoipa::path(get, path = "/api/games/{id}/ws", tag = "games",

@@ -3,9 +3,11 @@
 //! [`Hub::transact`], so it is judged on the latest stored state.
 
 use super::{Change, Hub, Plan, now_ms, record_date, seats_for, stale};
-use crate::auth::{self, MaybeToken, Seats};
+use crate::auth::{self, MaybeToken};
 use crate::error::{ApiError, ErrorCode};
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
+use crate::model::{
+    EndReason, EngineSettings, LiveGame, Mode, PairHalf, Seats, Side, TokenHash, UndoOffer,
+};
 use crate::store::{ListFilter, MovesChange, RowState, StoredGame, WriteOp};
 use crate::view::{self, ColorChoice, CreateGame, GameState, GameSummary, SeatGrant, SeedInput};
 use mabula::{Color, Game, GameResult, Position, Scoring};
@@ -72,7 +74,7 @@ fn grant(
     }
 }
 
-fn set_token(g: &mut LiveGame, color: Color, hash: auth::TokenHash) {
+fn set_token(g: &mut LiveGame, color: Color, hash: TokenHash) {
     match color {
         Color::White => g.white_token = Some(hash),
         Color::Black => g.black_token = Some(hash),

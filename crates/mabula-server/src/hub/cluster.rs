@@ -9,11 +9,11 @@
 
 use super::engine_moves::SWEEP_INTERVAL;
 use super::{GameHandle, Hub, now_ms};
-use crate::auth::Seats;
 use crate::error::ApiError;
+use crate::model::Seats;
 use crate::protocol::ServerMessage;
-use crate::store::{Notice, StoreError};
-use crate::view::{self, PresenceCounts};
+use crate::store::{Notice, PresenceCounts, StoreError};
+use crate::view;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;

@@ -24,20 +24,19 @@ mod cluster;
 mod engine_moves;
 
 use crate::analysis::Analyst;
-use crate::auth::{self, MaybeToken, Seats};
+use crate::auth::{self, MaybeToken};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
-use crate::model::LiveGame;
-use crate::store::{MovesChange, RowChange, RowState, Store, WriteOp};
-use crate::view::{self, GameState, MoveView, PresenceCounts};
+use crate::model::{LiveGame, Seats};
+use crate::protocol::ServerMessage;
+use crate::store::{MovesChange, PresenceCounts, RowChange, RowState, Store, WriteOp};
+use crate::view::{self, GameState, MoveView};
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
-
-pub use crate::protocol::ServerMessage;
 
 /// Settings of the hub that the command line can change.
 #[derive(Clone, Debug)]
@@ -197,7 +196,7 @@ impl<T> Plan<T> {
 /// Checks the token of a request that acts for a seat.
 fn seats_for(g: &LiveGame, token: &MaybeToken) -> Result<Seats, ApiError> {
     let hash = token.required()?;
-    let seats = g.seats_of(&hash);
+    let seats = auth::seats_of(g, &hash);
     if seats.is_empty() {
         return Err(ApiError::new(
             ErrorCode::TokenInvalid,

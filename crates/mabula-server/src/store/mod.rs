@@ -22,9 +22,8 @@ pub mod rows;
 mod sql;
 pub mod sqlite;
 
-pub use rows::{GameRow, MovesChange, RowChange, RowState, StoredGame};
+pub use rows::{GameRow, MovesChange, PresenceCounts, RowChange, RowState, StoredGame};
 
-use crate::view::PresenceCounts;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};

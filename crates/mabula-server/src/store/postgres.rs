@@ -51,7 +51,8 @@ impl Postgres {
 /// Creates a new, empty database on the server of `url` and answers its URL (for tests and
 /// trials: each gets a database of its own).
 pub async fn create_database(url: &str) -> Result<String, StoreError> {
-    let name = format!("mabula_{}", crate::auth::new_game_id());
+    // 64 random bits, in lower-case hex: PostgreSQL folds unquoted names to lower case.
+    let name = format!("mabula_{:016x}", rand::random::<u64>());
     let mut admin = PgConnection::connect(url).await?;
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
         .execute(&mut admin)

@@ -3,8 +3,9 @@
 //! server's [`LiveGame`]. Text columns are read back into enums here, so a value the code does not
 //! know is reported as a corrupt row, never passed on.
 
-use crate::auth::TokenHash;
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
+use crate::model::{
+    EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, TokenHash, UndoOffer,
+};
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
 
 use super::StoreError;
@@ -217,6 +218,18 @@ pub struct RowChange {
     pub moves: MovesChange,
     /// What happened, one word, for the other instances' listeners (see [`super::Notice`]).
     pub reason: &'static str,
+}
+
+/// How many WebSockets are open on a game, per seat and for spectators: one instance's, as its
+/// `presence` row holds them, or the sum over the instances alive.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PresenceCounts {
+    /// Sockets holding white's seat.
+    pub white: u32,
+    /// Sockets holding black's seat.
+    pub black: u32,
+    /// Sockets without a token.
+    pub spectators: u32,
 }
 
 /// A game as lists show it.

@@ -77,10 +77,11 @@ pub(super) fn to_move_text(r: &RowState) -> Option<&'static str> {
 macro_rules! queries {
     ($conn:ty, $row:ty) => {
         use sqlx::Row;
-        use $crate::store::rows::{Decoder, GameRow, MovesChange, RowChange, RowState, StoredGame};
+        use $crate::store::rows::{
+            Decoder, GameRow, MovesChange, PresenceCounts, RowChange, RowState, StoredGame,
+        };
         use $crate::store::sql::{self as q};
         use $crate::store::{ListFilter, Orphan, StoreError, WriteOp};
-        use $crate::view::PresenceCounts;
 
         /// Applies one write inside the caller's transaction; whether it was applied.
         async fn apply_one(conn: &mut $conn, op: &WriteOp) -> Result<bool, StoreError> {

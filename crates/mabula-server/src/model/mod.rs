@@ -1,9 +1,17 @@
 //! The server's game: settings, seats and the rules of acting on a game (who may move, resign,
 //! take back), with no I/O. [`LiveGame`] is what the [`hub`](crate::hub) keeps in memory for each
 //! game it serves, and what the [`store`](crate::store) saves and loads.
+//!
+//! This is the bottom layer of the server: it uses the rules crate and nothing else of this
+//! one. An action the rules of acting forbid is answered with a [`Refusal`]; [`Seats`] says which
+//! sides a caller holds.
 
-use crate::auth::{Seats, TokenHash};
-use crate::error::{ApiError, ErrorCode};
+mod refusal;
+mod seats;
+
+pub use refusal::Refusal;
+pub use seats::{Seats, TokenHash};
+
 use mabula::{Color, Game, GameResult, Move};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -232,14 +240,6 @@ impl LiveGame {
         }
     }
 
-    /// The seats `token` holds, comparing in constant time against both seats.
-    pub fn seats_of(&self, token: &TokenHash) -> Seats {
-        Seats {
-            white: crate::auth::matches(self.white_token.as_ref(), token),
-            black: crate::auth::matches(self.black_token.as_ref(), token),
-        }
-    }
-
     /// The end reason the current state implies (the rules' end wins over nothing).
     fn refresh_end(&mut self) {
         if self.end_reason.is_none() && self.game.position().is_game_over() {
@@ -254,48 +254,33 @@ impl LiveGame {
         seats: Seats,
         text: &str,
         number: Option<u32>,
-    ) -> Result<Move, ApiError> {
+    ) -> Result<Move, Refusal> {
         if self.game.is_finished() {
-            return Err(ApiError::new(
-                ErrorCode::GameOver,
-                format!("the game is over ({})", self.game.result()),
-            ));
+            return Err(Refusal::MoveAfterEnd(self.game.result()));
         }
         let next = self.game.moves().len() as u32 + 1;
-        if let Some(n) = number
-            && n != next
+        if let Some(sent) = number
+            && sent != next
         {
-            return Err(ApiError::new(
-                ErrorCode::StaleState,
-                format!("this would be move {next}, not move {n}: the game has moved on"),
-            ));
+            return Err(Refusal::StaleMoveNumber { next, sent });
         }
         let turn = self.game.position().side_to_move();
         if !seats.holds(turn) {
-            let who = if self.is_engine(turn) {
-                "the engine's"
-            } else {
-                turn.name()
-            };
-            return Err(ApiError::new(
-                ErrorCode::NotYourTurn,
-                format!("it is {who} turn"),
-            ));
+            return Err(Refusal::NotYourTurn {
+                turn,
+                engine: self.is_engine(turn),
+            });
         }
-        let mv: Move = text.parse().map_err(|e: mabula::ParseMoveError| {
-            ApiError::new(ErrorCode::BadNotation, e.to_string())
-        })?;
+        let mv: Move = text.parse().map_err(Refusal::BadNotation)?;
         if let Err(e) = self.game.position().play(mv) {
-            return Err(ApiError::new(ErrorCode::IllegalMove, e.to_string()));
+            return Err(Refusal::IllegalMove(e));
         }
         Ok(mv)
     }
 
     /// Plays a checked move (see [`LiveGame::check_move`]); withdraws any undo offer.
-    pub fn apply_move(&mut self, mv: Move, now: i64) -> Result<(), ApiError> {
-        self.game
-            .play(mv)
-            .map_err(|e| ApiError::new(ErrorCode::IllegalMove, e.to_string()))?;
+    pub fn apply_move(&mut self, mv: Move, now: i64) -> Result<(), Refusal> {
+        self.game.play(mv).map_err(Refusal::IllegalMove)?;
         self.undo_offer = None;
         self.updated_at = now;
         self.refresh_end();
@@ -304,12 +289,9 @@ impl LiveGame {
 
     /// Checks a resignation and says who resigns: `side` if given, else the only seat held,
     /// else (a local game) the side to move.
-    pub fn check_resign(&self, seats: Seats, side: Option<Side>) -> Result<Color, ApiError> {
+    pub fn check_resign(&self, seats: Seats, side: Option<Side>) -> Result<Color, Refusal> {
         if self.game.is_finished() {
-            return Err(ApiError::new(
-                ErrorCode::GameOver,
-                "the game is over already",
-            ));
+            return Err(Refusal::ResignAfterEnd);
         }
         let color = match (side, seats.only()) {
             (Some(s), _) => Color::from(s),
@@ -317,10 +299,7 @@ impl LiveGame {
             (None, None) => self.game.position().side_to_move(),
         };
         if !seats.holds(color) {
-            return Err(ApiError::new(
-                ErrorCode::NotYourSeat,
-                format!("your token does not hold {color}'s seat, so it cannot resign for {color}"),
-            ));
+            return Err(Refusal::NotYourSeat(color));
         }
         Ok(color)
     }
@@ -339,20 +318,14 @@ impl LiveGame {
 
     /// How many moves to take back so that it is `seats`' turn again before their last move.
     /// In a local game (both seats held) that is just the last move.
-    pub fn undo_count(&self, seats: Seats) -> Result<u32, ApiError> {
+    pub fn undo_count(&self, seats: Seats) -> Result<u32, Refusal> {
         if self.game.is_finished() {
-            return Err(ApiError::new(
-                ErrorCode::GameOver,
-                "the game is over: moves can no longer be taken back",
-            ));
+            return Err(Refusal::UndoAfterEnd);
         }
         let moves = self.game.moves().len();
         if seats.white && seats.black {
             return match moves {
-                0 => Err(ApiError::new(
-                    ErrorCode::NothingToUndo,
-                    "no move has been played yet",
-                )),
+                0 => Err(Refusal::NothingPlayed),
                 _ => Ok(1),
             };
         }
@@ -362,10 +335,7 @@ impl LiveGame {
             .find(|&i| seats.holds(positions[i].side_to_move()));
         match last_own {
             Some(i) => Ok((moves - i) as u32),
-            None => Err(ApiError::new(
-                ErrorCode::NothingToUndo,
-                "you have made no move to take back",
-            )),
+            None => Err(Refusal::NoOwnMove),
         }
     }
 
@@ -428,7 +398,13 @@ mod tests {
         let err = g
             .check_move(black_only, "zz", None)
             .expect_err("not black's turn");
-        assert_eq!(err.code, ErrorCode::NotYourTurn);
+        assert_eq!(
+            err,
+            Refusal::NotYourTurn {
+                turn: Color::White,
+                engine: false
+            }
+        );
     }
 
     #[test]
@@ -440,8 +416,8 @@ mod tests {
         };
         let mv = g.game.position().legal_moves()[0].to_string();
         assert_eq!(
-            g.check_move(both, &mv, Some(2)).expect_err("stale").code,
-            ErrorCode::StaleState
+            g.check_move(both, &mv, Some(2)).expect_err("stale"),
+            Refusal::StaleMoveNumber { next: 1, sent: 2 }
         );
         assert!(g.check_move(both, &mv, Some(1)).is_ok());
     }
@@ -479,8 +455,8 @@ mod tests {
         g.resign(color, 5);
         assert_eq!(g.game.result(), GameResult::BlackWins);
         assert_eq!(
-            g.check_resign(both, None).expect_err("over").code,
-            ErrorCode::GameOver
+            g.check_resign(both, None).expect_err("over"),
+            Refusal::ResignAfterEnd
         );
     }
 }

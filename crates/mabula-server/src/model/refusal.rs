@@ -1,0 +1,57 @@
+//! [`Refusal`]: every way the model says no to an action on a game.
+//!
+//! The model knows nothing of HTTP: the code and status each refusal is answered with are chosen
+//! where it is turned into an API error (`impl From<Refusal> for ApiError` in
+//! [`error`](crate::error)). The messages are written for people and sent as they are.
+
+use mabula::{Color, GameResult, ParseMoveError, PlayError};
+
+/// Why the model refuses a move, a resignation or a take-back.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// A move in a game that is over, with the result it ended with.
+    #[error("the game is over ({0})")]
+    MoveAfterEnd(GameResult),
+    /// A resignation in a game that is over.
+    #[error("the game is over already")]
+    ResignAfterEnd,
+    /// A take-back in a game that is over.
+    #[error("the game is over: moves can no longer be taken back")]
+    UndoAfterEnd,
+    /// The move was sent with a number that is no longer the next one.
+    #[error("this would be move {next}, not move {sent}: the game has moved on")]
+    StaleMoveNumber {
+        /// The number the next move gets.
+        next: u32,
+        /// The number the request gave.
+        sent: u32,
+    },
+    /// The caller does not hold the side to move.
+    #[error("it is {} turn", whose(.turn, .engine))]
+    NotYourTurn {
+        /// The side to move.
+        turn: Color,
+        /// Whether that side is the engine's.
+        engine: bool,
+    },
+    /// The move text is not a move.
+    #[error("{0}")]
+    BadNotation(ParseMoveError),
+    /// The move is not legal in the game's position.
+    #[error("{0}")]
+    IllegalMove(PlayError),
+    /// A resignation for a side the caller does not hold.
+    #[error("your token does not hold {0}'s seat, so it cannot resign for {0}")]
+    NotYourSeat(Color),
+    /// A take-back at one screen before any move.
+    #[error("no move has been played yet")]
+    NothingPlayed,
+    /// A take-back by a player who has not moved yet.
+    #[error("you have made no move to take back")]
+    NoOwnMove,
+}
+
+/// The owner of the turn, as the refusal names it.
+fn whose(turn: &Color, engine: &bool) -> &'static str {
+    if *engine { "the engine's" } else { turn.name() }
+}
