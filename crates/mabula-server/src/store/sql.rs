@@ -5,10 +5,15 @@
 
 use super::rows::{RowState, side_text};
 
+/// A game row with its moves, in one round trip (the moves as one text, in order, a space
+/// between two).
 pub(super) const LOAD_GAME: &str = "SELECT id, created_at, updated_at, mode, scoring, seed, \
     start, engine_color, engine_level, engine_movetime_ms, white_token, black_token, join_code, \
     epoch, version, result, end_reason, rematch_of, rematch_id, white_hints, black_hints, \
-    pair_half, undo_by, undo_moves, engine_owner FROM games WHERE id = $1";
+    pair_half, undo_by, undo_moves, engine_owner, \
+    COALESCE((SELECT string_agg(notation, ' ' ORDER BY ply) FROM moves \
+        WHERE game_id = games.id), '') AS moves \
+    FROM games WHERE id = $1";
 
 /// A list of games; the filter is the same text with a `WHERE`.
 macro_rules! list_sql {
@@ -197,11 +202,8 @@ macro_rules! queries {
             else {
                 return Ok(None);
             };
-            let moves = sqlx::query("SELECT notation FROM moves WHERE game_id = $1 ORDER BY ply")
-                .bind(id)
-                .fetch_all(&mut *conn)
-                .await?;
-            let moves = moves.iter().map(|r| r.get::<String, _>(0)).collect();
+            let moves: String = row.try_get("moves")?;
+            let moves = moves.split_whitespace().map(String::from).collect();
             Ok(Some(stored_game(&row, moves)?))
         }
 
