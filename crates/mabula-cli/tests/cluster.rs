@@ -334,14 +334,22 @@ fn own_postgres() -> Option<(String, std::path::PathBuf)> {
     Some((url, dir))
 }
 
+/// Runs `stop.sh` or `start.sh` of the test's PostgreSQL, a few times if it fails (a port the
+/// stopped server held can take a moment to be free again).
 fn run_script(dir: &std::path::Path, name: &str) {
-    let status = Command::new("bash")
-        .arg(dir.join(name))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .expect("run the script");
-    assert!(status.success(), "{name} failed");
+    for _ in 0..10 {
+        let status = Command::new("bash")
+            .arg(dir.join(name))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("run the script");
+        if status.success() {
+            return;
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    panic!("{name} failed ten times; see {}", dir.join("server.log").display());
 }
 
 /// Stops the test's PostgreSQL when the test ends, however it ends.
