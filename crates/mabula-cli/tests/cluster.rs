@@ -349,7 +349,10 @@ fn run_script(dir: &std::path::Path, name: &str) {
         }
         std::thread::sleep(Duration::from_secs(1));
     }
-    panic!("{name} failed ten times; see {}", dir.join("server.log").display());
+    panic!(
+        "{name} failed ten times; see {}",
+        dir.join("server.log").display()
+    );
 }
 
 /// Stops the test's PostgreSQL when the test ends, however it ends.
