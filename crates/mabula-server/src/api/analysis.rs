@@ -3,6 +3,7 @@
 //! graph and move notes, streamed position by position.
 
 use super::AppState;
+use super::limits::client_key;
 use crate::analysis::{self as service, GameAnalysis, PositionAnalysis};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::ClientAddr;
@@ -15,7 +16,6 @@ use axum::{Json, Router};
 use mabula::{Game, Position, Scoring};
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
-use std::net::IpAddr;
 use tokio::sync::mpsc;
 use utoipa::{IntoParams, ToSchema};
 
@@ -56,22 +56,6 @@ pub struct AnalysisStats {
     pub runs: u64,
     /// Requests answered from the cache.
     pub hits: u64,
-}
-
-/// The key a client's analyses are counted under: its address, with an IPv6 address cut to its
-/// /64 network (what one host is usually given). The one place to change when the address comes
-/// from a proxy-aware extractor.
-pub(crate) fn client_key(client: ClientAddr) -> String {
-    match client.0 {
-        IpAddr::V4(ip) => ip.to_string(),
-        IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
-            Some(v4) => v4.to_string(),
-            None => {
-                let s = ip.segments();
-                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-            }
-        },
-    }
 }
 
 fn parse_scoring(text: Option<&str>, default: Scoring) -> Result<Scoring, ApiError> {

@@ -1,7 +1,7 @@
 //! The games resource: `/api/games…` (everything but the WebSocket).
 
 use super::AppState;
-use super::analysis::client_key;
+use super::limits::client_key;
 use crate::auth::MaybeToken;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::ClientAddr;

@@ -25,6 +25,12 @@ pub fn address_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The key a client's queued work (engine moves, analyses) is counted under: its
+/// [`address_key`], as text.
+pub fn client_key(client: crate::extract::ClientAddr) -> String {
+    address_key(client.0).to_string()
+}
+
 /// Open things of one kind (connections, WebSockets), counted per client address and in all,
 /// under a cap on each count.
 ///

@@ -388,19 +388,13 @@ impl Hub {
             if listening {
                 // Each missed move with the state after it, the last one with the stored state.
                 let latest = std::mem::replace(&mut slot.game, old);
-                for i in seen..latest.game.moves().len() {
-                    if i + 1 == latest.game.moves().len() {
-                        slot.game = latest.clone();
-                    } else {
-                        let mut step = slot.game.clone();
-                        step.apply_move(latest.game.moves()[i], latest.updated_at)?;
-                        slot.game = step;
-                    }
-                    let state = self.state_of(h, slot, None);
-                    let last = state.moves.last().cloned();
-                    self.broadcast(h, &state, Change::Moved, last.as_ref());
+                let moves = latest.game.moves();
+                for &mv in &moves[seen..moves.len() - 1] {
+                    slot.game.apply_move(mv, latest.updated_at)?;
+                    self.broadcast_move(h, slot);
                 }
                 slot.game = latest;
+                self.broadcast_move(h, slot);
             }
         } else if listening {
             let change = if slot.game.game.is_finished() && !old.game.is_finished() {
@@ -413,6 +407,13 @@ impl Hub {
         }
         self.schedule_engine(h, slot);
         Ok(())
+    }
+
+    /// Broadcasts the last move of the game in `slot`.
+    fn broadcast_move(&self, h: &GameHandle, slot: &mut Slot) {
+        let state = self.state_of(h, slot, None);
+        let last = state.moves.last().cloned();
+        self.broadcast(h, &state, Change::Moved, last.as_ref());
     }
 
     fn make_handle(&self, game: LiveGame, engine_owner: Option<String>) -> Arc<GameHandle> {
@@ -442,7 +443,7 @@ impl Hub {
             &slot.game,
             moves,
             h.presence(),
-            slot.game.engine_to_move() && !slot.game.game.is_finished(),
+            slot.game.engine_to_move(),
             you,
         )
     }

@@ -70,37 +70,36 @@ pub async fn create_database(url: &str) -> Result<String, StoreError> {
     })
 }
 
-/// Listens on [`CHANNEL`] until the receiver is dropped, replacing a lost connection.
+/// A connection listening on [`CHANNEL`].
+async fn listener(url: &str) -> Result<PgListener, sqlx::Error> {
+    let mut l = PgListener::connect(url).await?;
+    l.listen(CHANNEL).await?;
+    Ok(l)
+}
+
+/// Listens on [`CHANNEL`] until the receiver is dropped, replacing a lost connection: says
+/// [`Notice::Back`] once listening (the hub then rereads what it holds) and [`Notice::Lost`] when
+/// the connection is lost.
 async fn listen_loop(url: String, pool: PgPool, tx: mpsc::Sender<Notice>) {
-    let mut lost = false;
+    let mut failing = false;
     loop {
-        let mut listener = match PgListener::connect(&url).await {
-            Ok(mut l) => match l.listen(CHANNEL).await {
-                Ok(()) => l,
-                Err(e) => {
-                    tracing::warn!("cannot listen for other instances: {e}");
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                    continue;
-                }
-            },
+        let mut listener = match listener(&url).await {
+            Ok(l) => l,
             Err(e) => {
-                if !lost {
-                    tracing::warn!("lost the listening connection: {e}");
-                    lost = true;
-                    if tx.send(Notice::Lost).await.is_err() {
-                        return;
-                    }
+                if !failing {
+                    tracing::warn!("cannot listen for other instances (retrying): {e}");
+                    failing = true;
                 }
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 continue;
             }
         };
-        // Listening: whatever was missed before is caught up by a resync.
+        if failing {
+            tracing::info!("listening for other instances again");
+            failing = false;
+        }
         if tx.send(Notice::Back).await.is_err() {
             return;
-        }
-        if lost {
-            tracing::info!("listening for other instances again");
         }
         let mut silent = 0;
         loop {
@@ -127,7 +126,6 @@ async fn listen_loop(url: String, pool: PgPool, tx: mpsc::Sender<Notice>) {
                 }
             }
         }
-        lost = true;
         tracing::warn!("lost the listening connection; reconnecting");
         if tx.send(Notice::Lost).await.is_err() {
             return;
