@@ -91,22 +91,67 @@ pub fn seats_of(game: &LiveGame, token: &TokenHash) -> Seats {
     }
 }
 
-/// The token sent with a request, hashed; `None` when no token was sent. The API reads it from
-/// the request's headers (see [`extract`](crate::extract)).
-#[derive(Clone, Debug)]
-pub struct MaybeToken(pub Option<TokenHash>);
+/// Who sends a request: the seat token it carries (hashed; `None` when none was sent) and the
+/// account of its session, if it has a valid one. The API reads both from the request's
+/// headers (see [`extract`](crate::extract)).
+#[derive(Clone, Debug, Default)]
+pub struct Caller {
+    /// The seat token's hash.
+    pub token: Option<TokenHash>,
+    /// The key (lower-case name) of the session's account.
+    pub account: Option<String>,
+}
 
-impl MaybeToken {
-    /// The token, or [`MissingToken`].
-    pub fn required(&self) -> Result<TokenHash, MissingToken> {
-        self.0.ok_or(MissingToken)
+impl Caller {
+    /// A caller with a token only.
+    pub fn with_token(token: &str) -> Caller {
+        Caller {
+            token: Some(hash(token)),
+            account: None,
+        }
     }
+
+    /// The seats the caller holds in `game`, by token or by account; [`MissingToken`] when it
+    /// brings neither.
+    pub fn seats(&self, game: &LiveGame) -> Result<Seats, MissingToken> {
+        let mut seats = Seats::default();
+        if self.token.is_none() && self.account.is_none() {
+            return Err(MissingToken);
+        }
+        if let Some(t) = &self.token {
+            seats = seats_of(game, t);
+        }
+        if let Some(a) = &self.account {
+            let by_account = game.seats_of_account(a);
+            seats.white |= by_account.white;
+            seats.black |= by_account.black;
+        }
+        Ok(seats)
+    }
+}
+
+/// A request's session, found from its cookie (the API puts it in the request's extensions).
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The hash of the cookie's secret (the session's key in the database).
+    pub id_hash: TokenHash,
+    /// The account's key.
+    pub key: String,
+    /// The account's name.
+    pub name: String,
+    /// The token every write of this session sends in `X-CSRF-Token`.
+    pub csrf: String,
 }
 
 /// An action that needs a seat token was asked for without one.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("no seat token was sent")]
 pub struct MissingToken;
+
+/// The key of an account: its name in lower case (names are unique ignoring case).
+pub fn account_key(name: &str) -> String {
+    name.to_lowercase()
+}
 
 #[cfg(test)]
 mod tests {

@@ -57,6 +57,24 @@ pub enum ErrorCode {
     UndoOfferPending,
     /// This seat already has its rematch grant.
     RematchTaken,
+    /// Moves cannot be taken back in this game (it is on a clock).
+    UndoNotAllowed,
+    /// The action needs an account and the request has no session.
+    NotLoggedIn,
+    /// A write with a session cookie came without the session's `X-CSRF-Token`.
+    CsrfFailed,
+    /// The name and password do not match an account.
+    LoginFailed,
+    /// The name is taken (names are unique ignoring case).
+    NameTaken,
+    /// The name or password breaks the rules for accounts.
+    InvalidAccount,
+    /// No player has this name.
+    PlayerNotFound,
+    /// No open seek or challenge has this id.
+    SeekNotFound,
+    /// The seek is not open to this player (their own, another's challenge, out of rating range).
+    SeekNotForYou,
     /// The body is too large.
     PayloadTooLarge,
     /// The body is not sent as JSON.
@@ -95,15 +113,19 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             MalformedJson | BadRequest | BadNotation => StatusCode::BAD_REQUEST,
-            TokenMissing => StatusCode::UNAUTHORIZED,
-            TokenInvalid | NotYourSeat | JoinCodeInvalid => StatusCode::FORBIDDEN,
-            GameNotFound | NotFound => StatusCode::NOT_FOUND,
+            TokenMissing | NotLoggedIn | LoginFailed => StatusCode::UNAUTHORIZED,
+            TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou => {
+                StatusCode::FORBIDDEN
+            }
+            GameNotFound | NotFound | PlayerNotFound | SeekNotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
-            | NoUndoOffer | UndoOfferPending | RematchTaken => StatusCode::CONFLICT,
+            | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken => {
+                StatusCode::CONFLICT
+            }
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord => {
+            IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
             RateLimited | TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
@@ -177,6 +199,7 @@ impl From<Refusal> for ApiError {
             Refusal::IllegalMove(_) => ErrorCode::IllegalMove,
             Refusal::NotYourSeat(_) => ErrorCode::NotYourSeat,
             Refusal::NothingPlayed | Refusal::NoOwnMove => ErrorCode::NothingToUndo,
+            Refusal::UndoOnTheClock => ErrorCode::UndoNotAllowed,
         };
         ApiError::new(code, refusal.to_string())
     }

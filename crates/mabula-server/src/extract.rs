@@ -1,9 +1,9 @@
 //! Request extractors whose failures are [`ApiError`]s, so that a malformed body, an oversized
 //! body or a bad query string answers the API's JSON error instead of axum's plain text; the seat
-//! token of a request ([`MaybeToken`]); and the client address of a request ([`ClientAddr`],
+//! token and session of a request ([`Caller`]); and the client address of a request ([`ClientAddr`],
 //! decided with [`TrustedProxies`]).
 
-use crate::auth::{self, MaybeToken};
+use crate::auth::{self, Caller, Session};
 use crate::error::{ApiError, ErrorCode};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
@@ -82,11 +82,12 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T>
 }
 
 /// The token is read from `Authorization: Bearer` or `X-Mabula-Token`, and hashed at once. An
-/// empty or malformed header counts as a wrong token, not as none.
-impl<S: Send + Sync> FromRequestParts<S> for MaybeToken {
+/// empty or malformed header counts as a wrong token, not as none. The account is the session's
+/// that the API's session layer found for the request's cookie.
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<MaybeToken, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Caller, ApiError> {
         let headers = &parts.headers;
         let raw = if let Some(v) = headers.get("x-mabula-token") {
             Some(v.to_str().unwrap_or("").trim().to_string())
@@ -101,7 +102,35 @@ impl<S: Send + Sync> FromRequestParts<S> for MaybeToken {
         } else {
             None
         };
-        Ok(MaybeToken(raw.map(|t| auth::hash(&t))))
+        Ok(Caller {
+            token: raw.map(|t| auth::hash(&t)),
+            account: parts.extensions.get::<Session>().map(|s| s.key.clone()),
+        })
+    }
+}
+
+/// The session of a request, as the API's session layer found it; `not_logged_in` without one.
+impl<S: Send + Sync> FromRequestParts<S> for Session {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Session, ApiError> {
+        parts.extensions.get::<Session>().cloned().ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::NotLoggedIn,
+                "this needs an account: log in first (POST /api/session)",
+            )
+        })
+    }
+}
+
+/// The session of a request, if it has one.
+pub struct MaybeSession(pub Option<Session>);
+
+impl<S: Send + Sync> FromRequestParts<S> for MaybeSession {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<MaybeSession, ApiError> {
+        Ok(MaybeSession(parts.extensions.get::<Session>().cloned()))
     }
 }
 

@@ -3,7 +3,9 @@
 //! `docs/api.md` describes the same shapes for people; the OpenAPI document is generated from
 //! these types.
 
-use crate::model::{EndReason, EngineSettings, LiveGame, Mode, PairHalf, Seats, Side, UndoOffer};
+use crate::model::{
+    EndReason, EngineSettings, LiveGame, Mode, PairHalf, Seats, Side, TimeControl, UndoOffer,
+};
 use crate::store::{GameRow, PresenceCounts};
 use mabula::{Bitboard, Color, GameResult, Move, Position, Scoring, Square};
 use serde::{Deserialize, Serialize};
@@ -60,9 +62,57 @@ pub struct GameState {
     pub rematch: Option<String>,
     /// The duplicate pair this game ends (its second game only; `null` otherwise).
     pub pair: Option<PairView>,
+    /// The players with accounts in each seat (`null`: a guest, or the engine).
+    pub players: PlayersView,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// The clock, in timed games.
+    pub clock: Option<ClockView>,
     /// The seats of the request's token (HTTP answers and `sync` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub you: Option<Vec<Side>>,
+}
+
+/// A player with an account, as a game shows them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PlayerView {
+    /// The account's name.
+    pub name: String,
+    /// The rating when the game began (rated games).
+    pub rating: Option<i32>,
+    /// Whether that rating was provisional.
+    pub provisional: bool,
+    /// How much the game moved the rating, once the game is rated.
+    pub rating_diff: Option<i32>,
+}
+
+/// The players of both seats.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct PlayersView {
+    /// White's player.
+    pub white: Option<PlayerView>,
+    /// Black's player.
+    pub black: Option<PlayerView>,
+}
+
+/// A game's clock when the state was made.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ClockView {
+    /// The time control.
+    pub control: TimeControl,
+    /// `3+2`, `2 days`.
+    pub label: String,
+    /// White's time left (ms), counted down to when the state was made.
+    pub white_ms: i64,
+    /// Black's time left (ms).
+    pub black_ms: i64,
+    /// The side whose time runs (`null` before the clocks start, and once the game is over).
+    pub running: Option<Side>,
+    /// When the side to move runs out of time or, for the first two moves, when the game is
+    /// aborted if no move comes (ms since the epoch).
+    pub deadline: Option<i64>,
+    /// When the state was made (ms since the epoch), to count down from.
+    pub now: i64,
 }
 
 /// The settings part of the state.
@@ -608,7 +658,7 @@ pub fn seats_view(g: &LiveGame, presence: PresenceCounts) -> SeatsView {
             };
             SeatView {
                 kind: SeatKind::Person,
-                claimed: g.token_of(color).is_some(),
+                claimed: g.token_of(color).is_some() || g.player(color).is_some(),
                 connected: count > 0,
             }
         }
@@ -627,10 +677,11 @@ pub fn game_state(
     presence: PresenceCounts,
     engine_thinking: bool,
     you: Option<Seats>,
+    now: i64,
 ) -> GameState {
     let game = &g.game;
     let pos = game.position();
-    let finished = game.is_finished();
+    let finished = g.is_over();
     let legal_moves = legal_move_views(pos, finished);
     let result = game.result();
     GameState {
@@ -678,8 +729,39 @@ pub fn game_state(
         },
         rematch: g.rematch_id.clone(),
         pair: pair_view(g),
+        players: PlayersView {
+            white: g.player(Color::White).map(player_view),
+            black: g.player(Color::Black).map(player_view),
+        },
+        rated: g.rated,
+        clock: clock_view(g, now),
         you: you.map(Seats::sides),
     }
+}
+
+fn player_view(p: &crate::model::Player) -> PlayerView {
+    PlayerView {
+        name: p.name.clone(),
+        rating: p.rating,
+        provisional: p.provisional,
+        rating_diff: p.diff,
+    }
+}
+
+/// The clock of `g` at `now`.
+pub fn clock_view(g: &LiveGame, now: i64) -> Option<ClockView> {
+    let c = g.clock.as_ref()?;
+    let turn = g.to_move();
+    let moves = g.game.moves().len();
+    Some(ClockView {
+        control: c.control,
+        label: c.control.label(),
+        white_ms: c.left_at(Color::White, turn, moves, now),
+        black_ms: c.left_at(Color::Black, turn, moves, now),
+        running: turn.filter(|_| moves >= 2).map(Side::from),
+        deadline: g.deadline().map(|(at, _)| at),
+        now,
+    })
 }
 
 #[cfg(test)]

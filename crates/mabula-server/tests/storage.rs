@@ -5,7 +5,9 @@ mod common;
 
 use common::TestServer;
 use mabula::{GameResult, Scoring};
-use mabula_server::model::{EngineSettings, LiveGame, Mode, PairHalf, Side, UndoOffer};
+use mabula_server::model::{
+    Clock, EngineSettings, LiveGame, Mode, PairHalf, Player, Side, TimeControl, UndoOffer,
+};
 use mabula_server::store::{
     ListFilter, MovesChange, Orphan, PresenceCounts, RowChange, RowState, Store, StoredGame,
     WriteOp,
@@ -54,6 +56,24 @@ fn sample_game(id: &str) -> StoredGame {
         pair: Some(PairHalf::First),
         undo_offer: None,
         engine_owner: None,
+        players: [
+            Some(Player {
+                key: "alice".into(),
+                name: "Alice".into(),
+                rating: Some(1612),
+                provisional: true,
+                diff: None,
+            }),
+            None,
+        ],
+        rated: true,
+        clock: Some(Clock::new(
+            TimeControl::Clock {
+                initial_s: 180,
+                increment_s: 2,
+            },
+            1000,
+        )),
     }
 }
 

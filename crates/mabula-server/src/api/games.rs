@@ -2,7 +2,7 @@
 
 use super::AppState;
 use super::limits::client_key;
-use crate::auth::MaybeToken;
+use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::ClientAddr;
 use crate::extract::{JsonBody, QueryParams};
@@ -104,7 +104,7 @@ pub async fn list(
 pub async fn state(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    token: MaybeToken,
+    token: Caller,
 ) -> Result<Json<GameState>, ApiError> {
     Ok(Json(app.hub.state(&id, &token).await?))
 }
@@ -152,7 +152,7 @@ pub async fn play(
     State(app): State<AppState>,
     client: ClientAddr,
     Path(id): Path<String>,
-    token: MaybeToken,
+    token: Caller,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     let client = client_key(client);
@@ -182,7 +182,7 @@ pub async fn play(
 pub async fn resign(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    token: MaybeToken,
+    token: Caller,
     JsonBody(req): JsonBody<ResignRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     Ok(Json(app.hub.resign(&id, &token, req.side).await?))
@@ -207,7 +207,7 @@ pub async fn resign(
 pub async fn undo(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    token: MaybeToken,
+    token: Caller,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Json<GameState>, ApiError> {
     Ok(Json(app.hub.undo(&id, &token).await?))
@@ -232,7 +232,7 @@ pub async fn undo(
 pub async fn accept_undo(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    token: MaybeToken,
+    token: Caller,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Json<GameState>, ApiError> {
     Ok(Json(app.hub.accept_undo(&id, &token).await?))
@@ -257,7 +257,7 @@ pub async fn accept_undo(
 pub async fn decline_undo(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    token: MaybeToken,
+    token: Caller,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Json<GameState>, ApiError> {
     Ok(Json(app.hub.decline_undo(&id, &token).await?))
@@ -283,7 +283,7 @@ pub async fn rematch(
     State(app): State<AppState>,
     client: ClientAddr,
     Path(id): Path<String>,
-    token: MaybeToken,
+    token: Caller,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Response, ApiError> {
     let grant = app.hub.rematch(&id, &token, &client_key(client)).await?;
@@ -367,7 +367,7 @@ pub struct HintAnswer {
 pub async fn hint(
     State(app): State<AppState>,
     Path(id): Path<String>,
-    token: MaybeToken,
+    token: Caller,
 ) -> Result<Json<HintAnswer>, ApiError> {
     let (state, pos, scoring) = app.hub.hint(&id, &token).await?;
     let key = format!("game:{id}");

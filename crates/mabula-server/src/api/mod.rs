@@ -4,11 +4,14 @@
 //! The router expects every request to carry its [`ClientAddr`]; `server` puts it there, together
 //! with the limits that act before a request is read (timeouts, connection caps, head sizes).
 
+pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod docs;
 pub mod games;
 pub mod limits;
+pub mod lobby;
+pub mod players;
 pub mod ws;
 
 use crate::error::{ApiError, ErrorCode};
@@ -44,11 +47,18 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
         .merge(games::router())
+        .merge(accounts::router())
+        .merge(players::router())
+        .merge(lobby::router())
         .merge(analysis::router())
         .merge(ws::router())
         .merge(docs::router())
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            accounts::session_layer,
+        ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
             limiter,

@@ -9,6 +9,7 @@
 //! after the snapshot arrives exactly once.
 
 use super::AppState;
+use crate::auth::Caller;
 use crate::error::{ApiError, ErrorCode};
 use crate::extract::ClientAddr;
 use crate::hub::{GameHandle, Hub};
@@ -50,6 +51,7 @@ async fn upgrade(
     State(app): State<AppState>,
     ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
+    caller: Caller,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
     let handle = app.hub.handle(&id).await?;
@@ -70,7 +72,7 @@ async fn upgrade(
         .read_buffer_size(4 * 1024)
         .on_upgrade(move |socket| async move {
             let (sink, stream) = socket.split();
-            session(hub, handle, sink, stream, shutdown).await;
+            session(hub, handle, sink, stream, shutdown, caller.account).await;
             drop(slot);
         }))
 }
@@ -93,6 +95,7 @@ pub async fn session<Si, St, E>(
     mut sink: Si,
     mut stream: St,
     mut shutdown: watch::Receiver<bool>,
+    account: Option<String>,
 ) where
     Si: Sink<Message> + Unpin,
     St: Stream<Item = Result<Message, E>> + Unpin,
@@ -136,7 +139,7 @@ pub async fn session<Si, St, E>(
                         if sink.send(Message::Text(ServerMessage::Pong.to_text())).await.is_err() { break; }
                     }
                     Ok(ClientMessage::Hello { since, epoch, token }) => {
-                        match hello(&hub, &handle, since, epoch, token.as_deref()).await {
+                        match hello(&hub, &handle, since, epoch, token.as_deref(), account.clone()).await {
                             Ok((rx, sync, seats)) => {
                                 events = Some(rx);
                                 let who = if seats.is_empty() { None } else { Some(seats) };
@@ -216,12 +219,10 @@ async fn hello(
     since: Option<u32>,
     epoch: Option<u32>,
     token: Option<&str>,
+    account: Option<String>,
 ) -> Result<(broadcast::Receiver<Utf8Bytes>, Utf8Bytes, Seats), ApiError> {
     let mut slot = handle.slot.lock().await;
-    let seats = match token {
-        Some(t) => Hub::seats_of_token(&slot, t)?,
-        None => Seats::default(),
-    };
+    let seats = Hub::seats_of_hello(&slot, token, account)?;
     hub.catch_up(handle, &mut slot).await?;
     let rx = handle.events.subscribe();
     let sync = hub.sync_message(handle, &mut slot, since, epoch, seats);

@@ -3,10 +3,11 @@
 //! [`Hub::transact`], so it is judged on the latest stored state.
 
 use super::{Change, Hub, Plan, now_ms, record_date, seats_for, stale};
-use crate::auth::{self, MaybeToken};
+use crate::auth::{self, Caller};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{
-    EndReason, EngineSettings, LiveGame, Mode, PairHalf, Seats, Side, TokenHash, UndoOffer,
+    Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, Seats, Side, TimeControl,
+    TokenHash, UndoOffer,
 };
 use crate::store::{ListFilter, MovesChange, RowState, StoredGame, WriteOp};
 use crate::view::{self, ColorChoice, CreateGame, GameState, GameSummary, SeatGrant, SeedInput};
@@ -32,6 +33,12 @@ struct Origin {
     pair_first: Option<GameResult>,
     /// The client asking (its address), whose turn it is in the engine queue.
     client: Option<String>,
+    /// The players with accounts in White's and Black's seats.
+    players: [Option<Player>; 2],
+    /// Whether the game is rated.
+    rated: bool,
+    /// The time control.
+    clock: Option<TimeControl>,
 }
 
 fn invalid(message: impl Into<String>) -> ApiError {
@@ -189,10 +196,15 @@ impl Hub {
             pair,
             pair_first,
             client,
+            players,
+            rated,
+            clock,
         } = origin;
         let token = auth::new_token();
         let hash = auth::hash(&token);
-        let join_code = (mode == Mode::Friend && rematch_of.is_none()).then(auth::new_join_code);
+        let join_code =
+            (mode == Mode::Friend && rematch_of.is_none() && players.iter().all(Option::is_none))
+                .then(auth::new_join_code);
         let now = now_ms();
         let mut live = LiveGame {
             id: auth::new_game_id(),
@@ -214,6 +226,9 @@ impl Hub {
             hints: [0, 0],
             pair,
             pair_first,
+            players,
+            rated,
+            clock: clock.map(|c| Clock::new(c, now)),
         };
         if live.game.result() != GameResult::Unfinished {
             live.end_reason = Some(if live.game.position().is_game_over() {
@@ -241,16 +256,13 @@ impl Hub {
     }
 
     /// The state of game `id`; a token, when sent, must be valid and fills `you`.
-    pub async fn state(
-        self: &Arc<Hub>,
-        id: &str,
-        token: &MaybeToken,
-    ) -> Result<GameState, ApiError> {
+    pub async fn state(self: &Arc<Hub>, id: &str, token: &Caller) -> Result<GameState, ApiError> {
         let h = self.latest(id).await?;
         let mut slot = h.slot.lock().await;
-        let you = match token.0 {
-            None => None,
-            Some(_) => Some(seats_for(&slot.game, token)?),
+        let you = match (&token.token, &token.account) {
+            (None, None) => None,
+            (None, Some(_)) => Some(token.seats(&slot.game)?).filter(|s| !s.is_empty()),
+            (Some(_), _) => Some(seats_for(&slot.game, token)?),
         };
         Ok(self.state_of(&h, &mut slot, you))
     }
@@ -259,7 +271,7 @@ impl Hub {
     pub async fn play(
         self: &Arc<Hub>,
         id: &str,
-        token: &MaybeToken,
+        token: &Caller,
         text: &str,
         number: Option<u32>,
         client: &str,
@@ -267,12 +279,20 @@ impl Hub {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
         slot.engine_client = Some(client.to_string());
+        self.enforce_clock(&h, &mut slot).await?;
         let (seats, state) = self
             .transact(&h, &mut slot, |g| {
                 let seats = seats_for(g, token)?;
+                let now = now_ms();
+                if g.due(now).is_some() {
+                    return Err(ApiError::new(
+                        ErrorCode::GameOver,
+                        "the time ran out before this move arrived",
+                    ));
+                }
                 let mv = g.check_move(seats, text, number)?;
                 let mut next = g.clone();
-                next.apply_move(mv, now_ms())?;
+                next.apply_move(mv, now)?;
                 let ply = next.game.moves().len() as u32 - 1;
                 let mut plan = Plan::new(next, Change::Moved, seats);
                 plan.moves = MovesChange::Append { ply, mv };
@@ -286,7 +306,7 @@ impl Hub {
     pub async fn resign(
         self: &Arc<Hub>,
         id: &str,
-        token: &MaybeToken,
+        token: &Caller,
         side: Option<Side>,
     ) -> Result<GameState, ApiError> {
         let h = self.handle(id).await?;
@@ -308,7 +328,7 @@ impl Hub {
     pub async fn hint(
         self: &Arc<Hub>,
         id: &str,
-        token: &MaybeToken,
+        token: &Caller,
     ) -> Result<(GameState, Position, Scoring), ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
@@ -345,11 +365,7 @@ impl Hub {
     }
 
     /// Takes back (engine and local games) or offers to take back (friend games).
-    pub async fn undo(
-        self: &Arc<Hub>,
-        id: &str,
-        token: &MaybeToken,
-    ) -> Result<GameState, ApiError> {
+    pub async fn undo(self: &Arc<Hub>, id: &str, token: &Caller) -> Result<GameState, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
         let (seats, state) = self
@@ -387,7 +403,7 @@ impl Hub {
     pub async fn accept_undo(
         self: &Arc<Hub>,
         id: &str,
-        token: &MaybeToken,
+        token: &Caller,
     ) -> Result<GameState, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
@@ -418,7 +434,7 @@ impl Hub {
     pub async fn decline_undo(
         self: &Arc<Hub>,
         id: &str,
-        token: &MaybeToken,
+        token: &Caller,
     ) -> Result<GameState, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
@@ -451,7 +467,8 @@ impl Hub {
                         "this join code does not open a seat in this game",
                     ));
                 }
-                let Some(color) = Color::BOTH.into_iter().find(|&c| g.token_of(c).is_none()) else {
+                let free = |c: Color| g.token_of(c).is_none() && g.player(c).is_none();
+                let Some(color) = Color::BOTH.into_iter().find(|&c| free(c)) else {
                     return Err(ApiError::new(
                         ErrorCode::SeatTaken,
                         "this join code was used already: the seat is taken",
@@ -476,7 +493,7 @@ impl Hub {
     pub async fn rematch(
         self: &Arc<Hub>,
         id: &str,
-        token: &MaybeToken,
+        token: &Caller,
         client: &str,
     ) -> Result<SeatGrant, ApiError> {
         let h = self.handle(id).await?;
@@ -582,9 +599,40 @@ impl Hub {
                 pair,
                 pair_first: (pair == Some(PairHalf::Second)).then(|| old.game.result()),
                 client: Some(client.to_string()),
+                ..Origin::default()
             },
         )
         .await
+    }
+
+    /// Starts a game between two players with accounts (a seek or challenge accepted); answers
+    /// its id.
+    pub async fn create_player_game(
+        self: &Arc<Hub>,
+        players: [Player; 2],
+        scoring: Scoring,
+        rated: bool,
+        control: TimeControl,
+    ) -> Result<String, ApiError> {
+        let seed = rand::random::<u64>();
+        let start = mabula::deal::random(seed, Color::White);
+        let [white, black] = players;
+        let grant = self
+            .create_game(
+                Mode::Friend,
+                Some(seed),
+                None,
+                Game::new(start, scoring),
+                Seats::default(),
+                Origin {
+                    players: [Some(white), Some(black)],
+                    rated,
+                    clock: Some(control),
+                    ..Origin::default()
+                },
+            )
+            .await?;
+        Ok(grant.game_id)
     }
 
     /// Imports a record as a new local game.
@@ -615,8 +663,9 @@ impl Hub {
         let slot = h.slot.lock().await;
         let g = &slot.game;
         let mut game = g.game.clone();
-        let name = |c: Color| match g.engine {
-            Some(e) if Color::from(e.color) == c => format!("Engine level {}", e.level),
+        let name = |c: Color| match (g.engine, g.player(c)) {
+            (Some(e), _) if Color::from(e.color) == c => format!("Engine level {}", e.level),
+            (_, Some(p)) => p.name.clone(),
             _ => "Player".to_string(),
         };
         game.set_tag("Event", "Mabula");
@@ -625,6 +674,20 @@ impl Hub {
         game.set_tag("White", &name(Color::White));
         game.set_tag("Black", &name(Color::Black));
         game.set_tag("GameId", &g.id);
+        if let Some(c) = &g.clock {
+            game.set_tag("TimeControl", &c.control.label());
+        }
+        if g.rated {
+            game.set_tag("Rated", "yes");
+        }
+        for (tag, c) in [("WhiteRating", Color::White), ("BlackRating", Color::Black)] {
+            if let Some(r) = g.player(c).and_then(|p| p.rating) {
+                game.set_tag(tag, &r.to_string());
+            }
+        }
+        if let Some(reason) = g.end_reason {
+            game.set_tag("Termination", reason.name());
+        }
         for (tag, n) in [("WhiteHints", g.hints[0]), ("BlackHints", g.hints[1])] {
             if n > 0 {
                 game.set_tag(tag, &n.to_string());

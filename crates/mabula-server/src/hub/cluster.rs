@@ -44,6 +44,7 @@ impl Hub {
             let mut beat = tokio::time::interval(HEARTBEAT_INTERVAL);
             let mut sweep = tokio::time::interval(SWEEP_INTERVAL);
             let mut evict = tokio::time::interval(Duration::from_secs(10));
+            let mut clocks = tokio::time::interval(Duration::from_secs(1));
             loop {
                 tokio::select! {
                     _ = beat.tick() => hub.heartbeat_logged().await,
@@ -55,6 +56,13 @@ impl Hub {
                         }
                     }
                     _ = evict.tick() => { hub.evict_idle(); }
+                    _ = clocks.tick() => {
+                        if hub.store.is_up()
+                            && let Err(e) = hub.sweep_clocks().await
+                        {
+                            tracing::warn!("clock sweep failed: {}", e.message);
+                        }
+                    }
                     _ = until.changed() => break,
                 }
             }
@@ -138,6 +146,7 @@ impl Hub {
                     self.publish_presence(&h, None).await;
                 }
             }
+            n @ (Notice::Lobby | Notice::User { .. }) => self.lobby_notice(n),
             Notice::Lost => self.synced.store(false, Ordering::Release),
             Notice::Back => {
                 // Whatever was announced while nobody listened is read from the database, once

@@ -19,17 +19,21 @@
 //! - [`cluster`]: this instance's heartbeat, the other instances' notices (a game changed
 //!   elsewhere is reloaded and its changes broadcast here), and presence summed over instances.
 
+pub mod accounts;
 mod actions;
+mod clocks;
 mod cluster;
 mod engine_moves;
+pub mod lobby;
 
 use crate::analysis::Analyst;
-use crate::auth::{self, MaybeToken};
+use crate::auth::{self, Caller};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{LiveGame, Seats};
 use crate::protocol::ServerMessage;
-use crate::store::{MovesChange, PresenceCounts, RowChange, RowState, Store, WriteOp};
+use crate::store::players::Db;
+use crate::store::{MovesChange, Notice, PresenceCounts, RowChange, RowState, Store, WriteOp};
 use crate::view::{self, GameState, MoveView};
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
@@ -89,6 +93,10 @@ pub struct Hub {
     /// Every change of another instance reaches this one (the listener is connected and caught
     /// up). While false, every use of a game in memory checks its stored version first.
     synced: AtomicBool,
+    /// The players' queries (accounts, ratings, seeks).
+    pub db: Db,
+    /// The lobby's and the players' notices, for this instance's lobby sockets.
+    lobby: broadcast::Sender<Notice>,
 }
 
 /// What a game's lock protects.
@@ -132,13 +140,7 @@ pub struct GameHandle {
 /// whole state, so a small buffer loses nothing and keeps an idle game light).
 const EVENT_BUFFER: usize = 32;
 
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
+pub use crate::model::now_ms;
 
 /// What changed, for the broadcast after a commit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -168,6 +170,8 @@ impl Change {
             "hint" => "hint",
             "undo_offered" => "undo_offered",
             "undo_declined" => "undo_declined",
+            "rated" => "rated",
+            "claimed" => "claimed",
             _ => "update",
         })
     }
@@ -193,14 +197,17 @@ impl<T> Plan<T> {
     }
 }
 
-/// Checks the token of a request that acts for a seat.
-fn seats_for(g: &LiveGame, token: &MaybeToken) -> Result<Seats, ApiError> {
-    let hash = token.required()?;
-    let seats = auth::seats_of(g, &hash);
+/// Checks the token or the account of a request that acts for a seat.
+fn seats_for(g: &LiveGame, caller: &Caller) -> Result<Seats, ApiError> {
+    let seats = caller.seats(g)?;
     if seats.is_empty() {
         return Err(ApiError::new(
             ErrorCode::TokenInvalid,
-            "this token holds no seat in this game",
+            if caller.token.is_some() {
+                "this token holds no seat in this game"
+            } else {
+                "you hold no seat in this game"
+            },
         ));
     }
     Ok(seats)
@@ -223,7 +230,10 @@ impl Hub {
             config.analysis_time,
         ));
         let shared = store.kind() == "postgres";
+        let db = store.backend().db();
         Arc::new(Hub {
+            db,
+            lobby: broadcast::channel(256).0,
             store,
             analyst,
             engine,
@@ -445,6 +455,7 @@ impl Hub {
             h.presence(),
             slot.game.engine_to_move(),
             you,
+            now_ms(),
         )
     }
 
@@ -523,11 +534,24 @@ impl Hub {
                 self.refresh(h, slot, "update").await?;
                 continue;
             }
+            let ended = next.is_over() && !slot.game.is_over();
             slot.game = next;
             slot.engine_owner = owner;
             slot.engine_job = None;
             h.touched.store(now_ms(), Ordering::Relaxed);
             self.schedule_engine(h, slot);
+            self.arm_clock(h, &slot.game);
+            if change == Change::Moved {
+                self.announce_turn(h, &slot.game);
+            }
+            if ended && slot.game.rated {
+                let (hub, id) = (self.clone(), h.id.clone());
+                tokio::spawn(async move {
+                    if let Err(e) = hub.rate(&id).await {
+                        tracing::warn!("cannot rate game {id} now: {}", e.message);
+                    }
+                });
+            }
             let state = self.state_of(h, slot, None);
             let last = match change {
                 Change::Moved => state.moves.last().cloned(),
@@ -537,6 +561,47 @@ impl Hub {
             return Ok((out, state));
         }
         Err(stale())
+    }
+
+    /// Tells the player to move in a correspondence game that it is their turn (their open
+    /// lobby pages notify them).
+    fn announce_turn(self: &Arc<Hub>, h: &GameHandle, g: &LiveGame) {
+        let correspondence = g
+            .clock
+            .is_some_and(|c| matches!(c.control, crate::model::TimeControl::Days { .. }));
+        let Some(player) = g.to_move().and_then(|c| g.player(c)) else {
+            return;
+        };
+        if !correspondence {
+            return;
+        }
+        let payload = format!("u {} turn {}", player.key, h.id);
+        if self.shared {
+            let hub = self.clone();
+            tokio::spawn(async move {
+                if let Err(e) = hub.db.announce(&[payload]).await {
+                    tracing::warn!("turn notice not sent: {e}");
+                }
+            });
+        } else if let Some(n) = Notice::parse(&payload) {
+            self.lobby_notice(n);
+        }
+    }
+
+    /// The lobby's and the players' notices, for a lobby socket.
+    pub fn lobby_events(&self) -> broadcast::Receiver<Notice> {
+        self.lobby.subscribe()
+    }
+
+    /// Passes a lobby or player notice to this instance's lobby sockets.
+    pub(crate) fn lobby_notice(&self, n: Notice) {
+        let _ = self.lobby.send(n);
+    }
+
+    /// Whether other instances share the database (notices come from PostgreSQL; on SQLite the
+    /// service delivers its own).
+    pub fn is_shared(&self) -> bool {
+        self.shared
     }
 
     /// Drops games nobody used for a while from memory (they stay in the store).
@@ -567,9 +632,22 @@ impl Hub {
             .unwrap_or_default()
     }
 
-    /// The seats `token` holds in the game (for the WebSocket hello).
-    pub fn seats_of_token(slot: &Slot, token: &str) -> Result<Seats, ApiError> {
-        seats_for(&slot.game, &MaybeToken(Some(auth::hash(token))))
+    /// The seats a WebSocket's hello holds: by its token (which must hold one) or its session's
+    /// account; none for a spectator.
+    pub fn seats_of_hello(
+        slot: &Slot,
+        token: Option<&str>,
+        account: Option<String>,
+    ) -> Result<Seats, ApiError> {
+        let caller = Caller {
+            token: token.map(auth::hash),
+            account,
+        };
+        match (&caller.token, &caller.account) {
+            (None, None) => Ok(Seats::default()),
+            (Some(_), _) => seats_for(&slot.game, &caller),
+            (None, Some(_)) => Ok(caller.seats(&slot.game).unwrap_or_default()),
+        }
     }
 
     /// The `sync` message for a client that has `since` moves of epoch `epoch`.

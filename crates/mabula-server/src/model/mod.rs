@@ -6,15 +6,26 @@
 //! one. An action the rules of acting forbid is answered with a [`Refusal`]; [`Seats`] says which
 //! sides a caller holds.
 
+pub mod clock;
+pub mod rating;
 mod refusal;
 mod seats;
 
+pub use clock::{Clock, Due, Speed, TimeControl};
 pub use refusal::Refusal;
 pub use seats::{Seats, TokenHash};
 
 use mabula::{Color, Game, GameResult, Move};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
 
 /// A side of the board, as JSON (`"white"`, `"black"`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -100,6 +111,12 @@ pub enum EndReason {
     ResignedBlack,
     /// An imported record declared a result the moves do not reach.
     Declared,
+    /// White's time ran out.
+    TimeoutWhite,
+    /// Black's time ran out.
+    TimeoutBlack,
+    /// A side did not make its first move in time: no result.
+    Aborted,
 }
 
 impl EndReason {
@@ -110,6 +127,9 @@ impl EndReason {
             EndReason::ResignedWhite => "resigned_white",
             EndReason::ResignedBlack => "resigned_black",
             EndReason::Declared => "declared",
+            EndReason::TimeoutWhite => "timeout_white",
+            EndReason::TimeoutBlack => "timeout_black",
+            EndReason::Aborted => "aborted",
         }
     }
 
@@ -120,6 +140,9 @@ impl EndReason {
             "resigned_white" => Some(EndReason::ResignedWhite),
             "resigned_black" => Some(EndReason::ResignedBlack),
             "declared" => Some(EndReason::Declared),
+            "timeout_white" => Some(EndReason::TimeoutWhite),
+            "timeout_black" => Some(EndReason::TimeoutBlack),
+            "aborted" => Some(EndReason::Aborted),
             _ => None,
         }
     }
@@ -171,6 +194,21 @@ pub struct UndoOffer {
     pub moves: u32,
 }
 
+/// A player with an account in one seat of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// The account's key: its name in lower case.
+    pub key: String,
+    /// The name as its owner wrote it.
+    pub name: String,
+    /// The rating when the game began (rated games).
+    pub rating: Option<i32>,
+    /// Whether that rating was provisional.
+    pub provisional: bool,
+    /// How much the game moved the rating, once it is rated.
+    pub diff: Option<i32>,
+}
+
 /// A game as the server keeps it: settings, seats, the moves and the state around them.
 #[derive(Clone, Debug)]
 pub struct LiveGame {
@@ -214,12 +252,80 @@ pub struct LiveGame {
     /// The first game's result, in the second game of a pair (not stored: read from the first
     /// game, whose result no longer changes).
     pub pair_first: Option<GameResult>,
+    /// The players with accounts in White's and Black's seats.
+    pub players: [Option<Player>; 2],
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// The clock, in timed games.
+    pub clock: Option<Clock>,
 }
 
 impl LiveGame {
-    /// The side to move, `None` once the game is finished.
+    /// Whether the game is over: finished by the rules or a result, or aborted.
+    pub fn is_over(&self) -> bool {
+        self.game.is_finished() || self.end_reason == Some(EndReason::Aborted)
+    }
+
+    /// The side to move, `None` once the game is over.
     pub fn to_move(&self) -> Option<Color> {
-        (!self.game.is_finished()).then(|| self.game.position().side_to_move())
+        (!self.is_over()).then(|| self.game.position().side_to_move())
+    }
+
+    /// The player with an account in `color`'s seat.
+    pub fn player(&self, color: Color) -> Option<&Player> {
+        self.players[match color {
+            Color::White => 0,
+            Color::Black => 1,
+        }]
+        .as_ref()
+    }
+
+    /// The seats the account `key` holds.
+    pub fn seats_of_account(&self, key: &str) -> Seats {
+        let holds = |c| self.player(c).is_some_and(|p| p.key == key);
+        Seats {
+            white: holds(Color::White),
+            black: holds(Color::Black),
+        }
+    }
+
+    /// When the clock runs out next and what happens then (`None`: no clock, or the game is
+    /// over).
+    pub fn deadline(&self) -> Option<(i64, Due)> {
+        let clock = self.clock.as_ref()?;
+        let turn = self.to_move()?;
+        Some(clock.deadline(turn, self.game.moves().len()))
+    }
+
+    /// Whether the clock has run out at `now`, and what that means.
+    pub fn due(&self, now: i64) -> Option<Due> {
+        self.deadline().filter(|&(at, _)| at <= now).map(|(_, d)| d)
+    }
+
+    /// Applies what the clock says at `now`: a timed-out side loses, a game not begun in time is
+    /// aborted.
+    pub fn apply_due(&mut self, due: Due, now: i64) {
+        match due {
+            Due::Abort => self.end_reason = Some(EndReason::Aborted),
+            Due::Flag(color) => {
+                self.game.declare(match color {
+                    Color::White => GameResult::BlackWins,
+                    Color::Black => GameResult::WhiteWins,
+                });
+                self.end_reason = Some(match color {
+                    Color::White => EndReason::TimeoutWhite,
+                    Color::Black => EndReason::TimeoutBlack,
+                });
+            }
+        }
+        if let Some(c) = &mut self.clock
+            && let Due::Flag(color) = due
+        {
+            let i = usize::from(color == Color::Black);
+            c.remaining[i] = 0;
+        }
+        self.undo_offer = None;
+        self.updated_at = now;
     }
 
     /// The seat kind: whether `color` is the engine's.
@@ -255,7 +361,7 @@ impl LiveGame {
         text: &str,
         number: Option<u32>,
     ) -> Result<Move, Refusal> {
-        if self.game.is_finished() {
+        if self.is_over() {
             return Err(Refusal::MoveAfterEnd(self.game.result()));
         }
         let next = self.game.moves().len() as u32 + 1;
@@ -278,9 +384,15 @@ impl LiveGame {
         Ok(mv)
     }
 
-    /// Plays a checked move (see [`LiveGame::check_move`]); withdraws any undo offer.
+    /// Plays a checked move (see [`LiveGame::check_move`]); withdraws any undo offer and runs
+    /// the clock.
     pub fn apply_move(&mut self, mv: Move, now: i64) -> Result<(), Refusal> {
+        let mover = self.game.position().side_to_move();
+        let played = self.game.moves().len();
         self.game.play(mv).map_err(Refusal::IllegalMove)?;
+        if let Some(c) = &mut self.clock {
+            *c = c.after_move(mover, played, now);
+        }
         self.undo_offer = None;
         self.updated_at = now;
         self.refresh_end();
@@ -290,7 +402,7 @@ impl LiveGame {
     /// Checks a resignation and says who resigns: `side` if given, else the only seat held,
     /// else (a local game) the side to move.
     pub fn check_resign(&self, seats: Seats, side: Option<Side>) -> Result<Color, Refusal> {
-        if self.game.is_finished() {
+        if self.is_over() {
             return Err(Refusal::ResignAfterEnd);
         }
         let color = match (side, seats.only()) {
@@ -319,8 +431,11 @@ impl LiveGame {
     /// How many moves to take back so that it is `seats`' turn again before their last move.
     /// In a local game (both seats held) that is just the last move.
     pub fn undo_count(&self, seats: Seats) -> Result<u32, Refusal> {
-        if self.game.is_finished() {
+        if self.is_over() {
             return Err(Refusal::UndoAfterEnd);
+        }
+        if self.clock.is_some() {
+            return Err(Refusal::UndoOnTheClock);
         }
         let moves = self.game.moves().len();
         if seats.white && seats.black {
@@ -379,6 +494,9 @@ pub(crate) mod tests_support {
             hints: [0, 0],
             pair: None,
             pair_first: None,
+            players: [None, None],
+            rated: false,
+            clock: None,
         }
     }
 }

@@ -46,6 +46,9 @@ pub enum Refusal {
     /// A take-back at one screen before any move.
     #[error("no move has been played yet")]
     NothingPlayed,
+    /// A take-back in a game on a clock.
+    #[error("moves cannot be taken back in a game on a clock")]
+    UndoOnTheClock,
     /// A take-back by a player who has not moved yet.
     #[error("you have made no move to take back")]
     NoOwnMove,

@@ -17,6 +17,7 @@
 //! write is acknowledged only after its transaction is committed, so the fsync cost is shared by
 //! every move in flight instead of paid by each.
 
+pub mod players;
 pub mod postgres;
 pub mod rows;
 mod sql;
@@ -95,6 +96,9 @@ pub enum WriteOp {
     Change(Box<RowChange>),
 }
 
+/// A game off the clock that nobody moved in for this long (ms) is no longer listed as live.
+pub const LIVE_IDLE_MS: i64 = 10 * 60 * 1000;
+
 /// Which games a list shows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ListFilter {
@@ -123,6 +127,16 @@ pub enum Notice {
         /// The game.
         id: String,
     },
+    /// The lobby's seeks changed.
+    Lobby,
+    /// Something for the player with account `key`: `challenges` (theirs changed) or
+    /// `game ID` (a game of theirs began).
+    User {
+        /// The account.
+        key: String,
+        /// What happened.
+        what: String,
+    },
     /// The listening connection was lost: notices may have been missed until [`Notice::Back`].
     Lost,
     /// Listening again: everything in memory must be checked against the database.
@@ -130,7 +144,7 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// Reads a notification payload: `g ID VERSION REASON` or `p ID`.
+    /// Reads a notification payload: `g ID VERSION REASON`, `p ID`, `l` or `u KEY WHAT`.
     pub fn parse(payload: &str) -> Option<Notice> {
         let mut words = payload.split(' ');
         match words.next()? {
@@ -141,6 +155,11 @@ impl Notice {
             }),
             "p" => Some(Notice::Presence {
                 id: words.next()?.to_string(),
+            }),
+            "l" => Some(Notice::Lobby),
+            "u" => Some(Notice::User {
+                key: words.next()?.to_string(),
+                what: words.collect::<Vec<_>>().join(" "),
             }),
             _ => None,
         }
@@ -220,6 +239,8 @@ pub trait Backend: Send + Sync + 'static {
     fn listen(&self) -> Option<mpsc::Receiver<Notice>>;
     /// Closes the connections (SQLite checkpoints its log).
     fn close(&self) -> BoxFuture<'_, ()>;
+    /// The connections, for the players' queries ([`players`]).
+    fn db(&self) -> players::Db;
 }
 
 /// A queued write and where to send its outcome.

@@ -249,6 +249,10 @@ impl super::Backend for Postgres {
         Some(rx)
     }
 
+    fn db(&self) -> super::players::Db {
+        super::players::Db::Postgres(self.pool.clone())
+    }
+
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             self.pool.close().await;

@@ -4,7 +4,8 @@
 //! know is reported as a corrupt row, never passed on.
 
 use crate::model::{
-    EndReason, EngineSettings, LiveGame, Mode, PairHalf, Side, TokenHash, UndoOffer,
+    Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, Side, TimeControl,
+    TokenHash, UndoOffer,
 };
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
 
@@ -57,6 +58,12 @@ pub struct StoredGame {
     pub undo_offer: Option<UndoOffer>,
     /// The instance computing the engine's next move.
     pub engine_owner: Option<String>,
+    /// The players with accounts in White's and Black's seats.
+    pub players: [Option<Player>; 2],
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// The clock.
+    pub clock: Option<Clock>,
 }
 
 impl StoredGame {
@@ -85,6 +92,9 @@ impl StoredGame {
             pair: g.pair,
             undo_offer: g.undo_offer,
             engine_owner,
+            players: g.players.clone(),
+            rated: g.rated,
+            clock: g.clock,
         }
     }
 
@@ -129,6 +139,9 @@ impl StoredGame {
             undo_offer: self.undo_offer,
             pair: self.pair,
             pair_first: None,
+            players: self.players,
+            rated: self.rated,
+            clock: self.clock,
         })
     }
 }
@@ -162,6 +175,12 @@ pub struct RowState {
     pub undo_offer: Option<UndoOffer>,
     /// The instance computing the engine's next move.
     pub engine_owner: Option<String>,
+    /// The accounts (key and name) in White's and Black's seats.
+    pub accounts: [Option<(String, String)>; 2],
+    /// The clock.
+    pub clock: Option<Clock>,
+    /// When the clock runs out next (ms).
+    pub deadline: Option<i64>,
 }
 
 impl RowState {
@@ -181,6 +200,9 @@ impl RowState {
             rematch_id: g.rematch_id.clone(),
             undo_offer: g.undo_offer,
             engine_owner,
+            accounts: g.players.clone().map(|p| p.map(|p| (p.key, p.name))),
+            clock: g.clock,
+            deadline: g.deadline().map(|(at, _)| at),
         }
     }
 }
@@ -358,6 +380,60 @@ impl Decoder<'_> {
                 moves: self.count(n, "undo moves")?,
             })),
             _ => Ok(None),
+        }
+    }
+
+    /// A seat's player from the game row's columns of that colour.
+    pub fn player(
+        &self,
+        key: Option<String>,
+        name: Option<String>,
+        rating: Option<i64>,
+        provisional: bool,
+        diff: Option<i64>,
+    ) -> Result<Option<Player>, StoreError> {
+        match (key, name) {
+            (Some(key), Some(name)) => Ok(Some(Player {
+                key,
+                name,
+                rating: rating.and_then(|r| i32::try_from(r).ok()),
+                provisional,
+                diff: diff.and_then(|r| i32::try_from(r).ok()),
+            })),
+            (None, None) => Ok(None),
+            _ => Err(self.corrupt("an account without a name".into())),
+        }
+    }
+
+    /// The clock from its columns.
+    #[allow(clippy::too_many_arguments)]
+    pub fn clock(
+        &self,
+        initial_s: Option<i64>,
+        increment_s: Option<i64>,
+        days: Option<i64>,
+        white_ms: Option<i64>,
+        black_ms: Option<i64>,
+        turn_started_at: Option<i64>,
+    ) -> Result<Option<Clock>, StoreError> {
+        let control = match (initial_s, increment_s, days) {
+            (None, None, None) => return Ok(None),
+            (Some(i), Some(inc), None) => TimeControl::Clock {
+                initial_s: self.count(i, "clock initial")?,
+                increment_s: self.count(inc, "clock increment")?,
+            },
+            (None, None, Some(d)) => TimeControl::Days {
+                days: self.count(d, "clock days")?,
+            },
+            _ => return Err(self.corrupt("clock settings".into())),
+        };
+        match (white_ms, black_ms, turn_started_at) {
+            (Some(w), Some(b), Some(t)) => Ok(Some(Clock {
+                control,
+                remaining: [w, b],
+                turn_started_at: t,
+            })),
+            _ => Err(self.corrupt("clock times".into())),
         }
     }
 

@@ -4,13 +4,17 @@
 //! (sqlx's connection types share no trait that would let plain generic functions do it).
 
 use super::rows::{RowState, side_text};
+use crate::model::{Clock, TimeControl};
 
 /// A game row with its moves, in one round trip (the moves as one text, in order, a space
 /// between two).
 pub(super) const LOAD_GAME: &str = "SELECT id, created_at, updated_at, mode, scoring, seed, \
     start, engine_color, engine_level, engine_movetime_ms, white_token, black_token, join_code, \
     epoch, version, result, end_reason, rematch_of, rematch_id, white_hints, black_hints, \
-    pair_half, undo_by, undo_moves, engine_owner, \
+    pair_half, undo_by, undo_moves, engine_owner, white_account, black_account, white_name, \
+    black_name, white_rating, black_rating, white_provisional, black_provisional, \
+    white_rating_diff, black_rating_diff, rated, clock_initial_s, clock_increment_s, clock_days, \
+    white_clock_ms, black_clock_ms, turn_started_at, \
     COALESCE((SELECT string_agg(notation, ' ' ORDER BY ply) FROM moves \
         WHERE game_id = games.id), '') AS moves \
     FROM games WHERE id = $1";
@@ -28,15 +32,22 @@ macro_rules! list_sql {
 }
 
 pub(super) const LIST_RECENT: &str = list_sql!("");
-pub(super) const LIST_LIVE: &str = list_sql!("WHERE finished = FALSE");
+/// Games being played: on a clock (the clock ends an abandoned one), or changed in the last
+/// [`LIVE_IDLE_MS`](super::LIVE_IDLE_MS) (`$2`: the earliest change time that counts).
+pub(super) const LIST_LIVE: &str =
+    list_sql!("WHERE finished = FALSE AND (deadline_at IS NOT NULL OR updated_at >= $2)");
 pub(super) const LIST_FINISHED: &str = list_sql!("WHERE finished = TRUE");
 
 pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, created_at, updated_at, mode, \
     scoring, seed, start, engine_color, engine_level, engine_movetime_ms, white_token, \
     black_token, join_code, position, to_move, move_count, finished, epoch, result, end_reason, \
     rematch_of, rematch_id, pair_half, white_hints, black_hints, undo_by, undo_moves, \
-    engine_owner, version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-    $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)";
+    engine_owner, version, white_account, black_account, white_name, black_name, white_rating, \
+    black_rating, white_provisional, black_provisional, rated, clock_initial_s, \
+    clock_increment_s, clock_days, white_clock_ms, black_clock_ms, turn_started_at, deadline_at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
+    $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, \
+    $39, $40, $41, $42, $43, $44, $45)";
 
 pub(super) const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, notation, played_at) VALUES ($1, $2, $3, $4)";
@@ -46,6 +57,8 @@ pub(super) const CHANGE_GAME: &str = "UPDATE games SET position = $3, to_move = 
     move_count = $5, finished = $6, epoch = $7, result = $8, end_reason = $9, updated_at = $10, \
     white_hints = $11, black_hints = $12, white_token = $13, black_token = $14, \
     rematch_id = $15, undo_by = $16, undo_moves = $17, engine_owner = $18, \
+    white_account = $19, white_name = $20, black_account = $21, black_name = $22, \
+    white_clock_ms = $23, black_clock_ms = $24, turn_started_at = $25, deadline_at = $26, \
     version = version + 1 WHERE id = $1 AND version = $2";
 
 pub(super) const ENGINE_ORPHANS: &str = "SELECT id, engine_owner FROM games \
@@ -71,6 +84,30 @@ pub(super) const PRESENCE_TOTALS: &str = "SELECT \
     CAST(COALESCE(SUM(p.spectators), 0) AS BIGINT) \
     FROM presence p JOIN instances i ON i.id = p.instance \
     WHERE p.game_id = $1 AND i.heartbeat_at >= $2";
+
+/// The `clock_initial_s` column.
+pub(super) fn clock_initial(c: Option<Clock>) -> Option<i64> {
+    match c?.control {
+        TimeControl::Clock { initial_s, .. } => Some(i64::from(initial_s)),
+        TimeControl::Days { .. } => None,
+    }
+}
+
+/// The `clock_increment_s` column.
+pub(super) fn clock_increment(c: Option<Clock>) -> Option<i64> {
+    match c?.control {
+        TimeControl::Clock { increment_s, .. } => Some(i64::from(increment_s)),
+        TimeControl::Days { .. } => None,
+    }
+}
+
+/// The `clock_days` column.
+pub(super) fn clock_days(c: Option<Clock>) -> Option<i64> {
+    match c?.control {
+        TimeControl::Days { days } => Some(i64::from(days)),
+        TimeControl::Clock { .. } => None,
+    }
+}
 
 /// The `to_move` column.
 pub(super) fn to_move_text(r: &RowState) -> Option<&'static str> {
@@ -132,6 +169,22 @@ macro_rules! queries {
                 .bind(row.undo_offer.map(|u| i64::from(u.moves)))
                 .bind(row.engine_owner.as_deref())
                 .bind(g.version as i64)
+                .bind(g.players[0].as_ref().map(|p| p.key.as_str()))
+                .bind(g.players[1].as_ref().map(|p| p.key.as_str()))
+                .bind(g.players[0].as_ref().map(|p| p.name.as_str()))
+                .bind(g.players[1].as_ref().map(|p| p.name.as_str()))
+                .bind(g.players[0].as_ref().and_then(|p| p.rating).map(i64::from))
+                .bind(g.players[1].as_ref().and_then(|p| p.rating).map(i64::from))
+                .bind(g.players[0].as_ref().is_some_and(|p| p.provisional))
+                .bind(g.players[1].as_ref().is_some_and(|p| p.provisional))
+                .bind(g.rated)
+                .bind(q::clock_initial(g.clock))
+                .bind(q::clock_increment(g.clock))
+                .bind(q::clock_days(g.clock))
+                .bind(g.clock.map(|c| c.remaining[0]))
+                .bind(g.clock.map(|c| c.remaining[1]))
+                .bind(g.clock.map(|c| c.turn_started_at))
+                .bind(row.deadline)
                 .execute(&mut *conn)
                 .await?;
             for (ply, mv) in g.moves.iter().enumerate() {
@@ -167,6 +220,14 @@ macro_rules! queries {
                 .bind(r.undo_offer.map(|u| $crate::store::rows::side_text(u.by)))
                 .bind(r.undo_offer.map(|u| i64::from(u.moves)))
                 .bind(r.engine_owner.as_deref())
+                .bind(r.accounts[0].as_ref().map(|a| a.0.as_str()))
+                .bind(r.accounts[0].as_ref().map(|a| a.1.as_str()))
+                .bind(r.accounts[1].as_ref().map(|a| a.0.as_str()))
+                .bind(r.accounts[1].as_ref().map(|a| a.1.as_str()))
+                .bind(r.clock.map(|c| c.remaining[0]))
+                .bind(r.clock.map(|c| c.remaining[1]))
+                .bind(r.clock.map(|c| c.turn_started_at))
+                .bind(r.deadline)
                 .execute(&mut *conn)
                 .await?;
             if done.rows_affected() != 1 {
@@ -239,6 +300,31 @@ macro_rules! queries {
                 pair: d.pair(row.try_get("pair_half")?)?,
                 undo_offer: d.undo_offer(row.try_get("undo_by")?, row.try_get("undo_moves")?)?,
                 engine_owner: row.try_get("engine_owner")?,
+                players: [
+                    d.player(
+                        row.try_get("white_account")?,
+                        row.try_get("white_name")?,
+                        row.try_get("white_rating")?,
+                        row.try_get("white_provisional")?,
+                        row.try_get("white_rating_diff")?,
+                    )?,
+                    d.player(
+                        row.try_get("black_account")?,
+                        row.try_get("black_name")?,
+                        row.try_get("black_rating")?,
+                        row.try_get("black_provisional")?,
+                        row.try_get("black_rating_diff")?,
+                    )?,
+                ],
+                rated: row.try_get("rated")?,
+                clock: d.clock(
+                    row.try_get("clock_initial_s")?,
+                    row.try_get("clock_increment_s")?,
+                    row.try_get("clock_days")?,
+                    row.try_get("white_clock_ms")?,
+                    row.try_get("black_clock_ms")?,
+                    row.try_get("turn_started_at")?,
+                )?,
                 id,
             })
         }
@@ -261,10 +347,11 @@ macro_rules! queries {
                 ListFilter::Live => q::LIST_LIVE,
                 ListFilter::Finished => q::LIST_FINISHED,
             };
-            let rows = sqlx::query(sql)
-                .bind(i64::from(limit))
-                .fetch_all(&mut *conn)
-                .await?;
+            let mut query = sqlx::query(sql).bind(i64::from(limit));
+            if filter == ListFilter::Live {
+                query = query.bind($crate::model::now_ms() - $crate::store::LIVE_IDLE_MS);
+            }
+            let rows = query.fetch_all(&mut *conn).await?;
             rows.iter()
                 .map(|r| {
                     let id: String = r.try_get("id")?;

@@ -198,6 +198,13 @@ impl super::Backend for Sqlite {
         None
     }
 
+    fn db(&self) -> super::players::Db {
+        super::players::Db::Sqlite {
+            writer: self.writer.clone(),
+            reader: self.reader.clone(),
+        }
+    }
+
     fn close(&self) -> BoxFuture<'_, ()> {
         Box::pin(async move {
             self.reader.close().await;

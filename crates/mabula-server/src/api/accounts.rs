@@ -1,0 +1,342 @@
+//! Accounts and sessions: `/api/accounts`, `/api/session`, `/api/sessions`, `/api/account/…`;
+//! and the session layer that every API request goes through.
+//!
+//! The session lives in the `mabula_session` cookie: HTTP-only, `SameSite=Lax`, `Secure` when
+//! the request came over HTTPS (as the trusted proxy says in `X-Forwarded-Proto`). A request
+//! that changes something and carries a session cookie must send the session's CSRF token in
+//! `X-CSRF-Token`, or it is refused with `csrf_failed`; logging in and signing up are the
+//! exceptions (they make a new session whatever cookie came along).
+
+use super::AppState;
+use super::limits::client_key;
+use crate::auth::Session;
+use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::extract::{ClientAddr, JsonBody};
+use crate::hub::accounts::NewSession;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use subtle::ConstantTimeEq;
+use utoipa::ToSchema;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "mabula_session";
+
+/// How long a session cookie is kept by the browser (30 days).
+const COOKIE_MAX_AGE_S: u64 = 30 * 86_400;
+
+/// The routes of accounts and sessions.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/accounts", post(sign_up))
+        .route("/api/session", post(log_in).get(whoami).delete(log_out))
+        .route("/api/sessions", delete(log_out_everywhere))
+        .route("/api/account/claim", post(claim))
+        .route("/api/account/turn", get(my_turn))
+}
+
+/// A name and a password.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// 3 to 20 letters, digits, `_` or `-`, starting with a letter; unique ignoring case.
+    pub name: String,
+    /// 8 to 128 characters.
+    pub password: String,
+}
+
+/// Who is logged in, and the token their writes must send in `X-CSRF-Token`.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SessionView {
+    /// The account's name.
+    pub name: String,
+    /// The CSRF token of the session.
+    pub csrf: String,
+}
+
+/// Guest games to take into the account: each game id with the seat token this browser holds.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRequest {
+    /// The games (at most 500).
+    pub games: Vec<ClaimGame>,
+}
+
+/// One guest game.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimGame {
+    /// The game id.
+    pub id: String,
+    /// The seat token held for it.
+    pub token: String,
+}
+
+/// The games taken into the account.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ClaimAnswer {
+    /// Their ids.
+    pub claimed: Vec<String>,
+}
+
+/// The games where it is the player's turn.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct TurnList {
+    /// Their ids, the most urgent first.
+    pub games: Vec<String>,
+}
+
+/// The value of cookie `name` in the request's headers.
+fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.trim())
+}
+
+/// Whether the request came over HTTPS (directly or, as its proxy says, to the proxy).
+fn over_https(headers: &HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|p| p.eq_ignore_ascii_case("https"))
+}
+
+fn set_cookie(headers: &HeaderMap, value: &str, max_age: u64) -> HeaderValue {
+    let secure = if over_https(headers) { "; Secure" } else { "" };
+    let text =
+        format!("{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}");
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+/// Finds the session of the request's cookie and puts it in the request's extensions, and
+/// refuses a write of a session that does not send its CSRF token.
+pub async fn session_layer(State(app): State<AppState>, mut req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    if !path.starts_with("/api/") {
+        return next.run(req).await;
+    }
+    let Some(secret) = cookie(req.headers(), COOKIE).map(str::to_string) else {
+        return next.run(req).await;
+    };
+    let exempt =
+        req.method() == Method::POST && (path == "/api/session" || path == "/api/accounts");
+    let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    match app.hub.session(&secret).await {
+        Ok(Some(session)) => {
+            if write && !exempt {
+                let sent = req
+                    .headers()
+                    .get("x-csrf-token")
+                    .map(|v| v.as_bytes())
+                    .unwrap_or(b"");
+                if !bool::from(sent.ct_eq(session.csrf.as_bytes())) {
+                    return ApiError::new(
+                        ErrorCode::CsrfFailed,
+                        "this write comes with a session cookie but without the session's \
+                         X-CSRF-Token header",
+                    )
+                    .into_response();
+                }
+            }
+            req.extensions_mut().insert(session);
+        }
+        Ok(None) => {} // an ended session: the request is a guest's
+        Err(e) => return ApiError::from(e).into_response(),
+    }
+    next.run(req).await
+}
+
+/// The answer that starts a session: the cookie and who is logged in.
+fn started(headers: &HeaderMap, status: StatusCode, new: NewSession) -> Response {
+    let mut response = (
+        status,
+        Json(SessionView {
+            name: new.session.name,
+            csrf: new.session.csrf,
+        }),
+    )
+        .into_response();
+    response.headers_mut().insert(
+        header::SET_COOKIE,
+        set_cookie(headers, &new.secret, COOKIE_MAX_AGE_S),
+    );
+    response
+}
+
+/// Sign up: create an account and log in.
+#[utoipa::path(post, path = "/api/accounts", tag = "players", request_body = Credentials,
+    responses(
+        (status = 201, description = "The account, logged in (the session cookie is set)", body = SessionView),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
+        (status = 409, description = "The name is taken (`name_taken`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 422, description = "The name or password breaks the rules (`invalid_account`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn sign_up(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    JsonBody(req): JsonBody<Credentials>,
+) -> Result<Response, ApiError> {
+    let new = app.hub.sign_up(&req.name, &req.password).await?;
+    Ok(started(&headers, StatusCode::CREATED, new))
+}
+
+/// Log in.
+#[utoipa::path(post, path = "/api/session", tag = "players", request_body = Credentials,
+    responses(
+        (status = 200, description = "Logged in (the session cookie is set)", body = SessionView),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
+        (status = 401, description = "The name and password do not match an account (`login_failed`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, description = "Too many requests, or too many failed log-ins for this name or address (`rate_limited`)", body = ErrorBody),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn log_in(
+    State(app): State<AppState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    JsonBody(req): JsonBody<Credentials>,
+) -> Result<Response, ApiError> {
+    let new = app
+        .hub
+        .log_in(&req.name, &req.password, &client_key(client))
+        .await?;
+    Ok(started(&headers, StatusCode::OK, new))
+}
+
+/// Who is logged in.
+#[utoipa::path(get, path = "/api/session", tag = "players",
+    responses(
+        (status = 200, description = "The session's account and CSRF token", body = SessionView),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn whoami(session: Session) -> Json<SessionView> {
+    Json(SessionView {
+        name: session.name,
+        csrf: session.csrf,
+    })
+}
+
+/// Log out (this session only).
+#[utoipa::path(delete, path = "/api/session", tag = "players",
+    responses(
+        (status = 204, description = "Logged out; the cookie is cleared"),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn log_out(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    session: Session,
+) -> Result<Response, ApiError> {
+    app.hub.log_out(&session).await?;
+    Ok(cleared(&headers))
+}
+
+fn cleared(headers: &HeaderMap) -> Response {
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, set_cookie(headers, "", 0));
+    response
+}
+
+/// Log out everywhere: every session of the account ends.
+#[utoipa::path(delete, path = "/api/sessions", tag = "players",
+    responses(
+        (status = 204, description = "Every session of the account ended; the cookie is cleared"),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn log_out_everywhere(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    session: Session,
+) -> Result<Response, ApiError> {
+    app.hub.log_out_everywhere(&session).await?;
+    Ok(cleared(&headers))
+}
+
+/// Take guest games into the account: each seat a token holds and that has no account yet.
+#[utoipa::path(post, path = "/api/account/claim", tag = "players", request_body = ClaimRequest,
+    responses(
+        (status = 200, description = "The games taken", body = ClaimAnswer),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn claim(
+    State(app): State<AppState>,
+    session: Session,
+    JsonBody(req): JsonBody<ClaimRequest>,
+) -> Result<Json<ClaimAnswer>, ApiError> {
+    let games: Vec<(String, String)> = req.games.into_iter().map(|g| (g.id, g.token)).collect();
+    let claimed = app.hub.claim_guest_games(&session, &games).await?;
+    Ok(Json(ClaimAnswer { claimed }))
+}
+
+/// The games where it is your turn (correspondence games first by deadline).
+#[utoipa::path(get, path = "/api/account/turn", tag = "players",
+    responses(
+        (status = 200, description = "Game ids", body = TurnList),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn my_turn(
+    State(app): State<AppState>,
+    session: Session,
+) -> Result<Json<TurnList>, ApiError> {
+    Ok(Json(TurnList {
+        games: app.hub.db.my_turn(&session.key).await?,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_session_cookie_is_found_among_others() {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; mabula_session=xyz ; b=2"),
+        );
+        assert_eq!(cookie(&h, COOKIE), Some("xyz"));
+        assert_eq!(cookie(&h, "c"), None);
+        let c = set_cookie(&h, "s", 10);
+        assert!(c.to_str().unwrap().contains("HttpOnly; SameSite=Lax"));
+        assert!(!c.to_str().unwrap().contains("Secure"));
+        h.insert("x-forwarded-proto", HeaderValue::from_static("https"));
+        assert!(
+            set_cookie(&h, "s", 10)
+                .to_str()
+                .unwrap()
+                .ends_with("Secure")
+        );
+    }
+}

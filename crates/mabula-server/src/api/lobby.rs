@@ -1,0 +1,269 @@
+//! The lobby: `/api/seeks` (open seeks and challenges; open, withdraw, accept) and its live
+//! channel `/api/lobby/ws`, which sends the seek list whenever it changes on any instance, and
+//! tells a logged-in player when a game of theirs begins or when it is their turn in a
+//! correspondence game.
+
+use super::AppState;
+use crate::auth::Session;
+use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::extract::{ClientAddr, JsonBody, MaybeSession};
+use crate::hub::lobby::{SeekRequest, SeekView};
+use crate::store::Notice;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+use tokio::sync::broadcast;
+use utoipa::ToSchema;
+
+/// The routes of the lobby.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/seeks", get(list).post(open))
+        .route("/api/seeks/{id}", delete(cancel))
+        .route("/api/seeks/{id}/accept", post(accept))
+        .route("/api/lobby/ws", get(upgrade))
+}
+
+/// The open seeks.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeekList {
+    /// Seeks open to all, and the challenges to and from you, oldest first.
+    pub seeks: Vec<SeekView>,
+}
+
+/// The game a seek started.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Started {
+    /// The game's id: play it at `/game/{id}`.
+    pub game_id: String,
+}
+
+/// The open seeks, with your challenges.
+#[utoipa::path(get, path = "/api/seeks", tag = "players",
+    responses(
+        (status = 200, description = "The seeks", body = SeekList),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn list(
+    State(app): State<AppState>,
+    MaybeSession(session): MaybeSession,
+) -> Result<Json<SeekList>, ApiError> {
+    Ok(Json(SeekList {
+        seeks: app.hub.seeks(session.as_ref()).await?,
+    }))
+}
+
+/// Open a seek, or challenge a player (`to`).
+#[utoipa::path(post, path = "/api/seeks", tag = "players", request_body = SeekRequest,
+    responses(
+        (status = 201, description = "The seek, now in the lobby", body = SeekView),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "No player has the name in `to` (`player_not_found`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 422, description = "Settings out of range (`invalid_settings`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn open(
+    State(app): State<AppState>,
+    session: Session,
+    JsonBody(req): JsonBody<SeekRequest>,
+) -> Result<Response, ApiError> {
+    let seek = app.hub.open_seek(&session, req).await?;
+    Ok((StatusCode::CREATED, Json(seek)).into_response())
+}
+
+/// Withdraw your seek or challenge, or decline a challenge to you.
+#[utoipa::path(delete, path = "/api/seeks/{id}", tag = "players",
+    params(("id" = String, Path, description = "Seek id")),
+    responses(
+        (status = 204, description = "Withdrawn or declined"),
+        (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "Not your seek nor a challenge to you (`seek_not_for_you`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "No such open seek (`seek_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn cancel(
+    State(app): State<AppState>,
+    session: Session,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    app.hub.cancel_seek(&session, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Accept a seek or a challenge: the game begins.
+#[utoipa::path(post, path = "/api/seeks/{id}/accept", tag = "players",
+    params(("id" = String, Path, description = "Seek id")),
+    responses(
+        (status = 200, description = "The game", body = Started),
+        (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "Your own seek, another's challenge, or outside its rating range (`seek_not_for_you`); or no CSRF token (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "No such open seek: taken, withdrawn or lapsed (`seek_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn accept(
+    State(app): State<AppState>,
+    session: Session,
+    Path(id): Path<String>,
+) -> Result<Json<Started>, ApiError> {
+    let game_id = app.hub.accept_seek(&session, &id).await?;
+    Ok(Json(Started { game_id }))
+}
+
+/// What the lobby's socket sends.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum LobbyMessage<'a> {
+    /// The seeks now.
+    Seeks { seeks: &'a [SeekView] },
+    /// A game of yours began.
+    Game { game_id: &'a str },
+    /// It is your turn in a correspondence game.
+    Turn { game_id: &'a str },
+    /// Something went wrong.
+    Error { code: ErrorCode, message: &'a str },
+}
+
+impl LobbyMessage<'_> {
+    fn text(&self) -> Utf8Bytes {
+        serde_json::to_string(self).unwrap_or_default().into()
+    }
+}
+
+/// The lobby's live channel (`docs/api.md`): the seek list at once and after every change; a
+/// logged-in player's games as they begin.
+#[utoipa::path(get, path = "/api/lobby/ws", tag = "players",
+    responses(
+        (status = 101, description = "The connection is now a WebSocket"),
+        (status = 400, description = "Not a WebSocket handshake (`bad_request`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+async fn upgrade(
+    State(app): State<AppState>,
+    ClientAddr(client): ClientAddr,
+    MaybeSession(session): MaybeSession,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = ws.map_err(|e| {
+        ApiError::new(
+            ErrorCode::BadRequest,
+            format!("this endpoint speaks WebSocket only: {}", e.body_text()),
+        )
+    })?;
+    let slot = app.websockets.take(client, true)?;
+    Ok(ws
+        .max_message_size(4 * 1024)
+        .on_upgrade(move |socket| async move {
+            lobby_session(app, session, socket).await;
+            drop(slot);
+        }))
+}
+
+/// The message of a player's notice `what` (`game ID`, `turn ID`); `None` for a change of
+/// their challenges, which the seek list shows.
+fn user_message(what: &str) -> Option<Utf8Bytes> {
+    let mut words = what.split(' ');
+    match (words.next(), words.next()) {
+        (Some("game"), Some(id)) => Some(LobbyMessage::Game { game_id: id }.text()),
+        (Some("turn"), Some(id)) => Some(LobbyMessage::Turn { game_id: id }.text()),
+        _ => None,
+    }
+}
+
+/// How long lobby changes are gathered before the list is sent again.
+const LOBBY_DELAY: Duration = Duration::from_millis(100);
+
+async fn lobby_session(
+    app: AppState,
+    session: Option<Session>,
+    socket: axum::extract::ws::WebSocket,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let mut events = app.hub.lobby_events();
+    let mut shutdown = app.shutdown.clone();
+    let me = session.as_ref().map(|s| s.key.clone());
+    let send_list = |seeks: Result<Vec<SeekView>, ApiError>| match seeks {
+        Ok(s) => LobbyMessage::Seeks { seeks: &s }.text(),
+        Err(e) => LobbyMessage::Error {
+            code: e.code,
+            message: &e.message,
+        }
+        .text(),
+    };
+    let first = send_list(app.hub.seeks(session.as_ref()).await);
+    if sink.send(Message::Text(first)).await.is_err() {
+        return;
+    }
+    let mut window = (std::time::Instant::now(), 0u32);
+    loop {
+        tokio::select! {
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                Some(Ok(_)) => {
+                    // Clients only ping; a flood closes the socket.
+                    if window.0.elapsed() >= Duration::from_secs(1) {
+                        window = (std::time::Instant::now(), 0);
+                    }
+                    window.1 += 1;
+                    if window.1 > 20 {
+                        break;
+                    }
+                }
+            },
+            event = events.recv() => {
+                let refresh = match event {
+                    Ok(Notice::Lobby) => true,
+                    Ok(Notice::User { key, what }) if Some(&key) == me.as_ref() => {
+                        match user_message(&what) {
+                            Some(m) => {
+                                if sink.send(Message::Text(m)).await.is_err() { break; }
+                                false
+                            }
+                            None => true, // their challenges changed
+                        }
+                    }
+                    Ok(_) => false,
+                    Err(broadcast::error::RecvError::Lagged(_)) => true,
+                    Err(broadcast::error::RecvError::Closed) => break,
+                };
+                if refresh {
+                    tokio::time::sleep(LOBBY_DELAY).await;
+                    // Changes that came meanwhile are in the list read now.
+                    while let Ok(n) = events.try_recv() {
+                        if let Notice::User { key, what } = n
+                            && Some(&key) == me.as_ref()
+                            && let Some(m) = user_message(&what)
+                            && sink.send(Message::Text(m)).await.is_err()
+                        {
+                            return;
+                        }
+                    }
+                    let list = send_list(app.hub.seeks(session.as_ref()).await);
+                    if sink.send(Message::Text(list)).await.is_err() { break; }
+                }
+            }
+            _ = shutdown.changed() => {
+                let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
+                let _ = sink.send(Message::Close(Some(frame))).await;
+                break;
+            }
+        }
+    }
+    let _ = sink.close().await;
+}

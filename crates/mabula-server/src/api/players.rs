@@ -1,0 +1,423 @@
+//! Players' public pages: `/api/players/{name}` (the profile with its ratings and results),
+//! its games (paged and filtered), its rating history, all its games as one record file; and
+//! `/api/ratings/advantage`, the second player's advantage measured on the rated games.
+
+use super::AppState;
+use crate::auth;
+use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::extract::QueryParams;
+use crate::model::TimeControl;
+use crate::model::rating::{SECOND_PLAYER_ADVANTAGE, estimate_advantage};
+use crate::model::{Side, Speed};
+use crate::store::players::{AccountRow, HistoryFilter};
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use mabula::{GameResult, Scoring};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+/// The routes of players.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/players/{name}", get(profile))
+        .route("/api/players/{name}/games", get(games))
+        .route("/api/players/{name}/ratings", get(history))
+        .route("/api/players/{name}/records", get(records))
+        .route("/api/ratings/advantage", get(advantage))
+}
+
+/// A rating on a profile.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct RatingView {
+    /// `largest` or `product`.
+    pub scoring: String,
+    /// `realtime` or `correspondence`.
+    pub speed: Speed,
+    /// The rating, rounded.
+    pub rating: i32,
+    /// Its deviation, rounded.
+    pub deviation: i32,
+    /// Whether it is still provisional (deviation above 110).
+    pub provisional: bool,
+    /// Rated games played.
+    pub games: u32,
+}
+
+/// Wins, draws and losses.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Record3 {
+    /// Wins.
+    pub wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// Losses.
+    pub losses: u32,
+}
+
+/// Results by the order of play.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct ResultsView {
+    /// In games the player started.
+    pub first: Record3,
+    /// In games the player answered.
+    pub second: Record3,
+}
+
+/// A player's public profile.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Profile {
+    /// The name.
+    pub name: String,
+    /// When the account was made (ms).
+    pub created_at: i64,
+    /// Ratings per scoring mode and speed (only those with rated games).
+    pub ratings: Vec<RatingView>,
+    /// Finished games by the order of play (aborted games left out).
+    pub results: ResultsView,
+}
+
+/// Query of a player's games.
+#[derive(Clone, Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct GamesQuery {
+    /// Page, from 1 (20 games a page).
+    pub page: Option<u32>,
+    /// `win`, `draw` or `loss`.
+    pub result: Option<String>,
+    /// `largest` or `product`.
+    pub scoring: Option<String>,
+}
+
+/// A game in a player's history.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PlayerGame {
+    /// The game id.
+    pub id: String,
+    /// `largest` or `product`.
+    pub scoring: String,
+    /// White's name (`null`: a guest or the engine).
+    pub white: Option<String>,
+    /// Black's name.
+    pub black: Option<String>,
+    /// The player's side.
+    pub side: Option<Side>,
+    /// The result token.
+    pub result: String,
+    /// `win`, `draw`, `loss` from the player's side; `null` while playing or aborted.
+    pub outcome: Option<String>,
+    /// Why it ended.
+    pub end_reason: Option<String>,
+    /// Whether it was rated.
+    pub rated: bool,
+    /// The time control.
+    pub control: Option<TimeControl>,
+    /// Moves played.
+    pub move_count: u32,
+    /// Still being played.
+    pub playing: bool,
+    /// When it began (ms).
+    pub created_at: i64,
+}
+
+/// A page of a player's games.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct PlayerGames {
+    /// The games, newest first.
+    pub games: Vec<PlayerGame>,
+    /// This page's number.
+    pub page: u32,
+    /// Whether there is a next page.
+    pub more: bool,
+}
+
+/// One point of a rating history.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct RatingPoint {
+    /// `largest` or `product`.
+    pub scoring: String,
+    /// `realtime` or `correspondence`.
+    pub speed: Speed,
+    /// When (ms).
+    pub at: i64,
+    /// The rating after the game.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+}
+
+/// A player's rating history.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct RatingHistory {
+    /// Every rated game's result, oldest first.
+    pub points: Vec<RatingPoint>,
+}
+
+/// The second player's advantage as the rated games of one scoring mode show it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct AdvantageView {
+    /// `largest` or `product`.
+    pub scoring: String,
+    /// Rated games counted.
+    pub games: u32,
+    /// The first players' average score.
+    pub first_score: Option<f64>,
+    /// The advantage in rating points that explains the scores best (`null` with too few or
+    /// one-sided games).
+    pub estimate: Option<f64>,
+}
+
+/// The second player's advantage.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct Advantage {
+    /// The advantage the ratings use, in rating points.
+    pub used: f64,
+    /// What the rated games say, per scoring mode.
+    pub measured: Vec<AdvantageView>,
+}
+
+fn not_found(name: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::PlayerNotFound,
+        format!("there is no player named '{name}'"),
+    )
+}
+
+async fn account(app: &AppState, name: &str) -> Result<AccountRow, ApiError> {
+    app.hub
+        .db
+        .account(&auth::account_key(name))
+        .await?
+        .ok_or_else(|| not_found(name))
+}
+
+/// A player's profile.
+#[utoipa::path(get, path = "/api/players/{name}", tag = "players",
+    params(("name" = String, Path, description = "The player's name (any case)")),
+    responses(
+        (status = 200, description = "The profile", body = Profile),
+        (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn profile(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Profile>, ApiError> {
+    let a = account(&app, &name).await?;
+    let ratings = app
+        .hub
+        .db
+        .ratings(&a.key)
+        .await?
+        .into_iter()
+        .map(|r| RatingView {
+            scoring: r.scoring.name().to_string(),
+            speed: r.speed,
+            rating: r.rating.rating.round() as i32,
+            deviation: r.rating.deviation.round() as i32,
+            provisional: r.rating.provisional(),
+            games: r.games,
+        })
+        .collect();
+    let t = app.hub.db.tally(&a.key).await?;
+    let three = |v: [u32; 3]| Record3 {
+        wins: v[0],
+        draws: v[1],
+        losses: v[2],
+    };
+    Ok(Json(Profile {
+        name: a.name,
+        created_at: a.created_at,
+        ratings,
+        results: ResultsView {
+            first: three(t.first),
+            second: three(t.second),
+        },
+    }))
+}
+
+/// A page of a player's games, newest first.
+#[utoipa::path(get, path = "/api/players/{name}/games", tag = "players",
+    params(("name" = String, Path, description = "The player's name"), GamesQuery),
+    responses(
+        (status = 200, description = "The games", body = PlayerGames),
+        (status = 400, description = "A malformed query (`bad_request`)", body = ErrorBody),
+        (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn games(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+    QueryParams(q): QueryParams<GamesQuery>,
+) -> Result<Json<PlayerGames>, ApiError> {
+    let bad = |m: String| ApiError::new(ErrorCode::BadRequest, m);
+    let page = q.page.unwrap_or(1);
+    if !(1..=10_000).contains(&page) {
+        return Err(bad("page is 1 to 10000".into()));
+    }
+    if let Some(r) = &q.result
+        && !["win", "draw", "loss"].contains(&r.as_str())
+    {
+        return Err(bad(format!("result '{r}' is not one of win, draw, loss")));
+    }
+    let scoring = q
+        .scoring
+        .as_deref()
+        .map(|s| s.parse::<Scoring>().map_err(|e| bad(e.to_string())))
+        .transpose()?;
+    let a = account(&app, &name).await?;
+    const PAGE: u32 = 20;
+    let filter = HistoryFilter {
+        result: q.result,
+        scoring,
+    };
+    let mut rows = app
+        .hub
+        .db
+        .player_games(&a.key, &filter, (page - 1) * PAGE, PAGE + 1)
+        .await?;
+    let more = rows.len() > PAGE as usize;
+    rows.truncate(PAGE as usize);
+    let games = rows
+        .into_iter()
+        .map(|g| {
+            let side = if g.names[0].as_deref() == Some(a.name.as_str()) {
+                Some(Side::White)
+            } else if g.names[1].as_deref() == Some(a.name.as_str()) {
+                Some(Side::Black)
+            } else {
+                None
+            };
+            let outcome = match (g.result, side) {
+                (GameResult::Draw, _) => Some("draw"),
+                (GameResult::WhiteWins, Some(Side::White))
+                | (GameResult::BlackWins, Some(Side::Black)) => Some("win"),
+                (GameResult::WhiteWins | GameResult::BlackWins, Some(_)) => Some("loss"),
+                _ => None,
+            };
+            let [white, black] = g.names;
+            PlayerGame {
+                id: g.id,
+                scoring: g.scoring.name().to_string(),
+                white,
+                black,
+                side,
+                result: g.result.token().to_string(),
+                outcome: outcome.map(String::from),
+                end_reason: g.end_reason,
+                rated: g.rated,
+                control: g.control,
+                move_count: g.move_count,
+                playing: g.playing,
+                created_at: g.created_at,
+            }
+        })
+        .collect();
+    Ok(Json(PlayerGames { games, page, more }))
+}
+
+/// A player's rating history.
+#[utoipa::path(get, path = "/api/players/{name}/ratings", tag = "players",
+    params(("name" = String, Path, description = "The player's name")),
+    responses(
+        (status = 200, description = "The history", body = RatingHistory),
+        (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn history(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<RatingHistory>, ApiError> {
+    let a = account(&app, &name).await?;
+    let points = app
+        .hub
+        .db
+        .rating_history(&a.key)
+        .await?
+        .into_iter()
+        .map(|p| RatingPoint {
+            scoring: p.scoring.name().to_string(),
+            speed: p.speed,
+            at: p.at,
+            rating: p.rating,
+            deviation: p.deviation,
+        })
+        .collect();
+    Ok(Json(RatingHistory { points }))
+}
+
+/// All of a player's finished games (the latest 200) as one record file.
+#[utoipa::path(get, path = "/api/players/{name}/records", tag = "players",
+    params(("name" = String, Path, description = "The player's name")),
+    responses(
+        (status = 200, description = "The records, one after another", content_type = "text/plain", body = String),
+        (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn records(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Response, ApiError> {
+    let a = account(&app, &name).await?;
+    let rows = app
+        .hub
+        .db
+        .player_games(&a.key, &HistoryFilter::default(), 0, 200)
+        .await?;
+    let mut text = String::new();
+    for g in rows.iter().filter(|g| !g.playing) {
+        if g.end_reason.as_deref() == Some("aborted") {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&app.hub.record(&g.id).await?);
+    }
+    let file = format!("attachment; filename=\"mabula-{}.txt\"", a.key);
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, file),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// The second player's advantage: the one the ratings use, and what the rated games say.
+#[utoipa::path(get, path = "/api/ratings/advantage", tag = "players",
+    responses(
+        (status = 200, description = "The advantage", body = Advantage),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn advantage(State(app): State<AppState>) -> Result<Json<Advantage>, ApiError> {
+    let mut measured = Vec::new();
+    for scoring in [Scoring::Largest, Scoring::Product] {
+        let games = app.hub.db.first_player_results(scoring).await?;
+        let n = games.len();
+        measured.push(AdvantageView {
+            scoring: scoring.name().to_string(),
+            games: n as u32,
+            first_score: (n > 0).then(|| games.iter().map(|g| g.1).sum::<f64>() / n as f64),
+            estimate: estimate_advantage(&games),
+        });
+    }
+    Ok(Json(Advantage {
+        used: SECOND_PLAYER_ADVANTAGE,
+        measured,
+    }))
+}

@@ -1,0 +1,326 @@
+//! Accounts and sessions: signing up, logging in and out, and taking a guest's games into an
+//! account. Guests keep playing with seat tokens as before; an account adds a name, ratings and
+//! the right to act in one's games with the session alone.
+//!
+//! Passwords are hashed with argon2id (the `argon2` crate's defaults: 19 MiB, 2 passes) on a
+//! blocking thread. A session is a random 256-bit secret in an HTTP-only cookie; only its
+//! SHA-256 hash is stored, with the CSRF token that every write of the session must carry.
+//! Failed log-ins are stored per name and per address, so the limit holds across instances.
+
+use super::{Hub, now_ms};
+use crate::auth::{self, Session};
+use crate::error::{ApiError, ErrorCode};
+use crate::store::players::AccountRow;
+use crate::store::{Notice, StoreError};
+use argon2::Argon2;
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use std::sync::Arc;
+
+/// The window over which failed log-ins are counted (ms).
+const FAILURE_WINDOW_MS: i64 = 15 * 60 * 1000;
+
+/// Failed log-ins allowed per name within the window.
+const FAILURES_PER_NAME: u32 = 5;
+
+/// Failed log-ins allowed per address within the window.
+const FAILURES_PER_ADDRESS: u32 = 20;
+
+/// Names nobody may take: they read as something other than a person.
+const RESERVED: &[&str] = &[
+    "admin",
+    "anonymous",
+    "engine",
+    "guest",
+    "mabula",
+    "player",
+    "root",
+    "system",
+];
+
+/// Passwords so common that they protect nothing.
+const COMMON: &[&str] = &[
+    "password",
+    "password1",
+    "12345678",
+    "123456789",
+    "1234567890",
+    "qwertyuiop",
+    "iloveyou",
+    "11111111",
+    "00000000",
+    "abcdefgh",
+    "letmein1",
+    "sunshine",
+    "football",
+    "baseball",
+    "princess",
+    "passw0rd",
+    "qwerty123",
+    "mabula123",
+];
+
+fn invalid(message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::InvalidAccount, message)
+}
+
+/// Checks a new name: 3 to 20 letters, digits, `_` or `-`, starting with a letter.
+pub fn check_name(name: &str) -> Result<(), ApiError> {
+    let n = name.chars().count();
+    if !(3..=20).contains(&n) {
+        return Err(invalid("a name has 3 to 20 characters"));
+    }
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return Err(invalid("a name starts with a letter"));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(invalid("a name has only letters a-z, digits, '_' and '-'"));
+    }
+    if RESERVED.contains(&auth::account_key(name).as_str()) {
+        return Err(invalid(format!("the name '{name}' is reserved")));
+    }
+    Ok(())
+}
+
+/// Checks a new password: 8 to 128 characters, not the name, not one of the most common ones,
+/// not one character repeated.
+pub fn check_password(name: &str, password: &str) -> Result<(), ApiError> {
+    let n = password.chars().count();
+    if n < 8 {
+        return Err(invalid("a password has at least 8 characters"));
+    }
+    if n > 128 {
+        return Err(invalid("a password has at most 128 characters"));
+    }
+    let lower = password.to_lowercase();
+    if lower.contains(&auth::account_key(name)) {
+        return Err(invalid("the password must not contain the name"));
+    }
+    if COMMON.contains(&lower.as_str()) {
+        return Err(invalid(
+            "this password is among the most common ones: choose another",
+        ));
+    }
+    let first = password.chars().next();
+    if password.chars().all(|c| Some(c) == first) {
+        return Err(invalid(
+            "a password of one repeated character is too easy to guess",
+        ));
+    }
+    Ok(())
+}
+
+/// The argon2id hash of `password` (PHC string), on a blocking thread.
+async fn hash_password(password: String) -> Result<String, ApiError> {
+    tokio::task::spawn_blocking(move || {
+        let mut salt = [0u8; 16];
+        rand::Rng::fill_bytes(&mut rand::rng(), &mut salt);
+        let salt = SaltString::encode_b64(&salt).map_err(ApiError::internal)?;
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+            .map_err(ApiError::internal)
+    })
+    .await
+    .map_err(ApiError::internal)?
+}
+
+/// Whether `password` matches the stored hash (a malformed hash matches nothing), on a
+/// blocking thread.
+async fn verify_password(password: String, stored: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&stored)
+            .map(|h| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &h)
+                    .is_ok()
+            })
+            .unwrap_or(false)
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// A hash to check against when the name is unknown, so that an unknown name takes as long to
+/// refuse as a wrong password.
+static DUMMY_HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+fn dummy_hash() -> String {
+    DUMMY_HASH
+        .get_or_init(|| {
+            let salt = SaltString::encode_b64(&[7u8; 16]).expect("16 bytes encode");
+            Argon2::default()
+                .hash_password(b"not a password of anyone", &salt)
+                .map(|h| h.to_string())
+                .unwrap_or_default()
+        })
+        .clone()
+}
+
+/// A new session: its cookie's secret and what the API answers.
+pub struct NewSession {
+    /// The secret for the cookie.
+    pub secret: String,
+    /// The session.
+    pub session: Session,
+}
+
+impl Hub {
+    /// Creates an account and logs it in.
+    pub async fn sign_up(
+        self: &Arc<Hub>,
+        name: &str,
+        password: &str,
+    ) -> Result<NewSession, ApiError> {
+        let name = name.trim();
+        check_name(name)?;
+        check_password(name, password)?;
+        let key = auth::account_key(name);
+        let password_hash = hash_password(password.to_string()).await?;
+        let row = AccountRow {
+            key: key.clone(),
+            name: name.to_string(),
+            password_hash,
+            created_at: now_ms(),
+        };
+        if !self.db.create_account(&row).await? {
+            return Err(ApiError::new(
+                ErrorCode::NameTaken,
+                format!("the name '{name}' is taken (names are the same whatever their case)"),
+            ));
+        }
+        self.new_session(key, name.to_string()).await
+    }
+
+    async fn new_session(&self, key: String, name: String) -> Result<NewSession, ApiError> {
+        let secret = auth::new_token();
+        let id_hash = auth::hash(&secret);
+        let csrf = auth::new_secret(16);
+        self.db
+            .create_session(&id_hash, &key, &csrf, now_ms())
+            .await?;
+        Ok(NewSession {
+            secret,
+            session: Session {
+                id_hash,
+                key,
+                name,
+                csrf,
+            },
+        })
+    }
+
+    /// Logs in, within the limits on failed attempts per name and per address (`address`).
+    pub async fn log_in(
+        self: &Arc<Hub>,
+        name: &str,
+        password: &str,
+        address: &str,
+    ) -> Result<NewSession, ApiError> {
+        let key = auth::account_key(name.trim());
+        let now = now_ms();
+        let since = now - FAILURE_WINDOW_MS;
+        let name_key = format!("n:{key}");
+        let address_key = format!("a:{address}");
+        let by_name = self.db.login_failures(&name_key, since).await?;
+        let by_address = self.db.login_failures(&address_key, since).await?;
+        if by_name >= FAILURES_PER_NAME || by_address >= FAILURES_PER_ADDRESS {
+            let mut e = ApiError::new(
+                ErrorCode::RateLimited,
+                "too many failed log-ins: wait a quarter of an hour and try again",
+            );
+            e.retry_after = Some((FAILURE_WINDOW_MS / 1000) as u64);
+            return Err(e);
+        }
+        let account = self.db.account(&key).await?;
+        let stored = account
+            .as_ref()
+            .map(|a| a.password_hash.clone())
+            .unwrap_or_else(dummy_hash);
+        let ok = verify_password(password.to_string(), stored).await && account.is_some();
+        let Some(account) = account.filter(|_| ok) else {
+            self.db
+                .add_login_failure(&[name_key, address_key], now, since)
+                .await?;
+            return Err(ApiError::new(
+                ErrorCode::LoginFailed,
+                "this name and password do not match an account",
+            ));
+        };
+        self.new_session(account.key, account.name).await
+    }
+
+    /// Ends one session.
+    pub async fn log_out(&self, session: &Session) -> Result<(), ApiError> {
+        Ok(self.db.delete_session(&session.id_hash).await?)
+    }
+
+    /// Ends every session of the account, on every device.
+    pub async fn log_out_everywhere(&self, session: &Session) -> Result<u64, ApiError> {
+        Ok(self.db.delete_sessions(&session.key).await?)
+    }
+
+    /// The session whose cookie holds `secret`, if it is valid.
+    pub async fn session(&self, secret: &str) -> Result<Option<Session>, StoreError> {
+        let id_hash = auth::hash(secret);
+        Ok(self.db.session(&id_hash).await?.map(|s| Session {
+            id_hash,
+            key: s.key,
+            name: s.name,
+            csrf: s.csrf,
+        }))
+    }
+
+    /// Takes the seats that guest tokens hold in the games listed (id, token) into the account
+    /// of `session`, where those seats have no account yet; answers the games taken.
+    pub async fn claim_guest_games(
+        self: &Arc<Hub>,
+        session: &Session,
+        games: &[(String, String)],
+    ) -> Result<Vec<String>, ApiError> {
+        let hashed: Vec<(String, [u8; 32])> = games
+            .iter()
+            .filter(|(id, _)| auth::is_game_id(id))
+            .map(|(id, token)| (id.clone(), auth::hash(token)))
+            .take(500)
+            .collect();
+        let changed = self
+            .db
+            .claim_guest_games(&session.key, &session.name, &hashed)
+            .await?;
+        for (id, _) in &changed {
+            self.reload_if_cached(id, "claimed").await;
+        }
+        Ok(changed.into_iter().map(|(id, _)| id).collect())
+    }
+
+    /// Delivers a notice to this instance's lobby sockets when no database does it (SQLite).
+    pub(crate) fn deliver(&self, notices: impl IntoIterator<Item = Notice>) {
+        if !self.shared {
+            for n in notices {
+                self.lobby_notice(n);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_passwords_follow_the_rules() {
+        assert!(check_name("alice_1").is_ok());
+        assert!(check_name("al").is_err());
+        assert!(check_name("1alice").is_err());
+        assert!(check_name("Engine").is_err());
+        assert!(check_name("a b c").is_err());
+        assert!(check_password("alice", "correct horse").is_ok());
+        assert!(check_password("alice", "short").is_err());
+        assert!(check_password("alice", "Password").is_err());
+        assert!(check_password("alice", "xxALICExx").is_err());
+        assert!(check_password("alice", "aaaaaaaaaa").is_err());
+    }
+}

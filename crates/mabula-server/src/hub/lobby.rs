@@ -1,0 +1,391 @@
+//! The lobby: seeks open to everyone, challenges to one player, and the games they start. A seek
+//! lives in the database until it is accepted, cancelled or lapses; accepting takes it out with
+//! one `DELETE … RETURNING`, so two players who accept the same seek on two instances cannot
+//! both get a game. The lobby's sockets hear of every change on every instance (see
+//! [`Notice::Lobby`] and [`Notice::User`]).
+
+use super::{Hub, now_ms};
+use crate::auth::{self, Session};
+use crate::error::{ApiError, ErrorCode};
+use crate::model::{Player, Speed, TimeControl};
+use crate::store::Notice;
+use crate::store::players::SeekRow;
+use mabula::Scoring;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use utoipa::ToSchema;
+
+/// How long a real-time seek stays open (ms): the lobby page withdraws it when it closes.
+const REALTIME_SEEK_MS: i64 = 30 * 60 * 1000;
+
+/// How long a correspondence seek or challenge stays open (ms).
+const CORRESPONDENCE_SEEK_MS: i64 = 7 * 86_400_000;
+
+/// The most open seeks and challenges one player may have.
+const SEEKS_PER_PLAYER: usize = 5;
+
+/// A new seek or challenge.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeekRequest {
+    /// `largest` or `product`.
+    pub scoring: String,
+    /// Rated (ratings move) or casual.
+    #[serde(default)]
+    pub rated: bool,
+    /// A real-time clock: `{"initial_s", "increment_s"}`; give this or `days`.
+    pub clock: Option<ClockRequest>,
+    /// Correspondence: days per move (1, 2, 3 or 7); give this or `clock`.
+    pub days: Option<u32>,
+    /// The colour wanted: `white`, `black` or `random` (default).
+    pub color: Option<String>,
+    /// The least rating of an opponent.
+    pub rating_min: Option<i32>,
+    /// The greatest rating of an opponent.
+    pub rating_max: Option<i32>,
+    /// A challenge: the name of the player challenged (only they can accept it).
+    pub to: Option<String>,
+}
+
+/// A real-time clock in a request.
+#[derive(Copy, Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRequest {
+    /// Seconds for the game (15 to 10800).
+    pub initial_s: u32,
+    /// Seconds added per move (0 to 180).
+    pub increment_s: u32,
+}
+
+/// A seek or challenge as the lobby shows it.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct SeekView {
+    /// The seek's id.
+    pub id: String,
+    /// Who seeks.
+    pub name: String,
+    /// Their rating for this scoring and speed.
+    pub rating: i32,
+    /// Whether that rating is provisional.
+    pub provisional: bool,
+    /// The player challenged, for a challenge.
+    pub to: Option<String>,
+    /// `largest` or `product`.
+    pub scoring: String,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The time control.
+    pub control: TimeControl,
+    /// `3+2`, `2 days`.
+    pub label: String,
+    /// `realtime` or `correspondence`.
+    pub speed: Speed,
+    /// The seeker's colour wish: `white`, `black` or `random`.
+    pub color: String,
+    /// The least rating of an opponent.
+    pub rating_min: Option<i32>,
+    /// The greatest rating of an opponent.
+    pub rating_max: Option<i32>,
+    /// When it was made (ms).
+    pub created_at: i64,
+}
+
+impl SeekView {
+    fn of(s: &SeekRow, names: &std::collections::HashMap<String, String>) -> SeekView {
+        SeekView {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            rating: s.rating,
+            provisional: s.provisional,
+            to: s
+                .target
+                .as_ref()
+                .map(|t| names.get(t).cloned().unwrap_or_else(|| t.clone())),
+            scoring: s.scoring.name().to_string(),
+            rated: s.rated,
+            control: s.control,
+            label: s.control.label(),
+            speed: s.control.speed(),
+            color: s.color.clone(),
+            rating_min: s.rating_min,
+            rating_max: s.rating_max,
+            created_at: s.created_at,
+        }
+    }
+}
+
+fn invalid(message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::InvalidSettings, message)
+}
+
+fn seek_gone(id: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::SeekNotFound,
+        format!(
+            "there is no open seek or challenge '{id}': it was accepted, withdrawn or it lapsed"
+        ),
+    )
+}
+
+/// The rating as a game shows it: rounded, and whether it is provisional.
+fn shown(r: &crate::model::rating::Rating) -> (i32, bool) {
+    (r.rating.round() as i32, r.provisional())
+}
+
+impl Hub {
+    /// Opens a seek (or a challenge, with `to`) for the player of `session`.
+    pub async fn open_seek(
+        self: &Arc<Hub>,
+        session: &Session,
+        req: SeekRequest,
+    ) -> Result<SeekView, ApiError> {
+        let scoring: Scoring = req
+            .scoring
+            .parse()
+            .map_err(|e: mabula::scoring::ParseScoringError| invalid(e.to_string()))?;
+        let control = match (req.clock, req.days) {
+            (Some(c), None) => TimeControl::Clock {
+                initial_s: c.initial_s,
+                increment_s: c.increment_s,
+            },
+            (None, Some(days)) => TimeControl::Days { days },
+            _ => {
+                return Err(invalid(
+                    "give either a clock {\"initial_s\", \"increment_s\"} or days per move",
+                ));
+            }
+        };
+        control.check().map_err(invalid)?;
+        let color = req.color.unwrap_or_else(|| "random".into());
+        if !["white", "black", "random"].contains(&color.as_str()) {
+            return Err(invalid(format!(
+                "color '{color}' is not one of white, black, random"
+            )));
+        }
+        if let (Some(lo), Some(hi)) = (req.rating_min, req.rating_max)
+            && lo > hi
+        {
+            return Err(invalid("rating_min is above rating_max"));
+        }
+        let target = match &req.to {
+            None => None,
+            Some(name) => {
+                let key = auth::account_key(name.trim());
+                if key == session.key {
+                    return Err(invalid("you cannot challenge yourself"));
+                }
+                self.db
+                    .account(&key)
+                    .await?
+                    .ok_or_else(|| player_not_found(name))?;
+                Some(key)
+            }
+        };
+        let now = now_ms();
+        let mine = self
+            .db
+            .seeks(now, Some(&session.key))
+            .await?
+            .into_iter()
+            .filter(|s| s.account == session.key)
+            .count();
+        if mine >= SEEKS_PER_PLAYER {
+            return Err(invalid(format!(
+                "you have {SEEKS_PER_PLAYER} open seeks and challenges already: withdraw one first"
+            )));
+        }
+        let rating = self
+            .db
+            .rating(&session.key, scoring, control.speed())
+            .await?;
+        let (shown_rating, provisional) = shown(&rating);
+        let lifetime = match control.speed() {
+            Speed::Realtime if target.is_none() => REALTIME_SEEK_MS,
+            _ => CORRESPONDENCE_SEEK_MS,
+        };
+        let seek = SeekRow {
+            id: auth::new_secret(6),
+            account: session.key.clone(),
+            name: session.name.clone(),
+            rating: shown_rating,
+            provisional,
+            target,
+            scoring,
+            rated: req.rated,
+            control,
+            color,
+            rating_min: req.rating_min,
+            rating_max: req.rating_max,
+            created_at: now,
+            expires_at: now + lifetime,
+        };
+        self.db.insert_seek(&seek).await?;
+        self.deliver(seek_notices(&seek));
+        let names = self.target_names(std::slice::from_ref(&seek)).await?;
+        Ok(SeekView::of(&seek, &names))
+    }
+
+    /// The open seeks, with the challenges to and from the player of `session`.
+    pub async fn seeks(&self, session: Option<&Session>) -> Result<Vec<SeekView>, ApiError> {
+        let rows = self
+            .db
+            .seeks(now_ms(), session.map(|s| s.key.as_str()))
+            .await?;
+        let names = self.target_names(&rows).await?;
+        Ok(rows.iter().map(|s| SeekView::of(s, &names)).collect())
+    }
+
+    /// The names of the players challenged in `rows`, by key.
+    async fn target_names(
+        &self,
+        rows: &[SeekRow],
+    ) -> Result<std::collections::HashMap<String, String>, ApiError> {
+        let mut names = std::collections::HashMap::new();
+        for t in rows.iter().filter_map(|s| s.target.as_ref()) {
+            if !names.contains_key(t)
+                && let Some(a) = self.db.account(t).await?
+            {
+                names.insert(t.clone(), a.name);
+            }
+        }
+        Ok(names)
+    }
+
+    /// Withdraws a seek (its owner) or declines a challenge (its target).
+    pub async fn cancel_seek(&self, session: &Session, id: &str) -> Result<(), ApiError> {
+        let now = now_ms();
+        let seek = self
+            .db
+            .seeks(now, Some(&session.key))
+            .await?
+            .into_iter()
+            .find(|s| s.id == id)
+            .ok_or_else(|| seek_gone(id))?;
+        if seek.account != session.key && seek.target.as_deref() != Some(session.key.as_str()) {
+            return Err(ApiError::new(
+                ErrorCode::SeekNotForYou,
+                "only who opened a seek can withdraw it, and only who is challenged can decline",
+            ));
+        }
+        let taken = self
+            .db
+            .take_seek(id, now)
+            .await?
+            .ok_or_else(|| seek_gone(id))?;
+        self.deliver(seek_notices(&taken));
+        Ok(())
+    }
+
+    /// Accepts a seek or challenge for the player of `session`: the seek leaves the lobby and
+    /// their game begins. Answers the game's id.
+    pub async fn accept_seek(
+        self: &Arc<Hub>,
+        session: &Session,
+        id: &str,
+    ) -> Result<String, ApiError> {
+        let now = now_ms();
+        let seek = self
+            .db
+            .seeks(now, Some(&session.key))
+            .await?
+            .into_iter()
+            .find(|s| s.id == id)
+            .ok_or_else(|| seek_gone(id))?;
+        let not_for_you = |why: &str| ApiError::new(ErrorCode::SeekNotForYou, why.to_string());
+        if seek.account == session.key {
+            return Err(not_for_you(
+                "this is your own seek: another player accepts it",
+            ));
+        }
+        if seek.target.as_ref().is_some_and(|t| *t != session.key) {
+            return Err(not_for_you("this challenge is for another player"));
+        }
+        let mine = self
+            .db
+            .rating(&session.key, seek.scoring, seek.control.speed())
+            .await?;
+        let (my_rating, my_provisional) = shown(&mine);
+        if seek.rating_min.is_some_and(|lo| my_rating < lo)
+            || seek.rating_max.is_some_and(|hi| my_rating > hi)
+        {
+            return Err(not_for_you(&format!(
+                "your rating {my_rating} is outside the range this seek asks for"
+            )));
+        }
+        let theirs = self
+            .db
+            .rating(&seek.account, seek.scoring, seek.control.speed())
+            .await?;
+        let (their_rating, their_provisional) = shown(&theirs);
+        // Only one accepter takes the seek out of the table; the others find it gone.
+        let seek = self
+            .db
+            .take_seek(id, now)
+            .await?
+            .ok_or_else(|| seek_gone(id))?;
+        let seeker = Player {
+            key: seek.account.clone(),
+            name: seek.name.clone(),
+            rating: Some(their_rating),
+            provisional: their_provisional,
+            diff: None,
+        };
+        let accepter = Player {
+            key: session.key.clone(),
+            name: session.name.clone(),
+            rating: Some(my_rating),
+            provisional: my_provisional,
+            diff: None,
+        };
+        let seeker_white = match seek.color.as_str() {
+            "white" => true,
+            "black" => false,
+            _ => rand::random::<bool>(),
+        };
+        let players = if seeker_white {
+            [seeker, accepter]
+        } else {
+            [accepter, seeker]
+        };
+        let game = self
+            .create_player_game(players, seek.scoring, seek.rated, seek.control)
+            .await;
+        let game_id = match game {
+            Ok(id) => id,
+            Err(e) => {
+                // The game could not be stored: the seek goes back to the lobby.
+                if let Err(e2) = self.db.restore_seek(&seek).await {
+                    tracing::warn!("seek {id} lost: {e2}");
+                }
+                return Err(e);
+            }
+        };
+        let started: Vec<String> = [&seek.account, &session.key]
+            .iter()
+            .map(|key| format!("u {key} game {game_id}"))
+            .collect();
+        if self.shared {
+            // The seek's own notices went with its removal.
+            self.db.announce(&started).await?;
+        } else {
+            self.deliver(seek_notices(&seek));
+            self.deliver(started.iter().filter_map(|n| Notice::parse(n)));
+        }
+        Ok(game_id)
+    }
+}
+
+fn player_not_found(name: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::PlayerNotFound,
+        format!("there is no player named '{name}'"),
+    )
+}
+
+/// The notices of a seek's change, parsed (the store sends the same texts on PostgreSQL).
+fn seek_notices(s: &SeekRow) -> Vec<Notice> {
+    crate::store::players::seek_notices(s)
+        .iter()
+        .filter_map(|n| Notice::parse(n))
+        .collect()
+}
