@@ -1,0 +1,511 @@
+//! Players over real HTTP and WebSocket, on real `mabula serve` processes: accounts, sessions
+//! and CSRF (SQLite); a seek opened on one instance and accepted on another, a rated game on a
+//! clock that the server flags, with both ratings moved once (several instances on PostgreSQL,
+//! named by `MABULA_TEST_POSTGRES_URL`; without it that test says so and passes); a clock that
+//! keeps its time across a restart; a game nobody began, aborted.
+
+mod common;
+
+use common::Instance;
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+const PASSWORD: &str = "correct horse battery";
+
+/// A browser's view of the API: a session cookie and its CSRF token (none for a guest).
+#[derive(Clone)]
+struct Player {
+    http: reqwest::Client,
+    base: String,
+    cookie: Option<String>,
+    csrf: Option<String>,
+}
+
+impl Player {
+    fn guest(base: &str) -> Player {
+        Player {
+            http: reqwest::Client::new(),
+            base: base.trim_end_matches('/').to_string(),
+            cookie: None,
+            csrf: None,
+        }
+    }
+
+    /// The same session, talking to another instance.
+    fn on(&self, base: &str) -> Player {
+        Player {
+            base: base.trim_end_matches('/').to_string(),
+            ..self.clone()
+        }
+    }
+
+    async fn sign_up(base: &str, name: &str) -> Player {
+        let mut p = Player::guest(base);
+        let (status, body) = p
+            .start_session("/api/accounts", json!({"name": name, "password": PASSWORD}))
+            .await;
+        assert_eq!(status, 201, "{body}");
+        p
+    }
+
+    /// Posts credentials to `path`; on success keeps the cookie and the CSRF token.
+    async fn start_session(&mut self, path: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .json(&body)
+            .send()
+            .await
+            .expect("answer");
+        let status = r.status().as_u16();
+        let cookie = r
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.split(';').next().unwrap_or("").to_string());
+        let body: Value = r.json().await.expect("JSON");
+        if status < 300 {
+            self.cookie = cookie;
+            self.csrf = body["csrf"].as_str().map(String::from);
+        }
+        (status, body)
+    }
+
+    async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+        csrf: bool,
+    ) -> (u16, Value) {
+        let mut req = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(c) = &self.cookie {
+            req = req.header("cookie", c);
+        }
+        if csrf && let Some(t) = &self.csrf {
+            req = req.header("x-csrf-token", t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let r = req.send().await.expect("answer");
+        let status = r.status().as_u16();
+        let text = r.text().await.expect("body");
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    async fn get(&self, path: &str) -> (u16, Value) {
+        self.send(reqwest::Method::GET, path, None, false).await
+    }
+
+    async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        self.send(reqwest::Method::POST, path, Some(body), true)
+            .await
+    }
+
+    async fn delete(&self, path: &str) -> u16 {
+        self.send(reqwest::Method::DELETE, path, None, true).await.0
+    }
+
+    /// Plays the first legal move of the game for this player, checking it is accepted.
+    async fn play_first_legal(&self, id: &str) -> Value {
+        let (_, state) = self.get(&format!("/api/games/{id}")).await;
+        let mv = state["legal_moves"][0]["notation"]
+            .as_str()
+            .expect("a move")
+            .to_string();
+        let n = state["moves"].as_array().expect("moves").len() + 1;
+        let (status, after) = self
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": mv, "number": n}),
+            )
+            .await;
+        assert_eq!(status, 200, "{after}");
+        after
+    }
+
+    /// The lobby's WebSocket with this player's cookie.
+    async fn lobby(&self) -> Lobby {
+        let url = format!("{}/api/lobby/ws", self.base.replacen("http", "ws", 1));
+        let mut req = url.into_client_request().expect("request");
+        if let Some(c) = &self.cookie {
+            req.headers_mut()
+                .insert("cookie", c.parse().expect("header"));
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(req)
+            .await
+            .expect("lobby socket");
+        Lobby { ws }
+    }
+}
+
+struct Lobby {
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+}
+
+impl Lobby {
+    /// The next message of type `kind`.
+    async fn until(&mut self, kind: &str) -> Value {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
+                .await
+                .expect("a message within 20 s")
+                .expect("open")
+                .expect("readable");
+            if let Message::Text(t) = msg {
+                let v: Value = serde_json::from_str(&t).expect("JSON");
+                if v["type"] == kind {
+                    return v;
+                }
+            }
+        }
+    }
+}
+
+fn sqlite(dir: &tempfile::TempDir) -> String {
+    dir.path().join("players.sqlite3").display().to_string()
+}
+
+/// Waits until the game's state satisfies `done` (polling), for at most `limit`.
+async fn wait_for(p: &Player, id: &str, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
+    let until = Instant::now() + limit;
+    loop {
+        let (_, state) = p.get(&format!("/api/games/{id}")).await;
+        if done(&state) {
+            return state;
+        }
+        assert!(Instant::now() < until, "not reached in {limit:?}: {state}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_log_in_and_out_and_refuse_writes_without_csrf() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Instance::start(&sqlite(&dir), 20);
+    let base = server.client.base().to_string();
+
+    let alice = Player::sign_up(&base, "Alice").await;
+    let (status, me) = alice.get("/api/session").await;
+    assert_eq!((status, me["name"].as_str()), (200, Some("Alice")));
+
+    // Names are unique ignoring case; weak passwords and odd names are refused.
+    let mut other = Player::guest(&base);
+    let (status, body) = other
+        .start_session(
+            "/api/accounts",
+            json!({"name": "ALICE", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("name_taken")));
+    for (name, password) in [("bob", "short"), ("bob", "password"), ("b", PASSWORD)] {
+        let (status, body) = other
+            .start_session("/api/accounts", json!({"name": name, "password": password}))
+            .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (422, Some("invalid_account")),
+            "{name}"
+        );
+    }
+
+    // A wrong password, then the limit per name.
+    for _ in 0..5 {
+        let (status, body) = other
+            .start_session(
+                "/api/session",
+                json!({"name": "alice", "password": "wrong password"}),
+            )
+            .await;
+        assert_eq!((status, body["code"].as_str()), (401, Some("login_failed")));
+    }
+    let (status, body) = other
+        .start_session(
+            "/api/session",
+            json!({"name": "alice", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("rate_limited")),
+        "{body}"
+    );
+
+    // A write with the cookie but without the CSRF token is refused; with it, it passes.
+    let (status, body) = alice
+        .send(
+            reqwest::Method::POST,
+            "/api/seeks",
+            Some(json!({"scoring": "largest", "days": 2})),
+            false,
+        )
+        .await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("csrf_failed")));
+    let (status, seek) = alice
+        .post("/api/seeks", json!({"scoring": "largest", "days": 2}))
+        .await;
+    assert_eq!(status, 201, "{seek}");
+
+    // A second session (another device); logging out everywhere ends both.
+    let mut phone = Player::guest(&base);
+    let bob = Player::sign_up(&base, "bob").await;
+    let (status, _) = phone
+        .start_session("/api/session", json!({"name": "Bob", "password": PASSWORD}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(phone.get("/api/session").await.0, 200);
+    assert_eq!(bob.delete("/api/sessions").await, 204);
+    assert_eq!(phone.get("/api/session").await.0, 401);
+    assert_eq!(bob.get("/api/session").await.0, 401);
+    // Alice is still in.
+    assert_eq!(alice.get("/api/session").await.0, 200);
+    assert_eq!(alice.delete("/api/session").await, 204);
+    assert_eq!(alice.get("/api/session").await.0, 401);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_game_is_claimed_into_a_new_account_and_played_with_the_session() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Instance::start(&sqlite(&dir), 20);
+    let base = server.client.base().to_string();
+    let guest = Player::guest(&base);
+    let (status, grant) = guest.post("/api/games", json!({"mode": "friend"})).await;
+    assert_eq!(status, 201, "{grant}");
+    let id = grant["game_id"].as_str().expect("id").to_string();
+    let token = grant["token"].as_str().expect("token");
+    let carol = Player::sign_up(&base, "carol").await;
+    let (status, claimed) = carol
+        .post(
+            "/api/account/claim",
+            json!({"games": [{"id": id, "token": token}]}),
+        )
+        .await;
+    assert_eq!(
+        (status, claimed["claimed"][0].as_str()),
+        (200, Some(id.as_str()))
+    );
+    let (_, state) = carol.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["players"]["white"]["name"], "carol");
+    assert_eq!(state["you"], json!(["white"]));
+    // The session alone plays White's move.
+    carol.play_first_legal(&id).await;
+}
+
+/// Three instances on a fresh PostgreSQL database, or `None`.
+async fn cluster() -> Option<Vec<Instance>> {
+    let Ok(url) = std::env::var("MABULA_TEST_POSTGRES_URL") else {
+        eprintln!(
+            "notice: MABULA_TEST_POSTGRES_URL is not set: the PostgreSQL player tests are skipped"
+        );
+        return None;
+    };
+    let db = mabula_server::store::postgres::create_database(&url)
+        .await
+        .expect("a fresh database");
+    Some((0..3).map(|_| Instance::start(&db, 20)).collect())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seek_accepted_on_another_instance_is_flagged_by_the_server_and_rated_once() {
+    let Some(nodes) = cluster().await else { return };
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    let alice = Player::sign_up(&bases[0], "alice").await;
+    let bob = Player::sign_up(&bases[1], "bob").await;
+
+    // Alice watches the lobby on instance 0 and seeks there; Bob sees the seek on instance 1.
+    let mut alice_lobby = alice.lobby().await;
+    alice_lobby.until("seeks").await;
+    let mut bob_lobby = bob.lobby().await;
+    bob_lobby.until("seeks").await;
+    let (status, seek) = alice
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "rated": true, "clock": {"initial_s": 15, "increment_s": 0}, "color": "white"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{seek}");
+    let seen = bob_lobby.until("seeks").await;
+    assert_eq!(seen["seeks"][0]["id"], seek["id"], "{seen}");
+    assert_eq!(seen["seeks"][0]["label"], "15s+0");
+
+    // Bob accepts on instance 1; Alice hears of the game on instance 0.
+    let (status, started) = bob
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let id = started["game_id"].as_str().expect("game").to_string();
+    let heard = alice_lobby.until("game").await;
+    assert_eq!(heard["game_id"].as_str(), Some(id.as_str()));
+    // A second accept finds the seek gone.
+    let (status, _) = bob
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 404);
+
+    // They play two free moves each on the instance they like, with the session alone.
+    let (_, state) = alice.on(&bases[2]).get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["players"]["white"]["name"], "alice");
+    assert_eq!(state["players"]["black"]["name"], "bob");
+    assert_eq!(state["players"]["white"]["rating"], 1500);
+    assert_eq!(state["rated"], true);
+    alice.on(&bases[2]).play_first_legal(&id).await;
+    bob.on(&bases[0]).play_first_legal(&id).await;
+    let after = alice.on(&bases[1]).play_first_legal(&id).await;
+    assert_eq!(after["clock"]["running"], "black");
+    let started_at = Instant::now();
+
+    // Bob does not move: his 15 seconds run out, and the server flags him by itself.
+    let end = wait_for(&alice.on(&bases[2]), &id, Duration::from_secs(40), |s| {
+        s["status"] == "finished"
+    })
+    .await;
+    let waited = started_at.elapsed();
+    assert_eq!(end["end_reason"], "timeout_black", "{end}");
+    assert_eq!(end["winner"], "white");
+    assert!(
+        waited >= Duration::from_secs(14),
+        "flagged after {waited:?}"
+    );
+    assert_eq!(end["clock"]["black_ms"], 0);
+
+    // Both ratings moved, once, whichever instance is asked.
+    let rated = wait_for(&bob, &id, Duration::from_secs(10), |s| {
+        !s["players"]["black"]["rating_diff"].is_null()
+    })
+    .await;
+    let white_diff = rated["players"]["white"]["rating_diff"]
+        .as_i64()
+        .expect("diff");
+    let black_diff = rated["players"]["black"]["rating_diff"]
+        .as_i64()
+        .expect("diff");
+    assert!(white_diff > 0 && black_diff < 0, "{rated}");
+    tokio::time::sleep(Duration::from_secs(2)).await; // every instance's sweep has run since
+    for (who, base) in [("alice", &bases[1]), ("bob", &bases[2])] {
+        let (status, profile) = Player::guest(base)
+            .get(&format!("/api/players/{who}"))
+            .await;
+        assert_eq!(status, 200);
+        let r = &profile["ratings"][0];
+        assert_eq!(
+            (r["scoring"].as_str(), r["speed"].as_str()),
+            (Some("largest"), Some("realtime"))
+        );
+        assert_eq!(r["games"], 1, "rated once: {profile}");
+        let expected = 1500
+            + if who == "alice" {
+                white_diff
+            } else {
+                black_diff
+            };
+        assert_eq!(r["rating"].as_i64(), Some(expected), "{profile}");
+    }
+    let (_, profile) = Player::guest(&bases[0]).get("/api/players/ALICE").await;
+    assert_eq!(profile["results"]["first"]["wins"], 1, "{profile}");
+    let (_, games) = Player::guest(&bases[0])
+        .get("/api/players/bob/games?result=loss")
+        .await;
+    assert_eq!(games["games"][0]["id"].as_str(), Some(id.as_str()));
+    assert_eq!(games["games"][0]["outcome"], "loss");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_keeps_its_time_across_a_restart() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = sqlite(&dir);
+    let mut server = Instance::start(&db, 20);
+    let base = server.client.base().to_string();
+    let dan = Player::sign_up(&base, "dan").await;
+    let eve = Player::sign_up(&base, "eve").await;
+    let (_, seek) = dan
+        .post(
+            "/api/seeks",
+            json!({"scoring": "product", "clock": {"initial_s": 60, "increment_s": 1}, "color": "white"}),
+        )
+        .await;
+    let (_, started) = eve
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
+            json!({}),
+        )
+        .await;
+    let id = started["game_id"].as_str().expect("game").to_string();
+    dan.play_first_legal(&id).await;
+    eve.play_first_legal(&id).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let after = dan.play_first_legal(&id).await;
+    let white_ms = after["clock"]["white_ms"].as_i64().expect("white");
+    // 60 s, less the 1.5 s thought, plus the 1 s increment.
+    assert!((59_000..=59_600).contains(&white_ms), "{white_ms}");
+
+    server.kill();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let server = Instance::start(&db, 20);
+    let again = Player::guest(server.client.base());
+    let (_, state) = again.get(&format!("/api/games/{id}")).await;
+    assert_eq!(
+        state["clock"]["white_ms"].as_i64(),
+        Some(white_ms),
+        "{state}"
+    );
+    let black_ms = state["clock"]["black_ms"].as_i64().expect("black");
+    // Black's time ran on while the server was down: at least the 2 s of the restart.
+    assert!((50_000..=58_000).contains(&black_ms), "{black_ms}");
+    assert_eq!(state["clock"]["running"], "black");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_nobody_begins_is_aborted_and_leaves_the_live_list() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Instance::start(&sqlite(&dir), 20);
+    let base = server.client.base().to_string();
+    let fay = Player::sign_up(&base, "fay").await;
+    let gus = Player::sign_up(&base, "gus").await;
+    let (_, seek) = fay
+        .post("/api/seeks", json!({"scoring": "largest", "rated": true, "clock": {"initial_s": 15, "increment_s": 0}}))
+        .await;
+    let (_, started) = gus
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
+            json!({}),
+        )
+        .await;
+    let id = started["game_id"].as_str().expect("game").to_string();
+    let (_, live) = fay.get("/api/games?filter=live").await;
+    assert!(
+        live["games"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    );
+    let end = wait_for(&fay, &id, Duration::from_secs(45), |s| {
+        s["status"] == "finished"
+    })
+    .await;
+    assert_eq!(end["end_reason"], "aborted", "{end}");
+    assert_eq!(end["result"], "*");
+    let (_, live) = fay.get("/api/games?filter=live").await;
+    assert!(
+        !live["games"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    );
+    // An aborted game moves no rating.
+    let (_, profile) = fay.get("/api/players/fay").await;
+    assert_eq!(profile["ratings"], json!([]), "{profile}");
+}
