@@ -81,6 +81,14 @@ pub enum Command {
         /// Moves per second played in the watched game.
         #[arg(long, default_value_t = 20.0)]
         watched_rate: f64,
+        /// Pairs of new accounts that meet in the lobby and play rated 5+0 games with their
+        /// sessions, beside the games at one screen.
+        #[arg(long, default_value_t = 0)]
+        rated: usize,
+        /// Flag probes: rated 15+0 games that stop after the third move; reports how late
+        /// after its deadline each flag reached a spectator (the run lasts at least 16 s then).
+        #[arg(long, default_value_t = 0)]
+        flags: usize,
     },
 }
 
@@ -151,6 +159,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             seconds,
             spectators,
             watched_rate,
+            rated,
+            flags,
         } => {
             let config = LoadtestConfig {
                 urls,
@@ -158,6 +168,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 duration: Duration::from_secs_f64(seconds),
                 spectators,
                 watched_rate,
+                rated,
+                flags,
             };
             let report = runtime.block_on(mabula_server::loadtest::run(config))?;
             println!("{report}");

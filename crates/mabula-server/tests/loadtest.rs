@@ -18,6 +18,8 @@ async fn a_loadtest_over_two_urls_uses_both_and_every_spectator_sees_every_move(
         duration: Duration::from_millis(800),
         spectators: 4,
         watched_rate: 200.0,
+        rated: 1,
+        flags: 0,
     };
     let report = run(config).await.expect("the load test runs");
 
@@ -34,4 +36,9 @@ async fn a_loadtest_over_two_urls_uses_both_and_every_spectator_sees_every_move(
     assert_eq!(per_instance, report.moves);
     assert!(report.watched_moves > 0);
     assert_eq!(report.spectators_complete, 4, "{report}");
+    // The rated pair met through the lobby and played with their sessions.
+    assert!(
+        report.rated_games.0 >= 1 && report.rated_moves > 0,
+        "{report}"
+    );
 }

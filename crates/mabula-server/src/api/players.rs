@@ -172,8 +172,12 @@ pub struct AdvantageView {
 /// The second player's advantage.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 pub struct Advantage {
-    /// The advantage the ratings use, in rating points.
-    pub used: f64,
+    /// The advantage the ratings use now, in rating points: largest, product.
+    pub used: [f64; 2],
+    /// The advantage used for a scoring mode until it has `measured_after` rated games.
+    pub default: f64,
+    /// Rated games of a scoring mode after which its measured advantage is used.
+    pub measured_after: usize,
     /// What the rated games say, per scoring mode.
     pub measured: Vec<AdvantageView>,
 }
@@ -417,7 +421,9 @@ pub async fn advantage(State(app): State<AppState>) -> Result<Json<Advantage>, A
         });
     }
     Ok(Json(Advantage {
-        used: SECOND_PLAYER_ADVANTAGE,
+        used: app.hub.advantages().await,
+        default: SECOND_PLAYER_ADVANTAGE,
+        measured_after: crate::hub::clocks::MEASURED_AFTER,
         measured,
     }))
 }

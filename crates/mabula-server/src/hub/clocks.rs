@@ -11,9 +11,16 @@
 
 use super::{Change, GameHandle, Hub, Plan, now_ms};
 use crate::error::{ApiError, ErrorCode};
-use crate::model::rating::Glicko2;
+use crate::model::rating::{Glicko2, SECOND_PLAYER_ADVANTAGE, estimate_advantage};
+use mabula::Scoring;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Rated games of a scoring mode needed before their measured advantage replaces the default.
+pub const MEASURED_AFTER: usize = 200;
+
+/// How often the measured advantage is read again (ms).
+const ADVANTAGE_REFRESH_MS: i64 = 10 * 60 * 1000;
 
 /// The most games ended or rated in one sweep.
 const SWEEP_LIMIT: u32 = 64;
@@ -81,6 +88,35 @@ impl Hub {
             self.reload_if_cached(id, "rated").await;
         }
         Ok(())
+    }
+
+    /// The second player's advantage per scoring mode (largest, product): measured on the rated
+    /// games once a mode has [`MEASURED_AFTER`] of them, else [`SECOND_PLAYER_ADVANTAGE`]. Read
+    /// from the database at most every [`ADVANTAGE_REFRESH_MS`].
+    pub async fn advantages(&self) -> [f64; 2] {
+        let now = now_ms();
+        if let Ok(cached) = self.advantage.lock()
+            && let Some((at, values)) = *cached
+            && now - at < ADVANTAGE_REFRESH_MS
+        {
+            return values;
+        }
+        let mut values = [SECOND_PLAYER_ADVANTAGE; 2];
+        for (i, scoring) in [Scoring::Largest, Scoring::Product].into_iter().enumerate() {
+            match self.db.first_player_results(scoring).await {
+                Ok(games) if games.len() >= MEASURED_AFTER => {
+                    if let Some(a) = estimate_advantage(&games) {
+                        values[i] = a;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!("cannot measure the second player's advantage: {e}"),
+            }
+        }
+        if let Ok(mut cached) = self.advantage.lock() {
+            *cached = Some((now, values));
+        }
+        values
     }
 
     /// Reloads game `id` if it is in memory and the store has a newer version, broadcasting the

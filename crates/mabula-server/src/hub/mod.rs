@@ -21,7 +21,7 @@
 
 pub mod accounts;
 mod actions;
-mod clocks;
+pub mod clocks;
 mod cluster;
 mod engine_moves;
 pub mod lobby;
@@ -97,6 +97,9 @@ pub struct Hub {
     pub db: Db,
     /// The lobby's and the players' notices, for this instance's lobby sockets.
     lobby: broadcast::Sender<Notice>,
+    /// The second player's advantages in use and when they were measured (see
+    /// `Hub::advantages`).
+    advantage: Mutex<Option<(i64, [f64; 2])>>,
 }
 
 /// What a game's lock protects.
@@ -234,6 +237,7 @@ impl Hub {
         Arc::new(Hub {
             db,
             lobby: broadcast::channel(256).0,
+            advantage: Mutex::new(None),
             store,
             analyst,
             engine,

@@ -465,13 +465,15 @@ impl Db {
         })
     }
 
-    /// Rates the finished game `id` exactly once: both players' ratings move, the game keeps the
-    /// changes and gets a new version. Answers that version, or `None` when there is nothing to
+    /// Rates the finished game `id` exactly once, with the second player's advantage of its
+    /// scoring mode from `advantages` (largest, product): both players' ratings move, the game
+    /// keeps the changes and gets a new version. Answers that version, or `None` when there is nothing to
     /// do (not rated, not over, aborted, or rated already, perhaps by another instance).
     pub async fn rate_game(
         &self,
         id: &str,
         system: &Glicko2,
+        advantages: [f64; 2],
         now: i64,
     ) -> Result<Option<u64>, StoreError> {
         on_db!(self, write, |pool, pg| {
@@ -540,6 +542,11 @@ impl Db {
                     };
                 }
             }
+            // The second player's advantage measured for this scoring mode.
+            let system = Glicko2 {
+                advantage: advantages[usize::from(scoring == Scoring::Product.name())],
+                ..*system
+            };
             let after = if white_first {
                 let (w, b) = system.rate_game(&before[0], &before[1], white_score);
                 [w, b]

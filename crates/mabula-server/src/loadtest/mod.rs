@@ -10,6 +10,8 @@
 //! all instances, so that every game's state has to travel between them. The run is bounded in
 //! time; it only talks to the given URLs.
 
+mod rated;
+
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -33,6 +35,11 @@ pub struct LoadtestConfig {
     pub spectators: usize,
     /// Moves per second in the watched game.
     pub watched_rate: f64,
+    /// Pairs of accounts playing rated 5+0 games through the lobby, beside the games at one
+    /// screen (0: none).
+    pub rated: usize,
+    /// Flag probes: rated 15+0 games left after the third move, timing the server's flag.
+    pub flags: usize,
 }
 
 /// Why the load test could not run.
@@ -72,6 +79,18 @@ pub struct Report {
     pub delivery_us: Vec<u32>,
     /// The same counts for each instance, in the order of the URLs.
     pub instances: Vec<InstanceReport>,
+    /// Pairs of accounts that played rated games.
+    pub rated_pairs: usize,
+    /// Moves accepted in rated games.
+    pub rated_moves: u64,
+    /// Rated games begun through the lobby, and played to their end.
+    pub rated_games: (u64, u64),
+    /// Latency of accepted moves in rated games, microseconds, sorted.
+    pub rated_latencies_us: Vec<u32>,
+    /// How late each flag probe's flag reached a watcher after its deadline (ms), sorted.
+    pub flag_late_ms: Vec<i64>,
+    /// Flag probes that failed, with why.
+    pub flag_failures: Vec<String>,
 }
 
 /// What one instance answered.
@@ -172,6 +191,40 @@ impl fmt::Display for Report {
                 percentile(&self.delivery_us, 0.99),
                 percentile(&self.delivery_us, 1.0)
             )?;
+        }
+        if self.rated_pairs > 0 {
+            writeln!(
+                f,
+                "rated games       {} pairs, {} games begun through the lobby, {} finished, {} moves ({:.0} moves/s), p50 {:.2} ms, p99 {:.2} ms",
+                self.rated_pairs,
+                self.rated_games.0,
+                self.rated_games.1,
+                self.rated_moves,
+                self.rated_moves as f64 / self.elapsed.as_secs_f64().max(1e-9),
+                percentile(&self.rated_latencies_us, 0.5),
+                percentile(&self.rated_latencies_us, 0.99),
+            )?;
+        }
+        if !self.flag_late_ms.is_empty() || !self.flag_failures.is_empty() {
+            let at = |p: f64| {
+                let v = &self.flag_late_ms;
+                if v.is_empty() {
+                    return 0;
+                }
+                v[(((v.len() - 1) as f64) * p).round() as usize]
+            };
+            writeln!(
+                f,
+                "flags             {} probes: late by p50 {} ms, p99 {} ms, max {} ms after the deadline; {} failed",
+                self.flag_late_ms.len(),
+                at(0.5),
+                at(0.99),
+                at(1.0),
+                self.flag_failures.len()
+            )?;
+            for e in &self.flag_failures {
+                writeln!(f, "  flag probe failed: {e}")?;
+            }
         }
         if self.instances.len() > 1 {
             writeln!(f, "per instance")?;
@@ -603,6 +656,30 @@ pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
         })
         .collect();
 
+    // Rated games and flag probes, under names of their own for this run.
+    let prefix = format!("lt{:06x}", rand::random::<u32>() & 0xff_ffff);
+    let rated: Vec<_> = (0..config.rated)
+        .map(|i| {
+            tokio::spawn(rated::rated_player(
+                client.clone(),
+                bases.clone(),
+                deadline,
+                i,
+                prefix.clone(),
+            ))
+        })
+        .collect();
+    let probes: Vec<_> = (0..config.flags)
+        .map(|i| {
+            tokio::spawn(rated::flag_probe(
+                client.clone(),
+                bases.clone(),
+                i,
+                prefix.clone(),
+            ))
+        })
+        .collect();
+
     // The watched game is played at its own pace, to its end, its moves going round the
     // instances like the players' moves (it was created on the first one).
     let watched_driver = watched.map(|grant| {
@@ -651,7 +728,35 @@ pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
             merge(&mut report, t, false);
         }
     }
+    report.rated_pairs = config.rated;
+    for r in rated {
+        if let Ok(t) = r.await {
+            report.rated_games.1 += t.finished;
+            for (counts, instance) in t.at.into_iter().zip(&mut report.instances) {
+                report.rated_games.0 += counts.created;
+                report.rated_moves += counts.moves;
+                report.rated_latencies_us.extend(counts.latencies);
+                for (code, n) in counts.errors {
+                    instance.errors += n;
+                    *report.errors.entry(code).or_default() += n;
+                }
+            }
+        }
+    }
     report.elapsed = started.elapsed();
+    for p in probes {
+        match p.await {
+            Ok(probe) => {
+                if let Some(ms) = probe.late_ms {
+                    report.flag_late_ms.push(ms);
+                }
+                report.flag_failures.extend(probe.error);
+            }
+            Err(e) => report.flag_failures.push(e.to_string()),
+        }
+    }
+    report.flag_late_ms.sort_unstable();
+    report.rated_latencies_us.sort_unstable();
     if let Some(driver) = watched_driver
         && let Ok(t) = driver.await
     {
