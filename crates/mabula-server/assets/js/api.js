@@ -1,5 +1,8 @@
 // The server's HTTP API (docs/api.md), the seat tokens kept in localStorage, and the live channel
 // (one WebSocket per game, reconnecting by itself and resyncing by move number and epoch).
+//
+// A logged-in browser holds an HTTP-only session cookie; every write it makes must carry the
+// session's CSRF token in `X-CSRF-Token` (session.js reads it at page load and hands it here).
 
 /** An error answered by the server (or a network failure, with code `network`). */
 export class ApiError extends Error {
@@ -10,11 +13,34 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls the API; answers the parsed JSON (or text for `text: true`), throws ApiError. */
-export async function request(method, path, { body, token, text = false } = {}) {
+/** The session's CSRF token (null for a guest), and the read of it still under way. */
+const csrf = { token: null, ready: null, refresh: null };
+
+/**
+ * Set by session.js: the token, a promise that settles once the session is known (writes wait
+ * for it), and how to read the session again when the server refuses a stale token.
+ */
+export function useCsrf({ token, ready, refresh } = {}) {
+  if (token !== undefined) csrf.token = token;
+  if (ready !== undefined) csrf.ready = ready;
+  if (refresh !== undefined) csrf.refresh = refresh;
+}
+
+/** The CSRF token now (for `fetch` calls made outside `request`, such as keepalive ones). */
+export function csrfToken() {
+  return csrf.token;
+}
+
+/** Calls the API; answers the parsed JSON (or text for `text: true`, null for 204), throws ApiError. */
+export async function request(method, path, { body, token, text = false, retried = false } = {}) {
+  const write = method !== 'GET' && method !== 'HEAD';
+  if (write && csrf.ready) {
+    try { await csrf.ready; } catch { /* a guest, then */ }
+  }
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers['X-Mabula-Token'] = token;
+  if (write && csrf.token) headers['X-CSRF-Token'] = csrf.token;
   let res;
   try {
     res = await fetch(path, {
@@ -22,6 +48,7 @@ export async function request(method, path, { body, token, text = false } = {}) 
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
+      credentials: 'same-origin',
     });
   } catch (e) {
     throw new ApiError(0, 'network', String(e && e.message ? e.message : e));
@@ -34,10 +61,28 @@ export async function request(method, path, { body, token, text = false } = {}) 
       code = err.code || code;
       message = err.message || message;
     } catch { /* not JSON */ }
+    // Another tab logged in or out meanwhile: read the session again and try once more.
+    if (code === 'csrf_failed' && !retried && csrf.refresh) {
+      await csrf.refresh();
+      return request(method, path, { body, token, text, retried: true });
+    }
     throw new ApiError(res.status, code, message);
   }
+  if (res.status === 204) return null;
   return text ? res.text() : res.json();
 }
+
+/** `?a=1&b=2` from the set values of an object (empty when none). */
+function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== null && v !== undefined && v !== '') q.set(k, String(v));
+  }
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+const enc = encodeURIComponent;
 
 export const api = {
   create: (settings) => request('POST', '/api/games', { body: settings }),
@@ -54,7 +99,44 @@ export const api = {
   rematch: (id, token) => request('POST', `/api/games/${id}/rematch`, { token, body: {} }),
   record: (id) => request('GET', `/api/games/${id}/record`, { text: true }),
   import: (record) => request('POST', '/api/games/import', { body: { record } }),
+
+  // Accounts and sessions.
+  signUp: (name, password) => request('POST', '/api/accounts', { body: { name, password } }),
+  logIn: (name, password) => request('POST', '/api/session', { body: { name, password } }),
+  session: () => request('GET', '/api/session'),
+  logOut: () => request('DELETE', '/api/session'),
+  logOutEverywhere: () => request('DELETE', '/api/sessions'),
+  claim: (games) => request('POST', '/api/account/claim', { body: { games } }),
+  myTurn: () => request('GET', '/api/account/turn'),
+
+  // The lobby.
+  seeks: () => request('GET', '/api/seeks'),
+  openSeek: (seek) => request('POST', '/api/seeks', { body: seek }),
+  cancelSeek: (id) => request('DELETE', `/api/seeks/${enc(id)}`),
+  acceptSeek: (id) => request('POST', `/api/seeks/${enc(id)}/accept`),
+
+  // Players.
+  profile: (name) => request('GET', `/api/players/${enc(name)}`),
+  playerGames: (name, { page, result, scoring } = {}) =>
+    request('GET', `/api/players/${enc(name)}/games${query({ page, result, scoring })}`),
+  ratingHistory: (name) => request('GET', `/api/players/${enc(name)}/ratings`),
+  recordsPath: (name) => `/api/players/${enc(name)}/records`,
 };
+
+/**
+ * Withdraws seeks while the page goes away: `keepalive` lets the requests outlive the page, so
+ * they are sent with the CSRF token by hand.
+ */
+export function withdrawOnLeave(ids) {
+  for (const id of ids) {
+    const headers = {};
+    if (csrf.token) headers['X-CSRF-Token'] = csrf.token;
+    try {
+      fetch(`/api/seeks/${enc(id)}`, { method: 'DELETE', headers, keepalive: true, credentials: 'same-origin' })
+        .catch(() => { /* the seek lapses by itself */ });
+    } catch { /* the page is going anyway */ }
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Seat tokens: shown once by the server, so they are kept here, keyed by game id.

@@ -5,14 +5,22 @@
 // Layout of the UI (plain ES modules, no build step; embedded in the binary by rust-embed):
 //   index.html        the shell: top bar, <main>, the shared SVG paints (marble gradients, wood)
 //   css/style.css     every style; light and dark themes; phone and desktop layouts
-//   js/app.js         this file: routes /, /watch, /rules, /game/{id}, /replay/{id}, /analysis
-//   js/api.js         HTTP calls, seat tokens in localStorage, the reconnecting WebSocket
+//   js/app.js         this file: routes /, /lobby, /watch, /rules, /login, /@/{name}, /game/{id},
+//                     /replay/{id}, /analysis
+//   js/api.js         HTTP calls (with the session's CSRF token), seat tokens in localStorage,
+//                     the reconnecting WebSocket of a game
+//   js/session.js     who is logged in (name and CSRF token); log in, sign up, log out
+//   js/accountnav.js  the account button and its menu in the top bar
+//   js/lobbyfeed.js   the lobby's WebSocket, shared by every page: seeks, challenges, turns
+//   js/notify.js      the browser's notifications, once the person allowed them
+//   js/clock.js       clock times as people read them, and the countdown between updates
 //   js/board.js       the SVG board: drawing, selection, stops, push preview, rolling marbles
 //   js/position.js    position strings, groups and scores for display (no move generation)
 //   js/i18n.js        t(), the language choice; js/lang/{en,de,fr,it,es,ro}.js the strings
 //   js/dom.js         element builders, live announcements, toasts, clipboard
 //   js/widgets.js     a game in a list, mode and result names
-//   js/pages/*.js     home, game (and replay), analysis, watch, rules, dialogs, error texts
+//   js/pages/*.js     home, game (and replay), analysis, watch, rules, login, lobby, profile,
+//                     dialogs, error texts
 
 import { LANGS, lang, setLang, t } from './i18n.js';
 import { translateDom, clear, h } from './dom.js';
@@ -22,10 +30,19 @@ import * as game from './pages/game.js';
 import * as watch from './pages/watch.js';
 import * as rules from './pages/rules.js';
 import * as analysis from './pages/analysis.js';
+import * as login from './pages/login.js';
+import * as lobby from './pages/lobby.js';
+import * as profile from './pages/profile.js';
+import { loadSession } from './session.js';
+import { renderAccountNav } from './accountnav.js';
+import { lobbyFeed } from './lobbyfeed.js';
 
 const ROUTES = [
   { re: /^\/$/, page: home, nav: 'home' },
+  { re: /^\/lobby\/?$/, page: lobby, nav: 'lobby' },
   { re: /^\/watch\/?$/, page: watch, nav: 'watch' },
+  { re: /^\/(login|signup)\/?$/, page: login, nav: null, params: (m) => ({ signUp: m[1] === 'signup' }) },
+  { re: /^\/@\/([A-Za-z0-9_-]{1,40})\/?$/, page: profile, nav: 'profile', params: (m) => ({ name: m[1] }) },
   { re: /^\/rules\/?$/, page: rules, nav: 'rules' },
   { re: /^\/analysis\/?$/, page: analysis, nav: null },
   { re: /^\/game\/([a-z0-9]+)\/?$/, page: game, nav: null, params: (m) => ({ id: m[1], replay: false }) },
@@ -61,6 +78,12 @@ function route() {
 
 function markNav(name) {
   for (const a of document.querySelectorAll('[data-nav]')) {
+    if (a.dataset.nav === 'profile') {
+      // The profile link is "current" on the logged-in player's own profile only.
+      if (name === 'profile' && a.getAttribute('href').toLowerCase() === location.pathname.replace(/\/$/, '').toLowerCase()) a.setAttribute('aria-current', 'page');
+      else a.removeAttribute('aria-current');
+      continue;
+    }
     if (a.dataset.nav === name) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
@@ -102,7 +125,15 @@ window.addEventListener('langchange', () => {
   menu.setAttribute('aria-label', t('lang.label'));
   translateDom(document);
   updateThemeButton();
+  renderAccountNav();
   if (current && current.onLang) current.onLang();
+});
+
+// A log-in or log-out: the page shows what the new person may do (the login page handles it).
+window.addEventListener('sessionchange', () => {
+  renderAccountNav();
+  if (current && current.onSession) current.onSession();
+  else route();
 });
 
 // ---- Theme --------------------------------------------------------------------------------
@@ -140,4 +171,9 @@ document.documentElement.lang = lang();
 buildLangMenu();
 translateDom(document);
 updateThemeButton();
+renderAccountNav();
 route();
+loadSession().then(() => {
+  renderAccountNav();
+  lobbyFeed.ensure();
+});

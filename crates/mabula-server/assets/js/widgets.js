@@ -11,8 +11,22 @@ export function modeLabel(mode, level) {
   return t('mode.local');
 }
 
-/** "White won", "Draw", ... from a result token. */
-export function resultLabel(result) {
+/** A rating as shown beside a name: `1500?` while it is provisional. */
+export function ratingText(rating, provisional) {
+  if (rating === null || rating === undefined) return '';
+  return `${rating}${provisional ? '?' : ''}`;
+}
+
+/** A rating change: `+12`, `−8`, `±0`. */
+export function ratingDiff(diff) {
+  if (diff > 0) return `+${diff}`;
+  if (diff < 0) return `\u2212${-diff}`;
+  return '\u00b10';
+}
+
+/** "White won", "Draw", ... from a result token (and "Aborted" for a game called off). */
+export function resultLabel(result, endReason = null) {
+  if (endReason === 'aborted') return t('result.aborted');
   if (result === '1-0') return t('result.white');
   if (result === '0-1') return t('result.black');
   if (result === '1/2-1/2') return t('result.draw');
@@ -25,7 +39,7 @@ export function gameItem(g, href) {
   const live = g.status === 'playing';
   const badge = live
     ? h('span', { class: 'badge live' }, t('list.toMove', { side: t(g.to_move === 'white' ? 'colour.White' : 'colour.Black') }))
-    : h('span', { class: 'badge' }, resultLabel(g.result));
+    : h('span', { class: 'badge' }, resultLabel(g.result, g.end_reason));
   return h('li', {},
     h('a', { class: 'game-item', href: href || (live ? `/game/${g.id}` : `/replay/${g.id}`) },
       board.svg,

@@ -3,6 +3,7 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { miniBoard } from '../board.js';
+import { ratingText, ratingDiff } from '../widgets.js';
 
 /** Asks a yes/no question; answers true when the person confirms. */
 export function confirmDialog({ title, text, ok, cancel = t('dialog.cancel'), danger = false }) {
@@ -33,7 +34,9 @@ export function endDialog(state, { headline, reason, extra = null, actions = [] 
   const row = (colour) => {
     const sizes = (state.groups[colour] || []).map((g) => g.length);
     return h('tr', { class: state.winner === colour ? 'win' : '' },
-      h('th', { scope: 'row' }, h('span', { class: `dot ${colour}`, style: 'display:inline-block;width:14px;height:14px;border-radius:50%;margin-right:8px;vertical-align:-2px' }), t(`colour.${colour === 'white' ? 'White' : 'Black'}`)),
+      h('th', { scope: 'row' }, h('span', { class: `dot ${colour}`, style: 'display:inline-block;width:14px;height:14px;border-radius:50%;margin-right:8px;vertical-align:-2px' }),
+        state.players?.[colour]?.name || t(`colour.${colour === 'white' ? 'White' : 'Black'}`),
+        ratingChange(state.players?.[colour])),
       h('td', { class: 'groups-cell' }, sizes.length ? sizes.join(' · ') : t('end.noGroups')),
       h('td', { class: 'num' }, String(state.scores[scoring][colour])));
   };
@@ -59,6 +62,16 @@ export function endDialog(state, { headline, reason, extra = null, actions = [] 
   dialog.addEventListener('close', () => dialog.remove());
   dialog.showModal();
   return dialog;
+}
+
+/** A player's rating and how the game moved it, beside their name in the result. */
+function ratingChange(player) {
+  if (!player || player.rating === null || player.rating === undefined) return null;
+  const diff = player.rating_diff;
+  return h('span', { class: 'end-rating muted' }, ' ', ratingText(player.rating, player.provisional),
+    diff !== null && diff !== undefined
+      ? h('span', { class: `rating-diff ${diff > 0 ? 'up' : diff < 0 ? 'down' : ''}`, 'aria-label': t('game.ratingChange', { d: ratingDiff(diff) }) }, ` ${ratingDiff(diff)}`)
+      : null);
 }
 
 /** ½ points as people write them: 0, ½, 1, 1½, 2. */

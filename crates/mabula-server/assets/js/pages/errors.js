@@ -9,6 +9,8 @@ const KNOWN = new Set([
   'game_over', 'game_not_over', 'seat_taken', 'nothing_to_undo', 'no_undo_offer', 'undo_offer_pending',
   'rematch_taken', 'payload_too_large', 'illegal_move', 'invalid_settings', 'invalid_setup',
   'invalid_record', 'rate_limited', 'internal', 'shutting_down',
+  'undo_not_allowed', 'not_logged_in', 'csrf_failed', 'login_failed', 'name_taken', 'invalid_account',
+  'player_not_found', 'seek_not_found', 'seek_not_for_you', 'unavailable', 'busy', 'too_many_connections',
 ]);
 
 /** A translated sentence for an ApiError (or any error). */

@@ -1,6 +1,7 @@
-// The game page (`/game/{id}`) and the replay (`/replay/{id}`): the board, the players and their
-// scores, whose turn it is, the moves, the actions of a seat (pass, take back, resign, rematch),
-// the join link of a friend game, the record, the live connection, and the end of the game.
+// The game page (`/game/{id}`) and the replay (`/replay/{id}`): the board, the players (names and
+// ratings where they have accounts) with their scores and clocks, whose turn it is, the moves,
+// the actions of a seat (pass, take back, resign, rematch), the join link of a friend game, the
+// record, the live connection, and the end of the game.
 
 import { h, s, clear, translateDom, setText, announce, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
@@ -10,7 +11,10 @@ import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
 import { errorText } from './errors.js';
 import { confirmDialog, endDialog, pairSummary } from './dialogs.js';
-import { modeLabel } from '../widgets.js';
+import { modeLabel, ratingText, ratingDiff } from '../widgets.js';
+import { Countdown, formatClock, lowAt, controlLabel } from '../clock.js';
+import { setPlaying } from '../lobbyfeed.js';
+import { isMe } from '../session.js';
 
 const GROUPS_KEY = 'mabula:showGroups';
 const Cap = { white: 'White', black: 'Black' };
@@ -35,6 +39,11 @@ export function mount(main, { id, replay }) {
   let endDialogOpen = null;
   let hintsOn = false;
   let hint = null;
+  /** The clocks between two states from the server, and the timer that redraws them. */
+  const countdown = new Countdown();
+  let clockTimer = null;
+  /** Your own clock was announced as low on time (once per turn). */
+  let lowAnnounced = false;
 
   // ---- Skeleton ------------------------------------------------------------------------------
   const board = new Board({
@@ -63,6 +72,7 @@ export function mount(main, { id, replay }) {
   const boardCol = h('div', { class: 'board-col' }, boardWrap, viewBar, replayBar);
 
   const players = h('div', { class: 'card players', role: 'group', 'i18n-aria-label': 'game.players' });
+  const abortNote = h('p', { class: 'abort-note', hidden: true });
   const status = h('p', { class: 'status', role: 'status' });
   const connEl = h('span', { class: 'conn' });
   const statusRow = h('div', { class: 'status-row' }, status, connEl);
@@ -110,7 +120,7 @@ export function mount(main, { id, replay }) {
 
   const section = h('section', { class: 'game', 'aria-labelledby': 'game-title' },
     h('h1', { id: 'game-title', class: 'sr-only' }),
-    boardCol, players, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
+    boardCol, players, abortNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
   main.append(h('p', { class: 'muted loading', i18n: 'game.loading' }));
 
   // ---- Loading -----------------------------------------------------------------------------
@@ -229,11 +239,25 @@ export function mount(main, { id, replay }) {
     return a.updated_at >= b.updated_at;
   }
 
+  /**
+   * A game over stays over unless moves were taken back (a new epoch): a state that says it is
+   * being played again with the same moves is a stale copy, of which only what may still change
+   * after the end (the ratings, the rematch, who is connected) is taken.
+   */
+  function keepEnded(next) {
+    if (!state || state.status !== 'finished' || next.status !== 'playing') return next;
+    if (next.epoch !== state.epoch || next.moves.length !== state.moves.length) return next;
+    return { ...state, players: next.players, rematch: next.rematch ?? state.rematch, seats: next.seats, spectators: next.spectators, updated_at: next.updated_at };
+  }
+
   /** Takes a state from the server (an answer or a message), if it is not older than ours. */
   function accept(next, force = false, msg = null) {
     if (!next || (!force && !newer(next, state))) return;
+    next = keepEnded(next);
     const prev = state;
     state = next;
+    countdown.set(next.clock);
+    if (prev && prev.to_move !== next.to_move) lowAnnounced = false;
     if (prev && prev.id === next.id) tellNews(prev, next, msg);
     if (state.status === 'finished' && autoplay === null && replay && view === null) view = state.moves.length;
     renderAll();
@@ -241,6 +265,8 @@ export function mount(main, { id, replay }) {
       setTimeout(() => showEnd(), reducedMotionDelay());
     }
     if (next.settings.mode === 'friend' && seats.length && next.seats[other(seats[0])]?.claimed) forgetJoin(id);
+    if (!replay) setPlaying(seats.length && next.status === 'playing' ? id : null);
+    tickClocks();
   }
 
   function reducedMotionDelay() {
@@ -531,7 +557,7 @@ export function mount(main, { id, replay }) {
 
   function renderTitle() {
     const title = section.querySelector('#game-title');
-    title.textContent = `${t(replay ? 'game.replayTitle' : 'game.title')}: ${modeLabel(state.settings.mode, state.settings.engine?.level)}`;
+    title.textContent = `${t(replay ? 'game.replayTitle' : 'game.title')}: ${gameLabel()}`;
     let prefix = '';
     if (state.status === 'finished') prefix = headline(state);
     else if (isMyTurn()) prefix = t('status.yourTurn');
@@ -539,9 +565,20 @@ export function mount(main, { id, replay }) {
     document.title = `${prefix} · Mabula`;
   }
 
+  /** What kind of game this is: "Rated · 3+2" for a game between accounts, else its mode. */
+  function gameLabel() {
+    if (state.clock || state.players?.white || state.players?.black) {
+      const kind = t(state.rated ? 'lobby.rated' : 'lobby.casual');
+      return state.clock ? `${kind} · ${controlLabel(state.clock.control)}` : kind;
+    }
+    return modeLabel(state.settings.mode, state.settings.engine?.level);
+  }
+
   function playerName(colour) {
     const seat = state.seats[colour];
     const mode = state.settings.mode;
+    const player = state.players?.[colour];
+    if (player) return player.name;
     if (seat.kind === 'engine') return t('player.engine', { level: state.settings.engine?.level ?? '' });
     if (mode === 'local') return t(`colour.${Cap[colour]}`);
     if (seats.includes(colour)) return t('player.you');
@@ -557,41 +594,108 @@ export function mount(main, { id, replay }) {
     const toMove = view === null ? state.to_move : (tryParse(d.position).toMove === 'w' ? 'white' : 'black');
     for (const colour of ['white', 'black']) {
       const seat = state.seats[colour];
-      let sub = state.settings.mode === 'local' ? '' : t(`colour.${Cap[colour]}`);
+      const player = state.players?.[colour] || null;
+      const side = t(`colour.${Cap[colour]}`);
+      const yours = Boolean(player) && seats.includes(colour) && isMe(player.name);
+      let sub = state.settings.mode === 'local' ? '' : side;
       let presence = null;
-      if (seat.kind === 'person' && state.settings.mode !== 'local') {
+      if (yours) {
+        sub = `${t('player.you')} · ${side}`;
+      } else if (seat.kind === 'person' && state.settings.mode !== 'local') {
         if (!seat.claimed) sub = t('player.notJoined');
         else {
           presence = h('span', { class: `presence${seat.connected ? ' on' : ''}`, 'aria-hidden': 'true' });
-          sub = `${t(`colour.${Cap[colour]}`)} · ${t(seat.connected ? 'player.online' : 'player.away')}`;
+          sub = `${side} · ${t(seat.connected ? 'player.online' : 'player.away')}`;
         }
       }
       const active = state.status === 'playing' && toMove === colour;
-      players.append(h('div', { class: `player${active ? ' to-move' : ''}`, dataset: { colour } },
+      const name = player
+        ? h('a', { class: 'name player-link', href: `/@/${player.name}` }, player.name)
+        : h('span', { class: 'name' }, playerName(colour));
+      const rating = player && player.rating !== null && player.rating !== undefined
+        ? h('span', { class: 'rating', 'aria-label': t(player.provisional ? 'profile.ratingProvisional' : 'profile.ratingIs', { r: player.rating }) },
+          ratingText(player.rating, player.provisional))
+        : null;
+      const diff = player && player.rating_diff !== null && player.rating_diff !== undefined
+        ? h('span', { class: `rating-diff ${player.rating_diff > 0 ? 'up' : player.rating_diff < 0 ? 'down' : ''}`,
+          'aria-label': t('game.ratingChange', { d: ratingDiff(player.rating_diff) }) }, ratingDiff(player.rating_diff))
+        : null;
+      const clock = state.clock ? h('span', { class: 'clock', role: 'timer', dataset: { colour } },
+        h('span', { class: 'sr-only' }, t('game.clockOf', { side: player ? player.name : side })),
+        h('span', { class: 'clock-time' })) : null;
+      players.append(h('div', { class: `player${active ? ' to-move' : ''}${clock ? ' timed' : ''}`, dataset: { colour } },
         h('span', { class: `dot ${colour}`, 'aria-hidden': 'true' }),
-        h('span', { style: 'min-width:0' },
-          h('span', { class: 'name', style: 'display:block' }, playerName(colour)),
+        h('span', { class: 'who', style: 'min-width:0' },
+          h('span', { class: 'name-line' }, name, rating, diff),
           h('span', { class: 'sub' }, presence, sub)),
-        h('span', { class: 'score', 'aria-label': t('game.scoreOf', { side: t(`colour.${Cap[colour]}`), n: scores[scoring][colour] }) },
+        clock,
+        h('span', { class: 'score', 'aria-label': t('game.scoreOf', { side, n: scores[scoring][colour] }) },
           String(scores[scoring][colour]),
           h('small', {}, t(`scoring.${scoring}.short`)))));
     }
+    tickClocks();
+  }
+
+  /** Redraws the clocks from the countdown; keeps a timer going while a clock runs. */
+  function tickClocks() {
+    if (!state || !loaded) return;
+    const c = state.clock;
+    const days = c && c.control.days !== undefined;
+    if (c) {
+      const low = lowAt(c.control);
+      for (const el of players.querySelectorAll('.clock')) {
+        const colour = el.dataset.colour;
+        const ms = countdown.left(colour);
+        const text = formatClock(ms, { days });
+        const timeEl = el.querySelector('.clock-time');
+        if (timeEl.textContent !== text) timeEl.textContent = text;
+        const running = state.status === 'playing' && c.running === colour;
+        el.classList.toggle('running', running);
+        el.classList.toggle('low', state.status === 'playing' && ms <= low);
+        el.classList.toggle('out', ms <= 0);
+        if (running && ms <= low && !lowAnnounced && seats.includes(colour) && seats.length === 1) {
+          lowAnnounced = true;
+          announce(t('game.lowTime', { time: formatClock(ms, { days }) }));
+        }
+      }
+    }
+    // The first two moves are not timed, but each must come in time or the game is called off.
+    const abortIn = state.status === 'playing' ? countdown.abortIn() : null;
+    abortNote.hidden = abortIn === null;
+    if (abortIn !== null) {
+      const side = state.players?.[state.to_move]?.name || t(`colour.${Cap[state.to_move]}`);
+      const text = t(seats.includes(state.to_move) && seats.length === 1 ? 'game.abortYou' : 'game.abortIn',
+        { side, time: formatClock(abortIn, { days }) });
+      if (abortNote.textContent !== text) abortNote.textContent = text;
+    }
+    const ticking = state.status === 'playing' && countdown.ticking() && !unmounted;
+    if (ticking && !clockTimer) clockTimer = setInterval(tickClocks, 100);
+    else if (!ticking && clockTimer) { clearInterval(clockTimer); clockTimer = null; }
   }
 
   function headline(st) {
+    if (st.end_reason === 'aborted') return t('end.aborted');
     if (st.result === '1/2-1/2') return t('end.draw');
     const winner = st.winner;
     if (st.settings.mode !== 'local' && seats.length === 1) return t(seats[0] === winner ? 'end.youWin' : 'end.youLose');
-    return t('end.wins', { side: t(`colour.${Cap[winner]}`) });
+    return t('end.wins', { side: nameOf(st, winner) });
+  }
+
+  /** A side by its player's name where it has one, else by its colour. */
+  function nameOf(st, colour) {
+    return st.players?.[colour]?.name || t(`colour.${Cap[colour]}`);
   }
 
   function reasonText(st) {
     const sc = st.scores[st.settings.scoring];
     const score = t('end.score', { white: sc.white, black: sc.black });
     switch (st.end_reason) {
-      case 'resigned_white': return t('end.resigned', { side: t('colour.White') });
-      case 'resigned_black': return t('end.resigned', { side: t('colour.Black') });
+      case 'resigned_white': return t('end.resigned', { side: nameOf(st, 'white') });
+      case 'resigned_black': return t('end.resigned', { side: nameOf(st, 'black') });
       case 'declared': return t('end.declared');
+      case 'timeout_white': return t('end.timeout', { side: nameOf(st, 'white') });
+      case 'timeout_black': return t('end.timeout', { side: nameOf(st, 'black') });
+      case 'aborted': return t('end.abortedText');
       default: return `${t('end.noMoves')} ${score}`;
     }
   }
@@ -610,6 +714,8 @@ export function mount(main, { id, replay }) {
     } else if (state.seats[state.to_move]?.kind === 'engine') {
       text = t(state.engine_thinking ? 'status.engineThinking' : 'status.engineToMove');
       if (state.engine_thinking) status.classList.add('thinking');
+    } else if (state.players?.[state.to_move]) {
+      text = t(seats.length ? 'status.playerToMove' : 'status.sideToMove', { name: state.players[state.to_move].name, side: nameOf(state, state.to_move) });
     } else if (seats.length && state.settings.mode === 'friend') {
       text = t(state.seats[state.to_move].claimed ? 'status.friendToMove' : 'status.friendNotJoined');
     } else {
@@ -712,7 +818,9 @@ export function mount(main, { id, replay }) {
     }
     if (playing && seats.length) {
       const mine = state.moves.some((m) => seats.includes(m.side));
-      if (mode === 'friend') {
+      if (state.clock) {
+        // Moves on a clock cannot be taken back.
+      } else if (mode === 'friend') {
         actions.append(h('button', { type: 'button', class: 'btn undo-button', i18n: 'game.undoAsk', disabled: !mine || Boolean(state.undo_offer),
           onclick: () => act(() => api.undo(id, token), t('game.undoSent')) }));
       } else {
@@ -731,7 +839,13 @@ export function mount(main, { id, replay }) {
     if (engineGame && used > 0) {
       actions.append(h('p', { class: 'hint-count muted', i18n: 'game.hintCount', i18nArgs: { n: used } }));
     }
-    if (!playing) {
+    if (!playing && playerGame()) {
+      // Between accounts, the next game is found in the lobby: the same opponent or another.
+      const opponent = seats.length === 1 ? state.players[other(seats[0])]?.name : null;
+      if (opponent) actions.append(h('a', { class: 'btn primary challenge-again', href: `/lobby?challenge=${encodeURIComponent(opponent)}`, i18n: 'game.challengeAgain', i18nArgs: { name: opponent } }));
+      actions.append(h('a', { class: 'btn', href: '/lobby', i18n: 'game.newOpponent' }));
+      actions.append(h('button', { type: 'button', class: 'btn result-button', i18n: 'game.showResult', onclick: showEnd }));
+    } else if (!playing) {
       if (seats.length) {
         const label = state.rematch && !seatOf(state.rematch) ? 'game.rematchJoin' : rematchLabel();
         if (!state.rematch || !seatOf(state.rematch)) {
@@ -803,11 +917,22 @@ export function mount(main, { id, replay }) {
     if (!state || state.status !== 'finished') return;
     if (endDialogOpen && endDialogOpen.open) return;
     const buttons = [];
-    if (seats.length) {
-      buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { endDialogOpen?.close(); rematch(); } }, t(rematchLabel())));
+    if (playerGame()) {
+      const opponent = seats.length === 1 ? state.players[other(seats[0])]?.name : null;
+      if (opponent) buttons.push(h('a', { class: 'btn primary', href: `/lobby?challenge=${encodeURIComponent(opponent)}`, onclick: () => endDialogOpen?.close() }, t('game.challengeAgain', { name: opponent })));
+      buttons.push(h('a', { class: 'btn', href: '/lobby', onclick: () => endDialogOpen?.close() }, t('game.newOpponent')));
+    } else {
+      if (seats.length) {
+        buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { endDialogOpen?.close(); rematch(); } }, t(rematchLabel())));
+      }
+      buttons.push(h('a', { class: 'btn', href: '/', onclick: () => endDialogOpen?.close() }, t('game.newGame')));
     }
-    buttons.push(h('a', { class: 'btn', href: '/', onclick: () => endDialogOpen?.close() }, t('game.newGame')));
     endDialogOpen = endDialog(state, { headline: headline(state), reason: reasonText(state), extra: pairSummary(state, seats), actions: buttons });
+  }
+
+  /** A game between two accounts (from the lobby): its next game is found there, not by a rematch. */
+  function playerGame() {
+    return Boolean(state.players?.white && state.players?.black);
   }
 
   /** The rematch button's text: the first game of a duplicate pair goes on with its other side. */
@@ -831,6 +956,8 @@ export function mount(main, { id, replay }) {
     unmount() {
       unmounted = true;
       if (live) live.stop();
+      clearInterval(clockTimer);
+      setPlaying(null);
       if (autoplay) clearInterval(autoplay);
       document.removeEventListener('keydown', onKey);
       endDialogOpen?.close();

@@ -1,0 +1,182 @@
+// The lobby's live channel (`/api/lobby/ws`), one for the whole page: the seek list whenever it
+// changes and, for a logged-in player, each game of theirs that begins and each correspondence
+// game where it becomes their turn. It stays open while a page listens (the lobby) or while
+// someone is logged in, so that a challenge or a turn is heard on every page of the site.
+
+import { t } from './i18n.js';
+import { toast, announce } from './dom.js';
+import { navigate } from './nav.js';
+import { myName, isMe } from './session.js';
+import { notify } from './notify.js';
+import { controlLabel } from './clock.js';
+
+const SEEN_KEY = 'mabula:challengesSeen';
+
+class LobbyFeed {
+  constructor() {
+    /** Pages listening (each gets every message). */
+    this.listeners = new Set();
+    /** The latest seek list, so a page that starts listening can show it at once. */
+    this.seeks = null;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.pinger = null;
+    this.status = 'offline';
+    this.wake = () => {
+      if (this.wanted() && (!this.ws || this.ws.readyState > 1)) {
+        clearTimeout(this.timer);
+        this.connect();
+      }
+    };
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.wake);
+  }
+
+  wanted() {
+    return this.listeners.size > 0 || Boolean(myName());
+  }
+
+  /** Listens to every message; answers the function that stops listening. */
+  subscribe(fn) {
+    this.listeners.add(fn);
+    this.ensure();
+    return () => {
+      this.listeners.delete(fn);
+      this.ensure();
+    };
+  }
+
+  /** Opens or closes the socket as the listeners and the session want. */
+  ensure() {
+    if (this.wanted() && !this.ws) this.connect();
+    else if (!this.wanted() && this.ws) this.close();
+  }
+
+  /** Reconnects: the socket's session is the one of its handshake, so a log-in or out restarts it. */
+  restart() {
+    this.close();
+    this.seeks = null;
+    this.ensure();
+  }
+
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.emit({ type: 'status', status });
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/api/lobby/ws`);
+    this.ws = ws;
+    this.setStatus(this.attempt ? 'reconnecting' : 'connecting');
+    ws.onopen = () => {
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => {
+        if (ws.readyState === 1) ws.send('{"type":"ping"}');
+      }, 25000);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === 'seeks') {
+        this.attempt = 0;
+        this.seeks = msg.seeks;
+        this.setStatus('online');
+      }
+      this.emit(msg);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (!this.wanted()) return;
+      this.attempt += 1;
+      this.setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
+      const delay = Math.min(8000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
+      this.timer = setTimeout(() => { if (!this.ws && this.wanted()) this.connect(); }, delay);
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  close() {
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      try { ws.close(); } catch { /* already closed */ }
+    }
+    this.setStatus('offline');
+  }
+
+  emit(msg) {
+    handle(msg);
+    for (const fn of [...this.listeners]) {
+      try { fn(msg); } catch (e) { console.error(e); }
+    }
+  }
+}
+
+export const lobbyFeed = new LobbyFeed();
+
+// ---- What the whole site does with the feed ----------------------------------------------------
+
+/** The game this page is playing now, if any: a game that begins then is not jumped to. */
+let playing = null;
+
+/** Set by the game page while its player is in a game being played (null otherwise). */
+export function setPlaying(id) {
+  playing = id;
+}
+
+/** Goes to a game's page unless the page is there already. */
+export function goToGame(id) {
+  if (location.pathname !== `/game/${id}`) navigate(`/game/${id}`);
+}
+
+function seen() {
+  try { return new Set(JSON.parse(sessionStorage.getItem(SEEN_KEY) || '[]')); } catch { return new Set(); }
+}
+
+function remember(ids) {
+  try { sessionStorage.setItem(SEEN_KEY, JSON.stringify([...ids].slice(-100))); } catch { /* private mode */ }
+}
+
+function handle(msg) {
+  if (msg.type === 'game') {
+    const text = t('notify.gameBegan');
+    notify(text, { body: t('notify.gameBegan.body'), path: `/game/${msg.game_id}`, tag: `game-${msg.game_id}` });
+    if (playing && playing !== msg.game_id) {
+      toast(text);
+      announce(text);
+    } else {
+      goToGame(msg.game_id);
+    }
+  } else if (msg.type === 'turn') {
+    if (location.pathname === `/game/${msg.game_id}`) return;
+    const text = t('notify.yourTurn');
+    toast(text);
+    notify(text, { body: t('notify.yourTurn.body'), path: `/game/${msg.game_id}`, tag: `turn-${msg.game_id}` });
+    window.dispatchEvent(new CustomEvent('myturn', { detail: msg.game_id }));
+  } else if (msg.type === 'seeks') {
+    const known = seen();
+    let fresh = false;
+    for (const s of msg.seeks) {
+      if (!s.to || !isMe(s.to) || known.has(s.id)) continue;
+      known.add(s.id);
+      fresh = true;
+      const text = t('notify.challenge', { name: s.name });
+      const body = `${controlLabel(s.control)} · ${t(`scoring.${s.scoring}`)} · ${t(s.rated ? 'lobby.rated' : 'lobby.casual')}`;
+      toast(`${text} · ${body}`, 'info', 6000);
+      announce(text);
+      notify(text, { body, path: '/lobby', tag: `challenge-${s.id}` });
+    }
+    if (fresh) remember(known);
+  }
+}
+
+window.addEventListener('sessionchange', () => lobbyFeed.restart());
