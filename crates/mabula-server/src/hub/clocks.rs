@@ -83,7 +83,11 @@ impl Hub {
     /// Rates game `id` if it is a rated game that ended and was not rated yet, and shows the new
     /// ratings to its listeners.
     pub async fn rate(self: &Arc<Hub>, id: &str) -> Result<(), ApiError> {
-        let done = self.db.rate_game(id, &Glicko2::default(), now_ms()).await?;
+        let advantages = self.advantages().await;
+        let done = self
+            .db
+            .rate_game(id, &Glicko2::default(), advantages, now_ms())
+            .await?;
         if done.is_some() {
             self.reload_if_cached(id, "rated").await;
         }
