@@ -280,8 +280,8 @@ export function mount(main) {
     }
     return h('li', { class: `seek${mine ? ' mine' : ''}`, dataset: { id: seek.id, speed: seek.speed } },
       h('span', { class: 'seek-main' }, who(seek),
-        h('span', { class: 'seek-what' }, h('strong', { class: 'seek-clock' }, controlLabel(seek.control)), ' ',
-          `${t(`scoring.${seek.scoring}`)} · ${t(seek.rated ? 'lobby.rated' : 'lobby.casual')}`,
+        h('span', { class: 'seek-what' }, h('strong', { class: 'seek-clock' }, controlLabel(seek.control)),
+          ` · ${t(`scoring.${seek.scoring}`)} · ${t(seek.rated ? 'lobby.rated' : 'lobby.casual')}`,
           seek.rating_min !== null || seek.rating_max !== null ? ` · ${t('lobby.rangeShort', { min: seek.rating_min ?? '…', max: seek.rating_max ?? '…' })}` : ''),
         colour),
       action);
