@@ -120,7 +120,7 @@ impl Model {
 
     /// Loss, draw and win probabilities for the side to move of `pos`.
     pub fn probabilities(&self, pos: &Position, scoring: Scoring) -> [f32; 3] {
-        self.probabilities_of(&features(pos), scoring, phase(pos))
+        self.probabilities_of(&features(pos, scoring), scoring, phase(pos))
     }
 
     /// The expected score for the side to move (win 1, draw 1/2, loss 0).
@@ -174,7 +174,7 @@ impl Sample {
     /// The example of a label.
     pub fn of(label: &Label) -> Sample {
         Sample {
-            features: features(&label.position),
+            features: features(&label.position, label.scoring),
             phase: phase(&label.position),
             scoring: label.scoring,
             class: (label.result() + 1) as usize,
@@ -336,6 +336,30 @@ mod tests {
         assert_eq!(Model::from_bytes(b"MBEVAX"), Err(WeightsError::Header));
     }
 
+    /// A position 12 pushes from the end (label 0 of `data/labels/largest-12.mlb`).
+    const KNOWN: &str = "2b1wbb1/1bwbw2w/1b2ww2/bbb1w3/b4bw1/w7/w6b/3w2w1 b";
+    const KNOWN_LARGEST: [f32; 3] = [0.930_347_4, 0.064_778_745, 0.004_873_758];
+    const KNOWN_PRODUCT: [f32; 3] = [0.493_791_25, 0.273_376_02, 0.232_832_69];
+
+    #[test]
+    fn the_embedded_weights_give_the_known_answer_for_a_known_position() {
+        // Refitting the weights changes these numbers: update them with the new weights.
+        let pos: Position = KNOWN.parse().unwrap();
+        let model = Model::embedded();
+        let expected = [
+            (Scoring::Largest, KNOWN_LARGEST),
+            (Scoring::Product, KNOWN_PRODUCT),
+        ];
+        for (scoring, want) in expected {
+            let p = model.probabilities(&pos, scoring);
+            println!("{scoring}: {p:?}");
+            for (got, want) in p.iter().zip(want) {
+                assert!((got - want).abs() < 1e-5, "{scoring}: {p:?}");
+            }
+        }
+        assert_eq!(Model::from_bytes(EMBEDDED).unwrap().to_bytes(), EMBEDDED);
+    }
+
     #[test]
     fn a_zero_model_finds_every_result_equally_likely() {
         let pos = mabula::deal::random(1, Color::White);
@@ -378,7 +402,7 @@ mod tests {
         assert!(agreement.accuracy() > 0.95, "{agreement:?}");
         // The phase 10 moves later had no data and copies the trained one.
         let pos = labels[0].position;
-        let f = features(&pos);
+        let f = features(&pos, Scoring::Largest);
         assert_eq!(
             model.probabilities_of(&f, Scoring::Largest, 0),
             model.probabilities_of(&f, Scoring::Largest, phase(&pos))
