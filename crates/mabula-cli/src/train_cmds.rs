@@ -49,6 +49,10 @@ pub enum Train {
         /// Threads (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Solve for win, draw or loss only (several times faster; the margin byte holds the
+        /// result). Keep one mode per file.
+        #[arg(long)]
+        result_only: bool,
         /// Solver table per label, in MB.
         #[arg(long, default_value_t = 8)]
         table_mb: usize,
@@ -98,12 +102,14 @@ pub fn run(cmd: Command) -> Result<()> {
             positions,
             seed,
             threads,
+            result_only,
             table_mb,
         } => label(
             &LabelRun {
                 scoring,
                 left,
                 seed,
+                result_only,
             },
             &out,
             positions,

@@ -18,8 +18,8 @@
 //! | --- | --- |
 //! | 0..8 | the occupied squares, a `u64` bitboard (bit `rank * 8 + file`) |
 //! | 8..11 | the colours of the occupied squares in increasing square order, bit `k` set when the `k`-th occupied square holds a black marble (24 bits) |
-//! | 11 | flags: bit 0 black to move, bit 1 product scoring, bits 2..4 the source of the value (0 the exact solver), other bits 0 |
-//! | 12 | the final margin for the side to move with best play (`i8`): positive a win, 0 a draw |
+//! | 11 | flags: bit 0 black to move, bit 1 product scoring, bits 2..4 the source of the value (0 the exact solver's margin, 1 a search, 2 the exact solver's result only), other bits 0 |
+//! | 12 | the final margin for the side to move with best play (`i8`): positive a win, 0 a draw; for a result-only label -1, 0 or 1 |
 //! | 13 | the code of a best move (`Move::code`, 255 a pass) |
 //!
 //! A file is only ever appended to. A reader ignores a trailing partial record (a run stopped
@@ -46,6 +46,9 @@ pub enum Source {
     Exact,
     /// A search whose leaves use a fitted model (the backward stages; not produced yet).
     Search,
+    /// The exact solver's result only (win, draw or loss): the margin is its sign. Several
+    /// times cheaper than the margin, for positions further from the end.
+    ExactResult,
 }
 
 /// One labelled position.
@@ -90,6 +93,7 @@ impl Label {
         let source = match self.source {
             Source::Exact => 0u8,
             Source::Search => 1,
+            Source::ExactResult => 2,
         };
         out[11] = u8::from(self.position.side_to_move() == Color::Black)
             | u8::from(self.scoring == Scoring::Product) << 1
@@ -126,6 +130,7 @@ impl Label {
         let source = match flags >> 2 & 7 {
             0 => Source::Exact,
             1 => Source::Search,
+            2 => Source::ExactResult,
             s => return Err(DecodeError::UnknownSource(s)),
         };
         let turn = if flags & 1 == 1 {
@@ -224,6 +229,8 @@ pub struct LabelRun {
     pub left: u32,
     /// The run's seed.
     pub seed: u64,
+    /// Solve for the result only, not the margin.
+    pub result_only: bool,
 }
 
 /// The strongest level the self-play uses; weaker ones and random moves add variety.
@@ -296,15 +303,24 @@ impl LabelRun {
     /// labels computed before it.
     pub fn label(&self, index: u64, table_mb: usize) -> Label {
         let position = self.position(index);
+        let mode = if self.result_only {
+            SolveMode::Result
+        } else {
+            SolveMode::Margin
+        };
         let solution = Solver::new(self.scoring, table_mb)
-            .solve(&position, SolveMode::Margin, &Limits::none())
+            .solve(&position, mode, &Limits::none())
             .expect("a solve without limits finishes");
         Label {
             position,
             scoring: self.scoring,
             margin: solution.value as i8,
             best: solution.best,
-            source: Source::Exact,
+            source: if self.result_only {
+                Source::ExactResult
+            } else {
+                Source::Exact
+            },
         }
     }
 }
@@ -336,11 +352,7 @@ mod tests {
                 rng.below(144) as u8
             })
             .unwrap(),
-            source: if rng.below(2) == 0 {
-                Source::Exact
-            } else {
-                Source::Search
-            },
+            source: [Source::Exact, Source::Search, Source::ExactResult][rng.below(3) as usize],
         }
     }
 
@@ -391,6 +403,7 @@ mod tests {
             scoring: Scoring::Largest,
             left: 20,
             seed: 7,
+            result_only: false,
         };
         for index in 0..3 {
             let pos = run.position(index);
@@ -407,6 +420,7 @@ mod tests {
             scoring: Scoring::Product,
             left: 6,
             seed: 1,
+            result_only: false,
         };
         let label = run.label(0, 4);
         assert_eq!(run.label(0, 1), label);
@@ -418,5 +432,13 @@ mod tests {
             .solve(&child, SolveMode::Margin, &Limits::none())
             .unwrap();
         assert_eq!(-after.value, i32::from(label.margin));
+        let result = LabelRun {
+            result_only: true,
+            ..run
+        }
+        .label(0, 4);
+        assert_eq!(result.source, Source::ExactResult);
+        assert_eq!(result.position, label.position);
+        assert_eq!(i32::from(result.margin), label.result());
     }
 }
