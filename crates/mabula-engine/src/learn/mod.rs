@@ -11,7 +11,9 @@
 //!   compact file format they are kept in (`data/labels/` in the repository).
 //! - [`features`]: whole-board features for the side to move.
 //! - [`model`]: the model, its weights file, fitting and agreement with the solver.
+//! - [`mlp`]: an experiment, a small neural network over the same features (not shipped).
 
 pub mod features;
 pub mod labels;
+pub mod mlp;
 pub mod model;
