@@ -5,6 +5,7 @@ mod engine_cmds;
 mod play_cmds;
 mod rules_cmds;
 mod serve_cmds;
+mod train_cmds;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,6 +28,8 @@ enum Command {
     Play(play_cmds::Command),
     #[command(flatten)]
     Serve(serve_cmds::Command),
+    #[command(flatten)]
+    Train(train_cmds::Command),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
         Command::Engine(cmd) => engine_cmds::run(cmd),
         Command::Play(cmd) => play_cmds::run(cmd),
         Command::Serve(cmd) => serve_cmds::run(cmd),
+        Command::Train(cmd) => train_cmds::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,6 +12,7 @@
 //! - [`playout`]: random and cheap-policy playouts.
 //! - [`solver`]: the exact solver (negamax alpha-beta), result or final margin.
 //! - [`tt`]: the solver's lock-free transposition table.
+//! - [`learn`]: exact labels, features and a fitted evaluation model (`mabula train`).
 //! - [`levels`]: strength levels 1 to 10.
 //! - [`limits`]: time, node and stop-flag limits.
 //! - [`gtp`]: the engine protocol loop (RULES.md section 7), over any reader and writer.
@@ -33,6 +34,7 @@ pub mod annotate;
 pub mod arena;
 pub mod bench;
 pub mod gtp;
+pub mod learn;
 pub mod levels;
 pub mod limits;
 pub mod mcts;
