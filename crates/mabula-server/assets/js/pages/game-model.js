@@ -1,0 +1,472 @@
+// The game page's state machine, after the terminal game's `App` (crates/mabula-cli/src/play/app.rs):
+// one model, `update(model, message)` answering the next model and the effects to carry out, and
+// the questions the page's `render(model)` asks. Nothing here touches the page, the network or
+// the clock: the page (pages/game.js) turns what happens into messages, carries the effects out
+// (requests, animations, announcements), feeds their results back as messages, and draws.
+//
+// Texts are not translated here: an effect that says something carries a translation key and its
+// arguments, where an argument `{ t: key }` is itself a key to translate (a colour's name).
+
+import { tryParse, groupsOf, scoresOf } from '../position.js';
+
+/** How many moves behind the page may be and still roll them in one by one. */
+const ROLL_AT_MOST = 3;
+
+/** The model of a page that shows game `id` (`replay`: the replay page). */
+export function init({ id, replay = false, token = null, showGroups = false }) {
+  return {
+    id,
+    replay,
+    /** The seat token this browser holds (null: a spectator, or a player by their session). */
+    token,
+    /** The sides this page plays. */
+    seats: [],
+    /** The latest state from the server. */
+    state: null,
+    /** When that state arrived (the page's clock, ms): the clocks count down from then. */
+    clockAt: 0,
+    /** The game could not be loaded: the error. */
+    failure: null,
+    /** The move number looked at, or null for the live position (the replay starts at 0). */
+    view: replay ? 0 : null,
+    /** The moves the board has shown (rolled in) so far, and their epoch. */
+    shown: { count: 0, epoch: -1 },
+    /** Our own move, shown before the server confirms it: `{ move, count }`. */
+    optimistic: null,
+    /** Marbles are rolling: the board is not redrawn meanwhile. */
+    animating: false,
+    /** Our move is on its way to the server. */
+    pending: false,
+    /** The live channel: connecting, online, reconnecting, offline (null in a replay). */
+    conn: replay ? null : 'connecting',
+    /** The board turned, or null until the seats are known. */
+    flipped: null,
+    /** The replay plays by itself. */
+    autoplay: false,
+    /** The move previewed on the board. */
+    preview: null,
+    showGroups,
+    hintsOn: false,
+    /** The engine's last hint: `{ count, analysis }` (valid while `count` moves are played). */
+    hint: null,
+    /** Your own clock was said to be low on time (once per turn). */
+    lowAnnounced: false,
+    /** Why the typed move was refused: `{ key, args }`. */
+    notationError: null,
+    /** The engine's estimate of the deal: White's chances in percent. */
+    deal: null,
+  };
+}
+
+// ---- Questions about the model ---------------------------------------------------------------
+
+export const other = (c) => (c === 'white' ? 'black' : 'white');
+
+/** Whether the page's player is to move in `st`. */
+export function isMyTurn(m, st = m.state) {
+  return Boolean(st && st.status === 'playing' && st.to_move && m.seats.includes(st.to_move)
+    && st.seats[st.to_move]?.kind === 'person');
+}
+
+/** The position after `count` moves of `st`. */
+export function positionAt(st, count) {
+  return count ? st.moves[count - 1].position : st.start;
+}
+
+/** The last push among the last two moves before `count` (a pass does not hide the push before it). */
+export function lastPush(st, count) {
+  for (let i = count - 1; i >= 0 && i >= count - 2; i--) {
+    if (st.moves[i].from) return st.moves[i];
+  }
+  return null;
+}
+
+/** The move number shown: the one looked at, or all of them. */
+export function current(m) {
+  return m.view === null ? m.state.moves.length : m.view;
+}
+
+/** What the board shows: `{ position, last, groups }`. */
+export function displayed(m) {
+  const st = m.state;
+  const n = st.moves.length;
+  if (m.view !== null) {
+    const pos = positionAt(st, m.view);
+    return { position: pos, last: lastPush(st, m.view), groups: groupsOf(tryParse(pos).board) };
+  }
+  if (m.optimistic && n < m.optimistic.count) {
+    const pos = m.optimistic.move.position;
+    return { position: pos, last: m.optimistic.move, groups: groupsOf(tryParse(pos).board) };
+  }
+  return { position: st.position, last: lastPush(st, n), groups: st.groups };
+}
+
+/** The scores of what is shown. */
+export function displayedScores(m) {
+  const d = displayed(m);
+  return d.position === m.state.position ? m.state.scores : scoresOf(d.groups);
+}
+
+/** The side to move in what is shown. */
+export function displayedToMove(m) {
+  if (m.view === null) return m.state.to_move;
+  return tryParse(displayed(m).position).toMove === 'w' ? 'white' : 'black';
+}
+
+/** The pushes the board offers: only live, on your turn, with nothing in flight. */
+export function boardMoves(m) {
+  if (m.view !== null || !isMyTurn(m) || m.pending || m.optimistic || m.animating) return null;
+  return m.state.legal_moves.filter((mv) => mv.from);
+}
+
+/** The engine's best move to draw as an arrow, while the hint is fresh. */
+export function hintMove(m) {
+  const fresh = m.hintsOn && m.hint && m.hint.count === m.state.moves.length && m.view === null && !m.optimistic;
+  const best = fresh ? m.hint.analysis.moves[0] : null;
+  return best && best.move.includes('-') ? best.move : null;
+}
+
+/** A game between two accounts (from the lobby): its next game is found there, not by a rematch. */
+export function playerGame(st) {
+  return Boolean(st.players?.white && st.players?.black);
+}
+
+/** A side by its player's name where it has one, else by its colour (a translation key). */
+export function sideName(st, colour) {
+  return st.players?.[colour]?.name || { t: colour === 'white' ? 'colour.White' : 'colour.Black' };
+}
+
+/** The headline of a finished game: `{ key, args }`. */
+export function headline(m, st = m.state) {
+  if (st.end_reason === 'aborted') return { key: 'end.aborted' };
+  if (st.result === '1/2-1/2') return { key: 'end.draw' };
+  if (st.settings.mode !== 'local' && m.seats.length === 1) {
+    return { key: m.seats[0] === st.winner ? 'end.youWin' : 'end.youLose' };
+  }
+  return { key: 'end.wins', args: { side: sideName(st, st.winner) } };
+}
+
+/** Why a finished game ended: `[{ key, args }, …]`, said one after the other. */
+export function reason(st) {
+  const sc = st.scores[st.settings.scoring];
+  switch (st.end_reason) {
+    case 'resigned_white': return [{ key: 'end.resigned', args: { side: sideName(st, 'white') } }];
+    case 'resigned_black': return [{ key: 'end.resigned', args: { side: sideName(st, 'black') } }];
+    case 'declared': return [{ key: 'end.declared' }];
+    case 'timeout_white': return [{ key: 'end.timeout', args: { side: sideName(st, 'white') } }];
+    case 'timeout_black': return [{ key: 'end.timeout', args: { side: sideName(st, 'black') } }];
+    case 'aborted': return [{ key: 'end.abortedText' }];
+    default: return [{ key: 'end.noMoves' }, { key: 'end.score', args: { white: sc.white, black: sc.black } }];
+  }
+}
+
+// ---- Clocks ----------------------------------------------------------------------------------
+
+/** When a clock shows as low on time: a tenth of the starting time, between 5 and 20 seconds. */
+export function lowAt(control) {
+  if (!control) return 0;
+  if (control.days !== undefined) return control.days * 86400000 * 0.1;
+  return Math.min(20000, Math.max(5000, control.initial_s * 100));
+}
+
+/** `side`'s time left at `now` (the page's clock): the running side counts down from the state. */
+export function clockLeft(m, side, now) {
+  const c = m.state?.clock;
+  if (!c) return 0;
+  const base = side === 'white' ? c.white_ms : c.black_ms;
+  if (m.state.status !== 'playing' || c.running !== side) return base;
+  return Math.max(0, base - (now - m.clockAt));
+}
+
+/** While a first move is awaited: the time left before the game is called off (ms), else null. */
+export function abortIn(m, now) {
+  const c = m.state?.clock;
+  if (!c || m.state.status !== 'playing' || c.running || c.deadline === null || c.deadline === undefined) return null;
+  return Math.max(0, c.deadline - c.now - (now - m.clockAt));
+}
+
+/** Whether the page must redraw its clocks as time passes. */
+export function clocksTick(m) {
+  const c = m.state?.clock;
+  return Boolean(c && m.state.status === 'playing' && (c.running || (c.deadline !== null && c.deadline !== undefined)));
+}
+
+// ---- The state machine -----------------------------------------------------------------------
+
+/**
+ * The next model after `msg`, and the effects to carry out. An unchanged model is answered as the
+ * same object, so the page knows it has nothing to redraw.
+ */
+export function update(m, msg) {
+  const fx = [];
+  let n = step(m, msg, fx);
+  n = settle(n, fx);
+  return { model: n, effects: fx };
+}
+
+function step(m, msg, fx) {
+  switch (msg.type) {
+    case 'loaded': {
+      let n = { ...m, token: msg.token ?? m.token, seats: msg.state.you || [] };
+      if (n.flipped === null) n.flipped = n.seats.length === 1 && n.seats[0] === 'black';
+      n = accept(n, msg.state, fx, { force: true, at: msg.at });
+      fx.push({ type: 'estimateDeal' });
+      if (!m.replay) fx.push({ type: 'connect' });
+      if (!m.replay && n.seats.length && n.state.status === 'playing') fx.push({ type: 'focusBoard' });
+      return n;
+    }
+    case 'failed':
+      return { ...m, failure: msg.error };
+    case 'server':
+      return fromServer(m, msg.msg, msg.at, fx);
+    case 'refetched':
+      return accept(m, msg.state, fx, { force: true, at: msg.at });
+    case 'conn':
+      return msg.status === m.conn ? m : { ...m, conn: msg.status };
+    case 'deal':
+      return { ...m, deal: msg.p };
+    case 'play':
+      return play(m, msg.move, fx);
+    case 'typed':
+      return typed(m, msg.text, fx);
+    case 'played':
+      return accept({ ...m, pending: false }, msg.state, fx, { at: msg.at });
+    case 'playFailed': {
+      fx.push({ type: 'toast', error: msg.error, kind: 'error' });
+      if (['stale_state', 'not_your_turn'].includes(msg.error.code)) fx.push({ type: 'refetch' });
+      return { ...m, pending: false, optimistic: null, shown: { count: m.state.moves.length, epoch: m.state.epoch } };
+    }
+    case 'act':
+      // Taking back against the engine or at one screen drops what we showed ahead of the server.
+      fx.push({ type: 'request', action: msg.action, side: msg.side, ok: msg.ok });
+      return msg.action === 'undo' ? { ...m, optimistic: null } : m;
+    case 'acted':
+      if (msg.ok) fx.push({ type: 'toast', key: msg.ok });
+      return accept(m, msg.state, fx, { at: msg.at });
+    case 'actFailed':
+      fx.push({ type: 'toast', error: msg.error, kind: 'error' });
+      return m;
+    case 'resign':
+      if (!m.state || m.state.status !== 'playing') return m;
+      fx.push({ type: 'confirmResign', local: m.state.settings.mode === 'local', side: m.state.to_move });
+      return m;
+    case 'askHint':
+      fx.push({ type: 'askHint' });
+      return m;
+    case 'hinted': {
+      const n = accept(m, msg.state, fx, { at: msg.at });
+      const best = msg.analysis.moves[0];
+      if (best) fx.push({ type: 'announce', key: 'game.hintAnnounce', args: { move: best.move } });
+      return { ...n, hint: { count: msg.state.moves.length, analysis: msg.analysis } };
+    }
+    case 'animated': {
+      const n = { ...m, animating: false };
+      if (msg.purpose === 'view') return n;
+      if (msg.purpose === 'own') {
+        const count = m.optimistic ? m.optimistic.count : Math.min(msg.count, m.state.moves.length);
+        return { ...n, shown: { count, epoch: m.state.epoch } };
+      }
+      return { ...n, shown: { count: msg.count, epoch: msg.epoch } };
+    }
+    case 'view':
+      return setView(m, msg.view, fx);
+    case 'step':
+      return m.state ? setView(m, current(m) + msg.by, fx) : m;
+    case 'end':
+      return m.state ? setView(m, m.replay ? m.state.moves.length : null, fx) : m;
+    case 'autoplay':
+      if (m.autoplay) {
+        fx.push({ type: 'autoplay', on: false });
+        return { ...m, autoplay: false };
+      } else {
+        fx.push({ type: 'autoplay', on: true });
+        const n = { ...m, autoplay: true };
+        return m.view === null || m.view >= m.state.moves.length ? setView(n, 0, fx) : n;
+      }
+    case 'autoplayTick':
+      if (!m.autoplay) return m;
+      if (m.view === null || m.view >= m.state.moves.length) {
+        fx.push({ type: 'autoplay', on: false });
+        return { ...m, autoplay: false };
+      }
+      return setView(m, m.view + 1, fx);
+    case 'preview':
+      return m.preview === msg.move ? m : { ...m, preview: msg.move };
+    case 'groups':
+      fx.push({ type: 'saveGroups', on: msg.on });
+      return { ...m, showGroups: msg.on };
+    case 'hints':
+      return { ...m, hintsOn: msg.on };
+    case 'flip':
+      return { ...m, flipped: !m.flipped };
+    case 'clockTick':
+      return lowTime(m, msg.at, fx);
+    default:
+      return m;
+  }
+}
+
+/** A message of the live channel. */
+function fromServer(m, msg, at, fx) {
+  switch (msg.type) {
+    case 'sync':
+      return accept(msg.you ? { ...m, seats: msg.you } : m, msg.state, fx, { force: true, at });
+    case 'move':
+    case 'undo':
+    case 'end':
+    case 'update':
+      return accept(m, msg.state, fx, { at, msg });
+    case 'presence':
+      if (!m.state) return m;
+      return { ...m, state: { ...m.state, seats: msg.seats, spectators: msg.spectators } };
+    case 'error':
+      if (msg.code !== 'token_invalid') return m;
+      fx.push({ type: 'forgetSeat' });
+      return { ...m, seats: [], token: null };
+    default:
+      return m;
+  }
+}
+
+function newer(a, b) {
+  if (!b) return true;
+  if (a.epoch !== b.epoch) return a.epoch > b.epoch;
+  if (a.moves.length !== b.moves.length) return a.moves.length > b.moves.length;
+  return a.updated_at >= b.updated_at;
+}
+
+/**
+ * A game over stays over unless moves were taken back (a new epoch): a state that says it is
+ * being played again with the same moves is a stale copy, of which only what may still change
+ * after the end (the ratings, the rematch, who is connected) is taken.
+ */
+function keepEnded(prev, next) {
+  if (!prev || prev.status !== 'finished' || next.status !== 'playing') return next;
+  if (next.epoch !== prev.epoch || next.moves.length !== prev.moves.length) return next;
+  return { ...prev, players: next.players, rematch: next.rematch ?? prev.rematch, seats: next.seats, spectators: next.spectators, updated_at: next.updated_at };
+}
+
+/** Takes a state from the server (an answer or a message), unless it is older than ours. */
+function accept(m, incoming, fx, { force = false, at = m.clockAt, msg = null } = {}) {
+  if (!incoming || (!force && !newer(incoming, m.state))) return m;
+  const prev = m.state;
+  const next = keepEnded(prev, incoming);
+  let n = { ...m, state: next, clockAt: at };
+  if (prev && prev.to_move !== next.to_move) n.lowAnnounced = false;
+  if (prev && prev.id === next.id) news(n, prev, next, msg, fx);
+  if (next.status === 'finished' && !n.autoplay && n.replay && n.view === null) n.view = next.moves.length;
+  if (prev && prev.status === 'playing' && next.status === 'finished' && !n.replay) fx.push({ type: 'showEnd', later: true });
+  if (next.settings.mode === 'friend' && n.seats.length && next.seats[other(n.seats[0])]?.claimed) fx.push({ type: 'forgetJoin' });
+  if (!n.replay) fx.push({ type: 'playing', id: n.seats.length && next.status === 'playing' ? n.id : null });
+  return n;
+}
+
+/** What screen readers and toasts say about a change. */
+function news(m, prev, next, msg, fx) {
+  if (next.epoch !== prev.epoch) {
+    fx.push({ type: 'announce', key: 'announce.undone' }, { type: 'toast', key: 'announce.undone' });
+    return;
+  }
+  for (const mv of next.moves.slice(prev.moves.length)) {
+    const side = { t: mv.side === 'white' ? 'colour.White' : 'colour.Black' };
+    if (mv.notation === 'pass') {
+      const mine = m.seats.includes(mv.side) && next.settings.mode !== 'local';
+      const key = mine ? 'announce.youPass' : 'announce.pass';
+      fx.push({ type: 'toast', key, args: { side } }, { type: 'announce', key, args: { side } });
+    } else {
+      fx.push({ type: 'announce', key: 'announce.move', args: { side, move: mv.notation, n: Math.max(0, mv.slides.length - 1) } });
+    }
+  }
+  if (next.status === 'playing' && isMyTurn(m, next) && !isMyTurn(m, prev)) {
+    fx.push({ type: 'announce', key: next.must_pass ? 'status.mustPass' : 'status.yourTurn', later: true });
+  }
+  if (msg && msg.type === 'update' && msg.reason === 'joined') fx.push({ type: 'toast', key: 'game.friendJoined' });
+  if (msg && msg.type === 'update' && msg.reason === 'undo_offered' && next.undo_offer && !m.seats.includes(next.undo_offer.by) && m.seats.length) {
+    fx.push({ type: 'toast', key: 'game.undoOffered' });
+  }
+  if (next.status === 'finished' && prev.status === 'playing') {
+    const head = headline(m, next);
+    fx.push({ type: 'announce', key: head.key, args: head.args });
+  }
+}
+
+/** Plays `move` (a push from the board, a pass, a typed move): shown at once, sent meanwhile. */
+function play(m, move, fx) {
+  if (!isMyTurn(m) || m.pending) return m;
+  const number = m.state.moves.length + 1;
+  const n = { ...m, pending: true, notationError: null, preview: null };
+  if (move.from) {
+    n.optimistic = { move, count: number };
+    n.animating = true;
+    const count = number - 1;
+    fx.push({ type: 'animate', purpose: 'own', move, before: positionAt(m.state, count), last: lastPush(m.state, count), count: number, epoch: m.state.epoch });
+  }
+  fx.push({ type: 'send', move: move.notation, number });
+  return n;
+}
+
+/** A move typed in the notation box. */
+function typed(m, raw, fx) {
+  const text = raw.trim().toLowerCase().replace(/\s+/g, '');
+  const refuse = (key, args) => ({ ...m, notationError: { key, args } });
+  if (!text) return m.notationError ? { ...m, notationError: null } : m;
+  if (!isMyTurn(m)) return refuse(m.state.status === 'finished' ? 'error.game_over' : 'game.notation.notYourTurn');
+  if (!/^(pass|[a-h][1-8]-[a-h][1-8])$/.test(text)) return refuse('game.notation.bad', { text: raw.trim() });
+  const move = m.state.legal_moves.find((mv) => mv.notation === text);
+  if (!move) return refuse('game.notation.illegal', { text });
+  fx.push({ type: 'clearNotation' });
+  const n = m.view !== null ? setView({ ...m, notationError: null }, null, fx) : { ...m, notationError: null };
+  return play(n, move, fx);
+}
+
+/** Looks at move number `v` (null: the live position); one step forward rolls the marbles. */
+function setView(m, v, fx) {
+  if (!m.state) return m;
+  const count = m.state.moves.length;
+  if (v !== null) v = Math.max(0, Math.min(count, v));
+  if (v === count && !m.replay) v = null;
+  const from = m.view === null ? count : m.view;
+  const to = v === null ? count : v;
+  const n = { ...m, view: v };
+  if (to === from + 1 && !m.animating) {
+    n.animating = true;
+    fx.push({ type: 'animate', purpose: 'view', move: m.state.moves[from], before: positionAt(m.state, from), last: lastPush(m.state, from), count: to });
+  }
+  return n;
+}
+
+/**
+ * After every message: a confirmed own move is no longer shown ahead of the server, and moves
+ * the board has not shown yet are rolled in one at a time (a few at most; more, or an undo, and
+ * the board jumps).
+ */
+function settle(m, fx) {
+  if (!m.state || m.animating) return m;
+  let n = m;
+  if (n.optimistic && n.state.moves.length >= n.optimistic.count) n = { ...n, optimistic: null };
+  if (n.view !== null || n.optimistic) return n;
+  const count = n.state.moves.length;
+  const epoch = n.state.epoch;
+  let shown = n.shown.count;
+  if (n.shown.epoch === epoch && count > shown && count - shown <= ROLL_AT_MOST) {
+    while (shown < count && !n.state.moves[shown].from) shown += 1; // a pass moves nothing
+    if (shown < count) {
+      fx.push({ type: 'animate', purpose: 'live', move: n.state.moves[shown], before: positionAt(n.state, shown), last: lastPush(n.state, shown), count: shown + 1, epoch });
+      return { ...n, animating: true, shown: { count: shown, epoch } };
+    }
+  }
+  if (n.shown.count !== count || n.shown.epoch !== epoch) n = { ...n, shown: { count, epoch } };
+  return n;
+}
+
+/** Says once per turn that your own clock runs low. */
+function lowTime(m, at, fx) {
+  const c = m.state?.clock;
+  if (!c || m.lowAnnounced || m.seats.length !== 1 || m.state.status !== 'playing') return m;
+  const side = m.seats[0];
+  if (c.running !== side) return m;
+  const left = clockLeft(m, side, at);
+  if (left > lowAt(c.control)) return m;
+  fx.push({ type: 'announceLow', ms: left });
+  return { ...m, lowAnnounced: true };
+}

@@ -1,0 +1,177 @@
+// Unit tests of the game page's state machine (assets/js/pages/game-model.js), in node without a
+// browser or a server: messages in, the model and the effects out.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  init, update, isMyTurn, boardMoves, displayed, clockLeft, abortIn, headline, reason,
+} from '../../crates/mabula-server/assets/js/pages/game-model.js';
+
+const START = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
+const AFTER = '1wbwbww1/b6b/b6w/w6b/bw5w/w6b/b6w/2bwbwb1 b';
+
+/** A push as the server describes one. */
+function push(number, side, from = 'b1', to = 'b4') {
+  return {
+    number, record_number: side === 'white' ? `${Math.ceil(number / 2)}.` : `${Math.ceil(number / 2)}...`,
+    side, notation: `${from}-${to}`, from, to, slides: [[from, to]], position: AFTER,
+  };
+}
+
+/** A game state with `n` moves played, White to move on even counts. */
+function state(n, extra = {}) {
+  const moves = Array.from({ length: n }, (_, i) => push(i + 1, i % 2 ? 'black' : 'white'));
+  const toMove = n % 2 ? 'black' : 'white';
+  return {
+    id: 'g1', updated_at: 1000 + n, epoch: 0, start: START, position: n ? AFTER : START, moves,
+    status: 'playing', to_move: toMove, must_pass: false, result: '*', winner: null, end_reason: null,
+    legal_moves: [{ notation: 'c1-c3', from: 'c1', to: 'c3', slides: [['c1', 'c3']], position: AFTER }],
+    scores: { largest: { white: 1, black: 0 }, product: { white: 1, black: 0 } },
+    groups: { white: [['b4']], black: [] },
+    settings: { mode: 'friend', scoring: 'largest', engine: null, pair_half: null },
+    seats: { white: { kind: 'person', claimed: true, connected: true }, black: { kind: 'person', claimed: true, connected: true } },
+    players: { white: { name: 'ann', rating: 1500, provisional: true, rating_diff: null }, black: { name: 'ben', rating: 1500, provisional: true, rating_diff: null } },
+    rated: true, clock: null, spectators: 0, undo_offer: null, rematch: null, pair: null, hints: { white: 0, black: 0 },
+    ...extra,
+  };
+}
+
+/** Applies messages one after another; answers the last model and every effect. */
+function run(model, ...messages) {
+  const effects = [];
+  for (const msg of messages) {
+    const out = update(model, msg);
+    model = out.model;
+    effects.push(...out.effects);
+  }
+  return { model, effects };
+}
+
+const loaded = (st, you = ['white']) => ({ type: 'loaded', state: { ...st, you }, token: null, at: 0 });
+const types = (effects) => effects.map((e) => e.type);
+
+test('loading shows the game at once, connects, and offers the pushes on your turn', () => {
+  const { model, effects } = run(init({ id: 'g1' }), loaded(state(2)));
+  assert.deepEqual(model.seats, ['white']);
+  assert.equal(isMyTurn(model), true);
+  assert.deepEqual(boardMoves(model).map((m) => m.notation), ['c1-c3']);
+  assert.deepEqual(model.shown, { count: 2, epoch: 0 }, 'the moves before loading are not rolled in');
+  assert.ok(types(effects).includes('connect'));
+  assert.ok(types(effects).includes('focusBoard'));
+  assert.equal(model.flipped, false);
+  assert.equal(run(init({ id: 'g1' }), loaded(state(2), ['black'])).model.flipped, true, 'Black sees the board turned');
+});
+
+test('an own push is shown and sent at once, and the board offers nothing until it is settled', () => {
+  let { model } = run(init({ id: 'g1' }), loaded(state(2)));
+  const move = model.state.legal_moves[0];
+  let out = update(model, { type: 'play', move });
+  model = out.model;
+  assert.deepEqual(types(out.effects), ['animate', 'send']);
+  assert.equal(out.effects[1].number, 3);
+  assert.equal(boardMoves(model), null);
+  assert.equal(displayed(model).position, move.position);
+  // The server's answer comes while the marbles still roll; then they stop.
+  ({ model } = run(model, { type: 'played', state: state(3), at: 5 }));
+  assert.ok(model.optimistic, 'still shown ahead while rolling');
+  ({ model } = run(model, { type: 'animated', purpose: 'own', count: 3, epoch: 0 }));
+  assert.equal(model.optimistic, null);
+  assert.equal(model.pending, false);
+  assert.deepEqual(model.shown, { count: 3, epoch: 0 });
+  // A second play while one is in flight does nothing.
+  const busy = run(init({ id: 'g1' }), loaded(state(2)), { type: 'play', move }).model;
+  assert.equal(update(busy, { type: 'play', move }).model, busy);
+});
+
+test('a refused move is taken back on the board, and a stale one asks for the state again', () => {
+  let { model } = run(init({ id: 'g1' }), loaded(state(2)));
+  ({ model } = run(model, { type: 'play', move: model.state.legal_moves[0] }));
+  const out = update(model, { type: 'playFailed', error: { code: 'stale_state' } });
+  assert.equal(out.model.optimistic, null);
+  assert.equal(out.model.pending, false);
+  assert.deepEqual(types(out.effects), ['toast', 'refetch']);
+  const after = update(out.model, { type: 'animated', purpose: 'own', count: 3, epoch: 0 }).model;
+  assert.deepEqual(after.shown, { count: 2, epoch: 0 }, 'the refused move does not count as shown');
+});
+
+test('moves from the server roll in one at a time; many at once, or an undo, make the board jump', () => {
+  let { model } = run(init({ id: 'g1' }), loaded(state(2), []));
+  let out = update(model, { type: 'server', msg: { type: 'move', state: state(4) }, at: 1 });
+  model = out.model;
+  assert.deepEqual(out.effects.filter((e) => e.type === 'animate').map((e) => e.count), [3]);
+  out = update(model, { type: 'animated', purpose: 'live', count: 3, epoch: 0 });
+  assert.deepEqual(out.effects.filter((e) => e.type === 'animate').map((e) => e.count), [4]);
+  model = update(out.model, { type: 'animated', purpose: 'live', count: 4, epoch: 0 }).model;
+  assert.deepEqual(model.shown, { count: 4, epoch: 0 });
+  out = update(model, { type: 'server', msg: { type: 'sync', state: state(9) }, at: 2 });
+  assert.equal(out.effects.filter((e) => e.type === 'animate').length, 0);
+  assert.deepEqual(out.model.shown, { count: 9, epoch: 0 });
+  out = update(out.model, { type: 'server', msg: { type: 'undo', state: { ...state(7), epoch: 1 } }, at: 3 });
+  assert.deepEqual(out.model.shown, { count: 7, epoch: 1 });
+  assert.ok(out.effects.some((e) => e.type === 'announce' && e.key === 'announce.undone'));
+});
+
+test('an older state is ignored, and a finished game never resumes without an undo', () => {
+  let { model } = run(init({ id: 'g1' }), loaded(state(4)));
+  assert.equal(update(model, { type: 'server', msg: { type: 'move', state: state(3) }, at: 1 }).model, model);
+  const ended = state(4, { status: 'finished', to_move: null, result: '1-0', winner: 'white', end_reason: 'timeout_black', updated_at: 2000 });
+  const out = update(model, { type: 'server', msg: { type: 'end', state: ended }, at: 2 });
+  model = out.model;
+  assert.ok(types(out.effects).includes('showEnd'));
+  assert.deepEqual(out.effects.find((e) => e.type === 'playing'), { type: 'playing', id: null });
+  // A stale copy that says "playing" with the same moves brings only the new ratings.
+  const rated = state(4, { updated_at: 2000, players: { white: { name: 'ann', rating: 1500, provisional: true, rating_diff: 212 }, black: { name: 'ben', rating: 1500, provisional: true, rating_diff: -212 } } });
+  model = update(model, { type: 'server', msg: { type: 'update', reason: 'rated', state: rated }, at: 3 }).model;
+  assert.equal(model.state.status, 'finished');
+  assert.equal(model.state.end_reason, 'timeout_black');
+  assert.equal(model.state.players.white.rating_diff, 212);
+  assert.deepEqual(headline(model), { key: 'end.youWin' });
+  assert.deepEqual(reason(model.state), [{ key: 'end.timeout', args: { side: 'ben' } }]);
+});
+
+test('the running clock counts down from the state on arrival; the first moves wait with a deadline', () => {
+  const clock = { control: { initial_s: 15, increment_s: 0 }, label: '15s+0', white_ms: 12000, black_ms: 15000, running: 'white', deadline: 5000, now: 1000 };
+  let { model } = run(init({ id: 'g1' }), { ...loaded(state(2, { clock })), at: 100 });
+  assert.equal(clockLeft(model, 'white', 1100), 11000);
+  assert.equal(clockLeft(model, 'black', 1100), 15000, 'the other clock stands');
+  assert.equal(clockLeft(model, 'white', 99999), 0, 'never below zero: the server flags');
+  assert.equal(abortIn(model, 1100), null);
+  const opening = { ...clock, white_ms: 15000, running: null, deadline: 31000, now: 1000 };
+  ({ model } = run(init({ id: 'g1' }), { ...loaded(state(0, { clock: opening })), at: 500 }));
+  assert.equal(abortIn(model, 2500), 28000);
+  assert.equal(clockLeft(model, 'white', 2500), 15000, 'the first moves are not timed');
+});
+
+test('low time is said once per turn, only to the player whose clock runs', () => {
+  const clock = { control: { initial_s: 15, increment_s: 0 }, label: '15s+0', white_ms: 6000, black_ms: 15000, running: 'white', deadline: null, now: 0 };
+  let { model } = run(init({ id: 'g1' }), loaded(state(2, { clock })));
+  let out = update(model, { type: 'clockTick', at: 500 });
+  assert.equal(out.model, model, 'above five seconds nothing is said');
+  out = update(model, { type: 'clockTick', at: 1500 });
+  assert.deepEqual(types(out.effects), ['announceLow']);
+  assert.equal(update(out.model, { type: 'clockTick', at: 2000 }).effects.length, 0);
+  const spectator = run(init({ id: 'g1' }), loaded(state(2, { clock }), [])).model;
+  assert.equal(update(spectator, { type: 'clockTick', at: 1500 }).effects.length, 0);
+});
+
+test('a typed move is checked before it is played', () => {
+  const { model } = run(init({ id: 'g1' }), loaded(state(2)));
+  assert.equal(update(model, { type: 'typed', text: 'b1b4' }).model.notationError.key, 'game.notation.bad');
+  assert.equal(update(model, { type: 'typed', text: 'a2-a5' }).model.notationError.key, 'game.notation.illegal');
+  const played = update(model, { type: 'typed', text: ' C1-C3 ' });
+  assert.deepEqual(types(played.effects), ['clearNotation', 'animate', 'send']);
+  const theirs = run(init({ id: 'g1' }), loaded(state(3))).model;
+  assert.equal(update(theirs, { type: 'typed', text: 'c1-c3' }).model.notationError.key, 'game.notation.notYourTurn');
+});
+
+test('looking back: one step forward rolls the marbles, the last move is the live view again', () => {
+  let { model } = run(init({ id: 'g1' }), loaded(state(4)));
+  ({ model } = run(model, { type: 'view', view: 1 }));
+  assert.equal(model.view, 1);
+  assert.equal(boardMoves(model), null, 'no pushes while looking back');
+  const out = update(model, { type: 'step', by: 1 });
+  assert.deepEqual(out.effects.map((e) => [e.type, e.purpose, e.count]), [['animate', 'view', 2]]);
+  model = update(out.model, { type: 'animated', purpose: 'view', count: 2 }).model;
+  assert.equal(run(model, { type: 'view', view: 4 }).model.view, null);
+  assert.equal(run(init({ id: 'g1', replay: true }), loaded(state(4)), { type: 'view', view: 4 }).model.view, 4, 'a replay stays on its last move');
+});
