@@ -7,15 +7,17 @@
 //!
 //! - [`server`]: starting and stopping: `run` serves on a bound listener until a shutdown
 //!   future completes; the signal handling.
-//! - [`api`]: the HTTP side: `AppState`, one router per resource (`games`, `analysis`, `ws`,
-//!   `docs`, `assets`), the layers (rate limit, JSON errors).
-//! - [`hub`]: the games in memory and every action on them: check, commit, then broadcast.
-//! - [`model`]: a game's settings, seats and rules of acting, without I/O; its own error type,
-//!   `Refusal`.
+//! - [`api`]: the HTTP side: `AppState`, one router per resource (`games`, `accounts`,
+//!   `players`, `lobby`, `analysis`, `ws`, `docs`, `assets`), the layers (sessions and CSRF,
+//!   rate limit, JSON errors).
+//! - [`hub`]: the games in memory and every action on them: check, commit, then broadcast;
+//!   accounts and sessions, the lobby's seeks, clocks and the rating job.
+//! - [`model`]: a game's settings, seats, players, clock and rules of acting, and Glicko-2
+//!   ratings, without I/O; its own error type, `Refusal`.
 //! - [`view`]: the JSON shapes and how a game becomes its public state (with move previews).
 //! - [`protocol`]: the WebSocket's messages, both what a client sends and what the server sends.
-//! - [`store`]: the storage interface, its row types, its SQLite and PostgreSQL backends, and the
-//!   group-commit writer.
+//! - [`store`]: the storage interface, its row types, its SQLite and PostgreSQL backends, the
+//!   group-commit writer, and the players' queries (accounts, sessions, ratings, seeks).
 //! - [`engine`]: the bounded pool where engine moves and analyses are computed.
 //! - [`analysis`]: the analysis board's service: positions analysed on the engine pool with
 //!   `mabula_engine::annotate` within a time bound, streamed as they deepen, cached per position;

@@ -20,7 +20,7 @@ use std::time::Duration;
 pub const MEASURED_AFTER: usize = 200;
 
 /// How often the measured advantage is read again (ms).
-const ADVANTAGE_REFRESH_MS: i64 = 10 * 60 * 1000;
+pub const ADVANTAGE_REFRESH_MS: i64 = 10 * 60 * 1000;
 
 /// The most games ended or rated in one sweep.
 const SWEEP_LIMIT: u32 = 64;

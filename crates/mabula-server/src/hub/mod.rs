@@ -17,7 +17,10 @@
 //! - [`engine_moves`]: the engine's moves, computed by the one instance that claimed them in the
 //!   database, taken over by another when that instance dies;
 //! - [`cluster`]: this instance's heartbeat, the other instances' notices (a game changed
-//!   elsewhere is reloaded and its changes broadcast here), and presence summed over instances.
+//!   elsewhere is reloaded and its changes broadcast here), and presence summed over instances;
+//! - [`accounts`]: sign-up, log-in, sessions, guest games taken into an account;
+//! - [`lobby`]: seeks and challenges, and the games they start;
+//! - [`clocks`]: flags and aborts when a clock runs out, and the rating job, each done once.
 
 pub mod accounts;
 mod actions;
