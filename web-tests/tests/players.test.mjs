@@ -402,11 +402,9 @@ test('the new pages switch every visible string with the language menu', async (
   await ctx.close();
 });
 
-// Known server bug, reported: rating a game reloads it from the store, and the reload forgets a
-// timeout (crates/mabula-server/src/store/rows.rs, `into_live` declares the result only for
-// resignations), so the flagged game reads as being played again. The game page keeps showing the
-// end (it never lets a finished game resume without an undo); this checks the server's answer.
-test('a flagged game still reads as finished once it is rated', { todo: 'server: into_live forgets timeouts' }, async () => {
+// Rating a game reloads it from the store: the reload must keep the timeout (it once forgot it,
+// and the flagged game read as being played again).
+test('a flagged game still reads as finished once it is rated', async () => {
   await new Promise((r) => setTimeout(r, 1500));
   const st = await state(gameWithClock);
   assert.equal(st.status, 'finished');

@@ -112,7 +112,13 @@ impl StoredGame {
         }
         if matches!(
             self.end_reason,
-            Some(EndReason::ResignedWhite | EndReason::ResignedBlack | EndReason::Declared)
+            Some(
+                EndReason::ResignedWhite
+                    | EndReason::ResignedBlack
+                    | EndReason::TimeoutWhite
+                    | EndReason::TimeoutBlack
+                    | EndReason::Declared
+            )
         ) {
             game.declare(self.result);
         }
