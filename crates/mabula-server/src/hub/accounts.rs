@@ -10,8 +10,8 @@
 use super::{Hub, now_ms};
 use crate::auth::{self, Session};
 use crate::error::{ApiError, ErrorCode};
+use crate::store::StoreError;
 use crate::store::players::AccountRow;
-use crate::store::{Notice, StoreError};
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use std::sync::Arc;
@@ -294,15 +294,6 @@ impl Hub {
             self.reload_if_cached(id, "claimed").await;
         }
         Ok(changed.into_iter().map(|(id, _)| id).collect())
-    }
-
-    /// Delivers a notice to this instance's lobby sockets when no database does it (SQLite).
-    pub(crate) fn deliver(&self, notices: impl IntoIterator<Item = Notice>) {
-        if !self.shared {
-            for n in notices {
-                self.lobby_notice(n);
-            }
-        }
     }
 }
 

@@ -251,16 +251,25 @@ impl Hub {
         Ok(names)
     }
 
-    /// Withdraws a seek (its owner) or declines a challenge (its target).
-    pub async fn cancel_seek(&self, session: &Session, id: &str) -> Result<(), ApiError> {
-        let now = now_ms();
-        let seek = self
-            .db
+    /// The open seek `id` as `session`'s player sees it (seeks, and challenges to or from them).
+    async fn open_seek_of(
+        &self,
+        session: &Session,
+        id: &str,
+        now: i64,
+    ) -> Result<SeekRow, ApiError> {
+        self.db
             .seeks(now, Some(&session.key))
             .await?
             .into_iter()
             .find(|s| s.id == id)
-            .ok_or_else(|| seek_gone(id))?;
+            .ok_or_else(|| seek_gone(id))
+    }
+
+    /// Withdraws a seek (its owner) or declines a challenge (its target).
+    pub async fn cancel_seek(&self, session: &Session, id: &str) -> Result<(), ApiError> {
+        let now = now_ms();
+        let seek = self.open_seek_of(session, id, now).await?;
         if seek.account != session.key && seek.target.as_deref() != Some(session.key.as_str()) {
             return Err(ApiError::new(
                 ErrorCode::SeekNotForYou,
@@ -284,13 +293,7 @@ impl Hub {
         id: &str,
     ) -> Result<String, ApiError> {
         let now = now_ms();
-        let seek = self
-            .db
-            .seeks(now, Some(&session.key))
-            .await?
-            .into_iter()
-            .find(|s| s.id == id)
-            .ok_or_else(|| seek_gone(id))?;
+        let seek = self.open_seek_of(session, id, now).await?;
         let not_for_you = |why: &str| ApiError::new(ErrorCode::SeekNotForYou, why.to_string());
         if seek.account == session.key {
             return Err(not_for_you(
@@ -354,7 +357,7 @@ impl Hub {
             Ok(id) => id,
             Err(e) => {
                 // The game could not be stored: the seek goes back to the lobby.
-                if let Err(e2) = self.db.restore_seek(&seek).await {
+                if let Err(e2) = self.db.insert_seek(&seek).await {
                     tracing::warn!("seek {id} lost: {e2}");
                 }
                 return Err(e);

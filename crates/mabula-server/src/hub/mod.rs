@@ -605,6 +605,16 @@ impl Hub {
         let _ = self.lobby.send(n);
     }
 
+    /// Delivers notices to this instance's lobby sockets when no database does it (SQLite; on
+    /// PostgreSQL they come back through `NOTIFY`).
+    pub(crate) fn deliver(&self, notices: impl IntoIterator<Item = Notice>) {
+        if !self.shared {
+            for n in notices {
+                self.lobby_notice(n);
+            }
+        }
+    }
+
     /// Whether other instances share the database (notices come from PostgreSQL; on SQLite the
     /// service delivers its own).
     pub fn is_shared(&self) -> bool {

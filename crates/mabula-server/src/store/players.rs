@@ -206,6 +206,16 @@ fn control_of(
     }
 }
 
+/// White's score in a game with the result token `result` (`None`: no result).
+fn white_score(result: &str) -> Option<f64> {
+    match GameResult::parse(result)? {
+        GameResult::WhiteWins => Some(1.0),
+        GameResult::BlackWins => Some(0.0),
+        GameResult::Draw => Some(0.5),
+        _ => None,
+    }
+}
+
 fn corrupt(id: &str, what: impl Into<String>) -> StoreError {
     StoreError::Corrupt {
         id: id.to_string(),
@@ -479,8 +489,8 @@ impl Db {
         on_db!(self, write, |pool, pg| {
             let mut tx = pool.begin().await?;
             let row = sqlx::query(
-                "SELECT white_account, black_account, result, scoring, start, clock_days, \
-                 end_reason FROM games WHERE id = $1 AND rated = TRUE AND finished = TRUE \
+                "SELECT white_account, black_account, result, scoring, start, clock_days \
+                 FROM games WHERE id = $1 AND rated = TRUE AND finished = TRUE \
                  AND rating_applied = FALSE",
             )
             .bind(id)
@@ -493,18 +503,12 @@ impl Db {
             let scoring: String = row.try_get(3)?;
             let start: String = row.try_get(4)?;
             let days: Option<i64> = row.try_get(5)?;
-            let reason: Option<String> = row.try_get(6)?;
             let speed = if days.is_some() {
                 Speed::Correspondence
             } else {
                 Speed::Realtime
             };
-            let white_score = match GameResult::parse(&result) {
-                Some(GameResult::WhiteWins) => Some(1.0),
-                Some(GameResult::BlackWins) => Some(0.0),
-                Some(GameResult::Draw) => Some(0.5),
-                _ => None,
-            };
+            let white_score = white_score(&result);
             let (Some(white), Some(black), Some(white_score)) = (white, black, white_score) else {
                 // Aborted, or a seat without an account: nothing to rate, but done.
                 sqlx::query("UPDATE games SET rating_applied = TRUE WHERE id = $1")
@@ -512,7 +516,6 @@ impl Db {
                     .execute(&mut *tx)
                     .await?;
                 tx.commit().await?;
-                let _ = reason;
                 return Ok(None);
             };
             let white_first = Position::parse(&start)
@@ -700,8 +703,8 @@ impl Db {
         })
     }
 
-    /// Takes seek `id` out of the lobby for good (to start its game, or to cancel it, when
-    /// `by` is its owner or target), announcing it; `None` when it is gone already.
+    /// Takes seek `id` out of the lobby for good (to start its game, or to cancel it),
+    /// announcing it; `None` when it is gone already.
     pub async fn take_seek(&self, id: &str, now: i64) -> Result<Option<SeekRow>, StoreError> {
         on_db!(self, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
@@ -720,11 +723,6 @@ impl Db {
             tx.commit().await?;
             Ok(Some(seek))
         })
-    }
-
-    /// Puts a taken seek back (its game could not be made).
-    pub async fn restore_seek(&self, s: &SeekRow) -> Result<(), StoreError> {
-        self.insert_seek(s).await
     }
 
     /// Removes the seeks that lapsed by `now`; answers whether there were any (and announces it).
@@ -927,11 +925,8 @@ impl Db {
                 let first: String = r.try_get(0)?;
                 let (w, b): (i64, i64) = (r.try_get(1)?, r.try_get(2)?);
                 let result: String = r.try_get(3)?;
-                let white_score = match GameResult::parse(&result) {
-                    Some(GameResult::WhiteWins) => 1.0,
-                    Some(GameResult::BlackWins) => 0.0,
-                    Some(GameResult::Draw) => 0.5,
-                    _ => continue,
+                let Some(white_score) = white_score(&result) else {
+                    continue;
                 };
                 out.push(if first == "w" {
                     ((w - b) as f64, white_score)
