@@ -16,7 +16,14 @@
 //! `Result` to `*`. Then the moves, numbered per round (White's move opens a round; a game that
 //! Black starts begins `1...`), each optionally followed by a `{comment}`, and the result token.
 //! The reader checks every move and names the first illegal one by its number; it also refuses a
-//! finished game whose result contradicts its final score.
+//! finished game whose result contradicts its final score, move numbers that do not count the
+//! moves, and a record cut short (no result token at the end).
+//!
+//! What the reader accepts besides the canonical form: a UTF-8 byte-order mark, Windows line ends
+//! (CRLF), tags without the blank line after them, move numbers left out, and comments over
+//! several lines. A text holding several records one after another (as `mabula match --records`
+//! writes them) is read with [`parse_all`], or split with [`split`]; [`Game::parse`] reads
+//! exactly one.
 
 use crate::fen::ParsePositionError;
 use crate::moves::{Move, ParseMoveError};
@@ -64,25 +71,48 @@ pub enum RecordError {
     #[error("the Result tag is '{0}': use 1-0, 0-1, 1/2-1/2 or *")]
     Result(String),
     /// A move token that is not a move.
-    #[error("line {line}, move {number}: {source}")]
+    #[error("line {line}, move {number}: {error}")]
     Notation {
         /// 1-based line number.
         line: usize,
         /// The move number as written in records (`3.` or `3...`).
         number: String,
-        /// What is wrong with the token.
-        source: ParseMoveError,
+        /// What is wrong with the token (part of the message, so not a separate source).
+        error: ParseMoveError,
     },
     /// A move that is not legal where it stands.
-    #[error("line {line}, move {number}: {source}")]
+    #[error("line {line}, move {number}: {error}")]
     Illegal {
         /// 1-based line number.
         line: usize,
         /// The move number as written in records (`3.` or `3...`).
         number: String,
-        /// Why it is illegal.
-        source: PlayError,
+        /// Why it is illegal (part of the message, so not a separate source).
+        error: PlayError,
     },
+    /// A move number that does not count the moves before it.
+    #[error("line {line}: the move number '{found}' should be '{expected}' here")]
+    Numbering {
+        /// 1-based line number.
+        line: usize,
+        /// The number as written.
+        found: String,
+        /// The number of the next move (`3.` or `3...`).
+        expected: String,
+    },
+    /// The moves stop without a result token: the record was probably cut short.
+    #[error(
+        "the record ends after {moves} move{} without a result token (1-0, 0-1, 1/2-1/2 or *): \
+         it may be cut short",
+        if *moves == 1 { "" } else { "s" }
+    )]
+    MissingResult {
+        /// The moves read.
+        moves: usize,
+    },
+    /// [`Game::parse`] was given a text that holds more than one record.
+    #[error("the text holds {0} records, not one: choose one of them")]
+    Several(usize),
     /// A `{` comment that never closes.
     #[error("line {0}: a comment opened with '{{' is never closed")]
     OpenComment(usize),
@@ -229,10 +259,99 @@ impl Game {
         move_number(self.start.side_to_move(), index)
     }
 
-    /// Reads a record (see the [module documentation](self)).
+    /// Reads a record (see the [module documentation](self)); a text holding several records
+    /// is refused with [`RecordError::Several`] (read those with [`parse_all`]).
     pub fn parse(text: &str) -> Result<Game, RecordError> {
-        Reader::default().read(text)
+        let records = split(text);
+        match records.as_slice() {
+            [] => Err(RecordError::MissingSetup),
+            [one] => one.parse(),
+            several => Err(RecordError::Several(several.len())),
+        }
     }
+}
+
+/// One record of a text that may hold several: its text and where it starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RecordText<'a> {
+    /// The record's lines.
+    pub text: &'a str,
+    /// How many lines of the whole text come before it, so that errors name lines of the whole
+    /// text.
+    pub line_offset: usize,
+}
+
+impl RecordText<'_> {
+    /// Reads this record; line numbers in errors count from the start of the whole text.
+    pub fn parse(&self) -> Result<Game, RecordError> {
+        Reader {
+            tags: Vec::new(),
+            line_offset: self.line_offset,
+        }
+        .read(self.text)
+    }
+}
+
+/// Splits a text into its records: a record starts at a tag line that follows the moves of the
+/// record before (a `[` inside a `{comment}` does not count). A leading byte-order mark is
+/// skipped; a text with nothing but blank lines holds no record.
+///
+/// ```
+/// let one = "[Setup \"1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w\"]\n\n1. b1-b4 *\n";
+/// let two = format!("{one}\n{one}");
+/// assert_eq!(mabula::record::split(&two).len(), 2);
+/// assert_eq!(mabula::record::split(&two)[1].line_offset, 4);
+/// ```
+pub fn split(text: &str) -> Vec<RecordText<'_>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = Vec::new();
+    // (byte offset, line offset) of the record being gathered.
+    let mut start: Option<(usize, usize)> = None;
+    let mut in_body = false;
+    let mut in_comment = false;
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let t = line.trim();
+        if !in_comment && t.starts_with('[') && in_body {
+            if let Some((b, l)) = start {
+                out.push(RecordText {
+                    text: &text[b..offset],
+                    line_offset: l,
+                });
+            }
+            start = None;
+            in_body = false;
+        }
+        if !t.is_empty() {
+            if start.is_none() {
+                start = Some((offset, i));
+            }
+            if in_comment || !t.starts_with('[') {
+                in_body = true;
+                for c in t.chars() {
+                    match c {
+                        '{' => in_comment = true,
+                        '}' => in_comment = false,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        offset += line.len();
+    }
+    if let Some((b, l)) = start {
+        out.push(RecordText {
+            text: &text[b..],
+            line_offset: l,
+        });
+    }
+    out
+}
+
+/// Reads every record of a text that holds one or more, each on its own: one result per record,
+/// in order.
+pub fn parse_all(text: &str) -> Vec<Result<Game, RecordError>> {
+    split(text).iter().map(RecordText::parse).collect()
 }
 
 /// The record number of move `index` of a game that `first` starts.
@@ -308,14 +427,17 @@ impl FromStr for Game {
 }
 
 /// The state of reading one record.
-#[derive(Default)]
 struct Reader {
     tags: Vec<(String, String)>,
+    /// Lines of the whole text before this record, added to the line numbers of errors.
+    line_offset: usize,
 }
 
 impl Reader {
     fn read(mut self, text: &str) -> Result<Game, RecordError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let lines: Vec<&str> = text.lines().collect();
+        let off = self.line_offset;
         let mut body_start = lines.len();
         for (i, line) in lines.iter().enumerate() {
             let t = line.trim();
@@ -327,7 +449,7 @@ impl Reader {
                 break;
             }
             let tag = parse_tag(t).ok_or_else(|| RecordError::Tag {
-                line: i + 1,
+                line: off + i + 1,
                 text: t.into(),
             })?;
             self.tags.push(tag);
@@ -352,7 +474,7 @@ impl Reader {
         let mut end_result = None;
         let mut comment: Option<(usize, String)> = None;
         for (i, line) in lines.iter().enumerate().skip(body_start) {
-            let line_no = i + 1;
+            let line_no = off + i + 1;
             let mut rest = *line;
             while !rest.is_empty() {
                 if let Some((_, text)) = comment.as_mut() {
@@ -398,27 +520,41 @@ impl Reader {
                     end_result = Some(r);
                     continue;
                 }
-                let token = strip_number(token);
+                let number = game.move_number(game.moves.len());
+                let (written, token) = split_number(token);
+                if let Some(written) = written
+                    && !number_fits(written, &number)
+                {
+                    return Err(RecordError::Numbering {
+                        line: line_no,
+                        found: written.into(),
+                        expected: number,
+                    });
+                }
                 if token.is_empty() {
                     continue;
                 }
-                let number = game.move_number(game.moves.len());
                 let mv = token
                     .parse::<Move>()
-                    .map_err(|source| RecordError::Notation {
+                    .map_err(|error| RecordError::Notation {
                         line: line_no,
                         number: number.clone(),
-                        source,
+                        error,
                     })?;
-                game.play(mv).map_err(|source| RecordError::Illegal {
+                game.play(mv).map_err(|error| RecordError::Illegal {
                     line: line_no,
                     number,
-                    source,
+                    error,
                 })?;
             }
         }
         if let Some((line, _)) = comment {
             return Err(RecordError::OpenComment(line));
+        }
+        if end_result.is_none() {
+            return Err(RecordError::MissingResult {
+                moves: game.moves.len(),
+            });
         }
         let claimed = match (tag_result, end_result) {
             (Some(a), Some(b)) if a != b => {
@@ -443,14 +579,24 @@ impl Reader {
     }
 }
 
-/// Removes a leading move number (`12.` or `12...`) from a token.
-fn strip_number(token: &str) -> &str {
+/// Splits a leading move number (`12.` or `12...`) off a token: the number as written, if any,
+/// and the rest.
+fn split_number(token: &str) -> (Option<&str>, &str) {
     let digits = token.bytes().take_while(u8::is_ascii_digit).count();
     if digits > 0 && token[digits..].starts_with('.') {
-        token[digits..].trim_start_matches('.')
+        let dots = token[digits..].bytes().take_while(|&b| b == b'.').count();
+        let (number, rest) = token.split_at(digits + dots);
+        (Some(number), rest)
     } else {
-        token
+        (None, token)
     }
+}
+
+/// Whether a written move number (`3.`, `3...`, also `3..`) names the move numbered `expected`.
+fn number_fits(written: &str, expected: &str) -> bool {
+    let round = |s: &str| s.trim_end_matches('.').to_string();
+    let black = |s: &str| s.ends_with("..");
+    round(written) == round(expected) && black(written) == black(expected)
 }
 
 /// Reads `[Name "value"]`.
