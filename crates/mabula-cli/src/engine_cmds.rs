@@ -2,6 +2,7 @@
 //! bench. The work is in `mabula_engine`; this module reads arguments, shows progress on stderr
 //! and prints results.
 
+use crate::records;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use mabula::{Bitboard, Game, Move, Position, Scoring};
@@ -10,10 +11,12 @@ use mabula_engine::arena::{
     GameReport, GtpPlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, run_match,
 };
 use mabula_engine::gtp::Gtp;
-use mabula_engine::{EngineConfig, Limits, SolveMode, Solver};
-use std::io::{BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command as Process, Stdio};
+use mabula_engine::{EngineConfig, Limits, MoveAnalysis, SolveMode, Solver, Value};
+use serde_json::json;
+use std::io::{BufReader, Read, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -46,13 +49,25 @@ pub enum Command {
         /// Threads sharing the table (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Print the solution as one JSON object on one line (see docs/cli.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Analyse a position (every legal move with its value, visits and line), or annotate every
     /// move of a game record with the engine's value and its best alternative.
+    ///
+    /// One argument without a space is a record file; a file of several games (as `mabula match
+    /// --records` writes) is annotated game by game, or only game N with --game N.
     Analyze {
-        /// A position string, or the path of a game record.
+        /// A position string (quoted, or as two arguments), or the path of a game record.
         #[arg(required = true, num_args = 1.., value_name = "POSITION|RECORD_FILE")]
         target: Vec<String>,
+        /// In a file of several games, only game N (1 first).
+        #[arg(long, value_name = "N")]
+        game: Option<usize>,
+        /// Print JSON lines instead of tables and records (see docs/cli.md).
+        #[arg(long)]
+        json: bool,
         /// Thinking time per position, in seconds.
         #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
         time: f64,
@@ -101,6 +116,13 @@ pub enum Command {
         /// Write every game's record to this file.
         #[arg(long, value_name = "FILE")]
         records: Option<PathBuf>,
+        /// Give up on an external engine that does not answer a command within this many
+        /// seconds (beyond its thinking time).
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+        gtp_timeout: f64,
+        /// Print progress and the result as JSON lines on stdout (see docs/cli.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Run the fixed search bench: solver and tree-search node counts on a fixed position set
     /// (a changed count means changed behaviour), with their speed.
@@ -115,7 +137,7 @@ pub fn run(cmd: Command) -> Result<()> {
             if let Some(t) = threads {
                 gtp = gtp.with_threads(t);
             }
-            gtp.run(std::io::stdin().lock(), std::io::stdout().lock())?;
+            gtp.run(std::io::stdin().lock(), std::io::stdout())?;
             Ok(())
         }
         Command::Solve {
@@ -125,6 +147,7 @@ pub fn run(cmd: Command) -> Result<()> {
             scoring,
             table_mb,
             threads,
+            json,
         } => solve(
             &parse_position(&position)?,
             margin,
@@ -132,9 +155,12 @@ pub fn run(cmd: Command) -> Result<()> {
             scoring,
             table_mb,
             threads.unwrap_or(EngineConfig::default().threads),
+            json,
         ),
         Command::Analyze {
             target,
+            game,
+            json,
             time,
             scoring,
             threads,
@@ -146,9 +172,15 @@ pub fn run(cmd: Command) -> Result<()> {
                 threads: threads.unwrap_or(EngineConfig::default().threads),
                 ..Settings::default()
             };
+            let out = Output { json, chart };
             match record_path(&target) {
-                Some(path) => annotate_record(&path, &settings, output, chart),
-                None => analyze_position(&parse_position(&target)?, scoring, &settings),
+                Some(path) => annotate_records(&path, game, &settings, output, out),
+                None => {
+                    if game.is_some() {
+                        bail!("--game chooses a game of a record file, and a position was given");
+                    }
+                    analyze_position(&parse_position(&target)?, scoring, &settings, json)
+                }
             }
         }
         Command::Match {
@@ -160,19 +192,17 @@ pub fn run(cmd: Command) -> Result<()> {
             jobs,
             gtp_movetime,
             records,
+            gtp_timeout,
+            json,
         } => {
             let first: PlayerSpec = first.parse()?;
             let second: PlayerSpec = second.parse()?;
-            let gtp_movetime = gtp_movetime.map(Duration::from_millis);
+            let external = ExternalSettings {
+                movetime: gtp_movetime.map(Duration::from_millis),
+                timeout: Duration::from_secs_f64(gtp_timeout.clamp(0.001, 1e6)),
+            };
             play_match(
-                first,
-                second,
-                games,
-                scoring,
-                seed,
-                jobs,
-                gtp_movetime,
-                records,
+                first, second, games, scoring, seed, jobs, external, records, json,
             )
         }
         Command::EngineBench => engine_bench(),
@@ -185,12 +215,22 @@ fn parse_position(words: &[String]) -> Result<Position> {
         .with_context(|| format!("bad position string '{text}'"))
 }
 
-/// The target names a record when it is one word naming an existing file.
+/// The target names a record file when it is one word without a space (a position string has
+/// a space before its side to move), or an existing file.
 fn record_path(target: &[String]) -> Option<PathBuf> {
     match target {
-        [one] if std::path::Path::new(one).is_file() => Some(PathBuf::from(one)),
+        [one] if !one.trim().contains(char::is_whitespace) || Path::new(one).is_file() => {
+            Some(PathBuf::from(one))
+        }
         _ => None,
     }
+}
+
+/// How `analyze` prints.
+#[derive(Copy, Clone)]
+struct Output {
+    json: bool,
+    chart: bool,
 }
 
 fn spinner(message: &str) -> ProgressBar {
@@ -219,6 +259,7 @@ fn solve(
     scoring: Scoring,
     table_mb: usize,
     threads: usize,
+    json: bool,
 ) -> Result<()> {
     let mode = if margin {
         SolveMode::Margin
@@ -231,6 +272,9 @@ fn solve(
     };
     let edges = (pos.occupied() & Bitboard::EDGE).count();
     let bar = spinner(&format!("solving ({edges} marbles on edge spaces)"));
+    if json {
+        bar.finish_and_clear();
+    }
     let mut solver = Solver::new(scoring, table_mb);
     let progress = bar.clone();
     let started = Instant::now();
@@ -246,6 +290,46 @@ fn solve(
     let elapsed = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
     let me = pos.side_to_move();
+    if json {
+        let result = sol_result(solution.as_ref().map(|s| s.value));
+        let value = match &solution {
+            Some(sol) => json!({
+                "type": "solution",
+                "position": pos.to_string(),
+                "scoring": scoring.to_string(),
+                "to_move": me.to_string(),
+                "mode": if mode == SolveMode::Margin { "margin" } else { "result" },
+                "solved": true,
+                "result": result,
+                "value": sol.value,
+                "margin": (sol.mode == SolveMode::Margin).then_some(sol.value),
+                "best": (!pos.is_game_over()).then(|| sol.best.to_string()),
+                "pv": moves_json(&sol.pv),
+                "nodes": sol.nodes,
+                "seconds": elapsed,
+            }),
+            None => json!({
+                "type": "solution",
+                "position": pos.to_string(),
+                "scoring": scoring.to_string(),
+                "to_move": me.to_string(),
+                "mode": if mode == SolveMode::Margin { "margin" } else { "result" },
+                "solved": false,
+                "result": null,
+                "value": null,
+                "margin": null,
+                "best": null,
+                "pv": [],
+                "nodes": solver.nodes(),
+                "seconds": elapsed,
+            }),
+        };
+        println!("{value}");
+        if solution.is_none() {
+            bail!("not solved: the time limit ran out after {elapsed:.1} s");
+        }
+        return Ok(());
+    }
     let Some(sol) = solution else {
         bail!(
             "not solved: the time limit ran out after {elapsed:.1} s and {} nodes",
@@ -274,26 +358,92 @@ fn solve(
     Ok(())
 }
 
-fn analyze_position(pos: &Position, scoring: Scoring, settings: &Settings) -> Result<()> {
-    if pos.is_game_over() {
+fn analyze_position(
+    pos: &Position,
+    scoring: Scoring,
+    settings: &Settings,
+    json: bool,
+) -> Result<()> {
+    if pos.is_game_over() && !json {
         let scores = pos.scores(scoring);
         println!("The game is over: {scores} ({scoring} scoring).");
         return Ok(());
     }
     let bar = spinner("thinking");
+    if json {
+        bar.finish_and_clear();
+    }
     let settings = Settings {
         lines: usize::MAX,
         ..settings.clone()
     };
     let report = Deepening::new(scoring, &settings).run(pos, |r| {
-        bar.set_message(format!(
-            "thinking: step {}, {} playouts",
-            r.step, r.playouts
-        ));
+        if json {
+            println!("{}", report_json(pos, scoring, r));
+        } else {
+            bar.set_message(format!(
+                "thinking: step {}, {} playouts",
+                r.step, r.playouts
+            ));
+        }
     });
     bar.finish_and_clear();
-    print!("{}", analysis_table(pos, scoring, &report));
+    if !json {
+        print!("{}", analysis_table(pos, scoring, &report));
+    }
     Ok(())
+}
+
+/// `win`, `draw` or `loss` from a value's sign; `null` when there is none.
+fn sol_result(value: Option<i32>) -> serde_json::Value {
+    match value.map(i32::signum) {
+        Some(1) => json!("win"),
+        Some(0) => json!("draw"),
+        Some(_) => json!("loss"),
+        None => serde_json::Value::Null,
+    }
+}
+
+fn moves_json(moves: &[Move]) -> serde_json::Value {
+    moves.iter().map(Move::to_string).collect()
+}
+
+/// One move of an analysis as JSON.
+fn move_json(m: &MoveAnalysis) -> serde_json::Value {
+    let (exact, result, margin) = match m.value {
+        Value::Exact { result, margin } => (true, sol_result(Some(i32::from(result))), margin),
+        Value::Estimate(_) => (false, serde_json::Value::Null, None),
+    };
+    json!({
+        "move": m.mv.to_string(),
+        "value": m.value.token(),
+        "exact": exact,
+        "result": result,
+        "margin": margin,
+        "expected": m.value.expected(),
+        "visits": m.visits,
+        "pv": moves_json(&m.pv),
+    })
+}
+
+/// One step of `analyze POSITION --json`.
+fn report_json(pos: &Position, scoring: Scoring, r: &Report) -> serde_json::Value {
+    json!({
+        "type": "analysis",
+        "position": pos.to_string(),
+        "scoring": scoring.to_string(),
+        "to_move": pos.side_to_move().to_string(),
+        "step": r.step,
+        "done": r.done,
+        "seconds": r.elapsed.as_secs_f64(),
+        "playouts": r.playouts,
+        "white": r.white,
+        "verdict": r.verdict.map(|v| json!({
+            "winner": v.winner().map(|c| c.to_string()),
+            "white_margin": v.exact_margin.then_some(v.white),
+        })),
+        "moves": r.moves.iter().map(move_json).collect::<Vec<_>>(),
+    })
 }
 
 /// The table `mabula analyze POSITION` prints.
@@ -327,19 +477,61 @@ fn analysis_table(pos: &Position, scoring: Scoring, r: &Report) -> String {
     out
 }
 
-/// Annotates every move of a record with [`mabula_engine::annotate`], the code the server's
-/// analysis board runs too: every position is analysed, and a move's value is the value of the
-/// position it leads to, so that every move gets a full search and not a few visits.
-fn annotate_record(
-    path: &PathBuf,
+/// Annotates the games of a record file (all of them, or game `number`): see [`annotate_game`].
+fn annotate_records(
+    path: &Path,
+    number: Option<usize>,
     settings: &Settings,
     output: Option<PathBuf>,
-    chart: bool,
+    out: Output,
 ) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut game =
-        Game::parse(&text).with_context(|| format!("{} is not a valid record", path.display()))?;
+    let games = match number {
+        Some(n) => vec![(n, records::game(path, Some(n))?)],
+        None => records::games(path)?,
+    };
+    let several = games.len() > 1;
+    let mut texts = Vec::new();
+    let mut charts = Vec::new();
+    for (n, game) in games {
+        let (record, chart) = annotate_game(game, n, settings, out)?;
+        texts.push(record);
+        if let Some(c) = chart {
+            charts.push(if several {
+                format!("game {n}\n{c}")
+            } else {
+                c
+            });
+        }
+    }
+    if out.json {
+        return Ok(());
+    }
+    let record = texts.join("\n");
+    match output {
+        Some(file) => {
+            std::fs::write(&file, record)
+                .with_context(|| format!("cannot write {}", file.display()))?;
+            print!("{}", charts.concat());
+        }
+        None => {
+            print!("{record}");
+            eprint!("{}", charts.concat());
+        }
+    }
+    Ok(())
+}
+
+/// Annotates every move of a game with [`mabula_engine::annotate`], the code the server's
+/// analysis board runs too: every position is analysed, and a move's value is the value of the
+/// position it leads to, so that every move gets a full search and not a few visits. Answers the
+/// annotated record and, when asked, the chart; with JSON, prints a line per move and one for
+/// the game instead.
+fn annotate_game(
+    mut game: Game,
+    number: usize,
+    settings: &Settings,
+    out: Output,
+) -> Result<(String, Option<String>)> {
     let moves = game.moves().to_vec();
     let bar = ProgressBar::new(moves.len() as u64 + 1);
     bar.set_style(
@@ -348,6 +540,9 @@ fn annotate_record(
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    if out.json {
+        bar.finish_and_clear();
+    }
     let positions = game.positions();
     let mut deepening = Deepening::new(game.scoring(), settings);
     let mut reports = Vec::with_capacity(positions.len());
@@ -363,42 +558,125 @@ fn annotate_record(
             None => note.comment(),
         };
         game.set_comment(note.index, &merged);
+        if out.json {
+            println!(
+                "{}",
+                json!({
+                    "type": "move",
+                    "game": number,
+                    "index": note.index,
+                    "number": game.move_number(note.index),
+                    "move": note.played.to_string(),
+                    "mover": note.mover.to_string(),
+                    "value": note.value.token(),
+                    "expected": note.value.expected(),
+                    "best": note.best.as_ref().map(move_json),
+                    "loss": note.loss,
+                    "judgement": note.judgement.name(),
+                })
+            );
+        }
     }
     game.set_tag(
         "Annotator",
         &format!("mabula-engine {}", env!("CARGO_PKG_VERSION")),
     );
     let record = game.to_string();
-    let graph = chart.then(|| annotate::chart(&annotate::white_values(&reports), &notes, 11));
-    match output {
-        Some(out) => {
-            std::fs::write(&out, record)
-                .with_context(|| format!("cannot write {}", out.display()))?;
-            if let Some(g) = graph {
-                print!("{g}");
+    let values = annotate::white_values(&reports);
+    if out.json {
+        println!(
+            "{}",
+            json!({
+                "type": "game",
+                "game": number,
+                "moves": moves.len(),
+                "result": game.result().to_string(),
+                "white_values": values,
+                "record": record,
+            })
+        );
+    }
+    let graph = out.chart.then(|| annotate::chart(&values, &notes, 11));
+    Ok((record, graph))
+}
+
+/// How external engines are run in a match.
+#[derive(Copy, Clone, Debug)]
+struct ExternalSettings {
+    /// Thinking time sent before each game.
+    movetime: Option<Duration>,
+    /// How long an answer may take beyond the thinking time.
+    timeout: Duration,
+}
+
+/// The output of an external engine, read on a thread of its own so that waiting for an answer
+/// can give up: a read that gets nothing within the timeout fails with `TimedOut`.
+struct TimedReader {
+    chunks: Receiver<Vec<u8>>,
+    /// What was received and not yet read.
+    pending: Vec<u8>,
+    timeout: Duration,
+}
+
+impl TimedReader {
+    fn new(mut from: impl Read + Send + 'static, timeout: Duration) -> TimedReader {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            loop {
+                match from.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
             }
-        }
-        None => {
-            print!("{record}");
-            if let Some(g) = graph {
-                eprint!("{g}");
-            }
+        });
+        TimedReader {
+            chunks: rx,
+            pending: Vec::new(),
+            timeout,
         }
     }
-    Ok(())
+}
+
+impl Read for TimedReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.pending.is_empty() {
+            match self.chunks.recv_timeout(self.timeout) {
+                Ok(chunk) => self.pending = chunk,
+                Err(RecvTimeoutError::Disconnected) => return Ok(0),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        format!(
+                            "no answer within {:.1} s (see --gtp-timeout)",
+                            self.timeout.as_secs_f64()
+                        ),
+                    ));
+                }
+            }
+        }
+        let n = self.pending.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.pending[..n]);
+        self.pending.drain(..n);
+        Ok(n)
+    }
 }
 
 /// An external engine in its own process.
 struct External {
-    gtp: GtpPlayer<BufReader<ChildStdout>, ChildStdin>,
+    gtp: GtpPlayer<BufReader<TimedReader>, ChildStdin>,
     child: Child,
 }
 
 impl External {
-    fn start(command: &str, movetime: Option<Duration>) -> Result<External, PlayerError> {
-        let io = |source| PlayerError::Io {
+    fn start(command: &str, settings: ExternalSettings) -> Result<External, PlayerError> {
+        let io = |error| PlayerError::Io {
             name: command.to_string(),
-            source,
+            error,
         };
         let mut child = Process::new("sh")
             .arg("-c")
@@ -411,9 +689,12 @@ impl External {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(io(std::io::Error::other("no pipes to the engine")));
         };
-        let mut gtp = GtpPlayer::new(command, BufReader::new(stdout), stdin, movetime);
-        gtp.command("protocol_version")?;
-        Ok(External { gtp, child })
+        let timeout = settings.timeout + settings.movetime.unwrap_or(Duration::ZERO);
+        let reader = BufReader::new(TimedReader::new(stdout, timeout));
+        let gtp = GtpPlayer::new(command, reader, stdin, settings.movetime);
+        let mut external = External { gtp, child };
+        external.gtp.command("protocol_version")?;
+        Ok(external)
     }
 }
 
@@ -434,7 +715,9 @@ impl Player for External {
 
 impl Drop for External {
     fn drop(&mut self) {
-        let _ = self.gtp.command("quit");
+        // Sent without waiting for the answer: an engine that stopped answering would make
+        // the match wait out the timeout once more.
+        let _ = self.gtp.send("quit");
         let deadline = Instant::now() + Duration::from_secs(2);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -450,13 +733,13 @@ impl Drop for External {
 fn make_player(
     spec: &PlayerSpec,
     seed: u64,
-    gtp_movetime: Option<Duration>,
+    external: ExternalSettings,
 ) -> Result<Box<dyn Player>, PlayerError> {
     match spec {
-        PlayerSpec::Gtp(command) => Ok(Box::new(External::start(command, gtp_movetime)?)),
+        PlayerSpec::Gtp(command) => Ok(Box::new(External::start(command, external)?)),
         _ => spec.player(seed).ok_or_else(|| PlayerError::Io {
             name: spec.to_string(),
-            source: std::io::Error::other("not an engine"),
+            error: std::io::Error::other("not an engine"),
         }),
     }
 }
@@ -469,8 +752,9 @@ fn play_match(
     scoring: Scoring,
     seed: u64,
     jobs: Option<usize>,
-    gtp_movetime: Option<Duration>,
+    external: ExternalSettings,
     records: Option<PathBuf>,
+    json: bool,
 ) -> Result<()> {
     if games == 0 {
         bail!("a match needs at least one game");
@@ -490,7 +774,11 @@ fn play_match(
         seed,
         jobs,
     };
-    let bar = ProgressBar::new(games as u64);
+    let bar = if json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(games as u64)
+    };
     bar.set_style(
         ProgressStyle::with_template(
             "{bar:40} {pos}/{len} games, {elapsed_precise} (eta {eta}) {msg}",
@@ -507,7 +795,23 @@ fn play_match(
             s.add(report.game.result(), report.first_color);
             let line = format!("first player +{} ={} -{}", s.wins, s.draws, s.losses);
             let done = s.games() as usize;
-            if plain && (done.is_multiple_of(step) || done == games) {
+            if json {
+                println!(
+                    "{}",
+                    json!({
+                        "type": "game",
+                        "index": report.index,
+                        "done": done,
+                        "games": games,
+                        "first_color": report.first_color.to_string(),
+                        "result": report.game.result().to_string(),
+                        "moves": report.game.moves().len(),
+                        "wins": s.wins,
+                        "draws": s.draws,
+                        "losses": s.losses,
+                    })
+                );
+            } else if plain && (done.is_multiple_of(step) || done == games) {
                 eprintln!("{done}/{games} games, {line}");
             }
             bar.set_message(line);
@@ -517,16 +821,41 @@ fn play_match(
     let started = Instant::now();
     let reports = run_match(
         &plan,
-        |s| make_player(&first, s, gtp_movetime),
-        |s| make_player(&second, s, gtp_movetime),
+        |s| make_player(&first, s, external),
+        |s| make_player(&second, s, external),
         &on_game,
     )?;
     bar.finish_and_clear();
     let stats = stats.into_inner().unwrap_or_default();
-    print!(
-        "{}",
-        match_table(&first, &second, &stats, &plan, started.elapsed())
-    );
+    if json {
+        let (lo, elo, hi) = stats.elo();
+        let finite = |x: f64| x.is_finite().then_some(x);
+        println!(
+            "{}",
+            json!({
+                "type": "summary",
+                "first": first.to_string(),
+                "second": second.to_string(),
+                "games": stats.games(),
+                "scoring": scoring.to_string(),
+                "seed": seed,
+                "jobs": jobs,
+                "seconds": started.elapsed().as_secs_f64(),
+                "wins": stats.wins,
+                "draws": stats.draws,
+                "losses": stats.losses,
+                "score": stats.score(),
+                "elo": finite(elo),
+                "elo_low": finite(lo),
+                "elo_high": finite(hi),
+            })
+        );
+    } else {
+        print!(
+            "{}",
+            match_table(&first, &second, &stats, &plan, started.elapsed())
+        );
+    }
     if let Some(path) = records {
         let mut file = std::fs::File::create(&path)
             .with_context(|| format!("cannot create {}", path.display()))?;

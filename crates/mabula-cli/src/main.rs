@@ -2,6 +2,7 @@
 //! dispatches; each group of commands lives in its own module.
 
 mod engine_cmds;
+mod records;
 mod play_cmds;
 mod rules_cmds;
 mod serve_cmds;

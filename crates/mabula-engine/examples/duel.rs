@@ -34,7 +34,7 @@ fn main() {
         Box::new(move |seed| -> Result<Box<dyn Player>, PlayerError> {
             let (mut config, limits) = spec.engine(seed).ok_or(PlayerError::Io {
                 name: "gtp".into(),
-                source: std::io::Error::other("no gtp here"),
+                error: std::io::Error::other("no gtp here"),
             })?;
             tweak(&mut config, prefix);
             Ok(Box::new(EnginePlayer::new(

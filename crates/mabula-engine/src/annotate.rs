@@ -304,22 +304,56 @@ struct Solved {
     pv: Vec<Move>,
 }
 
+/// The exact final margin of a position and of each of its moves, for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExactMoves {
+    /// The margin of the position with best play.
+    pub value: i32,
+    /// Every legal move with the margin it leads to, best first.
+    pub margins: Vec<(Move, i32)>,
+    /// A principal line from the position to the end.
+    pub pv: Vec<Move>,
+}
+
+/// Solves `pos` and each of its moves exactly (final margins, with a table of `table_mb` MB);
+/// `None` when `limits` ran out first. The engine protocol's analysis and [`Deepening`] use it,
+/// so that both agree with `mabula solve`.
+pub fn exact_moves(
+    pos: &Position,
+    scoring: Scoring,
+    table_mb: usize,
+    limits: &Limits,
+) -> Option<ExactMoves> {
+    let started = Instant::now();
+    let mut solver = Solver::new(scoring, table_mb);
+    let sol = solver.solve(pos, SolveMode::Margin, limits)?;
+    let rest = Limits {
+        time: match limits.time {
+            Some(t) => Some(t.checked_sub(started.elapsed())?),
+            None => None,
+        },
+        ..limits.clone()
+    };
+    let margins = solver.solve_moves(pos, SolveMode::Margin, &rest)?;
+    Some(ExactMoves {
+        value: sol.value,
+        margins,
+        pv: sol.pv,
+    })
+}
+
 /// The exact margin of `pos` and of each of its moves, and the principal line; `None` when
 /// `time` ran out first.
 fn solve_margins(pos: &Position, scoring: Scoring, time: Duration) -> Option<Solved> {
-    let deadline = Instant::now() + time;
-    let mut solver = Solver::new(scoring, 16);
-    let sol = solver.solve(pos, SolveMode::Margin, &Limits::time(time))?;
-    let left = deadline.checked_duration_since(Instant::now())?;
-    let margins = solver.solve_moves(pos, SolveMode::Margin, &Limits::time(left))?;
+    let exact = exact_moves(pos, scoring, 16, &Limits::time(time))?;
     let verdict = Verdict {
-        white: white_side(pos.side_to_move(), sol.value),
+        white: white_side(pos.side_to_move(), exact.value),
         exact_margin: true,
     };
     Some(Solved {
         verdict,
-        margins,
-        pv: sol.pv,
+        margins: exact.margins,
+        pv: exact.pv,
     })
 }
 

@@ -24,12 +24,12 @@ use std::time::Duration;
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerError {
     /// Reading from or writing to an external engine failed.
-    #[error("{name}: {source}")]
+    #[error("{name}: {error}")]
     Io {
         /// The player.
         name: String,
-        /// What failed.
-        source: std::io::Error,
+        /// What failed (part of the message, so not a separate source).
+        error: std::io::Error,
     },
     /// An external engine answered a command with an error or closed its output.
     #[error("{name} refused '{command}': {answer}")]
@@ -140,16 +140,22 @@ impl<R: BufRead + Send, W: Write + Send> GtpPlayer<R, W> {
         }
     }
 
+    /// Sends one command without reading its answer (a last `quit`).
+    pub fn send(&mut self, command: &str) -> std::io::Result<()> {
+        writeln!(self.to, "{command}")?;
+        self.to.flush()
+    }
+
     /// Sends one command and returns the text of its successful answer.
     pub fn command(&mut self, command: &str) -> Result<String, PlayerError> {
-        let io = |source| PlayerError::Io {
+        let io = |error| PlayerError::Io {
             name: self.name.clone(),
-            source,
+            error,
         };
         writeln!(self.to, "{command}").map_err(io)?;
-        self.to.flush().map_err(|source| PlayerError::Io {
+        self.to.flush().map_err(|error| PlayerError::Io {
             name: self.name.clone(),
-            source,
+            error,
         })?;
         let mut answer = String::new();
         loop {
@@ -157,9 +163,9 @@ impl<R: BufRead + Send, W: Write + Send> GtpPlayer<R, W> {
             let n = self
                 .from
                 .read_line(&mut line)
-                .map_err(|source| PlayerError::Io {
+                .map_err(|error| PlayerError::Io {
                     name: self.name.clone(),
-                    source,
+                    error,
                 })?;
             if n == 0 {
                 return Err(PlayerError::Refused {
@@ -273,7 +279,7 @@ pub fn play_game(
 fn unreachable_illegal(e: &mabula::PlayError) -> PlayerError {
     PlayerError::Io {
         name: "referee".into(),
-        source: std::io::Error::other(e.to_string()),
+        error: std::io::Error::other(e.to_string()),
     }
 }
 

@@ -1,9 +1,14 @@
-//! The engine protocol (RULES.md section 7): GTP-shaped commands, one per line.
+//! The engine protocol (RULES.md section 7, with the additions of `docs/protocol.md`):
+//! GTP-shaped commands, one per line.
 //!
 //! `[id] name [arguments]`, answered `=[id] text` or `?[id] message`, then an empty line. Blank
-//! lines and lines starting with `#` get no answer. A failed command changes nothing. The loop
-//! ([`Gtp::run`]) reads from any [`BufRead`] and writes to any [`Write`], so tests drive it with
-//! strings and `mabula gtp` with stdin and stdout.
+//! lines and lines starting with `#` get no answer. A failed command changes nothing. A line that
+//! is not UTF-8 text is answered with `?`. The loop ([`Gtp::run`]) reads from any [`BufRead`] and
+//! writes to any [`Write`], so tests drive it with strings and `mabula gtp` with stdin and stdout.
+//!
+//! `analyze_info interval MS` streams: it answers `=` at once and then an update every interval,
+//! searched on a thread of its own while the loop waits for the next line; the next line ends the
+//! stream (with the empty line that closes every answer) and is then run as a command of its own.
 //!
 //! ```
 //! use mabula_engine::gtp::Gtp;
@@ -13,16 +18,19 @@
 //! assert_eq!(text, "=1\n\n=2\n\n= *\n\n");
 //! ```
 
+use crate::annotate::{ExactMoves, exact_moves};
 use crate::levels::{Level, MAX_LEVEL};
 use crate::limits::Limits;
-use crate::search::{Engine, EngineConfig};
+use crate::search::{Engine, EngineConfig, MoveAnalysis, Value};
 use mabula::diagram::diagram;
-use mabula::{Bitboard, Color, GameResult, Move, Position, Scoring, deal};
+use mabula::{Bitboard, Color, Game, GameResult, Move, Position, Scoring, deal};
 use std::io::{self, BufRead, Write};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Every command, in the order `list_commands` gives them.
-pub const COMMANDS: [&str; 20] = [
+pub const COMMANDS: [&str; 30] = [
     "protocol_version",
     "name",
     "version",
@@ -43,7 +51,27 @@ pub const COMMANDS: [&str; 20] = [
     "movetime",
     "level",
     "analyze",
+    "analyze_info",
+    "stop",
+    "time_settings",
+    "time_left",
+    "set_option",
+    "options",
+    "load_record",
+    "record",
+    "moves",
+    "clear_clock",
 ];
+
+/// The solver is asked for the exact margin of every move when at most this many marbles are on
+/// edge spaces (the solver needs milliseconds there).
+const SOLVE_EDGES: u32 = 14;
+
+/// The least time the solver gets in an analysis when the position is late enough.
+const SOLVER_FLOOR: Duration = Duration::from_millis(250);
+
+/// Kept back from the time left on the clock for reading and writing the protocol.
+const CLOCK_RESERVE: Duration = Duration::from_millis(50);
 
 /// The state of a protocol session: the game, the settings and the engine.
 pub struct Gtp {
@@ -52,14 +80,31 @@ pub struct Gtp {
     /// The position after `moves` (kept to avoid replaying).
     current: Position,
     scoring: Scoring,
-    movetime: Duration,
+    /// Thinking time per `genmove` when no clock runs; `None` (`movetime 0`): the level's
+    /// playout budget alone (200,000 playouts at level 10).
+    movetime: Option<Duration>,
     level: u8,
-    /// Threads of level 10 (lower levels use one).
+    /// Threads of level 10 and of analyses (lower levels use one).
     threads: Option<usize>,
+    /// The solver's table, in MB (`set_option table_mb`).
+    table_mb: Option<usize>,
+    /// The seed of the engine's random choices (`set_option seed`).
+    seed: u64,
+    /// The clocks, once `time_settings` set them: they replace `movetime` for `genmove`.
+    clock: Option<Clocks>,
     /// The engine, kept between moves so that it reuses its tree; rebuilt when a setting changes.
     engine: Option<Engine>,
-    /// Counts searches, so that each gets its own seed.
-    searches: u64,
+    /// Tags of a loaded record, written back by `record`.
+    tags: Vec<(String, String)>,
+}
+
+/// Fischer clocks: time per game and an increment per move.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct Clocks {
+    /// The increment added after each move of a side.
+    increment: Duration,
+    /// The time each side has left (White first), as last told by `time_left` or counted.
+    left: [Duration; 2],
 }
 
 impl Default for Gtp {
@@ -71,6 +116,24 @@ impl Default for Gtp {
 /// What a command answers.
 type Answer = Result<String, String>;
 
+/// How an analysis is asked for: `analyze [lines N]`, `analyze_info [lines N] [interval MS]`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct AnalysisRequest {
+    /// The best moves to list (multi-PV); all when `None`.
+    lines: Option<usize>,
+    /// Stream an update this often until the next command.
+    interval: Option<Duration>,
+    /// The `analyze_info` format (key-value lines with visits and estimates).
+    info: bool,
+}
+
+/// A command line taken apart.
+struct Parsed<'a> {
+    id: &'a str,
+    name: &'a str,
+    args: &'a str,
+}
+
 impl Gtp {
     /// A session at the start of deal 0, largest-group scoring, level 10, one second per move.
     pub fn new() -> Gtp {
@@ -80,11 +143,14 @@ impl Gtp {
             moves: Vec::new(),
             current: start,
             scoring: Scoring::Largest,
-            movetime: Duration::from_secs(1),
+            movetime: Some(Duration::from_secs(1)),
             level: MAX_LEVEL,
             threads: None,
+            table_mb: None,
+            seed: 0,
+            clock: None,
             engine: None,
-            searches: 0,
+            tags: Vec::new(),
         }
     }
 
@@ -102,24 +168,40 @@ impl Gtp {
     }
 
     /// Reads commands from `input` and answers them on `output` until `quit` or the end of the
-    /// input.
-    pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-        for line in input.lines() {
-            let line = line?;
-            let Some((id, answer, quit)) = self.execute(&line) else {
+    /// input. `output` is shared with the thread of a streaming analysis, hence `Send`.
+    pub fn run<W: Write + Send>(&mut self, mut input: impl BufRead, output: W) -> io::Result<()> {
+        let out = Mutex::new(output);
+        let mut pending: Option<Vec<u8>> = None;
+        loop {
+            let raw = match pending.take() {
+                Some(line) => line,
+                None => match read_line(&mut input)? {
+                    Some(line) => line,
+                    None => break,
+                },
+            };
+            let line = match String::from_utf8(raw) {
+                Ok(line) => line,
+                Err(e) => {
+                    let id = leading_id(e.as_bytes());
+                    let answer = Err("the line is not UTF-8 text".to_string());
+                    write_answer(&out, &id, &answer)?;
+                    continue;
+                }
+            };
+            let Some(cmd) = parse_line(&line) else {
                 continue;
             };
-            let (mark, text) = match answer {
-                Ok(text) => ('=', text),
-                Err(text) => ('?', text),
-            };
-            if text.is_empty() || text.starts_with('\n') {
-                write!(output, "{mark}{id}{text}\n\n")?;
-            } else {
-                write!(output, "{mark}{id} {text}\n\n")?;
+            if cmd.name == "analyze_info"
+                && let Ok(request) = analysis_request(cmd.args, true)
+                && let Some(interval) = request.interval
+            {
+                pending = self.stream(cmd.id, request, interval, &mut input, &out)?;
+                continue;
             }
-            output.flush()?;
-            if quit {
+            let answer = self.command(cmd.name, cmd.args);
+            write_answer(&out, cmd.id, &answer)?;
+            if cmd.name == "quit" && cmd.args.is_empty() {
                 break;
             }
         }
@@ -127,23 +209,16 @@ impl Gtp {
     }
 
     /// Executes one line: `None` for a blank or comment line, else the id, the answer and
-    /// whether the session ends.
+    /// whether the session ends. A streaming `analyze_info` is answered with one update here
+    /// (streams need [`Gtp::run`]).
     pub fn execute(&mut self, line: &str) -> Option<(String, Answer, bool)> {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            return None;
-        }
-        let (id, rest) = match line.split_once(char::is_whitespace) {
-            Some((first, rest)) if first.bytes().all(|b| b.is_ascii_digit()) => {
-                (first, rest.trim())
-            }
-            _ if line.bytes().all(|b| b.is_ascii_digit()) => (line, ""),
-            _ => ("", line),
-        };
-        let (name, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-        let args = args.trim();
-        let answer = self.command(name, args);
-        Some((id.to_string(), answer, name == "quit" && args.is_empty()))
+        let cmd = parse_line(line)?;
+        let answer = self.command(cmd.name, cmd.args);
+        Some((
+            cmd.id.to_string(),
+            answer,
+            cmd.name == "quit" && cmd.args.is_empty(),
+        ))
     }
 
     fn command(&mut self, name: &str, args: &str) -> Answer {
@@ -159,7 +234,11 @@ impl Gtp {
             "protocol_version" => no_args(Ok("2".into())),
             "name" => no_args(Ok("mabula-engine".into())),
             "version" => no_args(Ok(env!("CARGO_PKG_VERSION").into())),
-            "known_command" => Ok(COMMANDS.contains(&args).to_string()),
+            "known_command" => match args.split_whitespace().collect::<Vec<_>>()[..] {
+                [one] => Ok(COMMANDS.contains(&one).to_string()),
+                [] => Err("known_command needs a command name, like known_command genmove".into()),
+                _ => Err("known_command takes one command name".into()),
+            },
             "list_commands" => no_args(Ok(COMMANDS.join("\n"))),
             "quit" => no_args(Ok(String::new())),
             "newgame" => self.newgame(args),
@@ -171,6 +250,7 @@ impl Gtp {
             }
             "legal_moves" => no_args(Ok(self.legal_moves())),
             "play" => self.play(args),
+            "moves" => self.play_moves(args),
             "genmove" => self.genmove(args),
             "undo" => no_args(self.undo()),
             "scoring" => self.set_scoring(args),
@@ -178,7 +258,26 @@ impl Gtp {
             "result" => no_args(Ok(self.result().to_string())),
             "movetime" => self.set_movetime(args),
             "level" => self.set_level(args),
-            "analyze" => no_args(Ok(self.analyze())),
+            "analyze" => {
+                let request = analysis_request(args, false)?;
+                Ok(self.analyze_once(request))
+            }
+            "analyze_info" => {
+                let request = analysis_request(args, true)?;
+                Ok(self.analyze_once(request))
+            }
+            // A stream is ended by any line; `stop` is the line that does nothing else.
+            "stop" => no_args(Ok(String::new())),
+            "time_settings" => self.time_settings(args),
+            "time_left" => self.time_left(args),
+            "clear_clock" => no_args({
+                self.clock = None;
+                Ok(String::new())
+            }),
+            "set_option" => self.set_option(args),
+            "options" => no_args(Ok(self.options())),
+            "load_record" => self.load_record(args),
+            "record" => no_args(Ok(self.record())),
             other => Err(format!("unknown command '{other}'")),
         }
     }
@@ -187,6 +286,7 @@ impl Gtp {
         self.start = start;
         self.current = start;
         self.moves.clear();
+        self.tags.clear();
         if let Some(e) = self.engine.as_mut() {
             e.clear();
         }
@@ -236,9 +336,26 @@ impl Gtp {
         Ok(String::new())
     }
 
+    /// `moves M1 M2 ...`: plays several moves, all or none.
+    fn play_moves(&mut self, args: &str) -> Answer {
+        let mut pos = self.current;
+        let mut played = Vec::new();
+        for (i, word) in args.split_whitespace().enumerate() {
+            let mv: Move = word.parse().map_err(|e| format!("move {}: {e}", i + 1))?;
+            pos = pos.play(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
+            played.push(mv);
+        }
+        if played.is_empty() {
+            return Err("moves needs one or more moves, like moves b1-b4 c8-c6".into());
+        }
+        self.moves.extend(played);
+        self.current = pos;
+        Ok(String::new())
+    }
+
     fn genmove(&mut self, args: &str) -> Answer {
+        let side = self.current.side_to_move();
         if !args.is_empty() {
-            let side = self.current.side_to_move();
             let named = match args.to_ascii_lowercase().as_str() {
                 "w" | "white" => Color::White,
                 "b" | "black" => Color::Black,
@@ -257,7 +374,12 @@ impl Gtp {
         }
         let limits = self.limits();
         let pos = self.current;
+        let started = Instant::now();
         let mv = self.engine().choose(&pos, &limits);
+        if let Some(clock) = self.clock.as_mut() {
+            let left = &mut clock.left[side as usize];
+            *left = left.saturating_sub(started.elapsed()) + clock.increment;
+        }
         self.current.play_unchecked(mv);
         self.moves.push(mv);
         Ok(mv.to_string())
@@ -265,27 +387,51 @@ impl Gtp {
 
     fn limits(&self) -> Limits {
         let level = Level::new(self.level, 0);
+        let time = match self.clock {
+            Some(clock) => Some(allocate(&clock, &self.current)),
+            None => self.movetime,
+        };
         Limits {
-            time: Some(self.movetime),
+            time,
             nodes: level.playouts,
             stop: None,
         }
     }
 
     fn engine(&mut self) -> &mut Engine {
-        self.searches += 1;
         let (level, threads, scoring) = (self.level, self.threads, self.scoring);
+        let (table_mb, seed) = (self.table_mb, self.seed);
         let engine = self.engine.get_or_insert_with(|| {
-            let mut config = Level::new(level, 0).config;
+            let mut config = Level::new(level, seed).config;
             if level == MAX_LEVEL
                 && let Some(t) = threads
             {
                 config.threads = t;
             }
+            if let Some(mb) = table_mb {
+                config.table_mb = mb;
+            }
+            config.seed ^= seed;
             Engine::new(config, scoring)
         });
         engine.set_scoring(scoring);
         engine
+    }
+
+    /// A fresh full-strength engine for analyses, keeping its tree between the steps of one.
+    fn analysis_engine(&self) -> Engine {
+        let mut config = EngineConfig {
+            reuse: true,
+            seed: self.seed,
+            ..EngineConfig::default()
+        };
+        if let Some(t) = self.threads {
+            config.threads = t;
+        }
+        if let Some(mb) = self.table_mb {
+            config.table_mb = mb;
+        }
+        Engine::new(config, self.scoring)
     }
 
     fn undo(&mut self) -> Answer {
@@ -315,11 +461,28 @@ impl Gtp {
     }
 
     fn set_movetime(&mut self, args: &str) -> Answer {
-        let ms: u64 = args.parse().ok().filter(|&ms| ms > 0).ok_or_else(|| {
-            format!("'{args}' is not a time: give milliseconds, like movetime 1000")
+        let ms: u64 = args.parse().map_err(|_| {
+            format!(
+                "'{args}' is not a time: give milliseconds, like movetime 1000 (0: no time \
+                 limit, the level's playouts alone)"
+            )
         })?;
-        self.movetime = Duration::from_millis(ms);
-        Ok(String::new())
+        self.movetime = (ms > 0).then(|| Duration::from_millis(ms));
+        Ok(self.movetime_note())
+    }
+
+    /// What `movetime` and `level` say about how the two combine.
+    fn movetime_note(&self) -> String {
+        let playouts = Level::new(self.level, 0).playouts;
+        match (self.movetime, playouts) {
+            (None, None) => "no time limit: level 10 makes 200000 playouts a move".into(),
+            (None, Some(n)) => format!("no time limit: level {} makes {n} playouts", self.level),
+            (Some(_), Some(n)) => format!(
+                "level {} makes at most {n} playouts a move, so movetime only caps its time",
+                self.level
+            ),
+            (Some(_), None) => String::new(),
+        }
     }
 
     fn set_level(&mut self, args: &str) -> Answer {
@@ -335,33 +498,517 @@ impl Gtp {
         Ok(String::new())
     }
 
-    /// One line per legal move, best first: the move, its value for the side to move, and the
-    /// principal line (the move first). Analysis is at full strength for the move time.
-    fn analyze(&mut self) -> String {
-        let pos = self.current;
-        let limits = Limits::time(self.movetime);
-        let analysis = if self.level == MAX_LEVEL {
-            self.engine().analyze(&pos, &limits)
-        } else {
-            let mut config = EngineConfig {
-                reuse: false,
-                ..EngineConfig::default()
-            };
-            if let Some(t) = self.threads {
-                config.threads = t;
+    /// `time_settings MAIN [INCREMENT]` (seconds; Fischer), or GTP's `MAIN BYO_YOMI STONES`
+    /// with no byo-yomi; `time_settings 0 0` (or `0 0 0`) turns the clocks off.
+    fn time_settings(&mut self, args: &str) -> Answer {
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let usage = "time_settings MAIN [INCREMENT] (seconds, a Fischer clock)";
+        let (main, increment) = match words[..] {
+            [main] => (seconds(main, usage)?, Duration::ZERO),
+            [main, inc] => (seconds(main, usage)?, seconds(inc, usage)?),
+            [main, byo, stones] => {
+                let (byo, stones) = (seconds(byo, usage)?, stones.parse::<u32>());
+                if byo != Duration::ZERO || stones != Ok(0) {
+                    return Err(format!(
+                        "byo-yomi is not supported: use {usage}, or {usage} with 0 0 for the third"
+                    ));
+                }
+                (seconds(main, usage)?, Duration::ZERO)
             }
-            Engine::new(config, self.scoring).analyze(&pos, &limits)
+            _ => return Err(format!("use {usage}")),
         };
-        analysis
+        self.clock = (main > Duration::ZERO || increment > Duration::ZERO).then_some(Clocks {
+            increment,
+            left: [main, main],
+        });
+        Ok(String::new())
+    }
+
+    /// `time_left COLOR SECONDS [STONES]`: the time COLOR has left.
+    fn time_left(&mut self, args: &str) -> Answer {
+        let usage = "time_left COLOR SECONDS, like time_left w 58.5";
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let (color, secs) = match words[..] {
+            [c, s] | [c, s, _] => (c, s),
+            _ => return Err(format!("use {usage}")),
+        };
+        let color = match color.to_ascii_lowercase().as_str() {
+            "w" | "white" => Color::White,
+            "b" | "black" => Color::Black,
+            _ => return Err(format!("'{color}' is not a colour: use w or b")),
+        };
+        let left = seconds(secs, usage)?;
+        let Some(clock) = self.clock.as_mut() else {
+            return Err("no clock runs: set one with time_settings first".into());
+        };
+        clock.left[color as usize] = left;
+        Ok(String::new())
+    }
+
+    /// `set_option NAME VALUE`: `threads`, `table_mb` or `seed`.
+    fn set_option(&mut self, args: &str) -> Answer {
+        let (name, value) = args.split_once(char::is_whitespace).ok_or_else(|| {
+            "use set_option NAME VALUE, with NAME threads, table_mb or seed".to_string()
+        })?;
+        let value = value.trim();
+        let number = |max: u64| {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|&n| n >= 1 && n <= max)
+                .ok_or_else(|| format!("'{value}' is not a value of {name}: give 1 to {max}"))
+        };
+        match name {
+            "threads" => self.threads = Some(number(1024)? as usize),
+            "table_mb" => self.table_mb = Some(number(1 << 20)? as usize),
+            "seed" => {
+                self.seed = value.parse().map_err(|_| {
+                    format!("'{value}' is not a seed: give a whole number from 0 to 2^64-1")
+                })?
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option '{name}': the options are threads, table_mb and seed"
+                ));
+            }
+        }
+        self.engine = None;
+        Ok(String::new())
+    }
+
+    /// One `name value` line per setting.
+    fn options(&self) -> String {
+        let defaults = EngineConfig::default();
+        let mut out = vec![
+            format!("threads {}", self.threads.unwrap_or(defaults.threads)),
+            format!("table_mb {}", self.table_mb.unwrap_or(defaults.table_mb)),
+            format!("seed {}", self.seed),
+            format!("level {}", self.level),
+            format!(
+                "movetime {}",
+                self.movetime.map_or(0, |t| t.as_millis() as u64)
+            ),
+            format!("scoring {}", self.scoring),
+        ];
+        match self.clock {
+            Some(c) => out.push(format!(
+                "clock white {:.3} black {:.3} increment {:.3}",
+                c.left[0].as_secs_f64(),
+                c.left[1].as_secs_f64(),
+                c.increment.as_secs_f64()
+            )),
+            None => out.push("clock none".into()),
+        }
+        out.join("\n")
+    }
+
+    /// `load_record FILE [N]`: the Nth game (1 first) of a record file, played to its end.
+    fn load_record(&mut self, args: &str) -> Answer {
+        if args.is_empty() {
+            return Err("load_record needs a file: load_record FILE [GAME NUMBER]".into());
+        }
+        let (path, number) = match args.rsplit_once(char::is_whitespace) {
+            Some((p, n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
+                let n: usize = n.parse().map_err(|_| format!("'{n}' is not a game number"))?;
+                (p.trim(), Some(n))
+            }
+            _ => (args, None),
+        };
+        let text = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8(bytes)
+                .map_err(|_| format!("{path} is not UTF-8 text, so not a record"))?,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(format!("there is no file {path}"));
+            }
+            Err(e) => return Err(format!("cannot read {path}: {e}")),
+        };
+        let records = mabula::record::split(&text);
+        let n = match (number, records.len()) {
+            (_, 0) => return Err(format!("{path} holds no record")),
+            (None, 1) => 1,
+            (None, count) => {
+                return Err(format!(
+                    "{path} holds {count} games: give the number of one, like load_record {path} 1"
+                ));
+            }
+            (Some(n), count) if n == 0 || n > count => {
+                return Err(format!(
+                    "{path} holds {count} game{}: give 1 to {count}",
+                    if count == 1 { "" } else { "s" }
+                ));
+            }
+            (Some(n), _) => n,
+        };
+        let game = records[n - 1]
+            .parse()
+            .map_err(|e| format!("{path}, game {n}: {e}"))?;
+        self.reset(*game.start());
+        self.scoring = game.scoring();
+        for &mv in game.moves() {
+            self.current.play_unchecked(mv);
+            self.moves.push(mv);
+        }
+        self.tags = ["Event", "Date", "White", "Black", "Round", "Seed"]
+            .iter()
+            .filter_map(|&t| game.tag(t).map(|v| (t.to_string(), v.to_string())))
+            .collect();
+        Ok(self.current.to_string())
+    }
+
+    /// The game so far as a record, without its blank lines (an empty line ends an answer).
+    fn record(&self) -> String {
+        let mut game = Game::new(self.start, self.scoring);
+        for (name, value) in &self.tags {
+            game.set_tag(name, value);
+        }
+        for &mv in &self.moves {
+            // The moves were checked when they were played.
+            let _ = game.play(mv);
+        }
+        let text = game.to_string();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        format!("\n{}", lines.join("\n"))
+    }
+
+    /// One analysis within the move time (or 1 s when `movetime 0`).
+    fn analyze_once(&mut self, request: AnalysisRequest) -> String {
+        let pos = self.current;
+        let total = self.movetime.unwrap_or(Duration::from_secs(1));
+        let mut state = AnalysisState::new(self, &pos);
+        let update = state.step(total, total / 2, None);
+        let text = update.render(request, &pos);
+        if request.info {
+            format!("\n{text}")
+        } else {
+            text
+        }
+    }
+
+    /// Streams updates of an analysis until the next line of `input`, which it returns (`None`
+    /// at the end of the input).
+    fn stream<W: Write + Send>(
+        &mut self,
+        id: &str,
+        request: AnalysisRequest,
+        interval: Duration,
+        input: &mut impl BufRead,
+        out: &Mutex<W>,
+    ) -> io::Result<Option<Vec<u8>>> {
+        {
+            let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+            writeln!(w, "={id}")?;
+            w.flush()?;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let pos = self.current;
+        let mut state = AnalysisState::new(self, &pos);
+        let (next, written) = std::thread::scope(|scope| {
+            let stop_flag = Arc::clone(&stop);
+            let searcher = scope.spawn(move || -> io::Result<()> {
+                loop {
+                    let update = state.step(interval, interval / 2, Some(&stop_flag));
+                    if stop_flag.load(Ordering::Relaxed) {
+                        return Ok(());
+                    }
+                    let text = update.render(request, &pos);
+                    {
+                        let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+                        writeln!(w, "{text}")?;
+                        w.flush()?;
+                    }
+                    if update.final_ {
+                        return Ok(());
+                    }
+                }
+            });
+            let next = read_line(input);
+            stop.store(true, Ordering::Relaxed);
+            let written = searcher
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("the analysis thread panicked")));
+            (next, written)
+        });
+        written?;
+        let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+        writeln!(w)?;
+        w.flush()?;
+        next
+    }
+}
+
+/// An analysis in progress: the tree search (kept between steps) and the solver's exact values.
+struct AnalysisState {
+    engine: Engine,
+    scoring: Scoring,
+    table_mb: usize,
+    pos: Position,
+    exact: Option<ExactMoves>,
+    /// Whether the solver is worth asking (few marbles left on edge spaces).
+    solvable: bool,
+    started: Instant,
+    updates: u32,
+    playouts: u64,
+}
+
+/// One update of an analysis.
+struct Update {
+    number: u32,
+    elapsed: Duration,
+    playouts: u64,
+    moves: Vec<MoveAnalysis>,
+    /// The tree's own estimate of each move (expected score), beside the exact values.
+    estimates: Vec<(Move, Option<f64>)>,
+    solved: bool,
+    /// Nothing more will change: every move is exact, or the game is over.
+    final_: bool,
+}
+
+impl AnalysisState {
+    fn new(gtp: &Gtp, pos: &Position) -> AnalysisState {
+        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        AnalysisState {
+            engine: gtp.analysis_engine(),
+            scoring: gtp.scoring,
+            table_mb: gtp.table_mb.unwrap_or(64).min(64),
+            pos: *pos,
+            exact: None,
+            solvable: edges <= SOLVE_EDGES,
+            started: Instant::now(),
+            updates: 0,
+            playouts: 0,
+        }
+    }
+
+    /// Searches for about `time` (the solver first, with `solver_time` at least
+    /// [`SOLVER_FLOOR`], while no exact values are known) and gives the update.
+    fn step(
+        &mut self,
+        time: Duration,
+        solver_time: Duration,
+        stop: Option<&Arc<AtomicBool>>,
+    ) -> Update {
+        let with_stop = |limits: Limits| match stop {
+            Some(s) => limits.with_stop(Arc::clone(s)),
+            None => limits,
+        };
+        let began = Instant::now();
+        if self.solvable && self.exact.is_none() {
+            let limits = with_stop(Limits::time(solver_time.max(SOLVER_FLOOR)));
+            self.exact = exact_moves(&self.pos, self.scoring, self.table_mb, &limits);
+        }
+        let left = time.saturating_sub(began.elapsed()).max(Duration::from_millis(1));
+        let tree_time = if self.exact.is_some() {
+            left.min(Duration::from_millis(100))
+        } else {
+            left
+        };
+        let analysis = self.engine.analyze(&self.pos, &with_stop(Limits::time(tree_time)));
+        self.updates += 1;
+        // The engine's playouts are those of this step; its visits count the whole tree.
+        self.playouts += analysis.playouts;
+        let estimates = analysis
             .moves
             .iter()
             .map(|m| {
-                let pv: Vec<String> = m.pv.iter().map(Move::to_string).collect();
-                format!("{} {} {}", m.mv, m.value.token(), pv.join(" "))
+                let e = match m.value {
+                    Value::Estimate(p) if m.visits > 0 => Some(p),
+                    Value::Estimate(_) => None,
+                    Value::Exact { .. } => Some(m.value.expected()),
+                };
+                (m.mv, e)
             })
-            .collect::<Vec<_>>()
-            .join("\n")
+            .collect();
+        let mut moves = analysis.moves;
+        let solved = self.exact.is_some() || analysis.solved.is_some();
+        if let Some(exact) = &self.exact {
+            for m in &mut moves {
+                if let Some(&(_, margin)) = exact.margins.iter().find(|(mv, _)| *mv == m.mv) {
+                    m.value = Value::from_margin(margin);
+                }
+            }
+            // Best margin first; among equals, more visits first.
+            moves.sort_by_key(|m| {
+                let margin = match m.value {
+                    Value::Exact {
+                        margin: Some(x), ..
+                    } => x,
+                    _ => i32::MIN,
+                };
+                (std::cmp::Reverse(margin), std::cmp::Reverse(m.visits))
+            });
+            if let Some(first) = moves.first_mut()
+                && exact.pv.first() == Some(&first.mv)
+            {
+                first.pv = exact.pv.clone();
+            }
+        }
+        Update {
+            number: self.updates,
+            elapsed: self.started.elapsed(),
+            playouts: self.playouts,
+            final_: self.exact.is_some() || moves.is_empty(),
+            moves,
+            estimates,
+            solved,
+        }
     }
+}
+
+impl Update {
+    /// The lines of this update: the RULES.md format (`MOVE VALUE LINE...`), or with `info` a
+    /// header line and one key-value line per move.
+    fn render(&self, request: AnalysisRequest, pos: &Position) -> String {
+        let count = request.lines.unwrap_or(usize::MAX).min(self.moves.len());
+        let moves = &self.moves[..count];
+        let line = |m: &MoveAnalysis| {
+            m.pv.iter()
+                .map(Move::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        if !request.info {
+            return moves
+                .iter()
+                .map(|m| format!("{} {} {}", m.mv, m.value.token(), line(m)))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        let mut out = vec![format!(
+            "update {} time {:.3} playouts {} moves {} solved {} to_move {}",
+            self.number,
+            self.elapsed.as_secs_f64(),
+            self.playouts,
+            self.moves.len(),
+            if self.solved { "yes" } else { "no" },
+            pos.side_to_move()
+        )];
+        for (rank, m) in moves.iter().enumerate() {
+            let estimate = self
+                .estimates
+                .iter()
+                .find(|(mv, _)| *mv == m.mv)
+                .and_then(|(_, e)| *e)
+                .map_or("-".to_string(), |e| format!("{e:.3}"));
+            let exact = match m.value {
+                Value::Exact { .. } => m.value.token(),
+                Value::Estimate(_) => "-".into(),
+            };
+            out.push(format!(
+                "info move {} order {rank} value {} exact {exact} estimate {estimate} visits {} pv {}",
+                m.mv,
+                m.value.token(),
+                m.visits,
+                line(m)
+            ));
+        }
+        out.join("\n")
+    }
+}
+
+/// The time for the next move from a Fischer clock: the time left shared over the moves the side
+/// to move still has (at most one per marble on an edge space), plus most of the increment,
+/// never more than the time left allows.
+fn allocate(clock: &Clocks, pos: &Position) -> Duration {
+    let side = pos.side_to_move();
+    let left = clock.left[side as usize];
+    let to_play = (pos.marbles(side) & Bitboard::EDGE).count().max(1);
+    let share = left / (to_play + 1) + clock.increment * 9 / 10;
+    let most = (left * 4 / 5).saturating_sub(CLOCK_RESERVE);
+    share.min(most).max(Duration::from_millis(5))
+}
+
+/// Reads `analyze [lines N]` or `analyze_info [lines N] [interval MS]`.
+fn analysis_request(args: &str, info: bool) -> Result<AnalysisRequest, String> {
+    let mut request = AnalysisRequest {
+        lines: None,
+        interval: None,
+        info,
+    };
+    let usage = if info {
+        "analyze_info [lines N] [interval MS]"
+    } else {
+        "analyze [lines N]"
+    };
+    let words: Vec<&str> = args.split_whitespace().collect();
+    for pair in words.chunks(2) {
+        let [key, value] = pair else {
+            return Err(format!("use {usage}"));
+        };
+        let n: u64 = value
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("'{value}' is not a {key}: give a whole number from 1"))?;
+        match *key {
+            "lines" => request.lines = Some(n as usize),
+            "interval" if info => request.interval = Some(Duration::from_millis(n)),
+            _ => return Err(format!("unknown option '{key}': use {usage}")),
+        }
+    }
+    Ok(request)
+}
+
+/// A number of seconds (fractions allowed, not negative).
+fn seconds(text: &str, usage: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e9)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("'{text}' is not a number of seconds: use {usage}"))
+}
+
+/// Takes a command line apart: `None` for a blank or comment line.
+fn parse_line(line: &str) -> Option<Parsed<'_>> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let (id, rest) = match line.split_once(char::is_whitespace) {
+        Some((first, rest)) if first.bytes().all(|b| b.is_ascii_digit()) => (first, rest.trim()),
+        _ if line.bytes().all(|b| b.is_ascii_digit()) => (line, ""),
+        _ => ("", line),
+    };
+    let (name, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    Some(Parsed {
+        id,
+        name,
+        args: args.trim(),
+    })
+}
+
+/// The id at the start of a line that is not text, if it has one.
+fn leading_id(raw: &[u8]) -> String {
+    let digits: Vec<u8> = raw.iter().copied().take_while(u8::is_ascii_digit).collect();
+    match raw.get(digits.len()) {
+        Some(b' ' | b'\t') => String::from_utf8(digits).unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// One line without its line end; `None` at the end of the input.
+fn read_line(input: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
+    let mut line = Vec::new();
+    if input.read_until(b'\n', &mut line)? == 0 {
+        return Ok(None);
+    }
+    while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+        line.pop();
+    }
+    Ok(Some(line))
+}
+
+fn write_answer<W: Write>(out: &Mutex<W>, id: &str, answer: &Answer) -> io::Result<()> {
+    let (mark, text) = match answer {
+        Ok(text) => ('=', text),
+        Err(text) => ('?', text),
+    };
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    if text.is_empty() || text.starts_with('\n') {
+        write!(w, "{mark}{id}{text}\n\n")?;
+    } else {
+        write!(w, "{mark}{id} {text}\n\n")?;
+    }
+    w.flush()
 }
 
 /// The board for people (the rules library's diagram, the last move's square in brackets),

@@ -45,7 +45,7 @@ fn every_transcript_gets_exactly_its_answers() {
         .flatten()
         .collect();
     files.sort_by_key(|f| f.path());
-    assert!(files.len() >= 4);
+    assert!(files.len() >= 5);
     for file in files {
         let (input, expected) = read_transcript(&file.path());
         assert_eq!(run(&input), expected, "{}", file.path().display());
@@ -150,7 +150,7 @@ fn list_commands_names_every_known_command_and_nothing_else() {
             "{name}"
         );
     }
-    assert_eq!(body.lines().count(), 20);
+    assert_eq!(body.lines().count(), mabula_engine::gtp::COMMANDS.len());
 }
 
 #[test]
@@ -158,4 +158,250 @@ fn an_answer_keeps_the_id_of_its_command() {
     assert_eq!(run("42 protocol_version\n"), "=42 2\n\n");
     assert_eq!(run("7 nonsense\n"), "?7 unknown command 'nonsense'\n\n");
     assert_eq!(run("   \n# nothing\n9 quit\nname\n"), "=9\n\n");
+}
+
+/// A late position: deal `seed`, then moves chosen by a fixed rule until at most `edges` marbles
+/// are left on edge spaces.
+fn late_position(seed: u64, edges: u32) -> Position {
+    let mut pos = deal::random(seed, Color::White);
+    let mut i = 0;
+    while (pos.occupied() & mabula::Bitboard::EDGE).count() > edges && !pos.is_game_over() {
+        let moves = pos.legal_moves();
+        pos.play_unchecked(moves[(i * 5 + 2) % moves.len()]);
+        i += 1;
+    }
+    pos
+}
+
+#[test]
+fn analyze_gives_every_move_the_exact_margin_of_the_solver_best_first() {
+    use mabula_engine::{Limits, SolveMode, Solver, Value};
+    for seed in 0..6 {
+        let pos = late_position(seed, 9);
+        if pos.is_game_over() {
+            continue;
+        }
+        let scoring = if seed % 2 == 0 {
+            mabula::Scoring::Largest
+        } else {
+            mabula::Scoring::Product
+        };
+        let out = run(&format!(
+            "set_option threads 1\nscoring {scoring}\nsetup {pos}\nmovetime 3000\nanalyze\n"
+        ));
+        let body = out
+            .split("\n\n")
+            .nth(4)
+            .and_then(|a| a.strip_prefix("= "))
+            .expect("an analysis");
+        let mut solver = Solver::new(scoring, 16);
+        let exact = solver
+            .solve_moves(&pos, SolveMode::Margin, &Limits::none())
+            .expect("solved");
+        let mut previous = i32::MAX;
+        for line in body.lines() {
+            let words: Vec<&str> = line.split(' ').collect();
+            let mv: Move = words[0].parse().expect("a move");
+            let margin = exact
+                .iter()
+                .find(|(m, _)| *m == mv)
+                .map(|(_, v)| *v)
+                .expect("a legal move");
+            assert_eq!(
+                words[1],
+                Value::from_margin(margin).token(),
+                "{pos} ({scoring}): {line}"
+            );
+            assert!(margin <= previous, "{pos}: not best first at {line}");
+            previous = margin;
+        }
+        assert_eq!(body.lines().count(), exact.len(), "{pos}");
+    }
+}
+
+#[test]
+fn analyze_info_reports_values_visits_and_estimates_in_separate_fields() {
+    let pos = late_position(3, 16);
+    let out = run(&format!(
+        "set_option threads 1\nsetup {pos}\nmovetime 200\n4 analyze_info lines 3\n"
+    ));
+    let answer = out.split("\n\n").nth(3).expect("an answer");
+    let mut lines = answer.lines();
+    assert_eq!(lines.next(), Some("=4"));
+    let header = lines.next().expect("a header");
+    assert!(header.starts_with("update 1 time "), "{header}");
+    assert!(header.contains(" playouts "), "{header}");
+    let infos: Vec<&str> = lines.collect();
+    assert_eq!(infos.len(), 3.min(pos.legal_moves().len()), "{answer}");
+    for (rank, info) in infos.iter().enumerate() {
+        let words: Vec<&str> = info.split(' ').collect();
+        assert_eq!(words[0], "info");
+        let keys: Vec<&str> = words.iter().skip(1).step_by(2).copied().take(7).collect();
+        assert_eq!(
+            keys,
+            ["move", "order", "value", "exact", "estimate", "visits", "pv"],
+            "{info}"
+        );
+        assert_eq!(words[4], rank.to_string());
+        assert!(words[12].parse::<u64>().is_ok(), "{info}");
+        assert_eq!(words[14], words[2], "the line starts with the move: {info}");
+    }
+}
+
+/// Input that hands out its lines one at a time, sleeping before some: a GUI that waits.
+struct Paced {
+    lines: std::collections::VecDeque<(std::time::Duration, Vec<u8>)>,
+}
+
+impl std::io::Read for Paced {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let Some((wait, mut line)) = self.lines.pop_front() else {
+            return Ok(0);
+        };
+        std::thread::sleep(wait);
+        let n = line.len().min(buf.len());
+        buf[..n].copy_from_slice(&line[..n]);
+        if n < line.len() {
+            let rest = line.split_off(n);
+            self.lines.push_front((std::time::Duration::ZERO, rest));
+        }
+        Ok(n)
+    }
+}
+
+fn run_paced(lines: &[(u64, &str)]) -> String {
+    let paced = Paced {
+        lines: lines
+            .iter()
+            .map(|(ms, l)| {
+                (
+                    std::time::Duration::from_millis(*ms),
+                    format!("{l}\n").into_bytes(),
+                )
+            })
+            .collect(),
+    };
+    let mut out = Vec::new();
+    Gtp::new()
+        .run(std::io::BufReader::new(paced), &mut out)
+        .expect("in-memory I/O");
+    String::from_utf8(out).expect("UTF-8 answers")
+}
+
+#[test]
+fn a_streaming_analysis_updates_at_its_interval_until_the_next_command() {
+    let start = deal::random(4, Color::White);
+    let out = run_paced(&[
+        (0, "set_option threads 1"),
+        (0, &format!("setup {start}")),
+        (0, "9 analyze_info interval 100 lines 2"),
+        (700, "10 stop"),
+        (0, "11 position"),
+    ]);
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    let stream = answers[2];
+    assert!(stream.starts_with("=9\nupdate 1 "), "{stream}");
+    let updates = stream.lines().filter(|l| l.starts_with("update ")).count();
+    assert!((3..=8).contains(&updates), "{updates} updates: {stream}");
+    let infos = stream.lines().filter(|l| l.starts_with("info ")).count();
+    assert_eq!(infos, 2 * updates, "two lines per update: {stream}");
+    assert_eq!(answers[3], "=10");
+    assert_eq!(answers[4], format!("=11 {start}"));
+}
+
+#[test]
+fn a_stream_of_a_solved_position_ends_its_updates_and_waits_for_the_next_command() {
+    let pos = late_position(2, 8);
+    let out = run_paced(&[
+        (0, "set_option threads 1"),
+        (0, &format!("setup {pos}")),
+        (0, "analyze_info interval 50"),
+        (600, "result"),
+    ]);
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    let updates: Vec<&str> = answers[2]
+        .lines()
+        .filter(|l| l.starts_with("update "))
+        .collect();
+    assert_eq!(updates.len(), 1, "{}", answers[2]);
+    assert!(updates[0].contains("solved yes"), "{}", updates[0]);
+    assert_eq!(answers[3], "= *");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_answered_with_an_error_and_the_session_goes_on() {
+    let mut input = b"1 name\n".to_vec();
+    input.extend_from_slice(b"2 play \xff\xfe\n\xc3\n3 protocol_version\n");
+    let mut out = Vec::new();
+    Gtp::new()
+        .run(&input[..], &mut out)
+        .expect("in-memory I/O");
+    assert_eq!(
+        String::from_utf8(out).expect("text"),
+        "=1 mabula-engine\n\n?2 the line is not UTF-8 text\n\n? the line is not UTF-8 text\n\n\
+         =3 2\n\n"
+    );
+}
+
+#[test]
+fn with_a_clock_genmove_spends_a_share_of_the_time_left_and_counts_it() {
+    let start = deal::random(5, Color::White);
+    let script = format!(
+        "set_option threads 1\nsetup {start}\ntime_settings 2 0.1\ntime_left w 1.5\ngenmove\noptions\n"
+    );
+    let started = std::time::Instant::now();
+    let out = run(&script);
+    assert!(
+        started.elapsed() < std::time::Duration::from_millis(1400),
+        "{:?}",
+        started.elapsed()
+    );
+    let options = out.split("\n\n").nth(5).expect("options");
+    let clock = options
+        .lines()
+        .find(|l| l.starts_with("clock "))
+        .expect("a clock line");
+    let words: Vec<&str> = clock.split(' ').collect();
+    let white: f64 = words[2].parse().expect("seconds");
+    assert!(white < 1.6 && white > 0.3, "{clock}");
+    assert_eq!(words[4], "2.000", "Black's clock is untouched: {clock}");
+}
+
+#[test]
+fn load_record_reads_one_game_of_a_file_of_several() {
+    let dir = std::env::temp_dir().join(format!("mabula-gtp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join("games.pgn");
+    let records = format!(
+        "{}/../mabula/tests/data/records/three_games.pgn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::copy(records, &path).expect("a copy");
+    let p = path.display();
+    let out = run(&format!(
+        "load_record {p}\nload_record {p} 4\nload_record {p} 3\nload_record {p} 2\nresult\nrecord\n"
+    ));
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(
+        answers[0],
+        format!("? {p} holds 3 games: give the number of one, like load_record {p} 1")
+    );
+    assert_eq!(answers[1], format!("? {p} holds 3 games: give 1 to 3"));
+    assert!(
+        answers[2].starts_with(&format!("? {p}, game 3: line 22, move 1...: illegal move a4-g4")),
+        "{}",
+        answers[2]
+    );
+    let pos: Position = answers[3]
+        .strip_prefix("= ")
+        .expect("a position")
+        .parse()
+        .expect("fen");
+    assert_eq!(pos.side_to_move(), Color::White);
+    let record = answers[5].strip_prefix("=\n").expect("a record");
+    assert!(record.contains("[Round \"2\"]"), "{record}");
+    assert!(record.ends_with("1... c8-c6 2. b1-b4 e8-e5 *"), "{record}");
+    let game = mabula::Game::parse(record).expect("the record reads back");
+    assert_eq!(game.position(), &pos);
+    let _ = std::fs::remove_dir_all(&dir);
 }
