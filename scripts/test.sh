@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the Rust workspace (unit, integration, property, differential,
+# Runs every test of the project: rustfmt and clippy, the Rust workspace (unit, integration, property, differential,
 # perft and doc tests), the storage tests against a throwaway PostgreSQL server, Schemathesis
 # against the OpenAPI document of a running server, and the browser tests. Starts and installs
 # what the tests need: system packages (scripts/setup-tests.sh), Schemathesis into target/venv.
@@ -20,7 +20,13 @@ if [ -z "${MABULA_TEST_POSTGRES_URL:-}" ] && [ -x scripts/start-postgres.sh ]; t
   fi
 fi
 
+# The house style first: formatting and every lint, warnings as errors.
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
+
 cargo nextest run --workspace --no-fail-fast
+# The rules crate's optional serde feature (nothing in the workspace turns it on).
+cargo nextest run -p mabula --features serde --no-fail-fast serde_impls
 cargo test --workspace --doc --quiet
 
 # Generated requests against a real server: no 5xx, and no status the document does not list.

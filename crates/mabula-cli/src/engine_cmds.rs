@@ -14,10 +14,10 @@ use mabula_engine::gtp::Gtp;
 use mabula_engine::{EngineConfig, Limits, MoveAnalysis, SolveMode, Solver, Value};
 use serde_json::json;
 use std::io::{BufReader, Read, Write};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::Mutex;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// Engine commands.
@@ -496,11 +496,7 @@ fn annotate_records(
         let (record, chart) = annotate_game(game, n, settings, out)?;
         texts.push(record);
         if let Some(c) = chart {
-            charts.push(if several {
-                format!("game {n}\n{c}")
-            } else {
-                c
-            });
+            charts.push(if several { format!("game {n}\n{c}") } else { c });
         }
     }
     if out.json {
@@ -596,7 +592,7 @@ fn annotate_game(
             })
         );
     }
-    let graph = out.chart.then(|| annotate::chart(&values, &notes, 11));
+    let graph = out.chart.then(|| crate::chart::chart(&values, &notes, 11));
     Ok((record, graph))
 }
 

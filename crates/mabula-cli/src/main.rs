@@ -1,19 +1,31 @@
 //! `mabula`: one binary for every tool of the project. This file only parses arguments and
 //! dispatches; each group of commands lives in its own module.
+//!
+//! Exit codes (docs/cli.md): 0 success, 1 a failure the message names (a bad position, a
+//! missing file, an unsolved position within its time), 2 a command line clap cannot read.
 
+mod chart;
 mod engine_cmds;
-mod records;
 mod play_cmds;
+mod records;
 mod rules_cmds;
 mod serve_cmds;
 mod train_cmds;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Mabula: the game of marbles pushed in from the edge.
 #[derive(Parser)]
-#[command(name = "mabula", version, about, propagate_version = true)]
+#[command(
+    name = "mabula",
+    version,
+    about,
+    propagate_version = true,
+    disable_help_subcommand = true,
+    after_help = "Exit status: 0 on success, 1 when the command fails (the message says why), \
+                  2 when the command line is wrong."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -31,6 +43,25 @@ enum Command {
     Serve(serve_cmds::Command),
     #[command(flatten)]
     Train(train_cmds::Command),
+    /// Print the help of mabula or of one of its commands.
+    Help {
+        /// The command, for example `analyze`.
+        command: Vec<String>,
+    },
+}
+
+/// `mabula help [COMMAND...]`.
+fn help(path: &[String]) -> anyhow::Result<()> {
+    let mut cmd = Cli::command();
+    let mut at = &mut cmd;
+    for name in path {
+        at = match at.find_subcommand_mut(name) {
+            Some(sub) => sub,
+            None => anyhow::bail!("there is no command '{name}': mabula help lists them"),
+        };
+    }
+    at.print_long_help()?;
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -41,6 +72,7 @@ fn main() -> ExitCode {
         Command::Play(cmd) => play_cmds::run(cmd),
         Command::Serve(cmd) => serve_cmds::run(cmd),
         Command::Train(cmd) => train_cmds::run(cmd),
+        Command::Help { command } => help(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

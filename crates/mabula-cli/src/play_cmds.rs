@@ -57,6 +57,9 @@ pub struct PlayArgs {
     /// Continue the game in this record file.
     #[arg(long, value_name = "FILE")]
     pub load: Option<PathBuf>,
+    /// In a record file of several games, continue game N (1 first).
+    #[arg(long, value_name = "N", requires = "load")]
+    pub game: Option<usize>,
     /// Keep the record in this file, rewritten after every move (the `s` key saves there too).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
@@ -96,6 +99,13 @@ pub fn run(cmd: Command) -> Result<()> {
                 let echo = !std::io::IsTerminal::is_terminal(&stdin);
                 play::plain::run(settings, game, stdin.lock(), std::io::stdout(), echo)
             } else {
+                use std::io::IsTerminal;
+                if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+                    bail!(
+                        "the full-screen game needs a terminal, and the input or the output is \
+                         not one: use --plain to play line by line"
+                    );
+                }
                 play::tui::run(settings, game)
             }
         }
@@ -115,10 +125,7 @@ pub fn prepare(args: &PlayArgs) -> Result<(Settings, Game)> {
         }
     };
     let game = if let Some(path) = &args.load {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the record {}", path.display()))?;
-        let game = Game::parse(&text)
-            .with_context(|| format!("{} is not a valid game record", path.display()))?;
+        let game = crate::records::game(path, args.game)?;
         if let Some(scoring) = args.scoring
             && scoring != game.scoring()
         {
@@ -171,6 +178,7 @@ pub fn prepare(args: &PlayArgs) -> Result<(Settings, Game)> {
         autosave: args.save.is_some(),
         color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         mouse: !args.no_mouse,
+        plain: args.plain,
     };
     Ok((settings, game))
 }

@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result, bail};
 use mabula::perft::{divide, perft, perft_full};
-use mabula::{Bitboard, Color, Position, Scoring, deal, diagram::diagram};
+use mabula::{Bitboard, Color, Move, Position, Scoring, deal, diagram::diagram};
 use std::time::Instant;
 
 /// Commands about the rules.
@@ -28,11 +28,24 @@ pub enum Command {
         /// The position string.
         #[arg(required = true, num_args = 1..)]
         position: Vec<String>,
+        /// Print one JSON object on one line (see docs/cli.md).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play moves from a position and print the position string reached.
+    Apply {
+        /// The position string (quote it, or give its two parts as two arguments).
+        #[arg(required = true, num_args = 1..)]
+        position: Vec<String>,
+        /// The moves, separated by spaces or commas: `--moves "b1-b4 c8-c6"`.
+        #[arg(long, required = true)]
+        moves: String,
     },
     /// Count the move paths of a given length from a position.
+    #[command(override_usage = "mabula perft [OPTIONS] <POSITION>... <DEPTH>")]
     Perft {
-        /// The position string, then the depth.
-        #[arg(required = true, num_args = 2.., value_name = "POSITION DEPTH")]
+        /// The position string (quoted, or as two arguments), then the depth.
+        #[arg(required = true, num_args = 2.., value_name = "POSITION... DEPTH")]
         args: Vec<String>,
         /// First print the count below each root move.
         #[arg(long)]
@@ -40,6 +53,9 @@ pub enum Command {
         /// Play every leaf move instead of counting the last ply in bulk.
         #[arg(long)]
         full: bool,
+        /// Print one JSON object on one line (see docs/cli.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Run the fixed speed suite and check its node counts.
     Bench,
@@ -66,16 +82,43 @@ pub fn run(cmd: Command) -> Result<()> {
             println!("{}", deal::random(seed, first));
         }
         Command::Show { position } => print!("{}", show(&position_arg(&position)?)),
-        Command::Legal { position } => {
-            let mut moves = position_arg(&position)?.legal_moves();
+        Command::Legal { position, json } => {
+            let pos = position_arg(&position)?;
+            let mut moves = pos.legal_moves();
             moves.sort_unstable();
             let words: Vec<String> = moves.iter().map(ToString::to_string).collect();
-            println!("{}", words.join(" "));
+            if json {
+                let value = serde_json::json!({
+                    "type": "legal",
+                    "position": pos.to_string(),
+                    "to_move": pos.side_to_move().to_string(),
+                    "moves": words,
+                    "must_pass": moves.first() == Some(&Move::PASS),
+                    "game_over": pos.is_game_over(),
+                });
+                println!("{value}");
+            } else {
+                println!("{}", words.join(" "));
+            }
+        }
+        Command::Apply { position, moves } => {
+            let mut pos = position_arg(&position)?;
+            let words = moves.split([' ', ',']).filter(|w| !w.trim().is_empty());
+            for (i, word) in words.enumerate() {
+                let mv: Move = word
+                    .parse()
+                    .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+                pos = pos
+                    .play(mv)
+                    .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+            }
+            println!("{pos}");
         }
         Command::Perft {
             args,
             divide: per_move,
             full,
+            json,
         } => {
             let (depth_text, words) = args
                 .split_last()
@@ -87,8 +130,13 @@ pub fn run(cmd: Command) -> Result<()> {
                 bail!("depth {depth} is too large: a game never lasts more than {MAX_DEPTH} plies");
             }
             let pos = position_arg(words)?;
-            if per_move {
-                for (mv, n) in divide(&pos, depth) {
+            let divided = if per_move {
+                divide(&pos, depth)
+            } else {
+                Vec::new()
+            };
+            if !json {
+                for (mv, n) in &divided {
                     println!("{mv}: {n}");
                 }
             }
@@ -97,7 +145,23 @@ pub fn run(cmd: Command) -> Result<()> {
             } else {
                 perft(&pos, depth)
             };
-            println!("{count}");
+            if json {
+                let counts: Vec<serde_json::Value> = divided
+                    .iter()
+                    .map(|(mv, n)| serde_json::json!({"move": mv.to_string(), "count": n}))
+                    .collect();
+                let value = serde_json::json!({
+                    "type": "perft",
+                    "position": pos.to_string(),
+                    "depth": depth,
+                    "full": full,
+                    "count": count,
+                    "divide": per_move.then_some(counts),
+                });
+                println!("{value}");
+            } else {
+                println!("{count}");
+            }
         }
         Command::Bench => bench()?,
     }
@@ -227,33 +291,39 @@ const CASES: &[Case] = &[
         run: || perft_full(&midgame(2), 6),
     },
     Case {
-        name: "random playouts",
+        name: "random playouts (checksum)",
         unit: "games",
         expected: 53_044_367,
         run: || playouts(PLAYOUTS),
     },
 ];
 
+/// A speed: `3.2 M games/s`, in millions of the unit a second.
+fn rate(per_second: f64, unit: &str) -> String {
+    format!("{:.1} M {unit}/s", per_second / 1e6)
+}
+
 fn bench() -> Result<()> {
     println!(
         "{:<28} {:>16} {:>10} {:>14}",
-        "case", "count", "seconds", "per second"
+        "case", "count or check", "seconds", "speed"
     );
     let mut failed = Vec::new();
     for case in CASES {
         let start = Instant::now();
         let count = (case.run)();
         let secs = start.elapsed().as_secs_f64();
+        // The playout case counts games, and its check is a checksum of their scores, not a
+        // count: the speed is of the games.
         let work = if case.unit == "games" {
             PLAYOUTS
         } else {
             count
         };
         println!(
-            "{:<28} {count:>16} {secs:>10.3} {:>10.1} M {}/s",
+            "{:<28} {count:>16} {secs:>10.3} {:>14}",
             case.name,
-            work as f64 / secs / 1e6,
-            case.unit
+            rate(work as f64 / secs, case.unit)
         );
         if count != case.expected {
             failed.push(format!(

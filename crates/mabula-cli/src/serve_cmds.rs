@@ -141,6 +141,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.max_header_bytes = max_header_bytes;
             config.trusted_proxies = trusted_proxies;
             runtime.block_on(async move {
+                check_postgres(&config.database).await?;
                 let listener = tokio::net::TcpListener::bind(&bind)
                     .await
                     .with_context(|| format!("cannot listen on {bind}"))?;
@@ -149,7 +150,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                     "Mabula is served at http://{addr}/ (database: {})",
                     mabula_server::server::redact(&config.database)
                 );
-                mabula_server::run(listener, config, shutdown_signal()).await?;
+                // The server's error says its cause in its own message: print it once.
+                mabula_server::run(listener, config, shutdown_signal())
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
                 Ok(())
             })
         }
@@ -182,8 +186,91 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
 fn init_logs() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,mabula_server=info"));
+    // Colour codes only for a terminal: a log file or a pipe gets plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(ansi)
         .try_init();
+}
+
+/// How long `serve` waits for PostgreSQL's port before it gives up.
+const DATABASE_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// For a PostgreSQL URL, checks that its server accepts connections, so that `serve` fails at
+/// once with one message rather than after the pool's retries (and before saying it serves).
+async fn check_postgres(url: &str) -> anyhow::Result<()> {
+    let Some((host, port)) = postgres_address(url) else {
+        return Ok(());
+    };
+    let shown = mabula_server::server::redact(url);
+    let address = format!("{host}:{port}");
+    match tokio::time::timeout(
+        DATABASE_CONNECT_TIMEOUT,
+        tokio::net::TcpStream::connect(address.as_str()),
+    )
+    .await
+    {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => {
+            anyhow::bail!("cannot reach the PostgreSQL server of {shown} at {address}: {e}")
+        }
+        Err(_) => anyhow::bail!(
+            "cannot reach the PostgreSQL server of {shown} at {address}: no answer within {} s",
+            DATABASE_CONNECT_TIMEOUT.as_secs()
+        ),
+    }
+}
+
+/// The host and port of a `postgres://` or `postgresql://` URL; `None` for other databases and
+/// for URLs without a host (a Unix socket).
+fn postgres_address(url: &str) -> Option<(String, u16)> {
+    let rest = url
+        .strip_prefix("postgres://")
+        .or_else(|| url.strip_prefix("postgresql://"))?;
+    let authority = rest.split(['/', '?']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    // Several hosts (`h1,h2`): the first is checked.
+    let host_port = host_port.split(',').next().unwrap_or("");
+    let (host, port) = if let Some(v6) = host_port.strip_prefix('[') {
+        let (host, after) = v6.split_once(']')?;
+        (host.to_string(), after.strip_prefix(':'))
+    } else {
+        match host_port.rsplit_once(':') {
+            Some((h, p)) => (h.to_string(), Some(p)),
+            None => (host_port.to_string(), None),
+        }
+    };
+    if host.is_empty() {
+        return None;
+    }
+    let port = match port {
+        Some(p) => p.parse().ok()?,
+        None => 5432,
+    };
+    Some((host, port))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::postgres_address;
+
+    #[test]
+    fn the_address_of_a_postgres_url_is_its_host_and_port() {
+        let at = |u: &str| postgres_address(u);
+        assert_eq!(
+            at("postgres://mabula:secret@db.example:6543/mabula?sslmode=disable"),
+            Some(("db.example".into(), 6543))
+        );
+        assert_eq!(
+            at("postgresql://localhost/x"),
+            Some(("localhost".into(), 5432))
+        );
+        assert_eq!(at("postgres://u@[::1]:5433/x"), Some(("::1".into(), 5433)));
+        assert_eq!(at("postgres:///mabula?host=/run/postgresql"), None);
+        assert_eq!(at("sqlite:///tmp/x.db"), None);
+        assert_eq!(at("/tmp/mabula.db"), None);
+    }
 }

@@ -609,7 +609,9 @@ impl Gtp {
         }
         let (path, number) = match args.rsplit_once(char::is_whitespace) {
             Some((p, n)) if n.bytes().all(|b| b.is_ascii_digit()) => {
-                let n: usize = n.parse().map_err(|_| format!("'{n}' is not a game number"))?;
+                let n: usize = n
+                    .parse()
+                    .map_err(|_| format!("'{n}' is not a game number"))?;
                 (p.trim(), Some(n))
             }
             _ => (args, None),
@@ -796,13 +798,17 @@ impl AnalysisState {
             let limits = with_stop(Limits::time(solver_time.max(SOLVER_FLOOR)));
             self.exact = exact_moves(&self.pos, self.scoring, self.table_mb, &limits);
         }
-        let left = time.saturating_sub(began.elapsed()).max(Duration::from_millis(1));
+        let left = time
+            .saturating_sub(began.elapsed())
+            .max(Duration::from_millis(1));
         let tree_time = if self.exact.is_some() {
             left.min(Duration::from_millis(100))
         } else {
             left
         };
-        let analysis = self.engine.analyze(&self.pos, &with_stop(Limits::time(tree_time)));
+        let analysis = self
+            .engine
+            .analyze(&self.pos, &with_stop(Limits::time(tree_time)));
         self.updates += 1;
         // The engine's playouts are those of this step; its visits count the whole tree.
         self.playouts += analysis.playouts;

@@ -5,7 +5,7 @@
 //!
 //! - [`annotate`]: annotation shared by `mabula analyze` and the server: a position analysed in
 //!   steps within a time bound (with the exact margin late in the game), notes on the moves of a
-//!   game (blunders, mistakes), the evaluation graph and its terminal chart.
+//!   game (blunders, mistakes), the evaluation graph.
 //! - [`search`]: the facade. An [`Engine`] keeps its trees and table between moves and answers
 //!   with an [`Analysis`] (every legal move with a [`Value`], visits and principal line).
 //! - [`mcts`]: Monte Carlo tree search with proven results (one tree per thread).

@@ -239,7 +239,9 @@ fn analyze_info_reports_values_visits_and_estimates_in_separate_fields() {
         let keys: Vec<&str> = words.iter().skip(1).step_by(2).copied().take(7).collect();
         assert_eq!(
             keys,
-            ["move", "order", "value", "exact", "estimate", "visits", "pv"],
+            [
+                "move", "order", "value", "exact", "estimate", "visits", "pv"
+            ],
             "{info}"
         );
         assert_eq!(words[4], rank.to_string());
@@ -333,9 +335,7 @@ fn a_line_that_is_not_utf8_is_answered_with_an_error_and_the_session_goes_on() {
     let mut input = b"1 name\n".to_vec();
     input.extend_from_slice(b"2 play \xff\xfe\n\xc3\n3 protocol_version\n");
     let mut out = Vec::new();
-    Gtp::new()
-        .run(&input[..], &mut out)
-        .expect("in-memory I/O");
+    Gtp::new().run(&input[..], &mut out).expect("in-memory I/O");
     assert_eq!(
         String::from_utf8(out).expect("text"),
         "=1 mabula-engine\n\n?2 the line is not UTF-8 text\n\n? the line is not UTF-8 text\n\n\
@@ -388,7 +388,9 @@ fn load_record_reads_one_game_of_a_file_of_several() {
     );
     assert_eq!(answers[1], format!("? {p} holds 3 games: give 1 to 3"));
     assert!(
-        answers[2].starts_with(&format!("? {p}, game 3: line 22, move 1...: illegal move a4-g4")),
+        answers[2].starts_with(&format!(
+            "? {p}, game 3: line 22, move 1...: illegal move a4-g4"
+        )),
         "{}",
         answers[2]
     );

@@ -15,6 +15,8 @@
 //! - [`record`]: game records ([`Game`]), PGN-shaped.
 //! - [`perft`]: move-path counting, for testing and benchmarking.
 //! - `tables` (private): the compile-time push and hash tables.
+//! - `serde_impls` (private, with the `serde` feature): `Serialize` and `Deserialize` for the
+//!   text types, each as its canonical text.
 //!
 //! The library does no I/O and holds no global state.
 //!
@@ -35,6 +37,8 @@ pub mod perft;
 pub mod position;
 pub mod record;
 pub mod scoring;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod square;
 pub mod symmetry;
 mod tables;
@@ -43,7 +47,7 @@ pub use bitboard::Bitboard;
 pub use fen::ParsePositionError;
 pub use moves::{Move, MoveList, ParseMoveError};
 pub use perft::perft;
-pub use position::{PlayError, Position, Setup, SetupError};
+pub use position::{Illegal, PlayError, Position, Setup, SetupError};
 pub use record::{Game, RecordError};
 pub use scoring::{GameResult, Outcome, Scores, Scoring};
 pub use square::{Color, Square};

@@ -8,7 +8,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
-use crate::scoring::{Outcome, Scores, Scoring};
+use crate::scoring::{GameResult, Outcome, Scores, Scoring};
 use crate::square::{Color, Square};
 use crate::tables::{
     BLACK_TO_MOVE, CODE_BASE, EDGE_OF, KEYS, LINE_MASK, LINE_OF, MASK_KEYS, NONE, PUSH, PUSHES,
@@ -62,8 +62,53 @@ pub struct Position {
 pub struct PlayError {
     /// The move that was refused.
     pub mv: Move,
-    /// What is wrong with it, in words.
-    pub reason: String,
+    /// What is wrong with it (its `Display` says it in words).
+    pub reason: Illegal,
+}
+
+/// What makes a move illegal, for callers to match on; `Display` says it in words.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Illegal {
+    /// Neither side can move.
+    #[error("the game is over")]
+    GameOver,
+    /// A result was declared (a resignation, an agreement), so the game takes no more moves.
+    #[error("the game is over ({0})")]
+    Decided(GameResult),
+    /// A pass by a player who can push.
+    #[error("{0} can push a marble, and a player who can move must")]
+    MustPush(Color),
+    /// A push by a player who has none and must pass.
+    #[error("{0} has no marble that can move and must pass")]
+    MustPass(Color),
+    /// A push from an empty edge space.
+    #[error("there is no marble on {0}")]
+    NoMarble(Square),
+    /// A push of the opponent's marble.
+    #[error("the marble on {from} is {owner}'s, and it is {turn}'s turn")]
+    NotYours {
+        /// The edge space.
+        from: Square,
+        /// Whose marble is there.
+        owner: Color,
+        /// Whose turn it is.
+        turn: Color,
+    },
+    /// A push along a line whose six field squares are full.
+    #[error("the line of {0} is full, so that marble cannot move")]
+    LineFull(Square),
+    /// A push further than the marbles on the line leave room for.
+    #[error(
+        "the marble on {from} may travel at most {room} square{} here; further would push a \
+         marble onto an edge space",
+        if *room == 1 { "" } else { "s" }
+    )]
+    TooFar {
+        /// The edge space.
+        from: Square,
+        /// The farthest it may go.
+        room: u32,
+    },
 }
 
 impl Position {
@@ -271,45 +316,39 @@ impl Position {
         self.check(mv).is_ok()
     }
 
-    fn check(&self, mv: Move) -> Result<(), String> {
+    fn check(&self, mv: Move) -> Result<(), Illegal> {
         let own_pushes = self.count_pushes();
         if mv.is_pass() {
             return match (own_pushes, self.can_push(self.turn.other())) {
                 (0, true) => Ok(()),
-                (0, false) => Err("the game is over".into()),
-                _ => Err(format!(
-                    "{} can push a marble, and a player who can move must",
-                    self.turn
-                )),
+                (0, false) => Err(Illegal::GameOver),
+                _ => Err(Illegal::MustPush(self.turn)),
             };
         }
         if own_pushes == 0 {
             return Err(if self.can_push(self.turn.other()) {
-                format!("{} has no marble that can move and must pass", self.turn)
+                Illegal::MustPass(self.turn)
             } else {
-                "the game is over".into()
+                Illegal::GameOver
             });
         }
         let from = mv.from().expect("a push has a start");
         match self.color_at(from) {
-            None => return Err(format!("there is no marble on {from}")),
-            Some(c) if c != self.turn => {
-                return Err(format!(
-                    "the marble on {from} is {c}'s, and it is {}'s turn",
-                    self.turn
-                ));
+            None => return Err(Illegal::NoMarble(from)),
+            Some(owner) if owner != self.turn => {
+                return Err(Illegal::NotYours {
+                    from,
+                    owner,
+                    turn: self.turn,
+                });
             }
             Some(_) => {}
         }
         let room = Position::room(self.occupied().0, from as usize);
         if u32::from(mv.distance()) > room {
             return Err(match room {
-                0 => format!("the line of {from} is full, so that marble cannot move"),
-                _ => format!(
-                    "the marble on {from} may travel at most {room} square{} here; further would \
-                     push a marble onto an edge space",
-                    if room == 1 { "" } else { "s" }
-                ),
+                0 => Illegal::LineFull(from),
+                _ => Illegal::TooFar { from, room },
             });
         }
         Ok(())

@@ -27,7 +27,7 @@
 
 use crate::fen::ParsePositionError;
 use crate::moves::{Move, ParseMoveError};
-use crate::position::{PlayError, Position};
+use crate::position::{Illegal, PlayError, Position};
 use crate::scoring::{GameResult, Scoring};
 use crate::square::Color;
 use std::fmt;
@@ -190,7 +190,7 @@ impl Game {
         if self.declared != GameResult::Unfinished {
             return Err(PlayError {
                 mv,
-                reason: format!("the game is over ({})", self.declared),
+                reason: Illegal::Decided(self.declared),
             });
         }
         self.current = self.current.play(mv)?;

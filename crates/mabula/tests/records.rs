@@ -84,7 +84,10 @@ fn a_move_number_that_does_not_count_the_moves_is_refused() {
     // White's number on Black's move, and Black's on White's.
     for body in ["1. b1-b4 2. c8-c6 *", "1... b1-b4 *"] {
         let err = Game::parse(&format!("{setup}{body}")).expect_err(body);
-        assert!(matches!(err, RecordError::Numbering { .. }), "{body}: {err}");
+        assert!(
+            matches!(err, RecordError::Numbering { .. }),
+            "{body}: {err}"
+        );
     }
     // Numbers written out in full for Black, or left out, are fine.
     for body in ["1. b1-b4 1... c8-c6 2. d1-d3 *", "b1-b4 c8-c6 d1-d3 *"] {
@@ -102,4 +105,35 @@ fn the_reason_of_an_illegal_move_is_said_once() {
     // twice in a chain of causes.
     assert!(err.source().is_none());
     assert_eq!(err.to_string().matches("at most 5 squares").count(), 1);
+}
+
+#[test]
+fn an_illegal_move_carries_a_reason_callers_can_match_on() {
+    use mabula::{Illegal, Move, Position, Square};
+    let pos: Position = "1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w"
+        .parse()
+        .expect("a position");
+    let err = pos
+        .play("c1-c3".parse::<Move>().expect("notation"))
+        .expect_err("black's marble");
+    assert_eq!(
+        err.reason,
+        Illegal::NotYours {
+            from: Square::C1,
+            owner: Color::Black,
+            turn: Color::White
+        }
+    );
+    let err = pos.play(Move::PASS).expect_err("white can move");
+    assert_eq!(err.reason, Illegal::MustPush(Color::White));
+    let mut game = Game::new(pos, Scoring::Largest);
+    game.declare(GameResult::BlackWins);
+    let err = game
+        .play("b1-b4".parse().expect("notation"))
+        .expect_err("decided");
+    assert_eq!(err.reason, Illegal::Decided(GameResult::BlackWins));
+    assert_eq!(
+        err.to_string(),
+        "illegal move b1-b4: the game is over (0-1)"
+    );
 }

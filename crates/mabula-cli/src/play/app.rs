@@ -42,6 +42,8 @@ pub enum Key {
     Right,
     /// Ctrl-C: leave at once.
     CtrlC,
+    /// Ctrl-U: clear the prompt, as in a shell.
+    CtrlU,
 }
 
 /// Something that happened, for the state machine to react to.
@@ -195,8 +197,12 @@ pub struct BoardView {
 /// The lines of `help`.
 pub const HELP: &str = "keys: arrows or Tab pick a marble, 1-6 or Enter aim, Enter pushes, Esc \
     goes back; type a move like b1-b4; u undo, ? hint, o groups, s save, l load, n new game, q \
-    quit. Commands at the prompt (: opens it): a move, undo, hint, moves, groups, save [FILE], \
-    load FILE, new, help, quit";
+    quit. Commands at the prompt (: opens it; Ctrl-U clears it): a move, undo, hint, moves, \
+    groups, save [FILE], load FILE, new, help, quit";
+
+/// The lines of `help` in the line mode (`--plain`), which has no keys.
+pub const PLAIN_HELP: &str = "type a move like b1-b4 (or pass when you must), or a command: \
+    undo, hint, moves, groups, board, save [FILE], load FILE, new, help, quit";
 
 /// The state of a game on the screen.
 pub struct App {
@@ -228,6 +234,12 @@ pub struct App {
     paused: bool,
     /// Whether `n` was pressed once during an unfinished game (the second press deals anew).
     confirm_new: bool,
+    /// Whether quitting an unsaved game was asked once (the second time leaves).
+    confirm_quit: bool,
+    /// The number of moves of the game the last save asked for wrote.
+    saving: usize,
+    /// The number of moves of the game when it was last saved, if it was.
+    saved: Option<usize>,
     /// New deals dealt, varied into their seeds.
     deals: u64,
     /// Whether the player asked to leave.
@@ -253,6 +265,9 @@ impl App {
             show_groups: false,
             paused: false,
             confirm_new: false,
+            confirm_quit: false,
+            saving: 0,
+            saved: None,
             deals: 0,
             quit: false,
         };
@@ -270,9 +285,10 @@ impl App {
                 side_label(&self.settings, pos.side_to_move())
             )
         } else {
+            let n = self.game.moves().len();
             format!(
-                "game continued after {} moves, scored by the {}",
-                self.game.moves().len(),
+                "game continued after {n} move{}, scored by the {}",
+                plural(n as u32),
                 scoring_words(self.game.scoring())
             )
         };
@@ -475,8 +491,11 @@ impl App {
                 result,
                 announce,
             } => match result {
-                Ok(()) if announce => self.info(format!("saved the record to {}", path.display())),
-                Ok(()) => {}
+                Ok(()) if announce => {
+                    self.saved = Some(self.saving);
+                    self.info(format!("saved the record to {}", path.display()))
+                }
+                Ok(()) => self.saved = Some(self.saving),
                 Err(e) => self.error(format!("could not save to {}: {e}", path.display())),
             },
             Input::Loaded { path, result } => {
@@ -494,6 +513,7 @@ impl App {
         if let Mode::Prompt { text } = &mut self.mode {
             match key {
                 Key::Char(c) => text.push(c),
+                Key::CtrlU => text.clear(),
                 // Backspace on an empty prompt closes it, as Esc does.
                 Key::Backspace if text.pop().is_none() => self.mode = Mode::Pick,
                 Key::Esc => self.mode = Mode::Pick,
@@ -507,6 +527,7 @@ impl App {
             return;
         }
         let confirm_new = std::mem::take(&mut self.confirm_new);
+        let confirm_quit = std::mem::take(&mut self.confirm_quit);
         match key {
             Key::Char(c @ ('a'..='h' | 'A'..='H')) => {
                 self.mode = Mode::Prompt {
@@ -518,7 +539,7 @@ impl App {
                     text: String::new(),
                 }
             }
-            Key::Char('q' | 'Q') => self.quit = true,
+            Key::Char('q' | 'Q') => self.ask_quit(confirm_quit),
             Key::Char('u' | 'U') => self.undo(),
             Key::Char('?') => self.ask_hint(),
             Key::Char('o' | 'O') => {
@@ -591,8 +612,24 @@ impl App {
             Key::Char(c) => self.error(format!(
                 "the key '{c}' does nothing here; type help (after :) to see the keys"
             )),
-            Key::CtrlC => {}
+            Key::CtrlC | Key::CtrlU => {}
         }
+    }
+
+    /// Leaves, unless a game under way would be lost unsaved: then says so, and leaves when
+    /// asked again (`confirmed`).
+    fn ask_quit(&mut self, confirmed: bool) {
+        let moves = self.game.moves().len();
+        if confirmed || self.is_over() || moves == 0 || self.saved == Some(moves) {
+            self.quit = true;
+            return;
+        }
+        self.confirm_quit = true;
+        self.info(if self.settings.plain {
+            "the game is not saved: type quit again to leave it, or save [FILE] first"
+        } else {
+            "the game is not saved: press q again to leave it, or s to save it first"
+        });
     }
 
     /// Whether a person may choose a move now; if not, says why.
@@ -767,6 +804,7 @@ impl App {
             Some((w, r)) => (w, r.trim()),
             None => (text, ""),
         };
+        let confirm_quit = std::mem::take(&mut self.confirm_quit);
         match word.to_ascii_lowercase().as_str() {
             "undo" | "u" => self.undo(),
             "hint" | "?" => self.ask_hint(),
@@ -800,8 +838,12 @@ impl App {
                 self.show_groups = !self.show_groups;
                 self.info(groups_words(self.game.position(), self.game.scoring()));
             }
-            "help" | "h" => self.info(HELP),
-            "quit" | "exit" | "q" => self.quit = true,
+            "help" | "h" => self.info(if self.settings.plain {
+                PLAIN_HELP
+            } else {
+                HELP
+            }),
+            "quit" | "exit" | "q" => self.ask_quit(confirm_quit),
             _ => match text.parse::<Move>() {
                 Ok(mv) => {
                     if self.may_choose() {
@@ -1039,6 +1081,7 @@ impl App {
     }
 
     fn save(&mut self, path: PathBuf, announce: bool) {
+        self.saving = self.game.moves().len();
         self.effects.push(Effect::Save {
             path,
             text: self.game.to_string(),

@@ -539,3 +539,58 @@ fn a_panicking_engine_is_reported_and_the_game_goes_on() {
     );
     assert!(app.human_to_move());
 }
+
+#[test]
+fn ctrl_u_clears_the_prompt() {
+    let mut app = app(HUMANS, opening());
+    app.handle(Input::Key(Key::Char(':')));
+    for c in "b1-b9".chars() {
+        app.handle(Input::Key(Key::Char(c)));
+    }
+    app.handle(Input::Key(Key::CtrlU));
+    assert_eq!(
+        app.mode(),
+        &Mode::Prompt {
+            text: String::new()
+        }
+    );
+    for c in "b1-b4".chars() {
+        app.handle(Input::Key(Key::Char(c)));
+    }
+    app.handle(Input::Key(Key::Enter));
+    assert_eq!(app.game().moves(), &[mv("b1-b4")]);
+}
+
+#[test]
+fn q_in_an_unsaved_game_asks_first_and_a_second_q_leaves() {
+    let mut app = app(HUMANS, opening());
+    type_line(&mut app, "b1-b4");
+    keys(&mut app, &[Key::Char('q')]);
+    assert!(!app.wants_quit());
+    assert!(
+        last_note(&app).contains("not saved: press q again"),
+        "{}",
+        last_note(&app)
+    );
+    // Another key forgets the question.
+    keys(&mut app, &[Key::Char('o'), Key::Char('q')]);
+    assert!(!app.wants_quit());
+    keys(&mut app, &[Key::Char('q')]);
+    assert!(app.wants_quit());
+}
+
+#[test]
+fn q_after_a_save_leaves_at_once() {
+    let mut app = app(HUMANS, opening());
+    type_line(&mut app, "b1-b4");
+    type_line(&mut app, "save /tmp/unused.pgn");
+    let effects = app.take_effects();
+    assert!(effects.is_empty(), "settled by type_line");
+    app.handle(Input::Saved {
+        path: "/tmp/unused.pgn".into(),
+        result: Ok(()),
+        announce: true,
+    });
+    keys(&mut app, &[Key::Char('q')]);
+    assert!(app.wants_quit());
+}

@@ -50,6 +50,8 @@ pub struct Settings {
     pub color: bool,
     /// Whether the full screen captures the mouse.
     pub mouse: bool,
+    /// Whether the game is played line by line (`--plain`): its help names commands, not keys.
+    pub plain: bool,
 }
 
 impl Settings {
@@ -66,6 +68,7 @@ impl Settings {
             autosave: false,
             color: true,
             mouse: true,
+            plain: false,
         }
     }
 

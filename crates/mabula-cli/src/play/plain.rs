@@ -41,10 +41,11 @@ pub fn run(
         if input.read_line(&mut line)? == 0 {
             writeln!(out)?;
             if !app.is_over() {
+                let n = app.game().moves().len();
                 writeln!(
                     out,
-                    "end of input: the game is left unfinished after {} moves",
-                    app.game().moves().len()
+                    "end of input: the game is left unfinished after {n} move{}",
+                    if n == 1 { "" } else { "s" }
                 )?;
             }
             break;

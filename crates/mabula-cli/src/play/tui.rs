@@ -50,7 +50,11 @@ pub fn run(settings: super::Settings, game: Game) -> Result<()> {
     if app.is_over() {
         println!("Game over: {}.", super::app::result_words(game));
     } else {
-        println!("Game left unfinished after {} moves.", game.moves().len());
+        let n = game.moves().len();
+        println!(
+            "Game left unfinished after {n} move{}.",
+            if n == 1 { "" } else { "s" }
+        );
     }
     if let Some(path) = &app.settings().save_path
         && app.settings().autosave
@@ -137,6 +141,7 @@ pub fn translate(key: KeyEvent) -> Option<Key> {
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     Some(match key.code {
         KeyCode::Char('c' | 'C') if ctrl => Key::CtrlC,
+        KeyCode::Char('u' | 'U') if ctrl => Key::CtrlU,
         KeyCode::Char(_) if ctrl => return None,
         KeyCode::Char(c) => Key::Char(c),
         KeyCode::Enter => Key::Enter,
