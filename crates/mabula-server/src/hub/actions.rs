@@ -323,6 +323,34 @@ impl Hub {
         Ok(with_you(state, seats))
     }
 
+    /// Ends the game as won by the holder of `token` because the other side left it (see
+    /// [`LiveGame::check_claim`]).
+    pub async fn claim_win(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &Caller,
+    ) -> Result<GameState, ApiError> {
+        let h = self.latest(id).await?;
+        let mut slot = h.slot.lock().await;
+        self.enforce_clock(&h, &mut slot).await?;
+        let away = seats_for(&slot.game, token)?.only().map(Color::other);
+        let since = match away {
+            Some(color) => self.away_since(&h, color).await?,
+            None => None,
+        };
+        let (seats, state) = self
+            .transact(&h, &mut slot, |g| {
+                let seats = seats_for(g, token)?;
+                let now = now_ms();
+                let color = g.check_claim(seats, since, now)?;
+                let mut next = g.clone();
+                next.abandon(color, now);
+                Ok(Plan::new(next, Change::Resigned, seats))
+            })
+            .await?;
+        Ok(with_you(state, seats))
+    }
+
     /// Counts a hint for the player to move in a game against the engine and answers the state
     /// with the position and scoring the hint is for (the caller asks the analysis service).
     pub async fn hint(
