@@ -517,7 +517,8 @@ async fn a_game_nobody_begins_is_aborted_and_leaves_the_live_list() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_who_leaves_a_clocked_game_is_claimed_against_after_thirty_seconds() {
+async fn a_player_who_leaves_a_clocked_game_is_claimed_against_after_thirty_seconds_and_a_rematch_keeps_both_accounts()
+ {
     let dir = tempfile::tempdir().expect("dir");
     let nodes = match cluster().await {
         Some(nodes) => nodes,
@@ -626,4 +627,29 @@ async fn a_player_who_leaves_a_clocked_game_is_claimed_against_after_thirty_seco
         .await
         .expect("text");
     assert!(text.contains("[Termination \"abandoned_black\"]"), "{text}");
+
+    // Gus comes back and asks for a rematch: the same two accounts, colours swapped, the same
+    // clock, rated, each with the rating they have now; Fay's request finds the same game.
+    let rematch = format!("/api/games/{id}/rematch");
+    let (status, grant) = gus.on(at(0)).post(&rematch, json!({})).await;
+    assert_eq!(status, 201, "{grant}");
+    let new_id = grant["game_id"].as_str().expect("game").to_string();
+    let next = &grant["state"];
+    assert_eq!(next["players"]["white"]["name"], "gus", "{next}");
+    assert_eq!(next["players"]["black"]["name"], "fay");
+    assert_eq!(
+        next["players"]["white"]["rating"].as_i64(),
+        Some(
+            1500 + rated["players"]["black"]["rating_diff"]
+                .as_i64()
+                .expect("diff")
+        )
+    );
+    assert_eq!(next["rated"], true);
+    assert_eq!(next["clock"]["label"], "5+0");
+    let (status, joined) = fay.on(at(1)).post(&rematch, json!({})).await;
+    assert!(status < 300, "{joined}");
+    assert_eq!(joined["game_id"].as_str(), Some(new_id.as_str()));
+    gus.on(at(2)).play_first_legal(&new_id).await;
+    fay.on(at(0)).play_first_legal(&new_id).await;
 }

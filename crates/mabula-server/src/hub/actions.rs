@@ -616,6 +616,28 @@ impl Hub {
             ..e
         });
         let game = Game::new(start, old.game.scoring());
+        // Two accounts play again with the colours swapped, on the same clock, rated or not as
+        // before, each with the rating they have now.
+        let (mut players, mut rated, mut clock) = ([None, None], false, None);
+        if let ([Some(white), Some(black)], Some(c)) = (&old.players, old.clock) {
+            let speed = c.control.speed();
+            let rated_now = |p: &Player, r: &crate::model::rating::Rating| {
+                let (rating, provisional) = super::lobby::shown(r);
+                Player {
+                    rating: Some(rating),
+                    provisional,
+                    diff: None,
+                    ..p.clone()
+                }
+            };
+            let scoring = old.game.scoring();
+            let (w, b) = (
+                self.db.rating(&white.key, scoring, speed).await?,
+                self.db.rating(&black.key, scoring, speed).await?,
+            );
+            players = [Some(rated_now(black, &b)), Some(rated_now(white, &w))];
+            (rated, clock) = (old.rated, Some(c.control));
+        }
         self.create_game(
             old.mode,
             seed,
@@ -627,7 +649,9 @@ impl Hub {
                 pair,
                 pair_first: (pair == Some(PairHalf::Second)).then(|| old.game.result()),
                 client: Some(client.to_string()),
-                ..Origin::default()
+                players,
+                rated,
+                clock,
             },
         )
         .await
