@@ -558,3 +558,24 @@ fn logs_to_a_pipe_carry_no_colour_codes() {
     assert!(!first.contains('\u{1b}'), "no escape codes: {first:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_hint_in_the_plain_game_names_no_keys() {
+    let out = mabula_with_input(
+        &[
+            "play",
+            "--plain",
+            "--seed",
+            "2",
+            "--level",
+            "1",
+            "--movetime",
+            "50",
+        ],
+        b"hint\nquit\nquit\n",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("hint: "), "{text}");
+    assert!(text.contains("(type it to play it)"), "{text}");
+    assert!(!text.contains("Enter"), "{text}");
+}

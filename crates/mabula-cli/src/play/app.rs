@@ -636,14 +636,22 @@ impl App {
     fn may_choose(&mut self) -> bool {
         let pos = *self.game.position();
         if pos.is_game_over() {
-            self.info("the game is over: n deals a new one, u takes back, s saves, q quits");
+            self.info(if self.settings.plain {
+                "the game is over: new deals a new one, undo takes back, save saves, quit quits"
+            } else {
+                "the game is over: n deals a new one, u takes back, s saves, q quits"
+            });
             return false;
         }
         if self.settings.player(pos.side_to_move()) == Player::Engine {
-            self.info(if self.settings.players.contains(&Player::Human) {
-                "the engine is to move; wait for it (u takes back your last move)"
-            } else {
-                "the engine plays both sides here: space pauses, q quits"
+            let person = self.settings.players.contains(&Player::Human);
+            self.info(match (person, self.settings.plain) {
+                (true, false) => "the engine is to move; wait for it (u takes back your last move)",
+                (true, true) => {
+                    "the engine is to move; wait for it (undo takes back your last move)"
+                }
+                (false, false) => "the engine plays both sides here: space pauses, q quits",
+                (false, true) => "the engine plays both sides here: quit leaves",
             });
             return false;
         }
@@ -884,9 +892,11 @@ impl App {
                 self.mode = Mode::Aim {
                     distance: mv.distance(),
                 };
-                self.info(format!(
-                    "hint: {mv}, shown on the board: Enter plays it, Esc puts it back"
-                ));
+                self.info(if self.settings.plain {
+                    format!("hint: {mv} (type it to play it)")
+                } else {
+                    format!("hint: {mv}, shown on the board: Enter plays it, Esc puts it back")
+                });
             }
             Purpose::Move => {
                 let mv = if pos.is_legal(mv) {
@@ -983,7 +993,11 @@ impl App {
                 self.mode = Mode::Aim {
                     distance: mv.distance(),
                 };
-                self.info(format!("hint: {mv}: Enter plays it, Esc puts it back"));
+                self.info(if self.settings.plain {
+                    format!("hint: {mv} (type it to play it)")
+                } else {
+                    format!("hint: {mv}: Enter plays it, Esc puts it back")
+                });
             }
             return;
         }
