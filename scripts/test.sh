@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs every test of the project: rustfmt and clippy, the Rust workspace (unit, integration, property, differential,
-# perft and doc tests), the storage tests against a throwaway PostgreSQL server, Schemathesis
-# against the OpenAPI document of a running server, and the browser tests. Starts and installs
-# what the tests need: system packages (scripts/setup-tests.sh), Schemathesis into target/venv.
+# Runs every test of the project: rustfmt and clippy, the Rust workspace (unit, integration,
+# property, differential, perft and doc tests), the storage tests against a throwaway PostgreSQL
+# server, the Python package's tests, Schemathesis against the OpenAPI document of a running
+# server, and the browser tests. Starts and installs what the tests need: system packages
+# (scripts/setup-tests.sh), the Python package and its test tools into target/pyvenv
+# (scripts/python-tests.sh), Schemathesis into target/venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +30,9 @@ cargo nextest run --workspace --no-fail-fast
 # The rules crate's optional serde feature (nothing in the workspace turns it on).
 cargo nextest run -p mabula --features serde --no-fail-fast serde_impls
 cargo test --workspace --doc --quiet
+
+# The Python package, installed with pip into target/pyvenv, and its pytest tests.
+scripts/python-tests.sh
 
 # Generated requests against a real server: no 5xx, and no status the document does not list.
 scripts/schemathesis.sh

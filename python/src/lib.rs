@@ -1,0 +1,554 @@
+//! The `mabula` Python package's native module (`mabula._mabula`): the rules crate's positions,
+//! moves, scores, deals and records, and the engine's move choice, analysis and exact solver.
+//! The engine calls release the GIL while they search, so other Python threads keep running.
+//!
+//! Moves cross the boundary as their notation (`"b1-b4"`, `"pass"`) or, for game frameworks, as
+//! action numbers: a push's one-byte code (0 to 143, in notation order) and 144 for a pass.
+//! Colours are `"white"` and `"black"`, scoring modes `"largest"` and `"product"`.
+
+use mabula::{Color, Game, GameResult, Move, Position, Scoring};
+use mabula_engine::annotate::{Deepening, Settings};
+use mabula_engine::{Limits, SolveMode, Solver, Value};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::time::Duration;
+
+create_exception!(
+    _mabula,
+    IllegalMoveError,
+    PyValueError,
+    "A move that is not legal in the position (its message says why)."
+);
+
+/// The action number of a pass.
+const PASS_ACTION: u32 = 144;
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn parse_scoring(text: &str) -> PyResult<Scoring> {
+    text.parse().map_err(value_error)
+}
+
+fn parse_color(text: &str) -> PyResult<Color> {
+    Color::parse(text)
+        .ok_or_else(|| value_error(format!("'{text}' is not a colour: use white or black")))
+}
+
+fn parse_move(text: &str) -> PyResult<Move> {
+    text.parse().map_err(value_error)
+}
+
+fn action_of(mv: Move) -> u32 {
+    if mv.is_pass() {
+        PASS_ACTION
+    } else {
+        u32::from(mv.code())
+    }
+}
+
+fn move_of(action: u32) -> PyResult<Move> {
+    if action == PASS_ACTION {
+        return Ok(Move::PASS);
+    }
+    u8::try_from(action)
+        .ok()
+        .and_then(Move::from_code)
+        .filter(|m| !m.is_pass())
+        .ok_or_else(|| value_error(format!("{action} is not an action: use 0 to 144")))
+}
+
+/// A position: the board and the side to move. Immutable: `play` answers a new position.
+#[pyclass(name = "Position", module = "mabula", frozen)]
+#[derive(Clone, Copy)]
+struct PyPosition(Position);
+
+#[pymethods]
+impl PyPosition {
+    /// Reads a position string (RULES.md section 6); raises ValueError saying what is wrong.
+    #[new]
+    fn new(text: &str) -> PyResult<PyPosition> {
+        Position::parse(text).map(PyPosition).map_err(value_error)
+    }
+
+    /// The deal of `seed` (the same everywhere), with `first` to move.
+    #[staticmethod]
+    #[pyo3(signature = (seed, first = "white"))]
+    fn deal(seed: u64, first: &str) -> PyResult<PyPosition> {
+        Ok(PyPosition(mabula::deal::random(seed, parse_color(first)?)))
+    }
+
+    /// `"white"` or `"black"`.
+    #[getter]
+    fn side_to_move(&self) -> String {
+        self.0.side_to_move().to_string()
+    }
+
+    /// The legal moves in notation, sorted; `["pass"]` when passing is the only move; empty
+    /// when the game is over.
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = self.0.legal_moves();
+        moves.sort_unstable();
+        moves.iter().map(Move::to_string).collect()
+    }
+
+    /// The legal moves as action numbers, ascending (144 is a pass).
+    fn legal_actions(&self) -> Vec<u32> {
+        let mut actions: Vec<u32> = self.0.legal_moves().iter().map(|&m| action_of(m)).collect();
+        actions.sort_unstable();
+        actions
+    }
+
+    /// Whether `move` (notation) is legal here.
+    fn is_legal(&self, r#move: &str) -> bool {
+        r#move.parse().is_ok_and(|mv| self.0.is_legal(mv))
+    }
+
+    /// The position after `move` (notation); raises IllegalMoveError with the reason.
+    fn play(&self, r#move: &str) -> PyResult<PyPosition> {
+        let mv = parse_move(r#move)?;
+        self.0
+            .play(mv)
+            .map(PyPosition)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
+    }
+
+    /// The position after an action number; raises IllegalMoveError with the reason.
+    fn play_action(&self, action: u32) -> PyResult<PyPosition> {
+        self.0
+            .play(move_of(action)?)
+            .map(PyPosition)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
+    }
+
+    /// Whether neither side can move.
+    fn is_game_over(&self) -> bool {
+        self.0.is_game_over()
+    }
+
+    /// Whether the side to move can only pass.
+    fn must_pass(&self) -> bool {
+        self.0.legal_moves().first() == Some(&Move::PASS)
+    }
+
+    /// `(white, black)`: both scores of the field now.
+    #[pyo3(signature = (scoring = "largest"))]
+    fn scores(&self, scoring: &str) -> PyResult<(u32, u32)> {
+        let s = self.0.scores(parse_scoring(scoring)?);
+        Ok((s.white, s.black))
+    }
+
+    /// `"1-0"`, `"0-1"`, `"1/2-1/2"` once the game is over, else `"*"`.
+    #[pyo3(signature = (scoring = "largest"))]
+    fn result(&self, scoring: &str) -> PyResult<String> {
+        let result = match self.0.outcome(parse_scoring(scoring)?) {
+            Some(o) => GameResult::from(o),
+            None => GameResult::Unfinished,
+        };
+        Ok(result.to_string())
+    }
+
+    /// Marbles of `color` still on edge spaces.
+    fn on_edge(&self, color: &str) -> PyResult<u32> {
+        let c = parse_color(color)?;
+        Ok((self.0.marbles(c) & mabula::Bitboard::EDGE).count())
+    }
+
+    /// The board drawn as text.
+    fn diagram(&self) -> String {
+        mabula::diagram::diagram(&self.0, mabula::Bitboard::EMPTY)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.0)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyPosition>()
+            .is_ok_and(|o| o.get().0 == self.0)
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.0.hash()
+    }
+
+    fn __copy__(&self) -> PyPosition {
+        *self
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyPosition {
+        *self
+    }
+
+    /// Pickles as the position string.
+    fn __reduce__(&self, py: Python<'_>) -> (Py<PyAny>, (String,)) {
+        (
+            py.get_type::<PyPosition>().into_any().unbind(),
+            (self.0.to_string(),),
+        )
+    }
+}
+
+/// A game: where it started, its scoring mode, the moves, tags and comments; its text is a
+/// record (RULES.md section 6).
+#[pyclass(name = "Game", module = "mabula")]
+#[derive(Clone)]
+struct PyGame(Game);
+
+#[pymethods]
+impl PyGame {
+    /// A new game from `start`, scored with `scoring`.
+    #[new]
+    #[pyo3(signature = (start, scoring = "largest"))]
+    fn new(start: &PyPosition, scoring: &str) -> PyResult<PyGame> {
+        Ok(PyGame(Game::new(start.0, parse_scoring(scoring)?)))
+    }
+
+    /// Reads one record; raises ValueError with the line and the reason.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<PyGame> {
+        Game::parse(text).map(PyGame).map_err(value_error)
+    }
+
+    /// The starting position.
+    #[getter]
+    fn start(&self) -> PyPosition {
+        PyPosition(*self.0.start())
+    }
+
+    /// The position now.
+    #[getter]
+    fn position(&self) -> PyPosition {
+        PyPosition(*self.0.position())
+    }
+
+    /// `"largest"` or `"product"`.
+    #[getter]
+    fn scoring(&self) -> String {
+        self.0.scoring().to_string()
+    }
+
+    /// The moves played, in notation.
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.0.moves().iter().map(Move::to_string).collect()
+    }
+
+    /// The result: by the rules once the game is over, else as declared (`"*"` by default).
+    #[getter]
+    fn result(&self) -> String {
+        self.0.result().to_string()
+    }
+
+    /// Every position of the game, the start first.
+    fn positions(&self) -> Vec<PyPosition> {
+        self.0.positions().into_iter().map(PyPosition).collect()
+    }
+
+    /// Plays a move (notation); raises IllegalMoveError and changes nothing if it is illegal.
+    fn play(&mut self, r#move: &str) -> PyResult<()> {
+        let mv = parse_move(r#move)?;
+        self.0
+            .play(mv)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
+    }
+
+    /// Takes back the last move and answers it; None when there is none.
+    fn undo(&mut self) -> Option<String> {
+        self.0.undo().map(|m| m.to_string())
+    }
+
+    /// Ends an unfinished game with a result (`"1-0"`, `"0-1"`, `"1/2-1/2"`).
+    fn declare(&mut self, result: &str) -> PyResult<()> {
+        let r = GameResult::parse(result)
+            .ok_or_else(|| value_error(format!("'{result}' is not a result")))?;
+        self.0.declare(r);
+        Ok(())
+    }
+
+    /// The value of a tag other than Setup, Scoring and Result.
+    fn tag(&self, name: &str) -> Option<String> {
+        self.0.tag(name).map(str::to_string)
+    }
+
+    /// Sets a tag.
+    fn set_tag(&mut self, name: &str, value: &str) {
+        self.0.set_tag(name, value);
+    }
+
+    /// The comment after move `index` (0 first).
+    fn comment(&self, index: usize) -> Option<String> {
+        self.0.comment(index).map(str::to_string)
+    }
+
+    /// Sets the comment after move `index`.
+    fn set_comment(&mut self, index: usize, text: &str) {
+        self.0.set_comment(index, text);
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Game from '{}', {} moves, {}>",
+            self.0.start(),
+            self.0.moves().len(),
+            self.0.result()
+        )
+    }
+}
+
+/// Every record of a text holding one or more (as `mabula match --records` writes them);
+/// raises ValueError naming the game and line of the first bad one.
+#[pyfunction]
+fn parse_records(text: &str) -> PyResult<Vec<PyGame>> {
+    mabula::record::parse_all(text)
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            r.map(PyGame)
+                .map_err(|e| value_error(format!("game {}: {e}", i + 1)))
+        })
+        .collect()
+}
+
+/// The deal of `seed`, with `first` to move (the same as `Position.deal`).
+#[pyfunction]
+#[pyo3(signature = (seed, first = "white"))]
+fn deal(seed: u64, first: &str) -> PyResult<PyPosition> {
+    PyPosition::deal(seed, first)
+}
+
+/// All 40,158 valid deals with `first` to move, in a fixed order.
+#[pyfunction]
+#[pyo3(signature = (first = "white"))]
+fn all_deals(py: Python<'_>, first: &str) -> PyResult<Vec<PyPosition>> {
+    let c = parse_color(first)?;
+    Ok(py
+        .detach(|| mabula::deal::all(c))
+        .into_iter()
+        .map(PyPosition)
+        .collect())
+}
+
+/// None if `position` is a valid opening deal (all 24 marbles on the edge, no three in a row
+/// of one colour around the ring), else what is wrong.
+#[pyfunction]
+fn check_deal(position: &PyPosition) -> Option<String> {
+    mabula::deal::check(&position.0)
+        .err()
+        .map(|e| e.to_string())
+}
+
+/// The action number of a move in notation.
+#[pyfunction]
+fn move_to_action(r#move: &str) -> PyResult<u32> {
+    Ok(action_of(parse_move(r#move)?))
+}
+
+/// The notation of an action number.
+#[pyfunction]
+fn action_to_move(action: u32) -> PyResult<String> {
+    Ok(move_of(action)?.to_string())
+}
+
+/// What the engine thinks of one move.
+#[pyclass(name = "MoveAnalysis", module = "mabula", frozen, get_all)]
+#[derive(Clone)]
+struct PyMoveAnalysis {
+    /// The move, in notation.
+    #[pyo3(name = "move")]
+    mv: String,
+    /// The value in one word: `0.634` (an estimate), `win`, `draw`, `loss`, `win+2`, `loss-3`.
+    value: String,
+    /// Whether the value is proven.
+    exact: bool,
+    /// When proven: 1 win, 0 draw, -1 loss for the side to move.
+    result: Option<i32>,
+    /// When proven with its margin: the final score margin for the side to move.
+    margin: Option<i32>,
+    /// The value as an expected score (win 1, draw 0.5, loss 0).
+    expected: f64,
+    /// Playouts through the move.
+    visits: u64,
+    /// The principal line, this move first.
+    pv: Vec<String>,
+}
+
+#[pymethods]
+impl PyMoveAnalysis {
+    fn __repr__(&self) -> String {
+        format!(
+            "<MoveAnalysis {} {} visits={} pv={}>",
+            self.mv,
+            self.value,
+            self.visits,
+            self.pv.join(" ")
+        )
+    }
+}
+
+fn move_analysis(m: &mabula_engine::MoveAnalysis) -> PyMoveAnalysis {
+    let (exact, result, margin) = match m.value {
+        Value::Exact { result, margin } => (true, Some(i32::from(result)), margin),
+        Value::Estimate(_) => (false, None, None),
+    };
+    PyMoveAnalysis {
+        mv: m.mv.to_string(),
+        value: m.value.token(),
+        exact,
+        result,
+        margin,
+        expected: m.value.expected(),
+        visits: m.visits,
+        pv: m.pv.iter().map(Move::to_string).collect(),
+    }
+}
+
+/// The exact solution of a position.
+#[pyclass(name = "Solution", module = "mabula", frozen, get_all)]
+#[derive(Clone)]
+struct PySolution {
+    /// 1 win, 0 draw, -1 loss for the side to move.
+    result: i32,
+    /// The final margin for the side to move when solved with `margin=True`, else None.
+    margin: Option<i32>,
+    /// A best move (`"pass"` when passing is forced), None when the game is over.
+    best: Option<String>,
+    /// The principal line to the end of the game.
+    pv: Vec<String>,
+    /// Nodes searched.
+    nodes: u64,
+}
+
+#[pymethods]
+impl PySolution {
+    fn __repr__(&self) -> String {
+        format!(
+            "<Solution result={} margin={:?} best={:?}>",
+            self.result, self.margin, self.best
+        )
+    }
+}
+
+/// Chooses a move for the side to move at strength `level` (1 to 10) within `movetime_ms` (the
+/// level decides when None); `seed` makes it reproducible. Answers `"pass"` when passing is
+/// the only move. Releases the GIL while it thinks.
+#[pyfunction]
+#[pyo3(signature = (position, scoring = "largest", level = 10, movetime_ms = None, seed = 0))]
+fn choose_move(
+    py: Python<'_>,
+    position: &PyPosition,
+    scoring: &str,
+    level: u8,
+    movetime_ms: Option<u64>,
+    seed: u64,
+) -> PyResult<String> {
+    let scoring = parse_scoring(scoring)?;
+    if !(1..=mabula_engine::MAX_LEVEL).contains(&level) {
+        return Err(value_error(format!("level {level}: use 1 to 10")));
+    }
+    if position.0.is_game_over() {
+        return Err(value_error("the game is over"));
+    }
+    let pos = position.0;
+    let movetime = movetime_ms.map(Duration::from_millis);
+    let mv = py.detach(|| mabula_engine::choose_move(&pos, scoring, level, movetime, seed));
+    Ok(mv.to_string())
+}
+
+/// Analyses a position for about `time_ms` milliseconds: the best `lines` moves (all when
+/// None), best first, with values (exact, with margins, late in the game), visits and lines.
+/// The same analysis as `mabula analyze`. Releases the GIL while it thinks.
+#[pyfunction]
+#[pyo3(signature = (position, scoring = "largest", time_ms = 1000, threads = 1, lines = None, seed = 0))]
+fn analyze(
+    py: Python<'_>,
+    position: &PyPosition,
+    scoring: &str,
+    time_ms: u64,
+    threads: usize,
+    lines: Option<usize>,
+    seed: u64,
+) -> PyResult<Vec<PyMoveAnalysis>> {
+    let scoring = parse_scoring(scoring)?;
+    let settings = Settings {
+        time: Duration::from_millis(time_ms.max(1)),
+        threads: threads.max(1),
+        lines: lines.unwrap_or(usize::MAX),
+        seed,
+        ..Settings::default()
+    };
+    let pos = position.0;
+    let report = py.detach(|| Deepening::new(scoring, &settings).run(&pos, |_| {}));
+    Ok(report.moves.iter().map(move_analysis).collect())
+}
+
+/// Solves a position exactly: the result (and with `margin=True` the final margin), a best move
+/// and the line; None when `time_ms` ran out first. Releases the GIL while it searches.
+#[pyfunction]
+#[pyo3(signature = (position, scoring = "largest", margin = false, time_ms = None, threads = 1, table_mb = 64))]
+fn solve(
+    py: Python<'_>,
+    position: &PyPosition,
+    scoring: &str,
+    margin: bool,
+    time_ms: Option<u64>,
+    threads: usize,
+    table_mb: usize,
+) -> PyResult<Option<PySolution>> {
+    let scoring = parse_scoring(scoring)?;
+    let mode = if margin {
+        SolveMode::Margin
+    } else {
+        SolveMode::Result
+    };
+    let limits = Limits {
+        time: time_ms.map(Duration::from_millis),
+        ..Limits::none()
+    };
+    let pos = position.0;
+    let sol = py.detach(|| {
+        Solver::new(scoring, table_mb.max(1)).solve_threads(&pos, mode, &limits, threads.max(1))
+    });
+    Ok(sol.map(|s| PySolution {
+        result: s.value.signum(),
+        margin: margin.then_some(s.value),
+        best: (!pos.is_game_over()).then(|| s.best.to_string()),
+        pv: s.pv.iter().map(Move::to_string).collect(),
+        nodes: s.nodes,
+    }))
+}
+
+/// The native module; `mabula/__init__.py` re-exports it.
+#[pymodule]
+fn _mabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPosition>()?;
+    m.add_class::<PyGame>()?;
+    m.add_class::<PyMoveAnalysis>()?;
+    m.add_class::<PySolution>()?;
+    m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
+    m.add("PASS_ACTION", PASS_ACTION)?;
+    m.add("NUM_ACTIONS", PASS_ACTION + 1)?;
+    m.add("DEAL_COUNT", 40_158u32)?;
+    m.add("MAX_LEVEL", mabula_engine::MAX_LEVEL)?;
+    m.add_function(wrap_pyfunction!(parse_records, m)?)?;
+    m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add_function(wrap_pyfunction!(all_deals, m)?)?;
+    m.add_function(wrap_pyfunction!(check_deal, m)?)?;
+    m.add_function(wrap_pyfunction!(move_to_action, m)?)?;
+    m.add_function(wrap_pyfunction!(action_to_move, m)?)?;
+    m.add_function(wrap_pyfunction!(choose_move, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    Ok(())
+}
