@@ -65,8 +65,8 @@ pub enum Command {
         /// In a file of several games, only game N (1 first).
         #[arg(long, value_name = "N")]
         game: Option<usize>,
-        /// Print JSON lines instead of tables and records (see docs/cli.md).
-        #[arg(long)]
+        /// Print JSON lines on stdout instead of tables and records (see docs/cli.md).
+        #[arg(long, conflicts_with_all = ["output", "chart"])]
         json: bool,
         /// Thinking time per position, in seconds.
         #[arg(long, default_value_t = 1.0, value_name = "SECONDS")]
