@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 /// Engine commands.
 #[derive(clap::Subcommand)]
 pub enum Command {
-    /// Speak the engine protocol on stdin and stdout (RULES.md section 7).
+    /// Speak the engine protocol on stdin and stdout (RULES.md section 7, with the additions of
+    /// docs/protocol.md: streaming analysis, clocks, options, records).
     Gtp {
         /// Threads of level 10 (default: every core).
         #[arg(long)]
