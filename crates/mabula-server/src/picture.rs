@@ -1,6 +1,7 @@
 //! Pictures of positions, to show a game where people talk about it: an SVG drawing of the board
 //! (the browser's wooden board, flat: trays, dimples, glass marbles, the last move ringed), the
-//! same drawing as a PNG (rasterised with tiny-skia), and a whole game as an animated PNG.
+//! same drawing as a PNG (rasterised with tiny-skia, the wood in flat colours so that it packs
+//! small), and a whole game as an animated PNG.
 //!
 //! One geometry serves all three: a 900-unit square, 100 units a square, a 50-unit rim, rank 8 at
 //! the top (or rank 1, when the board is turned for Black).
@@ -8,8 +9,8 @@
 use mabula::{Color, Move, Position, Square};
 use std::fmt::Write;
 use tiny_skia::{
-    Color as Rgba, FillRule, GradientStop, LinearGradient, Paint, PathBuilder, Pixmap, Point,
-    RadialGradient, SpreadMode, Stroke, Transform,
+    Color as Rgba, FillRule, GradientStop, Paint, PathBuilder, Pixmap, Point, RadialGradient,
+    SpreadMode, Stroke, Transform,
 };
 
 const VIEW: f32 = 900.0;
@@ -124,27 +125,6 @@ fn rgba(hex: u32, alpha: f32) -> Rgba {
     Rgba::from_rgba8(r, g, b, (alpha.clamp(0.0, 1.0) * 255.0).round() as u8)
 }
 
-fn linear(stops: &[(f32, u32)], x0: f32, y0: f32, x1: f32, y1: f32) -> Paint<'static> {
-    let mut paint = Paint {
-        anti_alias: true,
-        ..Paint::default()
-    };
-    let stops = stops
-        .iter()
-        .map(|&(o, c)| GradientStop::new(o, rgba(c, 1.0)))
-        .collect();
-    if let Some(shader) = LinearGradient::new(
-        Point::from_xy(x0, y0),
-        Point::from_xy(x1, y1),
-        stops,
-        SpreadMode::Pad,
-        Transform::identity(),
-    ) {
-        paint.shader = shader;
-    }
-    paint
-}
-
 fn solid(hex: u32, alpha: f32) -> Paint<'static> {
     let mut paint = Paint {
         anti_alias: true,
@@ -170,18 +150,14 @@ fn rounded(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<tiny_skia::Path> {
     pb.finish()
 }
 
-/// The position drawn into a `size` x `size` pixmap (the SVG's drawing, pixel for pixel alike).
+/// The position drawn into a `size` x `size` pixmap (the SVG's drawing, with flat wood).
 fn draw(frame: &Frame, size: u32) -> Option<Pixmap> {
     let mut pix = Pixmap::new(size, size)?;
     let scale = size as f32 / VIEW;
     let t = Transform::from_scale(scale, scale);
-    let wood = linear(
-        &[(0.0, 0xe2b27a), (0.45, 0xcf9659), (1.0, 0xb97b40)],
-        0.0,
-        0.0,
-        VIEW,
-        VIEW,
-    );
+    // Flat wood (the SVG's gradients at their middle): a PNG of flat colours is a fraction of
+    // the size, which matters most for the animation's many frames.
+    let wood = solid(0xcf9659, 1.0);
     pix.fill_path(
         &rounded(0.0, 0.0, VIEW, VIEW, 44.0)?,
         &wood,
@@ -190,19 +166,7 @@ fn draw(frame: &Frame, size: u32) -> Option<Pixmap> {
         None,
     );
     let field = rounded(146.0, 146.0, 608.0, 608.0, 22.0)?;
-    pix.fill_path(
-        &field,
-        &linear(
-            &[(0.0, 0xb67b43), (1.0, 0xc99058)],
-            146.0,
-            146.0,
-            754.0,
-            754.0,
-        ),
-        FillRule::Winding,
-        t,
-        None,
-    );
+    pix.fill_path(&field, &solid(0xbf854d, 1.0), FillRule::Winding, t, None);
     let edge = |width: f32| Stroke {
         width,
         ..Stroke::default()
@@ -210,13 +174,7 @@ fn draw(frame: &Frame, size: u32) -> Option<Pixmap> {
     pix.stroke_path(&field, &solid(0x3c1e0a, 0.45), &edge(4.0), t, None);
     for (x, y, w, h) in TRAYS {
         let tray = rounded(x, y, w, h, 42.0)?;
-        pix.fill_path(
-            &tray,
-            &linear(&[(0.0, 0xa9703b), (1.0, 0xc58c55)], x, y, x + w, y + h),
-            FillRule::Winding,
-            t,
-            None,
-        );
+        pix.fill_path(&tray, &solid(0xb77e48, 1.0), FillRule::Winding, t, None);
         pix.stroke_path(&tray, &solid(0x3c1e0a, 0.5), &edge(3.0), t, None);
     }
     for sq in squares() {
