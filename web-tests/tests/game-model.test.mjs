@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  init, update, isMyTurn, boardMoves, displayed, clockLeft, abortIn, headline, reason,
+  init, update, isMyTurn, boardMoves, displayed, clockLeft, abortIn, claimIn, headline, reason,
 } from '../../crates/mabula-server/assets/js/pages/game-model.js';
 
 const START = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
@@ -140,6 +140,28 @@ test('the running clock counts down from the state on arrival; the first moves w
   ({ model } = run(init({ id: 'g1' }), { ...loaded(state(0, { clock: opening })), at: 500 }));
   assert.equal(abortIn(model, 2500), 28000);
   assert.equal(clockLeft(model, 'white', 2500), 15000, 'the first moves are not timed');
+});
+
+test('an opponent who leaves on their turn can be claimed against after 30 s, and not before', () => {
+  const clock = { control: { initial_s: 180, increment_s: 2 }, label: '3+2', white_ms: 170000, black_ms: 175000, running: 'black', deadline: 99999, now: 1000 };
+  const gone = { white: { kind: 'person', claimed: true, connected: true }, black: { kind: 'person', claimed: true, connected: false } };
+  const here = { ...gone, black: { ...gone.black, connected: true } };
+  let { model } = run(init({ id: 'g1' }), { ...loaded(state(3, { clock })), at: 0 });
+  assert.equal(claimIn(model, 0), null, 'Black is here');
+  ({ model } = run(model, { type: 'server', msg: { type: 'presence', seats: gone, spectators: 0 }, at: 1000 }));
+  assert.equal(claimIn(model, 1000), 30000);
+  assert.equal(claimIn(model, 40000), 0, 'claimable now');
+  ({ model } = run(model, { type: 'server', msg: { type: 'presence', seats: here, spectators: 0 }, at: 2000 }));
+  assert.equal(claimIn(model, 40000), null, 'back again');
+  // Not on your own turn, not in an untimed game, not for a spectator.
+  const mine = run(init({ id: 'g1' }), { ...loaded(state(4, { clock: { ...clock, running: 'white' }, seats: gone })), at: 0 }).model;
+  assert.equal(claimIn(mine, 40000), null);
+  const untimed = run(init({ id: 'g1' }), { ...loaded(state(3, { seats: gone })), at: 0 }).model;
+  assert.equal(claimIn(untimed, 40000), null);
+  const watcher = run(init({ id: 'g1' }), { ...loaded(state(3, { clock, seats: gone }), []), at: 0 }).model;
+  assert.equal(claimIn(watcher, 40000), null);
+  const ended = { ...state(3, { clock }), status: 'finished', end_reason: 'abandoned_black', winner: 'white', result: '1-0' };
+  assert.deepEqual(reason(ended), [{ key: 'end.abandoned', args: { side: 'ben' } }]);
 });
 
 test('low time is said once per turn, only to the player whose clock runs', () => {

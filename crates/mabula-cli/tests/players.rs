@@ -2,7 +2,8 @@
 //! and CSRF (SQLite); a seek opened on one instance and accepted on another, a rated game on a
 //! clock that the server flags, with both ratings moved once (several instances on PostgreSQL,
 //! named by `MABULA_TEST_POSTGRES_URL`; without it that test says so and passes); a clock that
-//! keeps its time across a restart; a game nobody began, aborted.
+//! keeps its time across a restart; a game nobody began, aborted; a player who left, claimed
+//! against (on several instances when PostgreSQL is there, else on SQLite).
 
 mod common;
 
@@ -130,7 +131,12 @@ impl Player {
 
     /// The lobby's WebSocket with this player's cookie.
     async fn lobby(&self) -> Lobby {
-        let url = format!("{}/api/lobby/ws", self.base.replacen("http", "ws", 1));
+        self.socket("/api/lobby/ws").await
+    }
+
+    /// A WebSocket at `path` with this player's cookie.
+    async fn socket(&self, path: &str) -> Lobby {
+        let url = format!("{}{path}", self.base.replacen("http", "ws", 1));
         let mut req = url.into_client_request().expect("request");
         if let Some(c) = &self.cookie {
             req.headers_mut()
@@ -138,7 +144,7 @@ impl Player {
         }
         let (ws, _) = tokio_tungstenite::connect_async(req)
             .await
-            .expect("lobby socket");
+            .expect("a socket");
         Lobby { ws }
     }
 }
@@ -508,4 +514,142 @@ async fn a_game_nobody_begins_is_aborted_and_leaves_the_live_list() {
     // An aborted game moves no rating.
     let (_, profile) = fay.get("/api/players/fay").await;
     assert_eq!(profile["ratings"], json!([]), "{profile}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_leaves_a_clocked_game_is_claimed_against_after_thirty_seconds_and_a_rematch_keeps_both_accounts()
+ {
+    let dir = tempfile::tempdir().expect("dir");
+    let nodes = match cluster().await {
+        Some(nodes) => nodes,
+        None => vec![Instance::start(&sqlite(&dir), 20)],
+    };
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    let at = |i: usize| &bases[i % bases.len()];
+    let fay = Player::sign_up(at(0), "fay").await;
+    let gus = Player::sign_up(at(1), "gus").await;
+    let (_, seek) = fay
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "rated": true, "clock": {"initial_s": 300, "increment_s": 0}, "color": "white"}),
+        )
+        .await;
+    let (status, started) = gus
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let id = started["game_id"].as_str().expect("game").to_string();
+    let claim = format!("/api/games/{id}/claim");
+
+    // Gus watches his game on one instance; before two moves each side, nobody can claim.
+    let mut socket = gus.socket(&format!("/api/games/{id}/ws")).await;
+    use futures_util::SinkExt;
+    socket
+        .ws
+        .send(Message::Text(r#"{"type":"hello"}"#.into()))
+        .await
+        .expect("hello");
+    fay.play_first_legal(&id).await;
+    let (status, refused) = fay.on(at(2)).post(&claim, json!({})).await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (409, Some("claim_not_allowed")),
+        "{refused}"
+    );
+    gus.on(at(1)).play_first_legal(&id).await;
+    fay.on(at(2)).play_first_legal(&id).await;
+    let connected = |s: &Value| s["seats"]["black"]["connected"] == true;
+    wait_for(&fay.on(at(2)), &id, Duration::from_secs(10), connected).await;
+    // Gus is there (on another instance): no claim.
+    let (status, refused) = fay.on(at(2)).post(&claim, json!({})).await;
+    assert_eq!(status, 409, "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("connected"),
+        "{refused}"
+    );
+
+    // Gus leaves on his turn. A claim at once is too early, and says when to try again.
+    socket.ws.close(None).await.expect("closed");
+    drop(socket);
+    let left = Instant::now();
+    wait_for(&fay.on(at(0)), &id, Duration::from_secs(10), |s| {
+        !connected(s)
+    })
+    .await;
+    let r = fay
+        .http
+        .post(format!("{}{claim}", at(2)))
+        .header("cookie", fay.cookie.as_deref().expect("cookie"))
+        .header("x-csrf-token", fay.csrf.as_deref().expect("csrf"))
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(r.status().as_u16(), 409);
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .expect("text")
+        .parse()
+        .expect("seconds");
+    assert!((25..=30).contains(&retry), "retry after {retry} s");
+
+    // After 30 seconds away the claim ends the game, won by Fay, and it is rated.
+    tokio::time::sleep(Duration::from_secs(retry) + Duration::from_millis(300)).await;
+    let (status, end) = fay.on(at(1)).post(&claim, json!({})).await;
+    assert!(
+        left.elapsed() >= Duration::from_secs(29),
+        "{:?}",
+        left.elapsed()
+    );
+    assert_eq!(status, 200, "{end}");
+    assert_eq!(end["end_reason"], "abandoned_black", "{end}");
+    assert_eq!(end["winner"], "white");
+    let (status, again) = fay.on(at(0)).post(&claim, json!({})).await;
+    assert_eq!((status, again["code"].as_str()), (409, Some("game_over")));
+    let rated = wait_for(&gus.on(at(2)), &id, Duration::from_secs(10), |s| {
+        !s["players"]["black"]["rating_diff"].is_null()
+    })
+    .await;
+    assert!(
+        rated["players"]["black"]["rating_diff"].as_i64() < Some(0),
+        "{rated}"
+    );
+    let text = reqwest::get(format!("{}/api/games/{id}/record", at(1)))
+        .await
+        .expect("answer")
+        .text()
+        .await
+        .expect("text");
+    assert!(text.contains("[Termination \"abandoned_black\"]"), "{text}");
+
+    // Gus comes back and asks for a rematch: the same two accounts, colours swapped, the same
+    // clock, rated, each with the rating they have now; Fay's request finds the same game.
+    let rematch = format!("/api/games/{id}/rematch");
+    let (status, grant) = gus.on(at(0)).post(&rematch, json!({})).await;
+    assert_eq!(status, 201, "{grant}");
+    let new_id = grant["game_id"].as_str().expect("game").to_string();
+    let next = &grant["state"];
+    assert_eq!(next["players"]["white"]["name"], "gus", "{next}");
+    assert_eq!(next["players"]["black"]["name"], "fay");
+    assert_eq!(
+        next["players"]["white"]["rating"].as_i64(),
+        Some(
+            1500 + rated["players"]["black"]["rating_diff"]
+                .as_i64()
+                .expect("diff")
+        )
+    );
+    assert_eq!(next["rated"], true);
+    assert_eq!(next["clock"]["label"], "5+0");
+    let (status, joined) = fay.on(at(1)).post(&rematch, json!({})).await;
+    assert!(status < 300, "{joined}");
+    assert_eq!(joined["game_id"].as_str(), Some(new_id.as_str()));
+    gus.on(at(2)).play_first_legal(&new_id).await;
+    fay.on(at(0)).play_first_legal(&new_id).await;
 }

@@ -75,6 +75,9 @@ pub enum ErrorCode {
     SeekNotFound,
     /// The seek is not open to this player (their own, another's challenge, out of rating range).
     SeekNotForYou,
+    /// The win cannot be claimed: the other side is not away long enough on its turn in a game
+    /// on a real-time clock.
+    ClaimNotAllowed,
     /// The body is too large.
     PayloadTooLarge,
     /// The body is not sent as JSON.
@@ -120,9 +123,8 @@ impl ErrorCode {
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
-            | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken => {
-                StatusCode::CONFLICT
-            }
+            | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
+            | ClaimNotAllowed => StatusCode::CONFLICT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount => {
@@ -200,8 +202,17 @@ impl From<Refusal> for ApiError {
             Refusal::NotYourSeat(_) => ErrorCode::NotYourSeat,
             Refusal::NothingPlayed | Refusal::NoOwnMove => ErrorCode::NothingToUndo,
             Refusal::UndoOnTheClock => ErrorCode::UndoNotAllowed,
+            Refusal::ClaimAfterEnd => ErrorCode::GameOver,
+            Refusal::ClaimNotOnClock
+            | Refusal::ClaimOnOwnTurn
+            | Refusal::ClaimOpponentHere
+            | Refusal::ClaimTooEarly { .. } => ErrorCode::ClaimNotAllowed,
         };
-        ApiError::new(code, refusal.to_string())
+        let mut error = ApiError::new(code, refusal.to_string());
+        if let Refusal::ClaimTooEarly { seconds } = refusal {
+            error.retry_after = Some(seconds.max(1) as u64);
+        }
+        error
     }
 }
 

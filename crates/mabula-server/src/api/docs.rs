@@ -38,6 +38,7 @@ use utoipa::{Modify, OpenApi, ToResponse};
         super::games::join,
         super::games::play,
         super::games::resign,
+        super::games::claim,
         super::games::undo,
         super::games::accept_undo,
         super::games::decline_undo,

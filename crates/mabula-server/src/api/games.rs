@@ -26,6 +26,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/undo/accept", post(accept_undo))
         .route("/api/games/{id}/undo/decline", post(decline_undo))
@@ -186,6 +187,32 @@ pub async fn resign(
     JsonBody(req): JsonBody<ResignRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     Ok(Json(app.hub.resign(&id, &token, req.side).await?))
+}
+
+/// Claim the win because the other side left: in a game on a real-time clock, once the other
+/// side has had no connection for 30 seconds on its own turn.
+#[utoipa::path(post, path = "/api/games/{id}/claim", tag = "games", request_body = Empty,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The finished game, won by the caller", body = GameState),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "The game is over, or the win cannot be claimed (yet): `Retry-After` says when (`game_over`, `claim_not_allowed`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn claim(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: Caller,
+    JsonBody(_): JsonBody<Empty>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.hub.claim_win(&id, &token).await?))
 }
 
 /// Take back (engine and local games) or offer to take back (friend games).

@@ -323,6 +323,34 @@ impl Hub {
         Ok(with_you(state, seats))
     }
 
+    /// Ends the game as won by the holder of `token` because the other side left it (see
+    /// [`LiveGame::check_claim`]).
+    pub async fn claim_win(
+        self: &Arc<Hub>,
+        id: &str,
+        token: &Caller,
+    ) -> Result<GameState, ApiError> {
+        let h = self.latest(id).await?;
+        let mut slot = h.slot.lock().await;
+        self.enforce_clock(&h, &mut slot).await?;
+        let away = seats_for(&slot.game, token)?.only().map(Color::other);
+        let since = match away {
+            Some(color) => self.away_since(&h, color).await?,
+            None => None,
+        };
+        let (seats, state) = self
+            .transact(&h, &mut slot, |g| {
+                let seats = seats_for(g, token)?;
+                let now = now_ms();
+                let color = g.check_claim(seats, since, now)?;
+                let mut next = g.clone();
+                next.abandon(color, now);
+                Ok(Plan::new(next, Change::Resigned, seats))
+            })
+            .await?;
+        Ok(with_you(state, seats))
+    }
+
     /// Counts a hint for the player to move in a game against the engine and answers the state
     /// with the position and scoring the hint is for (the caller asks the analysis service).
     pub async fn hint(
@@ -588,6 +616,28 @@ impl Hub {
             ..e
         });
         let game = Game::new(start, old.game.scoring());
+        // Two accounts play again with the colours swapped, on the same clock, rated or not as
+        // before, each with the rating they have now.
+        let (mut players, mut rated, mut clock) = ([None, None], false, None);
+        if let ([Some(white), Some(black)], Some(c)) = (&old.players, old.clock) {
+            let speed = c.control.speed();
+            let rated_now = |p: &Player, r: &crate::model::rating::Rating| {
+                let (rating, provisional) = super::lobby::shown(r);
+                Player {
+                    rating: Some(rating),
+                    provisional,
+                    diff: None,
+                    ..p.clone()
+                }
+            };
+            let scoring = old.game.scoring();
+            let (w, b) = (
+                self.db.rating(&white.key, scoring, speed).await?,
+                self.db.rating(&black.key, scoring, speed).await?,
+            );
+            players = [Some(rated_now(black, &b)), Some(rated_now(white, &w))];
+            (rated, clock) = (old.rated, Some(c.control));
+        }
         self.create_game(
             old.mode,
             seed,
@@ -599,7 +649,9 @@ impl Hub {
                 pair,
                 pair_first: (pair == Some(PairHalf::Second)).then(|| old.game.result()),
                 client: Some(client.to_string()),
-                ..Origin::default()
+                players,
+                rated,
+                clock,
             },
         )
         .await

@@ -10,10 +10,11 @@
 use super::engine_moves::SWEEP_INTERVAL;
 use super::{GameHandle, Hub, now_ms};
 use crate::error::ApiError;
-use crate::model::Seats;
+use crate::model::{Seats, Speed};
 use crate::protocol::ServerMessage;
 use crate::store::{Notice, PresenceCounts, StoreError};
 use crate::view;
+use mabula::Color;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -169,6 +170,29 @@ impl Hub {
         }
     }
 
+    /// Since when `color`'s seat of the game in `h` has had no connection on any instance;
+    /// `None` while it has one. A seat found away that was not recorded so is recorded now.
+    pub(super) async fn away_since(
+        &self,
+        h: &Arc<GameHandle>,
+        color: Color,
+    ) -> Result<Option<i64>, ApiError> {
+        let totals = if self.shared {
+            self.store
+                .backend()
+                .presence(&self.instance, &h.id, None, self.alive_since())
+                .await?
+        } else {
+            h.local.lock().map(|p| *p).unwrap_or_default()
+        };
+        let away = [totals.white == 0, totals.black == 0];
+        if !away[usize::from(color == Color::Black)] {
+            return Ok(None);
+        }
+        self.db.set_away(&h.id, away, now_ms()).await?;
+        Ok(self.db.away_since(&h.id, color).await?)
+    }
+
     /// Counts a WebSocket in or out of the presence of a game, and schedules a presence message.
     pub fn presence_change(self: &Arc<Hub>, h: &Arc<GameHandle>, seats: Option<Seats>, delta: i32) {
         if let Ok(mut p) = h.local.lock() {
@@ -199,7 +223,8 @@ impl Hub {
     }
 
     /// Stores this instance's count (`local`, if it changed), reads the totals over every
-    /// instance and sends them to this instance's listeners.
+    /// instance, records the seats of a real-time game that nobody holds now (a player away),
+    /// and sends the totals to this instance's listeners.
     pub(super) async fn publish_presence(
         &self,
         h: &Arc<GameHandle>,
@@ -224,12 +249,23 @@ impl Hub {
         if let Ok(mut t) = h.totals.lock() {
             *t = totals;
         }
+        let slot = h.slot.lock().await;
+        let seats = view::seats_view(&slot.game, totals);
+        let realtime = slot
+            .game
+            .clock
+            .is_some_and(|c| c.control.speed() == Speed::Realtime);
+        let playing = !slot.game.is_over();
+        drop(slot);
+        if realtime {
+            let away = [playing && totals.white == 0, playing && totals.black == 0];
+            if let Err(e) = self.db.set_away(&h.id, away, now_ms()).await {
+                tracing::warn!("absence in game {} not stored: {e}", h.id);
+            }
+        }
         if h.events.receiver_count() == 0 {
             return;
         }
-        let slot = h.slot.lock().await;
-        let seats = view::seats_view(&slot.game, totals);
-        drop(slot);
         let msg = ServerMessage::Presence {
             seats,
             spectators: totals.spectators,

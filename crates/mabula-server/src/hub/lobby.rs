@@ -128,7 +128,7 @@ fn seek_gone(id: &str) -> ApiError {
 }
 
 /// The rating as a game shows it: rounded, and whether it is provisional.
-fn shown(r: &crate::model::rating::Rating) -> (i32, bool) {
+pub(super) fn shown(r: &crate::model::rating::Rating) -> (i32, bool) {
     (r.rating.round() as i32, r.provisional())
 }
 

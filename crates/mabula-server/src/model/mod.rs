@@ -19,6 +19,10 @@ use mabula::{Color, Game, GameResult, Move};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// How long a player of a real-time game must be away, on their own turn, before the other
+/// player may claim the win (ms).
+pub const CLAIM_AFTER_MS: i64 = 30_000;
+
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -117,6 +121,10 @@ pub enum EndReason {
     TimeoutBlack,
     /// A side did not make its first move in time: no result.
     Aborted,
+    /// White left a game on a clock and Black claimed the win.
+    AbandonedWhite,
+    /// Black left a game on a clock and White claimed the win.
+    AbandonedBlack,
 }
 
 impl EndReason {
@@ -130,6 +138,8 @@ impl EndReason {
             EndReason::TimeoutWhite => "timeout_white",
             EndReason::TimeoutBlack => "timeout_black",
             EndReason::Aborted => "aborted",
+            EndReason::AbandonedWhite => "abandoned_white",
+            EndReason::AbandonedBlack => "abandoned_black",
         }
     }
 
@@ -143,6 +153,8 @@ impl EndReason {
             "timeout_white" => Some(EndReason::TimeoutWhite),
             "timeout_black" => Some(EndReason::TimeoutBlack),
             "aborted" => Some(EndReason::Aborted),
+            "abandoned_white" => Some(EndReason::AbandonedWhite),
+            "abandoned_black" => Some(EndReason::AbandonedBlack),
             _ => None,
         }
     }
@@ -418,14 +430,66 @@ impl LiveGame {
 
     /// Ends the game by `color`'s resignation.
     pub fn resign(&mut self, color: Color, now: i64) {
+        self.forfeit(color, EndReason::resigned(color), now);
+    }
+
+    /// Ends the game as lost by `color`, for `reason`.
+    fn forfeit(&mut self, color: Color, reason: EndReason, now: i64) {
         let result = match color {
             Color::White => GameResult::BlackWins,
             Color::Black => GameResult::WhiteWins,
         };
         self.game.declare(result);
-        self.end_reason = Some(EndReason::resigned(color));
+        self.end_reason = Some(reason);
         self.undo_offer = None;
         self.updated_at = now;
+    }
+
+    /// Checks that the holder of `seats` may claim the win because the other side left: a game
+    /// on a real-time clock past its first two moves, the other side to move and away since
+    /// `away_since` (ms; `None`: not known to be away) for [`CLAIM_AFTER_MS`] at `now`. Answers
+    /// the side that left.
+    pub fn check_claim(
+        &self,
+        seats: Seats,
+        away_since: Option<i64>,
+        now: i64,
+    ) -> Result<Color, Refusal> {
+        if self.is_over() {
+            return Err(Refusal::ClaimAfterEnd);
+        }
+        let realtime = self
+            .clock
+            .is_some_and(|c| c.control.speed() == Speed::Realtime);
+        if !realtime || self.game.moves().len() < 2 {
+            return Err(Refusal::ClaimNotOnClock);
+        }
+        let Some(me) = seats.only() else {
+            return Err(Refusal::ClaimNotOnClock);
+        };
+        let away = me.other();
+        if self.to_move() != Some(away) {
+            return Err(Refusal::ClaimOnOwnTurn);
+        }
+        let Some(since) = away_since else {
+            return Err(Refusal::ClaimOpponentHere);
+        };
+        let wait = since + CLAIM_AFTER_MS - now;
+        if wait > 0 {
+            return Err(Refusal::ClaimTooEarly {
+                seconds: (wait + 999) / 1000,
+            });
+        }
+        Ok(away)
+    }
+
+    /// Ends the game as lost by `color`, who left it (see [`LiveGame::check_claim`]).
+    pub fn abandon(&mut self, color: Color, now: i64) {
+        let reason = match color {
+            Color::White => EndReason::AbandonedWhite,
+            Color::Black => EndReason::AbandonedBlack,
+        };
+        self.forfeit(color, reason, now);
     }
 
     /// How many moves to take back so that it is `seats`' turn again before their last move.
@@ -575,6 +639,65 @@ mod tests {
         assert_eq!(
             g.check_resign(both, None).expect_err("over"),
             Refusal::ResignAfterEnd
+        );
+    }
+
+    #[test]
+    fn a_player_away_on_their_turn_is_claimed_against_after_the_wait() {
+        let mut g = local_game();
+        let white = Seats {
+            white: true,
+            black: false,
+        };
+        let black = Seats {
+            white: false,
+            black: true,
+        };
+        // No clock: no claim.
+        assert_eq!(
+            g.check_claim(white, Some(0), CLAIM_AFTER_MS),
+            Err(Refusal::ClaimNotOnClock)
+        );
+        let control = TimeControl::Clock {
+            initial_s: 180,
+            increment_s: 2,
+        };
+        g.clock = Some(Clock::new(control, 0));
+        let mut play = |g: &mut LiveGame| {
+            let mv = g.game.position().legal_moves()[0];
+            g.apply_move(mv, 1).expect("legal");
+        };
+        play(&mut g);
+        // Before two moves the abort rule applies, not a claim.
+        assert_eq!(
+            g.check_claim(white, Some(0), CLAIM_AFTER_MS),
+            Err(Refusal::ClaimNotOnClock)
+        );
+        play(&mut g);
+        play(&mut g);
+        // Black to move: White may claim once Black has been away long enough.
+        assert_eq!(
+            g.check_claim(black, Some(0), CLAIM_AFTER_MS),
+            Err(Refusal::ClaimOnOwnTurn)
+        );
+        assert_eq!(
+            g.check_claim(white, None, CLAIM_AFTER_MS),
+            Err(Refusal::ClaimOpponentHere)
+        );
+        assert_eq!(
+            g.check_claim(white, Some(1000), 1000 + CLAIM_AFTER_MS - 1500),
+            Err(Refusal::ClaimTooEarly { seconds: 2 })
+        );
+        let away = g
+            .check_claim(white, Some(1000), 1000 + CLAIM_AFTER_MS)
+            .expect("claimable");
+        assert_eq!(away, Color::Black);
+        g.abandon(away, 5);
+        assert_eq!(g.game.result(), GameResult::WhiteWins);
+        assert_eq!(g.end_reason, Some(EndReason::AbandonedBlack));
+        assert_eq!(
+            g.check_claim(white, Some(0), CLAIM_AFTER_MS),
+            Err(Refusal::ClaimAfterEnd)
         );
     }
 }

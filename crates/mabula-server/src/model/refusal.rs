@@ -52,6 +52,27 @@ pub enum Refusal {
     /// A take-back by a player who has not moved yet.
     #[error("you have made no move to take back")]
     NoOwnMove,
+    /// A claim of the win in a game that is over.
+    #[error("the game is over already")]
+    ClaimAfterEnd,
+    /// A claim of the win where none can be: no real-time clock, fewer than two moves played, or
+    /// not a player of one side.
+    #[error(
+        "a win can be claimed only by one player of a game on a real-time clock after its first two moves"
+    )]
+    ClaimNotOnClock,
+    /// A claim of the win on the claimant's own turn.
+    #[error("it is your turn: the other side is not keeping you waiting")]
+    ClaimOnOwnTurn,
+    /// A claim of the win while the other side is connected.
+    #[error("the other side is connected")]
+    ClaimOpponentHere,
+    /// A claim of the win before the other side was away long enough.
+    #[error("the other side left less than {} seconds ago: try again in {seconds} s", super::CLAIM_AFTER_MS / 1000)]
+    ClaimTooEarly {
+        /// Seconds until the claim may be made.
+        seconds: i64,
+    },
 }
 
 /// The owner of the turn, as the refusal names it.

@@ -12,7 +12,7 @@
 use super::{CHANNEL, Notice, StoreError};
 use crate::model::rating::{Glicko2, Rating};
 use crate::model::{Speed, TimeControl};
-use mabula::{GameResult, Position, Scoring};
+use mabula::{Color, GameResult, Position, Scoring};
 use sqlx::Row;
 use sqlx::postgres::PgPool;
 use sqlx::sqlite::SqlitePool;
@@ -739,6 +739,47 @@ impl Db {
             }
             tx.commit().await?;
             Ok(any)
+        })
+    }
+
+    /// Records which seats of game `id` have no connection on any instance: a seat away keeps
+    /// the time it was first seen away (`now` if it is new), a seat present loses it.
+    pub async fn set_away(&self, id: &str, away: [bool; 2], now: i64) -> Result<(), StoreError> {
+        on_db!(self, write, |pool, _pg| {
+            let mut tx = pool.begin().await?;
+            for (side, away) in ["white", "black"].into_iter().zip(away) {
+                let query = if away {
+                    sqlx::query(
+                        "INSERT INTO absences (game_id, side, since) VALUES ($1, $2, $3) \
+                         ON CONFLICT (game_id, side) DO NOTHING",
+                    )
+                    .bind(id)
+                    .bind(side)
+                    .bind(now)
+                } else {
+                    sqlx::query("DELETE FROM absences WHERE game_id = $1 AND side = $2")
+                        .bind(id)
+                        .bind(side)
+                };
+                query.execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    /// Since when `color`'s seat of game `id` has had no connection, if it is recorded away.
+    pub async fn away_since(&self, id: &str, color: Color) -> Result<Option<i64>, StoreError> {
+        on_db!(self, read, |pool, _pg| {
+            let row = sqlx::query("SELECT since FROM absences WHERE game_id = $1 AND side = $2")
+                .bind(id)
+                .bind(color.name())
+                .fetch_optional(pool)
+                .await?;
+            Ok(match row {
+                Some(r) => Some(r.try_get(0)?),
+                None => None,
+            })
         })
     }
 

@@ -117,6 +117,8 @@ impl StoredGame {
                     | EndReason::ResignedBlack
                     | EndReason::TimeoutWhite
                     | EndReason::TimeoutBlack
+                    | EndReason::AbandonedWhite
+                    | EndReason::AbandonedBlack
                     | EndReason::Declared
             )
         ) {

@@ -55,6 +55,8 @@ export function init({ id, replay = false, token = null, showGroups = false }) {
     notationError: null,
     /** The engine's estimate of the deal: White's chances (0 to 1). */
     deal: null,
+    /** Since when (the page's clock, ms) the opponent's seat has had no connection, or null. */
+    awaySince: null,
   };
 }
 
@@ -155,6 +157,8 @@ export function reason(st) {
     case 'declared': return [{ key: 'end.declared' }];
     case 'timeout_white': return [{ key: 'end.timeout', args: { side: sideName(st, 'white') } }];
     case 'timeout_black': return [{ key: 'end.timeout', args: { side: sideName(st, 'black') } }];
+    case 'abandoned_white': return [{ key: 'end.abandoned', args: { side: sideName(st, 'white') } }];
+    case 'abandoned_black': return [{ key: 'end.abandoned', args: { side: sideName(st, 'black') } }];
     case 'aborted': return [{ key: 'end.abortedText' }];
     default: return [{ key: 'end.noMoves' }, { key: 'end.score', args: { white: sc.white, black: sc.black } }];
   }
@@ -185,10 +189,34 @@ export function abortIn(m, now) {
   return Math.max(0, c.deadline - c.now - (now - m.clockAt));
 }
 
+/** How long the opponent must be away on their turn before the win can be claimed (ms). */
+export const CLAIM_AFTER_MS = 30000;
+
+/**
+ * In a real-time game whose opponent left on their turn: the time until the win can be claimed
+ * (ms, 0: now), else null. The server decides; this only offers the button.
+ */
+export function claimIn(m, now) {
+  const st = m.state;
+  if (!st || m.awaySince === null || st.status !== 'playing' || m.seats.length !== 1) return null;
+  if (!st.clock || st.clock.control.initial_s === undefined || st.moves.length < 2) return null;
+  if (st.to_move !== other(m.seats[0])) return null;
+  return Math.max(0, m.awaySince + CLAIM_AFTER_MS - now);
+}
+
 /** Whether the page must redraw its clocks as time passes. */
 export function clocksTick(m) {
   const c = m.state?.clock;
-  return Boolean(c && m.state.status === 'playing' && (c.running || (c.deadline !== null && c.deadline !== undefined)));
+  return Boolean(c && m.state.status === 'playing' && (c.running || (c.deadline !== null && c.deadline !== undefined) || m.awaySince !== null));
+}
+
+/** The model with `awaySince` following whether the opponent's seat is connected in its state. */
+function trackAway(m, at) {
+  const st = m.state;
+  const away = Boolean(st && m.seats.length === 1 && st.settings.mode !== 'local'
+    && st.seats[other(m.seats[0])]?.kind === 'person' && st.seats[other(m.seats[0])]?.connected === false);
+  if (away === (m.awaySince !== null)) return m;
+  return { ...m, awaySince: away ? at : null };
 }
 
 // ---- The state machine -----------------------------------------------------------------------
@@ -318,7 +346,7 @@ function fromServer(m, msg, at, fx) {
       return accept(m, msg.state, fx, { at, msg });
     case 'presence':
       if (!m.state) return m;
-      return { ...m, state: { ...m.state, seats: msg.seats, spectators: msg.spectators } };
+      return trackAway({ ...m, state: { ...m.state, seats: msg.seats, spectators: msg.spectators } }, at);
     case 'error':
       if (msg.code !== 'token_invalid') return m;
       fx.push({ type: 'forgetSeat' });
@@ -358,7 +386,7 @@ function accept(m, incoming, fx, { force = false, at = m.clockAt, msg = null } =
   if (prev && prev.status === 'playing' && next.status === 'finished' && !n.replay) fx.push({ type: 'showEnd', later: true });
   if (next.settings.mode === 'friend' && n.seats.length && next.seats[other(n.seats[0])]?.claimed) fx.push({ type: 'forgetJoin' });
   if (!n.replay) fx.push({ type: 'playing', id: n.seats.length && next.status === 'playing' ? n.id : null });
-  return n;
+  return trackAway(n, at);
 }
 
 /** What screen readers and toasts say about a change. */

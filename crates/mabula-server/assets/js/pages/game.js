@@ -22,7 +22,7 @@ import { setPlaying } from '../lobbyfeed.js';
 import { isMe } from '../session.js';
 import {
   init, update, other, isMyTurn, current, displayed, displayedScores, displayedToMove, boardMoves,
-  hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, clocksTick,
+  hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, clocksTick,
 } from './game-model.js';
 
 const GROUPS_KEY = 'mabula:showGroups';
@@ -98,6 +98,10 @@ export function mount(main, { id, replay }) {
 
   const players = h('div', { class: 'card players', role: 'group', 'i18n-aria-label': 'game.players' });
   const abortNote = h('p', { class: 'abort-note', hidden: true });
+  const claimText = h('span', { role: 'status' });
+  const claimButton = h('button', { type: 'button', class: 'btn', i18n: 'game.claimWin',
+    onclick: () => dispatch({ type: 'act', action: 'claim' }) });
+  const claimNote = h('p', { class: 'abort-note claim-note', hidden: true }, claimText, ' ', claimButton);
   const status = h('p', { class: 'status', role: 'status' });
   const connEl = h('span', { class: 'conn' });
   const statusRow = h('div', { class: 'status-row' }, status, connEl);
@@ -150,7 +154,7 @@ export function mount(main, { id, replay }) {
 
   const title = h('h1', { id: 'game-title', class: 'sr-only' });
   const section = h('section', { class: 'game', 'aria-labelledby': 'game-title' },
-    title, boardCol, players, abortNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
+    title, boardCol, players, abortNote, claimNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
   main.append(h('p', { class: 'muted loading', i18n: 'game.loading' }));
 
   start();
@@ -308,6 +312,7 @@ export function mount(main, { id, replay }) {
       case 'acceptUndo': return api.acceptUndo(id, token);
       case 'declineUndo': return api.declineUndo(id, token);
       case 'resign': return api.resign(id, token, side);
+      case 'claim': return api.claim(id, token);
       default: return Promise.reject(new ApiError(0, 'bad_request', action));
     }
   }
@@ -569,6 +574,14 @@ export function mount(main, { id, replay }) {
       const text = t(m.seats.includes(st.to_move) && m.seats.length === 1 ? 'game.abortYou' : 'game.abortIn',
         { side, time: formatClock(left, { days }) });
       if (abortNote.textContent !== text) abortNote.textContent = text;
+    }
+    // The opponent left on their turn: after a while the win can be claimed.
+    const claim = claimIn(m, at);
+    claimNote.hidden = claim === null;
+    if (claim !== null) {
+      const text = claim > 0 ? t('game.opponentLeftWait', { s: Math.ceil(claim / 1000) }) : t('game.opponentLeft');
+      if (claimText.textContent !== text) claimText.textContent = text;
+      claimButton.hidden = claim > 0;
     }
   }
 

@@ -277,6 +277,7 @@ export function mount(main, { name }) {
     switch (g.end_reason) {
       case 'timeout_white': case 'timeout_black': return t('profile.onTime');
       case 'resigned_white': case 'resigned_black': return t('profile.byResignation');
+      case 'abandoned_white': case 'abandoned_black': return t('profile.byAbandon');
       default: return null;
     }
   }
