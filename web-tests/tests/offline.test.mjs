@@ -64,6 +64,8 @@ test('offline, the rules and a replay seen before still open; an unseen replay s
   await page.goto(`${BASE}/replay/${seen.id}`);
   await page.waitForFunction((n) => document.querySelectorAll('.movelist button[data-number]').length === n + 1, seen.st.moves.length);
 
+  // A document that is no page (the API's description) must not take the page's place.
+  await page.goto(`${BASE}/api/openapi.json`);
   await ctx.setOffline(true);
   // The network is gone for the page and for the worker.
   assert.equal(await page.evaluate(() => fetch('/api/games?filter=live').then(() => 'online', () => 'offline')), 'offline');

@@ -43,6 +43,8 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(req.url);
   if (url.origin !== self.location.origin) return;
   if (req.mode === 'navigate') {
+    // Pages are index.html whatever their route; the API's documents and downloads are not.
+    if (url.pathname.startsWith('/api/') || /\.[a-z0-9]+$/i.test(url.pathname)) return;
     event.respondWith(networkFirst(req, SHELL));
   } else if (url.searchParams.has('v')) {
     event.respondWith(cacheFirst(req));
@@ -58,7 +60,9 @@ async function networkFirst(req, key) {
   const cache = await caches.open(CACHE);
   try {
     const res = await fetch(req);
-    if (res.ok) await cache.put(key, res.clone());
+    // Only a page is kept as the page (a 200 of another kind never replaces it).
+    const page = key !== SHELL || (res.headers.get('content-type') || '').startsWith('text/html');
+    if (res.ok && page) await cache.put(key, res.clone());
     return res;
   } catch (err) {
     const kept = await cache.match(key);
