@@ -93,7 +93,7 @@ export const api = {
     request('POST', `/api/games/${id}/moves`, { token, body: { move, number } }),
   resign: (id, token, side) =>
     request('POST', `/api/games/${id}/resign`, { token, body: side ? { side } : {} }),
-  claim: (id, token) => request('POST', `/api/games/${id}/claim`, { token, body: {} }),
+  claimWin: (id, token) => request('POST', `/api/games/${id}/claim`, { token, body: {} }),
   undo: (id, token) => request('POST', `/api/games/${id}/undo`, { token, body: {} }),
   acceptUndo: (id, token) => request('POST', `/api/games/${id}/undo/accept`, { token, body: {} }),
   declineUndo: (id, token) => request('POST', `/api/games/${id}/undo/decline`, { token, body: {} }),

@@ -435,6 +435,13 @@ impl LiveGame {
 
     /// Ends the game as lost by `color`, for `reason`.
     fn forfeit(&mut self, color: Color, reason: EndReason, now: i64) {
+        // The side to move used its time until now: the stopped clock shows what it has left.
+        let (turn, moves) = (self.to_move(), self.game.moves().len());
+        if let (Some(c), Some(turn)) = (&mut self.clock, turn) {
+            c.remaining[usize::from(turn == Color::Black)] =
+                c.left_at(turn, Some(turn), moves, now);
+            c.turn_started_at = now;
+        }
         let result = match color {
             Color::White => GameResult::BlackWins,
             Color::Black => GameResult::WhiteWins,
@@ -692,8 +699,14 @@ mod tests {
             .check_claim(white, Some(1000), 1000 + CLAIM_AFTER_MS)
             .expect("claimable");
         assert_eq!(away, Color::Black);
-        g.abandon(away, 5);
+        g.abandon(away, 1000 + CLAIM_AFTER_MS);
         assert_eq!(g.game.result(), GameResult::WhiteWins);
+        let clock = g.clock.expect("clock");
+        assert_eq!(
+            clock.left(Color::Black),
+            180_000 - (1000 + CLAIM_AFTER_MS - 1),
+            "the time Black used until the claim is charged"
+        );
         assert_eq!(g.end_reason, Some(EndReason::AbandonedBlack));
         assert_eq!(
             g.check_claim(white, Some(0), CLAIM_AFTER_MS),

@@ -312,7 +312,7 @@ export function mount(main, { id, replay }) {
       case 'acceptUndo': return api.acceptUndo(id, token);
       case 'declineUndo': return api.declineUndo(id, token);
       case 'resign': return api.resign(id, token, side);
-      case 'claim': return api.claim(id, token);
+      case 'claim': return api.claimWin(id, token);
       default: return Promise.reject(new ApiError(0, 'bad_request', action));
     }
   }
