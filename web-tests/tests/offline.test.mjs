@@ -61,8 +61,13 @@ test('offline, the rules and a replay seen before still open; an unseen replay s
   }
   assert.deepEqual(wanted.filter((k) => !kept.includes(k)), [], 'kept for offline use');
   assert.deepEqual(kept.filter((k) => k.startsWith('/js/lang/')), ['/js/lang/en.js'], 'only the language in use is kept');
+  // A file of an older version is dropped when a page of the new one has loaded.
+  await page.evaluate(async () => (await caches.open('mabula-1')).put('/js/app.js?v=000000000000', new Response('old')));
   await page.goto(`${BASE}/replay/${seen.id}`);
   await page.waitForFunction((n) => document.querySelectorAll('.movelist button[data-number]').length === n + 1, seen.st.moves.length);
+  const hasOld = () => page.evaluate(async () => Boolean(await (await caches.open('mabula-1')).match('/js/app.js?v=000000000000')));
+  for (let i = 0; i < 40 && (await hasOld()); i++) await page.waitForTimeout(250);
+  assert.equal(await hasOld(), false, 'the old version is gone');
 
   // A document that is no page (the API's description) must not take the page's place.
   await page.goto(`${BASE}/api/openapi.json`);

@@ -3,8 +3,8 @@
 // never change) come from the cache once they are in it; a finished game's state and record are
 // kept when they pass by, so its replay opens offline. Everything else goes to the network.
 //
-// The page tells the worker which files it loaded (`{ keep: [urls] }`), so they are kept even
-// when they were fetched before the worker was in charge.
+// The page tells the worker the files of its version (`{ keep: [urls] }`), so they are kept even
+// when they were fetched before the worker was in charge, and files of older versions go.
 
 const CACHE = 'mabula-1';
 const SHELL = '/';
@@ -16,7 +16,6 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
-    // Old versions of files are dropped once the page no longer names them.
     await self.clients.claim();
   })());
 });
@@ -25,6 +24,11 @@ self.addEventListener('message', (event) => {
   const urls = event.data && Array.isArray(event.data.keep) ? event.data.keep : [];
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
+    // Versions the page no longer names are dropped: each deployment replaces the last.
+    const keep = new Set(urls.map((u) => new URL(u, self.location.origin).href));
+    for (const req of urls.length ? await cache.keys() : []) {
+      if (new URL(req.url).searchParams.has('v') && !keep.has(req.url)) await cache.delete(req);
+    }
     for (const url of urls) {
       const u = new URL(url, self.location.origin);
       if (u.origin !== self.location.origin || !u.searchParams.has('v')) continue;

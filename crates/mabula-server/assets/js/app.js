@@ -199,7 +199,7 @@ function keepOffline() {
       const keep = Object.entries(map.imports)
         .filter(([path]) => !path.startsWith('/js/lang/') || path === `/js/lang/${lang()}.js`)
         .map(([, url]) => url);
-      for (const link of document.querySelectorAll('link[rel="stylesheet"]')) keep.push(link.href);
+      for (const link of document.querySelectorAll('link[href*="?v="]')) keep.push(link.href);
       reg.active?.postMessage({ keep });
     }, 2000);
   }).catch(() => { /* no offline use */ });
