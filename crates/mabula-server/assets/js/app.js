@@ -123,7 +123,6 @@ function buildLangMenu() {
   const menu = document.getElementById('lang-menu');
   menu.replaceChildren(...LANGS.map((l) => h('option', { value: l.code, lang: l.code }, l.name)));
   menu.value = lang();
-  menu.setAttribute('aria-label', t('lang.label'));
   menu.addEventListener('change', () => setLang(menu.value).catch(() => { menu.value = lang(); }));
 }
 
@@ -175,9 +174,12 @@ document.getElementById('theme-button').addEventListener('click', () => {
 
 // ---- Start --------------------------------------------------------------------------------
 
-await loadLang();
+// The language is known at once (the names in the menu are each in their own language); its
+// strings arrive with its file.
 document.documentElement.lang = lang();
 buildLangMenu();
+await loadLang();
+document.getElementById('lang-menu').setAttribute('aria-label', t('lang.label'));
 translateDom(document);
 updateThemeButton();
 renderAccountNav();
