@@ -1,7 +1,8 @@
 //! Several real `mabula serve` processes on one real PostgreSQL database (the one
 //! `scripts/test.sh` starts, named by `MABULA_TEST_POSTGRES_URL`; without it these tests say so
 //! and pass): a game played across instances, spectators on every instance, races of the same
-//! move, an undo on a stale instance, an instance killed while its engine thinks, and a database
+//! move, an undo on a stale instance, an instance killed while its engine thinks, an analysis
+//! computed once for three instances and taken over when its instance is killed, and a database
 //! outage.
 
 mod common;
@@ -448,4 +449,89 @@ async fn a_database_outage_is_answered_quickly_loses_nothing_and_passes() {
     state = play_next(&nodes[0].client, &id, &grant.token, &state).await;
     watcher.until_moves(state.moves.len() as u32).await;
     assert_eq!(watcher.moves.len(), acknowledged.len() + 1);
+}
+
+/// The analysis of `position` asked of `base`, without the `cached` flag (which differs by who
+/// asked first).
+async fn analysis(base: &str, position: &str) -> Value {
+    let r = reqwest::Client::new()
+        .get(format!("{base}/api/analysis"))
+        .query(&[("position", position), ("scoring", "largest")])
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(r.status().as_u16(), 200);
+    let mut v: Value = r.json().await.expect("JSON");
+    v.as_object_mut().expect("object").remove("cached");
+    v
+}
+
+/// Analyses run by the instance at `base`.
+async fn runs(base: &str) -> u64 {
+    let v: Value = reqwest::get(format!("{base}/api/analysis/stats"))
+        .await
+        .expect("answer")
+        .json()
+        .await
+        .expect("JSON");
+    v["runs"].as_u64().expect("runs")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_is_computed_once_and_taken_over_when_its_instance_dies() {
+    let Some(db) = fresh_postgres().await else {
+        return;
+    };
+    let mut nodes: Vec<Instance> = (0..3)
+        .map(|_| Instance::start_with(&db, 20, &["--analysis-ms", "3000"]))
+        .collect();
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+
+    // Three instances asked for one position at once: one computes, all answer the same.
+    let position = mabula::deal::random(11, mabula::Color::White).to_string();
+    let (a, b, c) = tokio::join!(
+        analysis(&bases[0], &position),
+        analysis(&bases[1], &position),
+        analysis(&bases[2], &position),
+    );
+    assert_eq!(a, b);
+    assert_eq!(b, c);
+    let mut total = 0;
+    for base in &bases {
+        total += runs(base).await;
+    }
+    assert_eq!(total, 1, "computed once for three instances");
+
+    // Instance 0 computes another position for instance 1 too, and is killed meanwhile:
+    // instance 1 takes the claim over and answers.
+    let position = mabula::deal::random(12, mabula::Color::Black).to_string();
+    let first = {
+        let (base, position) = (bases[0].clone(), position.clone());
+        tokio::spawn(async move {
+            reqwest::Client::new()
+                .get(format!("{base}/api/analysis"))
+                .query(&[("position", position.as_str()), ("scoring", "largest")])
+                .send()
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let second = {
+        let (base, position) = (bases[1].clone(), position.clone());
+        tokio::spawn(async move { analysis(&base, &position).await })
+    };
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let killed_at = Instant::now();
+    nodes[0].kill();
+    assert!(first.await.expect("joined").is_err(), "its instance died");
+    let answer = tokio::time::timeout(Duration::from_secs(30), second)
+        .await
+        .expect("answered within 30 s")
+        .expect("joined");
+    assert_eq!(answer["done"], true);
+    assert_eq!(runs(&bases[1]).await, 1, "instance 1 took it over");
+    eprintln!(
+        "taken over and answered {:?} after the kill",
+        killed_at.elapsed()
+    );
 }

@@ -23,9 +23,11 @@
 
 use crate::engine::{Bounds, EnginePool, Refused, Slot, Ticket, Work};
 use crate::error::{ApiError, ErrorCode};
+use crate::store::analyses;
+use crate::store::players::Db;
 use mabula::{Color, Move, Position, Scoring};
-use mabula_engine::MoveAnalysis;
 use mabula_engine::annotate::{self, Deepening, Judgement, Note, Report, Settings, Verdict};
+use mabula_engine::{MoveAnalysis, Value};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -99,7 +101,22 @@ pub struct Analyst {
     hits: AtomicU64,
     /// Analyses that got a slot (`/api/analysis/stats`).
     runs: AtomicU64,
+    /// Where analyses are claimed when instances share a database (PostgreSQL).
+    claims: Option<Claims>,
 }
+
+/// The shared database of several instances, where each position's analysis is claimed by one.
+pub struct Claims {
+    /// The database.
+    pub db: Db,
+    /// This instance's id (its row in `instances`).
+    pub instance: String,
+    /// An instance not heard from for this long is taken for dead and its claims taken over.
+    pub timeout: Duration,
+}
+
+/// How often an instance that waits for another's analysis looks at the database.
+const CLAIM_POLL: Duration = Duration::from_millis(250);
 
 impl Analyst {
     /// A service running on `pool`, spending at most about `time` on a position, with the
@@ -122,6 +139,16 @@ impl Analyst {
             cache: Mutex::new(HashMap::new()),
             hits: AtomicU64::new(0),
             runs: AtomicU64::new(0),
+            claims: None,
+        }
+    }
+
+    /// The same service claiming each analysis in `claims` (several instances, one database):
+    /// one instance computes a position, the others wait for its report.
+    pub fn with_claims(self, claims: Claims) -> Analyst {
+        Analyst {
+            claims: Some(claims),
+            ..self
         }
     }
 
@@ -228,29 +255,60 @@ impl Analyst {
         drop(cache);
         let me = Arc::clone(self);
         let hurried = (work == Work::Analysis).then_some(hurried);
-        tokio::spawn(async move { me.run(cache_key, pos, ticket, hurried, tx).await });
+        let queue = (work, key.to_string());
+        tokio::spawn(async move { me.run(cache_key, pos, queue, ticket, hurried, tx).await });
         Ok((rx, false))
     }
 
-    /// Waits for the analysis's turn, runs it, and publishes its reports on `tx`.
+    /// Waits for the analysis's turn (queued as `queue`: the work and its key), runs it, and
+    /// publishes its reports on `tx`. With claims, the analysis is computed here only if this
+    /// instance holds its claim; otherwise the slot goes back to the pool and the other
+    /// instance's report is awaited (and the claim taken over if that instance dies).
     async fn run(
         self: Arc<Self>,
         key: Key,
         pos: Position,
+        queue: (Work, String),
         ticket: Ticket,
         hurried: Option<watch::Receiver<Option<String>>>,
         tx: watch::Sender<Snapshot>,
     ) {
-        let Some(slot) = self.turn(&key, ticket, hurried, &tx).await else {
+        let give_up = |tx: &watch::Sender<Snapshot>| {
             // Everyone who asked has gone while it waited (then it is forgotten already), or the
             // pool closed: forget it, so that a later request starts afresh.
-            self.forget(&key, &tx);
+            self.forget(&key, tx);
             tx.send_modify(|s| {
                 s.done = true;
                 s.failed = true;
             });
-            return;
         };
+        let Some(mut slot) = self.turn(&key, ticket, hurried, &tx).await else {
+            return give_up(&tx);
+        };
+        if let Some(claims) = &self.claims {
+            loop {
+                match self.claim(claims, &key).await {
+                    Some(Claim::Theirs) => {}
+                    Some(Claim::Done(report)) => return publish_final(&tx, report),
+                    Some(Claim::Mine) | None => break,
+                }
+                drop(slot);
+                if let Some(report) = self.await_theirs(claims, &key, &tx).await {
+                    return publish_final(&tx, report);
+                }
+                if tx.receiver_count() == 0 {
+                    return give_up(&tx);
+                }
+                // Their instance died: queue again, and claim it.
+                let Ok(ticket) = self.pool.queue(queue.0, &queue.1, None) else {
+                    return give_up(&tx);
+                };
+                match self.turn(&key, ticket, None, &tx).await {
+                    Some(s) => slot = s,
+                    None => return give_up(&tx),
+                }
+            }
+        }
         self.runs.fetch_add(1, Ordering::Relaxed);
         let settings = self.settings.clone();
         let scoring = key.1;
@@ -272,19 +330,76 @@ impl Analyst {
             .await;
         match ran {
             Some(report) => {
-                tx.send_replace(Snapshot {
-                    report: Some(Arc::new(report)),
-                    done: true,
-                    failed: false,
-                });
+                if let Some(claims) = &self.claims {
+                    let stored = claims
+                        .db
+                        .finish_analysis(&key.0, key.1.name(), &encode(&report))
+                        .await;
+                    if let Err(e) = stored {
+                        tracing::warn!("analysis of {} not stored: {e}", key.0);
+                    }
+                }
+                publish_final(&tx, report);
             }
             None => {
+                if let Some(claims) = &self.claims {
+                    let released = claims
+                        .db
+                        .release_analysis(&key.0, key.1.name(), &claims.instance)
+                        .await;
+                    if let Err(e) = released {
+                        tracing::warn!("claim of the analysis of {} not released: {e}", key.0);
+                    }
+                }
                 // Forget it, so that a later request tries again.
-                self.forget(&key, &tx);
-                tx.send_modify(|s| {
-                    s.done = true;
-                    s.failed = true;
-                });
+                give_up(&tx);
+            }
+        }
+    }
+
+    /// Claims the analysis of `key`; `None` when the database cannot say (then it is computed
+    /// here).
+    async fn claim(&self, claims: &Claims, key: &Key) -> Option<Claim<Report>> {
+        let now = crate::model::now_ms();
+        let alive_since = now - claims.timeout.as_millis() as i64;
+        let claim = claims
+            .db
+            .claim_analysis(&key.0, key.1.name(), &claims.instance, now, alive_since)
+            .await;
+        match claim {
+            Ok(analyses::Claim::Mine) => Some(Claim::Mine),
+            Ok(analyses::Claim::Theirs) => Some(Claim::Theirs),
+            Ok(analyses::Claim::Done(text)) => match decode(&text) {
+                Some(report) => Some(Claim::Done(report)),
+                None => {
+                    tracing::warn!("stored analysis of {} unreadable: computed again", key.0);
+                    None
+                }
+            },
+            Err(e) => {
+                tracing::warn!("analysis of {} not claimed: {e}", key.0);
+                None
+            }
+        }
+    }
+
+    /// Waits for another instance's report on `key`; `None` once that instance is taken for
+    /// dead (the claim can be taken over) or nobody waits any more.
+    async fn await_theirs(
+        &self,
+        claims: &Claims,
+        key: &Key,
+        tx: &watch::Sender<Snapshot>,
+    ) -> Option<Report> {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(CLAIM_POLL) => {}
+                () = tx.closed() => return None,
+            }
+            match self.claim(claims, key).await {
+                Some(Claim::Theirs) => {}
+                Some(Claim::Done(report)) => return Some(report),
+                Some(Claim::Mine) | None => return None,
             }
         }
     }
@@ -375,6 +490,100 @@ async fn next_hurry(hurried: &mut Option<watch::Receiver<Option<String>>>) -> Op
         return std::future::pending().await;
     }
     rx.borrow_and_update().clone()
+}
+
+/// Where a position's analysis stands, with its report decoded.
+enum Claim<R> {
+    Mine,
+    Theirs,
+    Done(R),
+}
+
+/// Publishes the final `report` on `tx`.
+fn publish_final(tx: &watch::Sender<Snapshot>, report: Report) {
+    tx.send_replace(Snapshot {
+        report: Some(Arc::new(report)),
+        done: true,
+        failed: false,
+    });
+}
+
+/// A report as stored for the other instances: JSON of its moves (notation, value, visits,
+/// line), verdict, White's expected score, playouts, time and step.
+pub fn encode(r: &Report) -> String {
+    let value = |v: Value| match v {
+        Value::Estimate(p) => serde_json::json!({ "p": p }),
+        Value::Exact { result, margin } => serde_json::json!({ "r": result, "m": margin }),
+    };
+    let moves: Vec<_> = r
+        .moves
+        .iter()
+        .map(|m| {
+            serde_json::json!({
+                "mv": m.mv.to_string(),
+                "v": value(m.value),
+                "n": m.visits,
+                "pv": m.pv.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "moves": moves,
+        "verdict": r.verdict.map(|v| serde_json::json!({ "white": v.white, "exact": v.exact_margin })),
+        "white": r.white,
+        "playouts": r.playouts,
+        "ms": r.elapsed.as_millis() as u64,
+        "step": r.step,
+    })
+    .to_string()
+}
+
+/// Reads a report written by [`encode`] (a final one); `None` if it is not one.
+pub fn decode(text: &str) -> Option<Report> {
+    let j: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mv = |v: &serde_json::Value| v.as_str()?.parse::<Move>().ok();
+    let value = |v: &serde_json::Value| {
+        if let Some(p) = v.get("p") {
+            return Some(Value::Estimate(p.as_f64()?));
+        }
+        Some(Value::Exact {
+            result: i8::try_from(v.get("r")?.as_i64()?).ok()?,
+            margin: match v.get("m")? {
+                serde_json::Value::Null => None,
+                m => Some(i32::try_from(m.as_i64()?).ok()?),
+            },
+        })
+    };
+    let mut moves = Vec::new();
+    for m in j.get("moves")?.as_array()? {
+        moves.push(MoveAnalysis {
+            mv: mv(m.get("mv")?)?,
+            value: value(m.get("v")?)?,
+            visits: m.get("n")?.as_u64()?,
+            pv: m
+                .get("pv")?
+                .as_array()?
+                .iter()
+                .map(mv)
+                .collect::<Option<Vec<_>>>()?,
+        });
+    }
+    let verdict = match j.get("verdict")? {
+        serde_json::Value::Null => None,
+        v => Some(Verdict {
+            white: i32::try_from(v.get("white")?.as_i64()?).ok()?,
+            exact_margin: v.get("exact")?.as_bool()?,
+        }),
+    };
+    Some(Report {
+        moves,
+        verdict,
+        white: j.get("white")?.as_f64()?,
+        playouts: j.get("playouts")?.as_u64()?,
+        elapsed: Duration::from_millis(j.get("ms")?.as_u64()?),
+        step: u32::try_from(j.get("step")?.as_u64()?).ok()?,
+        done: true,
+    })
 }
 
 /// The final report published on `rx`.
@@ -630,5 +839,38 @@ impl GameAnalysis {
             notes: notes.iter().map(Into::into).collect(),
             counts,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_report_reads_back_the_same() {
+        let pos = mabula::deal::random(7, Color::White);
+        let settings = Settings {
+            time: Duration::from_millis(50),
+            threads: 1,
+            ..Settings::default()
+        };
+        let mut report = Deepening::new(Scoring::Product, &settings).run(&pos, |_| {});
+        report.moves[0].value = Value::Exact {
+            result: -1,
+            margin: Some(-3),
+        };
+        report.moves[1].value = Value::Exact {
+            result: 1,
+            margin: None,
+        };
+        report.verdict = Some(Verdict {
+            white: -3,
+            exact_margin: true,
+        });
+        // Times are kept to the millisecond.
+        report.elapsed = Duration::from_millis(report.elapsed.as_millis() as u64);
+        assert_eq!(decode(&encode(&report)), Some(report));
+        assert_eq!(decode("{}"), None);
+        assert_eq!(decode("not json"), None);
     }
 }

@@ -16,10 +16,16 @@ pub struct Instance {
 impl Instance {
     /// Serves `database` with an engine that thinks `movetime_ms` a move.
     pub fn start(database: &str, movetime_ms: u32) -> Instance {
+        Instance::start_with(database, movetime_ms, &[])
+    }
+
+    /// The same, with more options of `mabula serve`.
+    pub fn start_with(database: &str, movetime_ms: u32, more: &[&str]) -> Instance {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mabula"))
             .args(["serve", "--bind", "127.0.0.1:0", "--rate-limit", "0"])
             .args(["--engine-movetime-ms", &movetime_ms.to_string()])
             .args(["--database", database])
+            .args(more)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -29,7 +29,7 @@ mod cluster;
 mod engine_moves;
 pub mod lobby;
 
-use crate::analysis::Analyst;
+use crate::analysis::{Analyst, Claims};
 use crate::auth::{self, Caller};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
@@ -230,13 +230,18 @@ impl Hub {
     /// A hub over `store`; call [`Hub::start`] before serving.
     pub fn new(store: Store, config: HubConfig) -> Arc<Hub> {
         let engine = EnginePool::new(config.engine_threads);
-        let analyst = Arc::new(Analyst::new(
-            engine.clone(),
-            config.engine_threads,
-            config.analysis_time,
-        ));
         let shared = store.kind() == "postgres";
         let db = store.backend().db();
+        let instance = auth::new_secret(9);
+        let mut analyst = Analyst::new(engine.clone(), config.engine_threads, config.analysis_time);
+        if shared {
+            analyst = analyst.with_claims(Claims {
+                db: db.clone(),
+                instance: instance.clone(),
+                timeout: config.instance_timeout,
+            });
+        }
+        let analyst = Arc::new(analyst);
         Arc::new(Hub {
             db,
             lobby: broadcast::channel(256).0,
@@ -246,7 +251,7 @@ impl Hub {
             engine,
             config,
             games: Mutex::new(HashMap::new()),
-            instance: auth::new_secret(9),
+            instance,
             started: now_ms(),
             shared,
             synced: AtomicBool::new(!shared),

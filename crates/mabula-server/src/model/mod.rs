@@ -670,7 +670,7 @@ mod tests {
             increment_s: 2,
         };
         g.clock = Some(Clock::new(control, 0));
-        let mut play = |g: &mut LiveGame| {
+        let play = |g: &mut LiveGame| {
             let mv = g.game.position().legal_moves()[0];
             g.apply_move(mv, 1).expect("legal");
         };

@@ -59,6 +59,7 @@ macro_rules! on_db {
         }
     };
 }
+pub(super) use on_db;
 
 /// An account as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
