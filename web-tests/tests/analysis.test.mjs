@@ -68,8 +68,9 @@ test('a finished game is analysed: arrows, the graph, a verdict near the end, gr
   const graph = page.locator('svg.eval-graph');
   await graph.scrollIntoViewIfNeeded();
   const box = await graph.boundingBox();
-  // The point of position i is at 14 + i * 612 / n in the graph's 640 units.
-  const at = (i, y) => graph.click({ position: { x: ((14 + (i * 612) / n) / 640) * box.width, y } });
+  // The graph says where its first and last positions are, as fractions of its width.
+  const [x0, x1] = await graph.evaluate((g) => [Number(g.dataset.x0), Number(g.dataset.x1)]);
+  const at = (i, y) => graph.click({ position: { x: (x0 + (i / n) * (x1 - x0)) * box.width, y } });
   await at(n - 2, box.height / 2); // the position two moves before the end
   await page.waitForSelector(`.movetree .tree-move.current[data-ply="${n - 2}"]`);
   await page.waitForFunction(() => /with best play/.test(document.querySelector('.eval-line')?.textContent || ''), null, { timeout: 20000 });

@@ -51,7 +51,12 @@ export async function api(path, { method = 'GET', body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers['x-mabula-token'] = token;
-  const res = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let res;
+  try {
+    res = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new Error(`${method} ${path}: ${err.message} (${err.cause?.code || err.cause?.message || 'no cause'})`);
+  }
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   try { return JSON.parse(text); } catch { return text; }

@@ -27,6 +27,7 @@
 //!   errors into it.
 //! - [`extract`]: request extractors that fail with API errors (the seat token, the client
 //!   address, JSON bodies, query strings).
+//! - [`picture`]: pictures of positions (SVG, PNG) and of whole games (animated PNG), without I/O.
 //! - [`client`]: a typed client of the HTTP API (tests, the crash test).
 //! - [`loadtest`]: the client side of `mabula loadtest`.
 //!
@@ -35,7 +36,7 @@
 //! A module uses only modules of the layers below it; `docs/architecture.md` draws them.
 //!
 //! 1. [`model`] uses the rules crate only.
-//! 2. [`store`] and [`auth`] use the model; [`engine`] uses nothing of this crate.
+//! 2. [`store`] and [`auth`] use the model; [`engine`] and [`picture`] use nothing of this crate.
 //! 3. [`view`] uses the model and the store's rows; [`error`] the model, auth and the store,
 //!    whose errors it converts.
 //! 4. [`protocol`] uses view, error and the model; [`extract`] auth and error; [`analysis`] the
@@ -56,6 +57,7 @@ pub mod extract;
 pub mod hub;
 pub mod loadtest;
 pub mod model;
+pub mod picture;
 pub mod protocol;
 pub mod server;
 pub mod store;

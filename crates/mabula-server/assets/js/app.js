@@ -22,20 +22,22 @@
 //   js/pages/*.js     home, game (and replay), analysis, watch, rules, login, lobby, profile,
 //                     dialogs, error texts
 
-import { LANGS, lang, setLang, t } from './i18n.js';
+import { LANGS, lang, setLang, loadLang, t } from './i18n.js';
 import { translateDom, clear, h } from './dom.js';
 import { navigate } from './nav.js';
-import * as home from './pages/home.js';
-import * as game from './pages/game.js';
-import * as watch from './pages/watch.js';
-import * as rules from './pages/rules.js';
-import * as analysis from './pages/analysis.js';
-import * as login from './pages/login.js';
-import * as lobby from './pages/lobby.js';
-import * as profile from './pages/profile.js';
 import { loadSession } from './session.js';
 import { renderAccountNav } from './accountnav.js';
 import { lobbyFeed } from './lobbyfeed.js';
+
+// Each page's module is loaded when it is first shown, so a visit loads only what it uses.
+const home = () => import('./pages/home.js');
+const game = () => import('./pages/game.js');
+const watch = () => import('./pages/watch.js');
+const rules = () => import('./pages/rules.js');
+const analysis = () => import('./pages/analysis.js');
+const login = () => import('./pages/login.js');
+const lobby = () => import('./pages/lobby.js');
+const profile = () => import('./pages/profile.js');
 
 const ROUTES = [
   { re: /^\/$/, page: home, nav: 'home' },
@@ -50,23 +52,29 @@ const ROUTES = [
 ];
 
 let current = null;
+/** Counts routings, so that a page whose module arrives after the next routing is not shown. */
+let routing = 0;
 
-function route() {
+async function route() {
   const main = document.getElementById('main');
+  const seq = ++routing;
   if (current) {
     try { current.unmount?.(); } catch (e) { console.warn(e); }
     current = null;
   }
-  clear(main);
   const path = location.pathname;
   for (const r of ROUTES) {
     const m = path.match(r.re);
     if (m) {
       markNav(r.nav);
-      current = r.page.mount(main, r.params ? r.params(m) : {});
+      const page = await r.page();
+      if (seq !== routing) return;
+      clear(main);
+      current = page.mount(main, r.params ? r.params(m) : {});
       return;
     }
   }
+  clear(main);
   markNav(null);
   document.title = `${t('notfound.title')} · Mabula`;
   main.append(h('section', { class: 'notfound' },
@@ -115,8 +123,7 @@ function buildLangMenu() {
   const menu = document.getElementById('lang-menu');
   menu.replaceChildren(...LANGS.map((l) => h('option', { value: l.code, lang: l.code }, l.name)));
   menu.value = lang();
-  menu.setAttribute('aria-label', t('lang.label'));
-  menu.addEventListener('change', () => setLang(menu.value));
+  menu.addEventListener('change', () => setLang(menu.value).catch(() => { menu.value = lang(); }));
 }
 
 window.addEventListener('langchange', () => {
@@ -167,8 +174,12 @@ document.getElementById('theme-button').addEventListener('click', () => {
 
 // ---- Start --------------------------------------------------------------------------------
 
+// The language is known at once (the names in the menu are each in their own language); its
+// strings arrive with its file.
 document.documentElement.lang = lang();
 buildLangMenu();
+await loadLang();
+document.getElementById('lang-menu').setAttribute('aria-label', t('lang.label'));
 translateDom(document);
 updateThemeButton();
 renderAccountNav();
@@ -177,3 +188,27 @@ loadSession().then(() => {
   renderAccountNav();
   lobbyFeed.ensure();
 });
+
+// ---- Offline --------------------------------------------------------------------------------
+
+// The service worker keeps the page and its files, so the rules and finished games' replays open
+// without a network. Once the page has settled, it is told every file of this version (the
+// import map names them; of the languages, only the one in use), to keep them.
+function keepOffline() {
+  navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
+    setTimeout(() => {
+      const map = JSON.parse(document.querySelector('script[type="importmap"]')?.textContent || '{"imports":{}}');
+      const keep = Object.entries(map.imports)
+        .filter(([path]) => !path.startsWith('/js/lang/') || path === `/js/lang/${lang()}.js`)
+        .map(([, url]) => url);
+      for (const link of document.querySelectorAll('link[href*="?v="]')) keep.push(link.href);
+      reg.active?.postMessage({ keep });
+    }, 2000);
+  }).catch(() => { /* no offline use */ });
+}
+
+if ('serviceWorker' in navigator) {
+  // This module waited for its language: the page may have finished loading meanwhile.
+  if (document.readyState === 'complete') keepOffline();
+  else window.addEventListener('load', keepOffline);
+}

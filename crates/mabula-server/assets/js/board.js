@@ -139,6 +139,8 @@ export class Board {
       },
       s('rect', { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, fill: 'transparent' }),
       s('circle', { class: 'focus-ring', cx: x, cy: y, r: 47 }));
+      hit.addEventListener('focus', (e) => this.onSquareFocus?.(e));
+      hit.addEventListener('blur', () => this.onSquareBlur?.());
       this.hitEls.set(name, hit);
       g.append(hit);
     }
@@ -354,7 +356,24 @@ export class Board {
     }
     for (const [name, text] of a.labels || []) {
       const [x, y] = this.center(name);
-      g.append(s('text', { class: 'note-label', x, y: y + 12, 'text-anchor': 'middle' }, text));
+      const [f, r] = coords(name);
+      if (f === 0 || f === 7 || r === 0 || r === 7) {
+        // An edge space's label goes on the rim outside its tray, where no marble ever is; on
+        // the left and right rims it reads along the rim.
+        const dx = x - VIEW / 2;
+        const dy = y - VIEW / 2;
+        const rim = 27;
+        const across = Math.abs(dx) > Math.abs(dy);
+        const lx = across ? (dx < 0 ? rim : VIEW - rim) : x;
+        const ly = across ? y : (dy < 0 ? rim : VIEW - rim);
+        const w = 16 * String(text).length + 14;
+        const turn = across ? `rotate(${dx < 0 ? -90 : 90} ${lx} ${ly})` : null;
+        g.append(s('g', { class: 'note-pill', transform: turn },
+          s('rect', { x: lx - w / 2, y: ly - 19, width: w, height: 38, rx: 19 }),
+          s('text', { class: 'note-label rim', x: lx, y: ly + 10, 'text-anchor': 'middle' }, text)));
+      } else {
+        g.append(s('text', { class: 'note-label', x, y: y + 12, 'text-anchor': 'middle' }, text));
+      }
     }
   }
 
@@ -400,16 +419,18 @@ export class Board {
       this.hovered = null;
       if (!this.previewPinned) this.hover(document.activeElement?.dataset?.square);
     });
-    hits.addEventListener('focusin', (e) => {
-      const el = e.target.closest('.sq');
+    // Focus listeners go on the squares (buildHits), not on this layer: in Chromium an SVG
+    // element with a focus listener becomes a tab stop of its own.
+    this.onSquareFocus = (e) => {
+      const el = e.currentTarget;
       // Focus that follows a press is not keyboard focus: a tap must not preview by itself.
-      if (el && !this.hovered && !(performance.now() - (this.pointerAt || -1e9) < 600)) this.hover(el.dataset.square);
-    });
-    hits.addEventListener('focusout', () => {
+      if (!this.hovered && !(performance.now() - (this.pointerAt || -1e9) < 600)) this.hover(el.dataset.square);
+    };
+    this.onSquareBlur = () => {
       if (!this.hovered && !this.previewPinned) setTimeout(() => {
         if (!this.svg.contains(document.activeElement) && !this.hovered) this.hover(null);
       }, 0);
-    });
+    };
     hits.addEventListener('keydown', (e) => this.onKey(e));
   }
 
@@ -510,9 +531,17 @@ export class Board {
 
   /** Focuses the board (its current square, or the first movable marble). */
   focus() {
+    this.setRoving(this.aimSquare(), true);
+  }
+
+  /** Makes the board's tab stop its current square, or the first movable marble, without focus. */
+  aim() {
+    this.setRoving(this.aimSquare(), false);
+  }
+
+  aimSquare() {
     const first = this.moves && this.moves.find((m) => m.from)?.from;
-    const target = this.selectable(this.rovingSquare) ? this.rovingSquare : first || this.rovingSquare;
-    this.setRoving(target, true);
+    return this.selectable(this.rovingSquare) ? this.rovingSquare : first || this.rovingSquare;
   }
 
   // ------------------------------------------------------------------------------------------

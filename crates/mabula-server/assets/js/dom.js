@@ -134,3 +134,15 @@ export async function copyText(text) {
 export function reducedMotion() {
   return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
+
+// The last kind of input: a script moves focus (which draws a focus ring) only for keyboard users.
+let keyboardInput = false;
+document.addEventListener('keydown', (e) => {
+  if (!e.metaKey && !e.ctrlKey && !e.altKey) keyboardInput = true;
+}, true);
+document.addEventListener('pointerdown', () => { keyboardInput = false; }, true);
+
+/** Whether the person's last input came from the keyboard (not a pointer, and not nothing yet). */
+export function usingKeyboard() {
+  return keyboardInput;
+}

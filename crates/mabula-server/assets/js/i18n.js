@@ -1,26 +1,23 @@
 // Translations: six languages, chosen from the browser's preference or the menu (kept in
-// localStorage). `t(key, params)` looks a string up; a value may be a function of the params, or an
-// object of plural forms picked with Intl.PluralRules by `params.n`.
+// localStorage); only the chosen language's file is loaded. `t(key, params)` looks a string up; a
+// value may be a function of the params (and of `plural`), or an object of plural forms picked
+// with Intl.PluralRules by `params.n`. `percent` and `number` write numbers as the language does.
 
-import en from './lang/en.js';
-import de from './lang/de.js';
-import fr from './lang/fr.js';
-import it from './lang/it.js';
-import es from './lang/es.js';
-import ro from './lang/ro.js';
-
-/** The languages, each named in itself. */
+/** The languages, each named in itself. Only the chosen one is loaded. */
 export const LANGS = [
-  { code: 'en', name: 'English', strings: en },
-  { code: 'de', name: 'Deutsch', strings: de },
-  { code: 'fr', name: 'Français', strings: fr },
-  { code: 'it', name: 'Italiano', strings: it },
-  { code: 'es', name: 'Español', strings: es },
-  { code: 'ro', name: 'Română', strings: ro },
+  { code: 'en', name: 'English' },
+  { code: 'de', name: 'Deutsch' },
+  { code: 'fr', name: 'Français' },
+  { code: 'it', name: 'Italiano' },
+  { code: 'es', name: 'Español' },
+  { code: 'ro', name: 'Română' },
 ];
 
 const STORAGE_KEY = 'mabula:lang';
 let current = pick();
+/** The strings of the current language (every language has the same keys). */
+let strings = {};
+let plurals = new Intl.PluralRules(current);
 
 function pick() {
   const saved = safeGet(STORAGE_KEY);
@@ -36,46 +33,66 @@ function safeGet(key) {
   try { return localStorage.getItem(key); } catch { return null; }
 }
 
+/** Loads the current language's strings; the page waits for this before it draws. */
+export async function loadLang() {
+  strings = (await import(`./lang/${current}.js`)).default;
+  plurals = new Intl.PluralRules(current);
+}
+
 /** The current language code. */
 export function lang() {
   return current;
 }
 
 /** Switches the language, remembers it, and tells the page (`langchange` on window). */
-export function setLang(code) {
+export async function setLang(code) {
   if (!LANGS.some((l) => l.code === code) || code === current) return;
+  const before = current;
   current = code;
+  try {
+    await loadLang();
+  } catch (err) {
+    current = before;
+    throw err;
+  }
   try { localStorage.setItem(STORAGE_KEY, code); } catch { /* private mode */ }
   document.documentElement.lang = code;
   window.dispatchEvent(new CustomEvent('langchange', { detail: code }));
 }
 
-function table(code) {
-  return (LANGS.find((l) => l.code === code) || LANGS[0]).strings;
+/**
+ * The form of `forms` (`{ one, few, many, other }`, as Intl.PluralRules names them) that the
+ * current language uses for the count `n`. Language files get it as the second argument of a
+ * string that is a function.
+ */
+export function plural(n, forms) {
+  return forms[plurals.select(Number(n))] ?? forms.other;
 }
 
-/** The translation of `key`, with `{name}` placeholders filled from `params`. */
+/**
+ * The translation of `key`, with `{name}` placeholders filled from `params` (a `{ percent: x }`
+ * parameter is written as a percentage in the language's way).
+ */
 export function t(key, params = {}) {
-  let value = table(current)[key];
+  let value = strings[key];
   if (value === undefined) {
-    value = en[key];
-    if (value === undefined) {
-      console.warn(`missing translation key ${key}`);
-      return key;
-    }
+    console.warn(`missing translation key ${key}`);
+    return key;
   }
-  if (typeof value === 'function') value = value(params || {});
-  if (value && typeof value === 'object') {
-    const form = new Intl.PluralRules(current).select(Number(params?.n ?? 0));
-    value = value[form] ?? value.other;
-  }
-  return String(value).replace(/\{(\w+)\}/g, (m, name) =>
-    params && params[name] !== undefined ? String(params[name]) : m);
+  if (typeof value === 'function') value = value(params || {}, plural);
+  if (value && typeof value === 'object') value = plural(params?.n ?? 0, value);
+  return String(value).replace(/\{(\w+)\}/g, (m, name) => {
+    const v = params ? params[name] : undefined;
+    if (v === undefined) return m;
+    // `{ percent: x }` keeps a number language-free (in data-i18n-args) until it is shown.
+    if (v && typeof v === 'object' && typeof v.percent === 'number') return percent(v.percent);
+    return String(v);
+  });
 }
 
 /** Long-form content (the rules page) of the current language. */
 export function content(key) {
-  return table(current)[key] ?? en[key];
+  return strings[key];
 }
 
 /** "3 minutes ago" in the current language. */
@@ -87,4 +104,14 @@ export function timeAgo(ms) {
   if (abs < 3600) return rtf.format(Math.round(seconds / 60), 'minute');
   if (abs < 86400) return rtf.format(Math.round(seconds / 3600), 'hour');
   return rtf.format(Math.round(seconds / 86400), 'day');
+}
+
+/** A fraction (0..1) as a percentage with one decimal, as the language writes it: "72.3%", "72,3 %". */
+export function percent(fraction) {
+  return new Intl.NumberFormat(current, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(fraction);
+}
+
+/** A number with `digits` decimals, as the language writes it. */
+export function number(x, digits = 0) {
+  return new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }

@@ -1,18 +1,36 @@
 //! The browser UI, embedded in the binary from `crates/mabula-server/assets/` (read from disk in
 //! debug builds, so the page can be edited without rebuilding). Client routes such as
 //! `/game/{id}` get `index.html`, so the page can route itself.
+//!
+//! Caching: every file has a version, the first hex digits of its SHA-256. `index.html` is sent
+//! with an import map that sends each module to `/js/….js?v={version}`, and with its stylesheet
+//! and scripts linked the same way; a request that names the current version is cached for a
+//! year (`immutable`), any other (the page itself, `sw.js`, an old version) is revalidated with
+//! its `ETag` each time, so a repeat visit costs one small `304` for the page and nothing else.
+//! Responses are compressed (brotli or gzip, as the browser asks) by the router's layer.
 
 use crate::error::{ApiError, ErrorCode};
-use axum::http::{HeaderValue, Method, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
 /// The embedded files.
 #[derive(rust_embed::Embed)]
 #[folder = "assets/"]
 struct Assets;
 
+/// How long a versioned file may be kept: a year, the longest caches honour.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// The page, the service worker and unversioned requests: kept, but asked about each time.
+const REVALIDATE: &str = "no-cache";
+/// Where `index.html` wants its import map.
+const IMPORT_MAP_MARK: &str = "<!-- importmap -->";
+/// How many hex digits of the SHA-256 name a version.
+const VERSION_LEN: usize = 12;
+
 /// Serves an asset, `index.html` for client routes, or a JSON 404.
-pub async fn serve(method: Method, uri: Uri) -> Response {
+pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     let path = uri.path().trim_start_matches('/');
     if path.starts_with("api/") || path == "api" || path == "healthz" {
         return ApiError::new(
@@ -26,12 +44,17 @@ pub async fn serve(method: Method, uri: Uri) -> Response {
             .into_response();
     }
     let path = if path.is_empty() { "index.html" } else { path };
-    if let Some(response) = file(path) {
+    let asked = uri.query().and_then(|q| {
+        q.split('&')
+            .find_map(|pair| pair.strip_prefix("v="))
+            .map(str::to_owned)
+    });
+    if let Some(response) = file(path, asked.as_deref(), &headers) {
         return response;
     }
     let last = path.rsplit('/').next().unwrap_or("");
     if !last.contains('.')
-        && let Some(response) = file("index.html")
+        && let Some(response) = file("index.html", None, &headers)
     {
         return response;
     }
@@ -42,19 +65,127 @@ pub async fn serve(method: Method, uri: Uri) -> Response {
     .into_response()
 }
 
-fn file(path: &str) -> Option<Response> {
-    let asset = Assets::get(path)?;
-    let mime = asset.metadata.mimetype().to_string();
-    let cache = if path == "index.html" {
-        "no-cache"
-    } else {
-        "public, max-age=300"
-    };
-    let mut response = asset.data.into_owned().into_response();
-    let headers = response.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(&mime) {
-        headers.insert(header::CONTENT_TYPE, v);
+/// A file's body, its version, and its media type.
+struct Body {
+    data: Cow<'static, [u8]>,
+    version: String,
+    mime: String,
+}
+
+fn body(path: &str) -> Option<Body> {
+    if path == "index.html" {
+        let page = page();
+        return Some(Body {
+            data: Cow::Owned(page.text.clone().into_bytes()),
+            version: page.version.clone(),
+            mime: "text/html; charset=utf-8".into(),
+        });
     }
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    let asset = Assets::get(path)?;
+    Some(Body {
+        version: hex(&asset.metadata.sha256_hash()),
+        mime: asset.metadata.mimetype().to_string(),
+        data: asset.data,
+    })
+}
+
+fn file(path: &str, asked: Option<&str>, headers: &HeaderMap) -> Option<Response> {
+    let body = body(path)?;
+    let etag = format!("W/\"{}\"", body.version);
+    let cache = if asked == Some(body.version.as_str()) && path != "index.html" {
+        IMMUTABLE
+    } else {
+        REVALIDATE
+    };
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|tag| tag.trim() == etag || tag.trim() == "*")
+        });
+    let mut response = if fresh {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        body.data.into_owned().into_response()
+    };
+    let out = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&body.mime) {
+        out.insert(header::CONTENT_TYPE, v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&etag) {
+        out.insert(header::ETAG, v);
+    }
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    if path == "sw.js" {
+        // The service worker may control every page, not only those under /.
+        out.insert("service-worker-allowed", HeaderValue::from_static("/"));
+    }
     Some(response)
+}
+
+#[derive(Clone)]
+/// `index.html` with every asset it links versioned and the import map of all modules.
+struct Page {
+    text: String,
+    version: String,
+}
+
+fn page() -> Cow<'static, Page> {
+    static PAGE: OnceLock<Page> = OnceLock::new();
+    if cfg!(debug_assertions) {
+        // Files are read from disk in debug builds: build the page each time.
+        return Cow::Owned(build_page());
+    }
+    Cow::Borrowed(PAGE.get_or_init(build_page))
+}
+
+fn build_page() -> Page {
+    let raw = Assets::get("index.html")
+        .map(|a| a.data)
+        .unwrap_or_default();
+    let mut text = String::from_utf8_lossy(&raw).into_owned();
+    let mut map = serde_json::Map::new();
+    let mut files: Vec<(String, String)> = Assets::iter()
+        .filter(|p| p != "index.html")
+        .filter_map(|p| {
+            let version = hex(&Assets::get(&p)?.metadata.sha256_hash());
+            Some((p.into_owned(), version))
+        })
+        .collect();
+    files.sort();
+    for (path, version) in &files {
+        let url = format!("/{path}?v={version}");
+        let quoted = format!("\"/{path}\"");
+        text = text.replace(&quoted, &format!("\"{url}\""));
+        if path.ends_with(".js") && path != "sw.js" {
+            map.insert(format!("/{path}"), serde_json::Value::String(url));
+        }
+    }
+    let imports = serde_json::json!({ "imports": map });
+    let script = format!("<script type=\"importmap\">{imports}</script>");
+    text = text.replacen(IMPORT_MAP_MARK, &script, 1);
+    let version = {
+        use sha2::Digest;
+        hex(&sha2::Sha256::digest(text.as_bytes()))
+    };
+    Page { text, version }
+}
+
+/// The version of an asset (the start of its SHA-256 in hex), for links outside `index.html`.
+pub fn version(path: &str) -> Option<String> {
+    Assets::get(path).map(|a| hex(&a.metadata.sha256_hash()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(VERSION_LEN);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+        if out.len() >= VERSION_LEN {
+            break;
+        }
+    }
+    out.truncate(VERSION_LEN);
+    out
 }

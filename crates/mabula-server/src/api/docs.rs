@@ -46,6 +46,7 @@ use utoipa::{Modify, OpenApi, ToResponse};
         super::games::record,
         super::games::import,
         super::games::hint,
+        super::image::image,
         super::ws::upgrade,
         super::analysis::position,
         super::analysis::stream,

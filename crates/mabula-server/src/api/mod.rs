@@ -1,5 +1,6 @@
 //! The HTTP side: [`AppState`], one router per resource (games, analysis, ws, docs, assets), merged in [`router`], and the layers
-//! every request goes through (body limit, rate limit, JSON errors, panics caught, tracing).
+//! every request goes through (body limit, rate limit, JSON errors, panics caught, tracing,
+//! compression).
 //!
 //! The router expects every request to carry its [`ClientAddr`]; `server` puts it there, together
 //! with the limits that act before a request is read (timeouts, connection caps, head sizes).
@@ -9,6 +10,7 @@ pub mod analysis;
 pub mod assets;
 pub mod docs;
 pub mod games;
+pub mod image;
 pub mod limits;
 pub mod lobby;
 pub mod players;
@@ -47,6 +49,7 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .route("/healthz", get(health))
         .route("/readyz", get(ready))
         .merge(games::router())
+        .merge(image::router())
         .merge(accounts::router())
         .merge(players::router())
         .merge(lobby::router())
@@ -69,6 +72,8 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
             limits::panic_response,
         ))
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
+        // Brotli or gzip as the client asks; not server-sent events, images or tiny bodies.
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(state)
 }
 

@@ -1,13 +1,7 @@
 // Română.
 
-const pl = (n, one, few, many) => {
-  const k = Number(n);
-  if (k === 1) return one;
-  if (k === 0 || (k % 100 >= 1 && k % 100 <= 19)) return few;
-  return many;
-};
-const bile = (n) => pl(n, `${n} bilă`, `${n} bile`, `${n} de bile`);
-const mutari = (n) => pl(n, `${n} mutare`, `${n} mutări`, `${n} de mutări`);
+const bile = (n, p) => p(n, { one: `${n} bilă`, few: `${n} bile`, other: `${n} de bile` });
+const mutari = (n, p) => p(n, { one: `${n} mutare`, few: `${n} mutări`, other: `${n} de mutări` });
 
 export default {
   'nav.skip': 'Sari la conținut',
@@ -32,7 +26,7 @@ export default {
   'sq.empty': '{sq}, liber',
   'sq.selected': 'aleasă',
   'sq.canMove': 'poate fi împinsă',
-  'sq.stop': ({ move, n }) => `oprire pentru ${move}${n ? `, împinge ${bile(n)}` : ''}`,
+  'sq.stop': ({ move, n }, p) => `oprire pentru ${move}${n ? `, împinge ${bile(n, p)}` : ''}`,
   'sq.lastMove': 'ultima mutare {move}',
 
   'colour.White': 'Albul',
@@ -45,7 +39,7 @@ export default {
   'result.draw': 'Remiză',
   'result.ongoing': 'În desfășurare',
   'list.toMove': 'Mută {side}',
-  'list.moves': ({ n }) => mutari(n),
+  'list.moves': ({ n }, p) => mutari(n, p),
   'scoring.largest': 'Cel mai mare grup',
   'scoring.product': 'Produsul grupurilor',
   'scoring.largest.short': 'cel mai mare grup',
@@ -81,7 +75,7 @@ export default {
   'home.setup.placeholder': 'Lipește o poziție, de exemplu 1wbwbww1/b6b/… w',
   'home.setup.sample': 'Inserează un exemplu',
   'home.setup.preview': 'Previzualizarea poziției lipite',
-  'home.setup.estimate': 'Estimarea motorului: Albul are {p}% șanse.',
+  'home.setup.estimate': 'Estimarea motorului: Albul are {p} șanse.',
   'home.start': 'Începe partida',
   'home.mine': 'Partidele tale',
   'home.mine.none': 'Aici vor apărea partidele pe care le începi sau la care te alături.',
@@ -148,6 +142,7 @@ export default {
   'end.scores': 'Scorurile finale',
   'end.player': 'Culoare',
   'end.groups': 'Grupuri',
+  'end.points': 'Scor',
 
   'player.engine': 'Calculator (nivelul {level})',
   'player.you': 'Tu',
@@ -171,7 +166,7 @@ export default {
   'conn.offline': 'Deconectat',
 
   'announce.selected': '{sq} aleasă. Opriri: {stops}.',
-  'announce.move': ({ side, move, n }) => `${side} a jucat ${move}${n ? `, împingând ${bile(n)}` : ''}.`,
+  'announce.move': ({ side, move, n }, p) => `${side} a jucat ${move}${n ? `, împingând ${bile(n, p)}` : ''}.`,
   'announce.pass': '{side} nu poate împinge și pasează.',
   'announce.youPass': 'Ai pasat.',
   'announce.undone': 'Au fost retrase mutări.',
@@ -185,9 +180,9 @@ export default {
   'game.players': 'Jucători și scoruri',
   'game.scoreOf': '{side}: {n} puncte',
   'game.hint': 'Alege una dintre bilele tale de pe margine, apoi una dintre opririle luminate.',
-  'game.watching': ({ n }) => `Urmărești această partidă${n > 1 ? ` împreună cu încă ${pl(n - 1, 'un spectator', `${n - 1} spectatori`, `${n - 1} de spectatori`)}` : ''}.`,
+  'game.watching': ({ n }, p) => `Urmărești această partidă${n > 1 ? ` împreună cu încă ${p(n - 1, { one: 'un spectator', few: `${n - 1} spectatori`, other: `${n - 1} de spectatori` })}` : ''}.`,
   'game.lookingBack': 'Te uiți la o poziție anterioară.',
-  'game.previewNote': ({ move, n }) => `${move}${n ? ` împinge ${bile(n)}` : ''}. După aceea:`,
+  'game.previewNote': ({ move, n }, p) => `${move}${n ? ` împinge ${bile(n, p)}` : ''}. După aceea:`,
   'game.previewScore': 'Albul {white}, Negrul {black}',
   'game.backToLive': 'Înapoi la partidă',
   'game.first': 'Poziția de start',
@@ -199,9 +194,10 @@ export default {
   'game.pause': 'Oprește',
   'game.replaySlider': 'Momentul din partidă',
   'game.showGroups': 'Conturează grupurile',
+  'game.autoPass': 'Pasează singur când nu există nicio împingere',
   'game.flip': 'Întoarce tabla',
   'game.notation.label': 'Scrie o mutare',
-  'game.notation.placeholder': 'Scrie o mutare, de ex. b1-b4',
+  'game.notation.placeholder': 'O mutare, ex. b1-b4',
   'game.notation.play': 'Mută',
   'game.notation.notYourTurn': 'Nu ești la mutare.',
   'game.notation.bad': '„{text}” nu este o mutare: scrie-o ca b1-b4 sau pass.',
@@ -214,12 +210,12 @@ export default {
   'game.undo': 'Retrage mutarea',
   'game.undoAsk': 'Cere retragerea',
   'game.undoSent': 'Prietenul tău a fost întrebat.',
-  'game.undoAsked': ({ n }) => `Ai cerut să retragi ${mutari(n)}.`,
+  'game.undoAsked': ({ n }, p) => `Ai cerut să retragi ${mutari(n, p)}.`,
   'game.undoWithdraw': 'Anulează cererea',
-  'game.undoRequest': ({ n }) => `Prietenul tău cere să retragă ${mutari(n)}.`,
+  'game.undoRequest': ({ n }, p) => `Prietenul tău cere să retragă ${mutari(n, p)}.`,
   'game.undoAccept': 'Permite',
   'game.undoDecline': 'Refuză',
-  'game.undoPending': ({ side, n }) => `${side} cere să retragă ${mutari(n)}.`,
+  'game.undoPending': ({ side, n }, p) => `${side} cere să retragă ${mutari(n, p)}.`,
   'game.undoOffered': 'Prietenul tău ar vrea să retragă o mutare.',
   'game.resign': 'Abandonează',
   'game.resignAsk': 'Abandonezi partida?',
@@ -238,6 +234,15 @@ export default {
   'game.copyWatch': 'Copiază linkul pentru spectatori',
   'game.copied': 'Link copiat.',
   'game.copyFailed': 'Copierea n-a reușit: selectează textul și copiază-l manual.',
+  'share.button': 'Distribuie ca imagine',
+  'share.title': 'Distribuie această partidă ca imagine',
+  'share.text': 'Poziția de pe tablă ca imagine, sau toate mutările partidei ca animație.',
+  'share.png': 'Imagine (PNG)',
+  'share.svg': 'Desen (SVG)',
+  'share.animation': 'Toată partida, animată',
+  'share.copyLink': 'Copiază adresa imaginii',
+  'share.system': 'Distribuie…',
+  'share.preview': 'Poziția după {k} mutări',
   'game.replay': 'Revezi',
   'game.openGame': 'Deschide pagina partidei',
   'game.stillPlaying': 'Partida aceasta încă se joacă.',
@@ -251,7 +256,7 @@ export default {
   'game.ownJoinLink': 'Aceasta e invitația pentru prietenul tău: tu joci deja în această partidă.',
 
   'game.analyse': 'Analizează',
-  'game.deal': 'Așezarea inițială: după estimarea motorului, Albul are {p}% șanse.',
+  'game.deal': 'Așezarea inițială: după estimarea motorului, Albul are {p} șanse.',
   'game.hints': 'Indicii',
   'game.hintShow': 'Arată un indiciu',
   'game.hintCount': 'Indicii cerute în această partidă: {n}',
@@ -282,6 +287,7 @@ export default {
   'analysis.moves': 'Mutări și variante',
   'analysis.graph': 'Evaluare',
   'analysis.graphLabel': 'Graficul șanselor Albului după fiecare mutare; apasă pentru a sări la o mutare',
+  'analysis.axisMoves': 'mutarea',
   'analysis.graphProgress': 'se analizează: {k} din {n} poziții',
   'analysis.otherMode': 'Arată și punctajul „{mode}”',
   'analysis.counts': 'Gafe: Albul {wb}, Negrul {bb}. Greșeli: Albul {wm}, Negrul {bm}.',
@@ -290,7 +296,8 @@ export default {
   'analysis.thinking': 'Motorul se gândește…',
   'analysis.deepening': 'caută mai adânc (pasul {step})',
   'analysis.done': '{n} partide simulate, {ms} ms',
-  'analysis.estimate': 'Șansele Albului: {p}%',
+  'analysis.estimate': 'La mutare: {side} · șansele: {p}',
+  'analysis.valuesFor': 'Valori pentru {side}, care are mutarea',
   'analysis.verdict.wins': 'Cu joc perfect, {side} câștigă la {n} puncte',
   'analysis.verdict.draw': 'Cu joc perfect, remiză',
   'analysis.value.draw': 'remiză',
@@ -441,11 +448,11 @@ export default {
   'login.toLobby': 'Spre sala de joc',
   'login.welcome': 'Bun venit, {name}!',
   'login.welcomeBack': 'Bine ai revenit, {name}.',
-  'login.claimOffer': ({ n }) => `Acest browser păstrează ${pl(n, 'o partidă jucată', `${n} partide jucate`, `${n} de partide jucate`)} ca invitat. ${pl(n, 'O muți', 'Le muți', 'Le muți')} în contul tău?`,
+  'login.claimOffer': ({ n }, p) => `Acest browser păstrează ${p(n, { one: 'o partidă jucată', few: `${n} partide jucate`, other: `${n} de partide jucate` })} ca invitat. ${p(n, { one: 'O muți', few: 'Le muți', other: 'Le muți' })} în contul tău?`,
   'login.claimWhy': 'Vor apărea în profilul tău și le poți continua oriunde ești conectat.',
   'login.claim': 'Mută-le în contul meu',
   'login.claimSkip': 'Nu acum',
-  'login.claimed': ({ n }) => (Number(n) === 0 ? 'Nicio partidă nu a putut fi mutată: aparțin deja unor conturi.' : `${pl(n, 'O partidă este', `${n} partide sunt`, `${n} de partide sunt`)} acum în contul tău.`),
+  'login.claimed': ({ n }, p) => (Number(n) === 0 ? 'Nicio partidă nu a putut fi mutată: aparțin deja unor conturi.' : `${p(n, { one: 'O partidă este', few: `${n} partide sunt`, other: `${n} de partide sunt` })} acum în contul tău.`),
   'login.continue': 'Continuă',
 
   'lobby.title': 'Sala de joc',
@@ -526,8 +533,8 @@ export default {
   'clock.seconds': ({ n }) => `${n} s`,
   'clock.secondsShort': ({ n }) => `${n}s`,
   'clock.minutes': ({ n }) => `${n} min`,
-  'clock.days': ({ n }) => pl(n, `${n} zi`, `${n} zile`, `${n} de zile`),
-  'clock.perMove': ({ n }) => `${pl(n, `${n} zi`, `${n} zile`, `${n} de zile`)} pe mutare`,
+  'clock.days': ({ n }, p) => p(n, { one: `${n} zi`, few: `${n} zile`, other: `${n} de zile` }),
+  'clock.perMove': ({ n }, p) => `${p(n, { one: `${n} zi`, few: `${n} zile`, other: `${n} de zile` })} pe mutare`,
   'clock.daysHours': '{d} z {h} h',
   'clock.hoursMinutes': '{h} h {m} min',
 
@@ -543,7 +550,7 @@ export default {
   'profile.ratings': 'Punctaje',
   'profile.ratingIs': 'punctaj {r}',
   'profile.ratingProvisional': 'punctaj {r}, provizoriu',
-  'profile.rated': ({ n }) => pl(n, 'o partidă cu punctaj', `${n} partide cu punctaj`, `${n} de partide cu punctaj`),
+  'profile.rated': ({ n }, p) => p(n, { one: 'o partidă cu punctaj', few: `${n} partide cu punctaj`, other: `${n} de partide cu punctaj` }),
   'profile.noRated': 'încă nicio partidă cu punctaj',
   'profile.provisionalNote': 'Un semn de întrebare: punctajul e provizoriu, se sprijină încă pe puține partide.',
   'profile.results': 'Rezultate',
@@ -555,7 +562,7 @@ export default {
   'profile.losses': 'Înfrângeri',
   'profile.graph': 'Punctajul în timp',
   'profile.graphEmpty': 'Graficul apare după prima partidă cu punctaj.',
-  'profile.graphSeries': ({ series, n, from, to }) => `${series}: ${pl(n, 'o partidă cu punctaj', `${n} partide cu punctaj`, `${n} de partide cu punctaj`)}, de la ${from} la ${to}.`,
+  'profile.graphSeries': ({ series, n, from, to }, p) => `${series}: ${p(n, { one: 'o partidă cu punctaj', few: `${n} partide cu punctaj`, other: `${n} de partide cu punctaj` })}, de la ${from} la ${to}.`,
   'profile.graphTable': 'Aceleași date într-un tabel',
   'profile.axisRating': 'Punctaj',
   'profile.axisTime': 'Data',

@@ -9,16 +9,19 @@
 // Both are server-sent events, read here with fetch so that a POST body can be sent.
 
 import { h, s, clear, announce } from '../dom.js';
-import { t } from '../i18n.js';
-import { api, request, ApiError } from '../api.js';
+import { t, percent, number } from '../i18n.js';
+import { api, request, seatOf, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { tryParse, parsePosition } from '../position.js';
 import { errorText } from './errors.js';
 
 const GRAPH_W = 640;
-const GRAPH_H = 170;
+const GRAPH_H = 190;
+/** Room round the plot: the chances written on the left, the move numbers below. */
 const PAD = 14;
+const LEFT = 52;
+const BOTTOM = 34;
 
 /** Reads a server-sent event stream from `fetch`, calling `onEvent(name, data)` per event. */
 async function readEvents(url, init, onEvent) {
@@ -65,12 +68,20 @@ function verdictText(v) {
 
 /** A value for the side to move, in words. */
 function valueText(value) {
-  if (!value.exact) return `${(100 * value.expected).toFixed(1)}%`;
+  if (!value.exact) return percent(value.expected);
   if (value.result === 0) return t('analysis.value.draw');
   if (value.margin !== null && value.margin !== undefined) {
     return t(value.result > 0 ? 'analysis.value.winsBy' : 'analysis.value.losesBy', { n: Math.abs(value.margin) });
   }
   return t(value.result > 0 ? 'analysis.value.win' : 'analysis.value.loss');
+}
+
+/** A value short enough to stand on the board: "56.8", "+3", "−2", "=". */
+function shortValue(value) {
+  if (!value.exact) return number(100 * value.expected, 1);
+  if (value.result === 0) return '=';
+  const margin = value.margin !== null && value.margin !== undefined ? Math.abs(value.margin) : '';
+  return `${value.result > 0 ? '+' : '−'}${margin}`;
 }
 
 export function mount(main, params = {}) {
@@ -84,6 +95,7 @@ export function mount(main, params = {}) {
   let scoring = 'largest';
   let record = null;
   let stream = null;
+  let flipped = false;
   const graph = { main: { values: [], notes: [], done: false }, other: { values: [], notes: [], done: false, on: false } };
   const controllers = new Set();
 
@@ -98,15 +110,17 @@ export function mount(main, params = {}) {
     nav('game.prev', '◀', () => current.parent && goTo(current.parent)),
     where,
     nav('game.next', '▶', () => current.children[0] && goTo(current.children[0])),
-    nav('game.last', '»', () => goTo(lineEnd(current))));
+    nav('game.last', '»', () => goTo(lineEnd(current))),
+    h('button', { type: 'button', class: 'btn small flip-button', i18n: 'game.flip', onclick: () => { flipped = !flipped; board.setFlipped(flipped); renderBoard(); } }));
   const boardCol = h('div', { class: 'board-col' }, h('div', { class: 'board-wrap' }, board.svg), viewBar);
 
   const evalLine = h('p', { class: 'eval-line', role: 'status' });
   const engineState = h('small', { class: 'muted engine-state' });
   const lines = h('ol', { class: 'engine-lines' });
+  const linesHead = h('p', { class: 'lines-head muted' });
   const engineCard = h('section', { class: 'card engine-card', 'aria-labelledby': 'engine-title' },
     h('h2', { id: 'engine-title' }, h('span', { i18n: 'analysis.engine' }), engineState),
-    evalLine, lines);
+    evalLine, linesHead, lines);
 
   const tree = h('div', { class: 'movetree', role: 'tree', 'i18n-aria-label': 'analysis.moves' });
   const treeCard = h('section', { class: 'card tree-card', 'aria-labelledby': 'tree-title' },
@@ -163,7 +177,12 @@ export function mount(main, params = {}) {
     main.append(section);
     try {
       if (gameId) {
-        const state = await api.state(gameId);
+        // The person who had Black sees the board from Black's side, as on the game page.
+        const state = await api.state(gameId, seatOf(gameId)?.token || null).catch((err) => {
+          if (err instanceof ApiError && err.code === 'token_invalid') return api.state(gameId);
+          throw err;
+        });
+        flipped = (state.you || []).length === 1 && state.you[0] === 'black';
         scoring = state.settings.scoring;
         root = node(null, null, state.start);
         let at = root;
@@ -187,6 +206,7 @@ export function mount(main, params = {}) {
     }
     if (unmounted) return;
     graphCard.hidden = !record;
+    board.setFlipped(flipped);
     goTo(current);
     if (record) analyseGame('main', scoring);
   }
@@ -227,6 +247,17 @@ export function mount(main, params = {}) {
     const child = node(parent, { notation: move.notation, from: move.from, to: move.to }, position);
     parent.children.push(child);
     return child;
+  }
+
+  /** Whether Black moved first: then the first move is `1...` and White's moves start rounds. */
+  function blackFirst() {
+    return tryParse(root.position)?.toMove === 'b';
+  }
+
+  /** The record's number of the move that makes `n`, and who made it (as RULES.md numbers). */
+  function moveNumber(n) {
+    const q = n.ply - 1 + (blackFirst() ? 1 : 0);
+    return { num: Math.floor(q / 2) + 1, white: q % 2 === 0 };
   }
 
   function lineEnd(n) {
@@ -337,17 +368,17 @@ export function mount(main, params = {}) {
   }
 
   function graphX(i) {
-    return PAD + (i * (GRAPH_W - 2 * PAD)) / Math.max(1, plies());
+    return LEFT + (i * (GRAPH_W - LEFT - PAD)) / Math.max(1, plies());
   }
 
   function graphY(v) {
-    return PAD + (1 - v) * (GRAPH_H - 2 * PAD);
+    return PAD + (1 - v) * (GRAPH_H - PAD - BOTTOM);
   }
 
   function graphClick(e) {
     const box = graphSvg.getBoundingClientRect();
     const x = ((e.clientX - box.left) / box.width) * GRAPH_W;
-    const i = Math.round(((x - PAD) / (GRAPH_W - 2 * PAD)) * plies());
+    const i = Math.round(((x - LEFT) / (GRAPH_W - LEFT - PAD)) * plies());
     const n = mainLineNode(Math.max(0, Math.min(plies(), i)));
     if (n) goTo(n);
   }
@@ -372,7 +403,8 @@ export function mount(main, params = {}) {
         const to = mv ? mv.to : m.move.split('-')[1];
         if (from && to) {
           arrows.push([from, to, i === 0 ? 'best' : 'alt']);
-          if (i === 0) labels.push([to, valueText(m.value).replace('%', '')]);
+          // The value sits on the rim beyond the marble that moves, where it hides no marble.
+          if (i === 0) labels.push([from, shortValue(m.value)]);
         }
       });
       for (const m of (a.moves[0].pv || []).slice(1, 3)) {
@@ -399,13 +431,17 @@ export function mount(main, params = {}) {
       engineState.textContent = '';
       return;
     }
+    // Everything here is seen by the side to move: the headline, and the values of its moves.
+    const toMove = tryParse(current.position)?.toMove === 'b' ? 'black' : 'white';
     if (a.verdict) {
       evalLine.textContent = verdictText(a.verdict);
       evalLine.className = 'eval-line verdict';
     } else {
-      evalLine.textContent = t('analysis.estimate', { p: (100 * a.white).toFixed(1) });
+      const chances = toMove === 'white' ? a.white : 1 - a.white;
+      evalLine.textContent = t('analysis.estimate', { side: sideName(toMove), p: { percent: chances } });
       evalLine.className = 'eval-line';
     }
+    linesHead.textContent = a.moves.length ? t('analysis.valuesFor', { side: sideName(toMove) }) : '';
     engineState.textContent = a.done
       ? t('analysis.done', { n: a.playouts, ms: a.elapsed_ms })
       : t('analysis.deepening', { step: a.step });
@@ -424,25 +460,28 @@ export function mount(main, params = {}) {
     clear(tree);
     const notes = graph.main.done ? graph.main.notes : [];
     const noteOf = (n) => (onMainLine(n) && n.ply > 0 ? notes[n.ply - 1] : null);
-    const button = (n) => {
+    const button = (n, opens) => {
       const note = noteOf(n);
-      const side = tryParse(n.parent.position)?.toMove === 'b' ? 'black' : 'white';
-      const label = t('game.moveLabel', { num: Math.ceil(n.ply / 2), side: sideName(side), move: n.move.notation });
+      const { num, white } = moveNumber(n);
+      const label = t('game.moveLabel', { num, side: sideName(white ? 'white' : 'black'), move: n.move.notation });
       const mark = note && (note.judgement === 'blunder' ? '??' : note.judgement === 'mistake' ? '?' : '');
       return h('button', {
         type: 'button', role: 'treeitem', class: `tree-move${n === current ? ' current' : ''}${note ? ` ${note.judgement}` : ''}`,
         'aria-current': n === current ? 'true' : null, 'aria-label': label + (note && mark ? `, ${t(`analysis.${note.judgement}`)}` : ''),
         dataset: { ply: String(n.ply), main: onMainLine(n) ? '1' : '0' },
         onclick: () => goTo(n),
-      }, `${n.ply % 2 === 1 ? `${Math.ceil(n.ply / 2)}. ` : ''}${n.move.notation}${mark || ''}`);
+      }, `${white ? `${num}. ` : opens ? `${num}... ` : ''}${n.move.notation}${mark || ''}`);
     };
     const line = (start, container) => {
+      let opening = true;
       for (let at = start; at; at = at.children[0]) {
-        container.append(button(at));
+        container.append(button(at, opening));
+        opening = false;
         for (const v of at.parent ? at.parent.children.slice(1).filter(() => at.parent.children[0] === at) : []) {
           const sub = h('div', { class: 'variation', role: 'group' });
           line(v, sub);
           container.append(sub);
+          opening = true;
         }
       }
     };
@@ -458,10 +497,24 @@ export function mount(main, params = {}) {
     const n = plies();
     graphSvg.setAttribute('aria-label', t('analysis.graphLabel'));
     graphSvg.append(
-      s('rect', { class: 'graph-black', x: PAD, y: graphY(0.5), width: GRAPH_W - 2 * PAD, height: graphY(0) - graphY(0.5) }),
-      s('line', { class: 'graph-mid', x1: PAD, x2: GRAPH_W - PAD, y1: graphY(0.5), y2: graphY(0.5) }));
+      s('rect', { class: 'graph-black', x: LEFT, y: graphY(0.5), width: GRAPH_W - LEFT - PAD, height: graphY(0) - graphY(0.5) }),
+      s('line', { class: 'graph-mid', x1: LEFT, x2: GRAPH_W - PAD, y1: graphY(0.5), y2: graphY(0.5) }));
+    // The axes: White's chances on the left, the record's move numbers below.
+    for (const v of [0, 0.5, 1]) {
+      graphSvg.append(s('text', { class: 'graph-axis y', x: LEFT - 6, y: graphY(v) + 5, 'text-anchor': 'end' }, percent(v).replace(/[.,]0(?=\D*$)/, '')));
+    }
+    const every = Math.max(1, Math.ceil(n / 2 / 8));
+    for (let i = 1; i <= n; i++) {
+      // A round's number stands under its first move (Black's, when Black began).
+      const { num, white } = moveNumber({ ply: i });
+      if ((!white && i > 1) || (num - 1) % every !== 0) continue;
+      graphSvg.append(s('text', { class: 'graph-axis x', x: graphX(i), y: GRAPH_H - BOTTOM + 20, 'text-anchor': 'middle' }, number(num)));
+    }
+    graphSvg.append(s('text', { class: 'graph-axis caption', x: GRAPH_W - PAD, y: GRAPH_H - 2, 'text-anchor': 'end' }, t('analysis.axisMoves')));
+    graphSvg.dataset.x0 = String(graphX(0) / GRAPH_W);
+    graphSvg.dataset.x1 = String(graphX(n) / GRAPH_W);
     if (onMainLine(current)) {
-      graphSvg.append(s('line', { class: 'graph-cursor', x1: graphX(current.ply), x2: graphX(current.ply), y1: PAD / 2, y2: GRAPH_H - PAD / 2 }));
+      graphSvg.append(s('line', { class: 'graph-cursor', x1: graphX(current.ply), x2: graphX(current.ply), y1: PAD / 2, y2: GRAPH_H - BOTTOM + PAD / 2 }));
     }
     const poly = (g, cls) => {
       const pts = [];
@@ -476,7 +529,7 @@ export function mount(main, params = {}) {
       const v = graph.main.values[i];
       if (typeof v !== 'number') continue;
       graphSvg.append(s('circle', { class: `graph-mark ${note.judgement}`, cx: graphX(i), cy: graphY(v), r: note.judgement === 'blunder' ? 6 : 4.5 }));
-      const label = t('game.moveLabel', { num: Math.ceil(i / 2), side: sideName(note.mover), move: note.move });
+      const label = t('game.moveLabel', { num: moveNumber(mainLineNode(i) || { ply: i }).num, side: sideName(note.mover), move: note.move });
       marks.append(h('li', {}, h('button', { type: 'button', class: `linkish mark-${note.judgement}`, onclick: () => goTo(mainLineNode(i)) },
         `${label}: ${t(`analysis.${note.judgement}`)} (−${Math.round(100 * note.loss)}%)`)));
     }

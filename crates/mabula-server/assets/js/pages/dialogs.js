@@ -1,6 +1,6 @@
-// Modal dialogs on <dialog>: a yes/no question, and the end of a game.
+// Modal dialogs on <dialog>: a yes/no question, the end of a game, and a game shared as a picture.
 
-import { h } from '../dom.js';
+import { h, toast, copyText } from '../dom.js';
 import { t } from '../i18n.js';
 import { miniBoard } from '../board.js';
 import { ratingText, ratingDiff } from '../widgets.js';
@@ -49,11 +49,11 @@ export function endDialog(state, { headline, reason, extra = null, actions = [] 
       h('div', { class: 'end-grid' },
         board.svg,
         h('table', { class: 'score-table' },
-          h('caption', { class: 'sr-only' }, t('end.scores')),
+          h('caption', { class: 'score-caption' }, `${t('end.scores')} · ${t(`scoring.${scoring}`)}`),
           h('thead', {}, h('tr', {},
             h('th', { scope: 'col' }, t('end.player')),
             h('th', { scope: 'col' }, t('end.groups')),
-            h('th', { scope: 'col', style: 'text-align:right' }, t(`scoring.${scoring}`)))),
+            h('th', { scope: 'col', style: 'text-align:right', title: t(`scoring.${scoring}`) }, t('end.points')))),
           h('tbody', {}, row('white'), row('black')))),
       h('div', { class: 'dialog-buttons' },
         ...actions,
@@ -116,4 +116,47 @@ export function pairSummary(state, seats) {
         h('td', { class: 'num' }, points(pair.points[key])))))),
     h('p', { class: 'muted' }, level ? `${t('pair.level')} ` : '',
       t('pair.results', { a: pair.results[0], b: pair.results[1] })));
+}
+
+/**
+ * A game as a picture (`/api/games/{id}/image`): the position after `ply` moves as PNG or SVG,
+ * or the whole game animated, to download, to copy the address of, or to hand to the system's
+ * share sheet where there is one.
+ */
+export function shareDialog(id, { ply, flipped = false }) {
+  const base = `${location.origin}/api/games/${id}/image`;
+  const query = (format) => `?format=${format}${format === 'apng' ? '' : `&ply=${ply}`}${flipped ? '&flip=true' : ''}`;
+  const url = (format) => `${base}${query(format)}`;
+  const link = (format, key, file) => h('a', { class: 'btn small', href: url(format), download: file, i18n: key });
+  const buttons = [
+    link('png', 'share.png', `mabula-${id}-${ply}.png`),
+    link('svg', 'share.svg', `mabula-${id}-${ply}.svg`),
+    link('apng', 'share.animation', `mabula-${id}.png`),
+    h('button', { type: 'button', class: 'btn small share-copy', i18n: 'share.copyLink', onclick: async () => {
+      const ok = await copyText(url('png'));
+      toast(t(ok ? 'game.copied' : 'game.copyFailed'), ok ? 'info' : 'error');
+    } }),
+  ];
+  if (navigator.share) {
+    buttons.push(h('button', { type: 'button', class: 'btn small primary share-system', i18n: 'share.system', onclick: async () => {
+      try {
+        const blob = await (await fetch(url('png'))).blob();
+        const file = new File([blob], `mabula-${id}-${ply}.png`, { type: 'image/png' });
+        const data = navigator.canShare?.({ files: [file] }) ? { files: [file] } : { url: url('png') };
+        await navigator.share({ title: 'Mabula', ...data });
+      } catch { /* cancelled, or not allowed */ }
+    } }));
+  }
+  const dialog = h('dialog', { class: 'share-dialog', 'aria-labelledby': 'share-title' },
+    h('div', { class: 'dialog-body' },
+      h('h2', { id: 'share-title', i18n: 'share.title' }),
+      h('p', { class: 'muted', i18n: 'share.text' }),
+      h('img', { class: 'share-preview', src: url('svg'), width: 240, height: 240, alt: t('share.preview', { k: ply }) }),
+      h('div', { class: 'share-links' }, ...buttons),
+      h('div', { class: 'dialog-buttons' },
+        h('button', { class: 'btn', type: 'button', onclick: () => dialog.close(), i18n: 'dialog.close' }))));
+  document.body.append(dialog);
+  dialog.addEventListener('close', () => dialog.remove());
+  dialog.showModal();
+  return dialog;
 }

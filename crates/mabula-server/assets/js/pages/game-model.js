@@ -53,7 +53,7 @@ export function init({ id, replay = false, token = null, showGroups = false }) {
     lowAnnounced: false,
     /** Why the typed move was refused: `{ key, args }`. */
     notationError: null,
-    /** The engine's estimate of the deal: White's chances in percent. */
+    /** The engine's estimate of the deal: White's chances (0 to 1). */
     deal: null,
     /** Since when (the page's clock, ms) the opponent's seat has had no connection, or null. */
     awaySince: null,

@@ -8,14 +8,14 @@
 // becomes a message for `dispatch`, which updates the model, draws it with one `render(model)`
 // and carries out the effects the update asked for, whose results come back as messages.
 
-import { h, s, clear, translateDom, setText, announce, toast, copyText, reducedMotion } from '../dom.js';
+import { h, s, clear, translateDom, setText, announce, toast, copyText, reducedMotion, usingKeyboard } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, Live, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
 import { errorText } from './errors.js';
-import { confirmDialog, endDialog, pairSummary } from './dialogs.js';
+import { confirmDialog, endDialog, pairSummary, shareDialog } from './dialogs.js';
 import { modeLabel, ratingText, ratingDiff } from '../widgets.js';
 import { formatClock, controlLabel } from '../clock.js';
 import { setPlaying } from '../lobbyfeed.js';
@@ -26,6 +26,9 @@ import {
 } from './game-model.js';
 
 const GROUPS_KEY = 'mabula:showGroups';
+const AUTO_PASS_KEY = 'mabula:autoPass';
+/** How long a forced pass waits before it is played by itself, so that the position can be seen. */
+const AUTO_PASS_MS = 900;
 const Cap = { white: 'White', black: 'Black' };
 
 /** Translates `{ key, args }`, where an argument `{ t: key }` is translated too. */
@@ -50,6 +53,10 @@ export function mount(main, { id, replay }) {
   let endDialogOpen = null;
   let autoplayTimer = null;
   let clockTimer = null;
+  let autoPass = readBool(AUTO_PASS_KEY);
+  /** The turn (`moves|epoch`) whose forced pass is scheduled, so it is played once. */
+  let autoPassTurn = null;
+  let autoPassTimer = null;
   /** What each part of the page was last drawn from: a part is redrawn when its key changes. */
   let drawn = {};
 
@@ -105,8 +112,15 @@ export function mount(main, { id, replay }) {
   const groupsToggle = h('input', { type: 'checkbox', checked: model.showGroups, onchange: () => dispatch({ type: 'groups', on: groupsToggle.checked }) });
   const hintsToggle = h('input', { type: 'checkbox', class: 'hints-toggle', onchange: () => dispatch({ type: 'hints', on: hintsToggle.checked }) });
   const hintsLabel = h('label', { hidden: true }, hintsToggle, h('span', { i18n: 'game.hints' }));
+  const autoPassToggle = h('input', { type: 'checkbox', class: 'auto-pass-toggle', checked: autoPass, onchange: () => {
+    autoPass = autoPassToggle.checked;
+    try { localStorage.setItem(AUTO_PASS_KEY, autoPass ? '1' : '0'); } catch { /* private mode */ }
+    maybeAutoPass(model);
+  } });
+  const autoPassLabel = h('label', { hidden: true }, autoPassToggle, h('span', { i18n: 'game.autoPass' }));
   const toggles = h('div', { class: 'toggles' },
     h('label', {}, groupsToggle, h('span', { i18n: 'game.showGroups' })),
+    autoPassLabel,
     hintsLabel,
     h('button', { type: 'button', class: 'btn small', i18n: 'game.flip', onclick: () => dispatch({ type: 'flip' }) }));
 
@@ -133,6 +147,8 @@ export function mount(main, { id, replay }) {
       const ok = await copyText(`${location.origin}/game/${id}`);
       toast(t(ok ? 'game.copied' : 'game.copyFailed'), ok ? 'info' : 'error');
     } }),
+    h('button', { type: 'button', class: 'btn small share-button', i18n: 'share.button',
+      onclick: () => model.state && shareDialog(id, { ply: current(model), flipped: Boolean(model.flipped) }) }),
     replay ? null : h('a', { class: 'btn small', href: `/replay/${id}`, i18n: 'game.replay' }),
     h('a', { class: 'btn small analyse-link', href: `/analysis?game=${id}`, i18n: 'game.analyse' }));
 
@@ -153,6 +169,10 @@ export function mount(main, { id, replay }) {
       history.replaceState(null, '', location.pathname);
       if (token) {
         toast(t('game.ownJoinLink'));
+      } else if (await invitationUsed()) {
+        // Asked first, so that an invitation used before is no failed request (and no error in
+        // the browser's console), only this note.
+        toast(t('error.seat_taken'), 'error', 6000);
       } else {
         try {
           const grant = await api.join(id, join);
@@ -177,6 +197,16 @@ export function mount(main, { id, replay }) {
       }
     }
     dispatch({ type: 'loaded', state: first, token, at: now() });
+  }
+
+  /** Whether every seat of a person in this game is taken already (an invitation used before). */
+  async function invitationUsed() {
+    try {
+      const st = await api.state(id, null);
+      return ['white', 'black'].every((c) => st.seats[c].kind !== 'person' || st.seats[c].claimed);
+    } catch {
+      return false;
+    }
   }
 
   // ---- Effects -------------------------------------------------------------------------------
@@ -247,7 +277,10 @@ export function mount(main, { id, replay }) {
         setPlaying(e.id);
         break;
       case 'focusBoard':
-        board.focus();
+        // The board's tab stop goes to a movable marble; focus (and its ring) moves there only for
+        // someone using the keyboard, not after a click on a link or a reload.
+        if (usingKeyboard()) board.focus();
+        else board.aim();
         break;
       case 'saveGroups':
         try { localStorage.setItem(GROUPS_KEY, e.on ? '1' : '0'); } catch { /* ignore */ }
@@ -268,7 +301,7 @@ export function mount(main, { id, replay }) {
   async function estimateDeal(st) {
     try {
       const a = await request('GET', `/api/analysis?position=${encodeURIComponent(st.start)}&scoring=${st.settings.scoring}`);
-      dispatch({ type: 'deal', p: (100 * a.white).toFixed(1) });
+      dispatch({ type: 'deal', p: a.white });
     } catch { /* the estimate is optional */ }
   }
 
@@ -362,7 +395,7 @@ export function mount(main, { id, replay }) {
     part('players', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.players)}`, () => renderPlayers(m));
     renderClocks(m, now());
     part('status', base, () => renderStatus(m));
-    part('conn', m.conn, () => renderConn(m));
+    part('conn', `${m.conn}|${st.status}`, () => renderConn(m));
     part('preview', `${base}|${m.preview?.notation}|${st.spectators}`, () => renderPreviewNote(m));
     part('banners', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.undo_offer)}|${st.rematch}`, () => renderBanners(m));
     part('actions', `${base}|${JSON.stringify(st.undo_offer)}|${st.rematch}|${m.hintsOn}|${JSON.stringify(st.hints)}|${JSON.stringify(st.players)}`, () => renderActions(m));
@@ -370,7 +403,7 @@ export function mount(main, { id, replay }) {
     part('viewbar', `${st.moves.length}|${m.view}|${m.autoplay}`, () => renderViewBar(m));
     part('deal', m.deal, () => {
       dealNote.hidden = m.deal === null;
-      if (m.deal !== null) setText(dealNote, 'game.deal', { p: m.deal });
+      if (m.deal !== null) setText(dealNote, 'game.deal', { p: { percent: m.deal } });
     });
     part('notation', JSON.stringify(m.notationError), () => {
       notationError.textContent = m.notationError ? tr(m.notationError.key, m.notationError.args) : '';
@@ -379,7 +412,29 @@ export function mount(main, { id, replay }) {
     groupsToggle.checked = m.showGroups;
     hintsToggle.checked = m.hintsOn;
     hintsLabel.hidden = !(st.settings.mode === 'engine' && m.seats.length > 0 && st.status === 'playing');
+    autoPassLabel.hidden = m.replay || !m.seats.length || st.status !== 'playing';
     keepTicking(m);
+    maybeAutoPass(m);
+  }
+
+  /** With the setting on, a forced pass is played by itself after a moment (once per turn). */
+  function maybeAutoPass(m) {
+    const st = m.state;
+    const due = autoPass && st && st.status === 'playing' && isMyTurn(m) && st.must_pass && !m.pending && !m.animating && m.view === null;
+    const turn = st ? `${st.moves.length}|${st.epoch}` : null;
+    if (!due) {
+      if (autoPassTimer && turn !== autoPassTurn) { clearTimeout(autoPassTimer); autoPassTimer = null; autoPassTurn = null; }
+      return;
+    }
+    if (autoPassTurn === turn) return;
+    autoPassTurn = turn;
+    clearTimeout(autoPassTimer);
+    autoPassTimer = setTimeout(() => {
+      autoPassTimer = null;
+      const now = model.state;
+      if (unmounted || !now || `${now.moves.length}|${now.epoch}` !== turn || !now.must_pass || !isMyTurn(model) || model.pending) return;
+      dispatch({ type: 'play', move: now.legal_moves.find((mv) => mv.notation === 'pass') || { notation: 'pass', from: null, slides: [] } });
+    }, AUTO_PASS_MS);
   }
 
   function renderFailure(err) {
@@ -458,7 +513,8 @@ export function mount(main, { id, replay }) {
       let presence = null;
       if (yours) {
         sub = `${t('player.you')} · ${side}`;
-      } else if (seat.kind === 'person' && st.settings.mode !== 'local') {
+      } else if (seat.kind === 'person' && st.settings.mode !== 'local' && st.status === 'playing' && !m.replay) {
+        // Who is here matters while the game is played; a finished game or a replay only names sides.
         if (!seat.claimed) sub = t('player.notJoined');
         else {
           presence = h('span', { class: `presence${seat.connected ? ' on' : ''}`, 'aria-hidden': 'true' });
@@ -572,8 +628,9 @@ export function mount(main, { id, replay }) {
   }
 
   function renderConn(m) {
-    connEl.hidden = !m.conn;
-    if (!m.conn) return;
+    // A finished game is not live any more: the connection only brings the rematch and ratings.
+    connEl.hidden = !m.conn || m.state.status !== 'playing';
+    if (connEl.hidden) return;
     connEl.className = `conn ${m.conn}`;
     connEl.textContent = t(`conn.${m.conn}`);
   }
@@ -787,6 +844,7 @@ export function mount(main, { id, replay }) {
       if (live) live.stop();
       clearInterval(autoplayTimer);
       clearInterval(clockTimer);
+      clearTimeout(autoPassTimer);
       setPlaying(null);
       document.removeEventListener('keydown', onKey);
       endDialogOpen?.close();

@@ -152,7 +152,7 @@ export function mount(main) {
       try {
         const a = await request('GET', `/api/analysis?position=${encodeURIComponent(text)}&scoring=${scoring}`);
         if (asked !== estimateFor) return;
-        const args = { p: (100 * a.white).toFixed(1) };
+        const args = { p: { percent: a.white } };
         note.dataset.i18n = 'home.setup.estimate';
         note.dataset.i18nArgs = JSON.stringify(args);
         note.textContent = t('home.setup.estimate', args);
