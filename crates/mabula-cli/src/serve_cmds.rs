@@ -1,7 +1,7 @@
 //! Commands of the web server: `mabula serve` and `mabula loadtest`.
 
 use anyhow::Context;
-use mabula_server::loadtest::LoadtestConfig;
+use mabula_client::loadtest::LoadtestConfig;
 use mabula_server::{ServerConfig, shutdown_signal};
 use std::time::Duration;
 
@@ -175,7 +175,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 rated,
                 flags,
             };
-            let report = runtime.block_on(mabula_server::loadtest::run(config))?;
+            let report = runtime.block_on(mabula_client::loadtest::run(config))?;
             println!("{report}");
             Ok(())
         }

@@ -9,7 +9,7 @@ mod common;
 
 use common::Instance;
 use futures_util::{SinkExt, StreamExt};
-use mabula_server::client::{Client, ClientError};
+use mabula_client::client::{Client, ClientError};
 use mabula_server::model::Mode;
 use mabula_server::view::{CreateGame, GameState};
 use serde_json::{Value, json};

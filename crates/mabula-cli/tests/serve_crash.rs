@@ -5,7 +5,7 @@
 mod common;
 
 use common::Instance;
-use mabula_server::client::Client;
+use mabula_client::client::Client;
 use mabula_server::model::{Mode, Side};
 use mabula_server::view::{ColorChoice, CreateGame};
 use std::path::{Path, PathBuf};

@@ -28,8 +28,6 @@
 //! - [`extract`]: request extractors that fail with API errors (the seat token, the client
 //!   address, JSON bodies, query strings).
 //! - [`picture`]: pictures of positions (SVG, PNG) and of whole games (animated PNG), without I/O.
-//! - [`client`]: a typed client of the HTTP API (tests, the crash test).
-//! - [`loadtest`]: the client side of `mabula loadtest`.
 //!
 //! # Layers
 //!
@@ -44,18 +42,15 @@
 //! 5. [`hub`], the service layer, uses all of the above and answers with [`error::ApiError`].
 //! 6. [`api`], the HTTP edge, and above it [`server`], which serves the api's router.
 //!
-//! [`client`] and [`loadtest`] stand apart: the client reads the view's shapes and error bodies,
-//! and the load test uses nothing of this crate.
+//! The typed HTTP client and the load test are in the crate `mabula-client`.
 
 pub mod analysis;
 pub mod api;
 pub mod auth;
-pub mod client;
 pub mod engine;
 pub mod error;
 pub mod extract;
 pub mod hub;
-pub mod loadtest;
 pub mod model;
 pub mod picture;
 pub mod protocol;

@@ -4,7 +4,7 @@
 mod common;
 
 use common::TestServer;
-use mabula_server::loadtest::{LoadtestConfig, run};
+use mabula_client::loadtest::{LoadtestConfig, run};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,7 @@
 //! A real `mabula serve` process for the tests, on a free port, killed when dropped.
 #![allow(dead_code)]
 
-use mabula_server::client::Client;
+use mabula_client::client::Client;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 

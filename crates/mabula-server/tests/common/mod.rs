@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 use futures_util::{SinkExt, StreamExt};
+use mabula_client::client::Client;
 use mabula_server::ServerConfig;
-use mabula_server::client::Client;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
