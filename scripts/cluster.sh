@@ -10,6 +10,8 @@
 #   --instances N   instances to run (default 3)
 #   --port P        the balancer's port (default: a free one)
 #   --detach        return once everything answers; stop it later with `scripts/cluster.sh stop`
+#   --balance B     game (default): the requests about one game go to one instance, chosen by
+#                   its id; round-robin: any request to any instance in turn
 #
 # The instances listen on free ports of 127.0.0.1 without a rate limit; nginx spreads requests
 # over them in turn (no sticky sessions), passes WebSocket upgrades and sets X-Forwarded-For.
@@ -107,16 +109,22 @@ esac
 INSTANCES=3
 LB_PORT=""
 DETACH=0
+BALANCE=game
 while [[ $# -gt 0 ]]; do
     case "$1" in
     --instances) INSTANCES="$2"; shift 2 ;;
     --port) LB_PORT="$2"; shift 2 ;;
     --detach) DETACH=1; shift ;;
+    --balance) BALANCE="$2"; shift 2 ;;
     *) log "unknown option '$1'"; exit 2 ;;
     esac
 done
 if ! [[ "$INSTANCES" =~ ^[1-9][0-9]*$ ]]; then
     log "--instances takes a positive number"
+    exit 2
+fi
+if [[ "$BALANCE" != game && "$BALANCE" != round-robin ]]; then
+    log "--balance takes game or round-robin"
     exit 2
 fi
 if [[ -f "$STATE" && -d "$(cat "$STATE")" ]]; then
@@ -218,9 +226,24 @@ done
         default upgrade;
         ''      '';
     }
+CONF
+    if [[ $BALANCE == game ]]; then
+        cat <<'CONF'
+    # The requests about one game (but not its WebSockets) go to the instance its id hashes
+    # to, which then mostly finds the game fresh in memory; everything else is spread at random.
+    map "$http_upgrade:$uri" $route {
+        ~^:/api/games/(?<game>[A-Za-z0-9_-]+) $game;
+        default $request_id;
+    }
+    upstream mabula {
+        hash $route consistent;
+CONF
+    else
+        cat <<'CONF'
     upstream mabula {
         # Round robin, no stickiness: any instance may get any request.
 CONF
+    fi
     for url in "${INSTANCE_URLS[@]}"; do
         echo "        server ${url#http://};"
     done

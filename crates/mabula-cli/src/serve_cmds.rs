@@ -78,6 +78,10 @@ pub enum Command {
         /// WebSocket spectators of one extra game, each checked to receive every move.
         #[arg(long, default_value_t = 0)]
         spectators: usize,
+        /// Moves per second offered in all, spread evenly over the games; a move's latency then
+        /// counts from when it was due (default: each game moves as soon as it is answered).
+        #[arg(long)]
+        rate: Option<f64>,
         /// Moves per second played in the watched game.
         #[arg(long, default_value_t = 20.0)]
         watched_rate: f64,
@@ -161,6 +165,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             urls,
             games,
             seconds,
+            rate,
             spectators,
             watched_rate,
             rated,
@@ -169,6 +174,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             let config = LoadtestConfig {
                 urls,
                 games,
+                rate,
                 duration: Duration::from_secs_f64(seconds),
                 spectators,
                 watched_rate,

@@ -199,9 +199,18 @@ macro_rules! queries {
             Ok(true)
         }
 
-        async fn change_game(conn: &mut $conn, c: &RowChange) -> Result<bool, StoreError> {
+        /// Statement `sql` (which begins with [`q::CHANGE_GAME`]'s placeholders) with the
+        /// values of change `c` bound to `$1` to `$26`.
+        fn bind_change<'q>(
+            sql: &'static str,
+            c: &'q RowChange,
+        ) -> sqlx::query::Query<
+            'q,
+            <$conn as sqlx::Connection>::Database,
+            <<$conn as sqlx::Connection>::Database as sqlx::Database>::Arguments,
+        > {
             let r = &c.row;
-            let done = sqlx::query(q::CHANGE_GAME)
+            sqlx::query(sql)
                 .bind(c.id.as_str())
                 .bind(c.expect as i64)
                 .bind(r.position.as_str())
@@ -228,8 +237,11 @@ macro_rules! queries {
                 .bind(r.clock.map(|c| c.remaining[1]))
                 .bind(r.clock.map(|c| c.turn_started_at))
                 .bind(r.deadline)
-                .execute(&mut *conn)
-                .await?;
+        }
+
+        async fn change_game(conn: &mut $conn, c: &RowChange) -> Result<bool, StoreError> {
+            let r = &c.row;
+            let done = bind_change(q::CHANGE_GAME, c).execute(&mut *conn).await?;
             if done.rows_affected() != 1 {
                 return Ok(false);
             }
