@@ -13,8 +13,9 @@
 #   --balance B     game (default): the requests about one game go to one instance, chosen by
 #                   its id; round-robin: any request to any instance in turn
 #
-# The instances listen on free ports of 127.0.0.1 without a rate limit; nginx spreads requests
-# over them in turn (no sticky sessions), passes WebSocket upgrades and sets X-Forwarded-For.
+# The instances listen on free ports of 127.0.0.1 without a rate limit, each with its share of
+# the cores (--threads); nginx spreads requests over them (by game, or in turn; no sticky
+# sessions), passes WebSocket upgrades and sets X-Forwarded-For.
 # Everything lives in one temporary directory (configuration, logs, the database), whose path
 # is kept in target/cluster.dir while the cluster runs. The `mabula` binary is the release build
 # (built when missing or stale), or $MABULA_BIN. nginx comes from Debian and is installed when
@@ -183,11 +184,17 @@ PROXY_ARGS=()
 if "$DIR/mabula" serve --help 2>/dev/null | grep -q -- '--trusted-proxy'; then
     PROXY_ARGS=(--trusted-proxy 127.0.0.1)
 fi
+# The instances share this machine's cores rather than each taking all of them.
+THREAD_ARGS=()
+if "$DIR/mabula" serve --help 2>/dev/null | grep -q -- '--threads'; then
+    share=$(($(nproc) / INSTANCES))
+    THREAD_ARGS=(--threads $((share > 0 ? share : 1)))
+fi
 INSTANCE_URLS=()
 for i in $(seq 1 "$INSTANCES"); do
     port="$(free_port)"
     setsid "$DIR/mabula" serve --bind "127.0.0.1:$port" --database "$DB_URL" --rate-limit 0 \
-        "${PROXY_ARGS[@]}" >"$DIR/instance-$i.log" 2>&1 </dev/null &
+        "${PROXY_ARGS[@]}" "${THREAD_ARGS[@]}" >"$DIR/instance-$i.log" 2>&1 </dev/null &
     echo $! >>"$DIR/pids"
     url="http://127.0.0.1:$port"
     if ! wait_healthy "$url"; then

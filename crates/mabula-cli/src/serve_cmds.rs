@@ -17,6 +17,11 @@ pub enum Command {
         /// user's data directory.
         #[arg(long)]
         database: Option<String>,
+        /// Threads that answer requests (default: the number of cores). Instances that share a
+        /// host should share its cores: more threads than cores in all make the slowest answers
+        /// slower.
+        #[arg(long)]
+        threads: Option<usize>,
         /// Engine moves computed at once (default: the number of cores); more wait in a queue.
         #[arg(long)]
         engine_threads: Option<usize>,
@@ -98,13 +103,19 @@ pub enum Command {
 
 /// Runs a server command.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Command::Serve {
+        threads: Some(n), ..
+    } = &cmd
+    {
+        builder.worker_threads((*n).max(1));
+    }
+    let runtime = builder.enable_all().build()?;
     match cmd {
         Command::Serve {
             bind,
             database,
+            threads: _,
             engine_threads,
             engine_movetime_ms,
             rate_limit,

@@ -31,7 +31,8 @@ pub struct LoadtestConfig {
     pub games: usize,
     /// Moves per second offered in all, spread evenly over the games (`None`: each game moves
     /// as soon as its last move is answered). With a rate, a move's latency counts from when it
-    /// was due, so a server that falls behind is not excused by the load test waiting for it.
+    /// was due, so a server that falls behind is not excused by the load test waiting for it
+    /// (a game's first move is due when the game exists at the earliest).
     pub rate: Option<f64>,
     /// How long to play.
     pub duration: Duration,
@@ -458,6 +459,10 @@ async fn player(
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
+        if let Some(due) = &mut due {
+            // Creating a game is no move: its first move is due once it exists at the earliest.
+            *due = (*due).max(Instant::now());
+        }
         while Instant::now() < deadline
             && state.status == "playing"
             && !state.legal_moves.is_empty()
