@@ -4,7 +4,7 @@
 //! these types.
 
 use crate::model::{
-    EndReason, EngineSettings, LiveGame, Mode, PairHalf, Seats, Side, TimeControl, UndoOffer,
+    EndReason, EngineSettings, LiveGame, Mode, PairHalf, Seats, SideSchema, TimeControl, UndoOffer,
 };
 use crate::store::{GameRow, PresenceCounts};
 use mabula::{Bitboard, Color, GameResult, Move, Position, Scoring, Square};
@@ -35,7 +35,8 @@ pub struct GameState {
     /// `playing` or `finished`.
     pub status: String,
     /// The side to move; `null` when finished.
-    pub to_move: Option<Side>,
+    #[schema(value_type = Option<SideSchema>)]
+    pub to_move: Option<Color>,
     /// The side to move can only pass.
     pub must_pass: bool,
     /// Every legal move with the position after it.
@@ -47,7 +48,8 @@ pub struct GameState {
     /// `*`, `1-0`, `0-1` or `1/2-1/2`.
     pub result: String,
     /// The winner, if any.
-    pub winner: Option<Side>,
+    #[schema(value_type = Option<SideSchema>)]
+    pub winner: Option<Color>,
     /// Why the game ended.
     pub end_reason: Option<EndReason>,
     /// Who holds the seats and who is connected.
@@ -72,7 +74,8 @@ pub struct GameState {
     pub clock: Option<ClockView>,
     /// The seats of the request's token (HTTP answers and `sync` only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub you: Option<Vec<Side>>,
+    #[schema(value_type = Option<Vec<SideSchema>>)]
+    pub you: Option<Vec<Color>>,
 }
 
 /// A player with an account, as a game shows them.
@@ -109,7 +112,8 @@ pub struct ClockView {
     /// Black's time left (ms).
     pub black_ms: i64,
     /// The side whose time runs (`null` before the clocks start, and once the game is over).
-    pub running: Option<Side>,
+    #[schema(value_type = Option<SideSchema>)]
+    pub running: Option<Color>,
     /// When the side to move runs out of time or, for the first two moves, when the game is
     /// aborted if no move comes (ms since the epoch).
     pub deadline: Option<i64>,
@@ -196,7 +200,8 @@ pub struct MoveView {
     /// `3.` or `3...`.
     pub record_number: String,
     /// Who made it.
-    pub side: Side,
+    #[schema(value_type = SideSchema)]
+    pub side: Color,
     /// `b1-b4` or `pass`.
     pub notation: String,
     /// The edge space left; `null` for a pass.
@@ -312,7 +317,8 @@ pub struct GameSummary {
     /// Number of moves.
     pub move_count: u32,
     /// Side to move, `null` when finished.
-    pub to_move: Option<Side>,
+    #[schema(value_type = Option<SideSchema>)]
+    pub to_move: Option<Color>,
     /// Current position string.
     pub position: String,
     /// Creation time (ms).
@@ -354,7 +360,8 @@ pub struct SeatGrant {
     /// The secret seat token, shown only here.
     pub token: String,
     /// The seats it holds.
-    pub seats: Vec<Side>,
+    #[schema(value_type = Vec<SideSchema>)]
+    pub seats: Vec<Color>,
     /// The friend's join code (friend games, creator only).
     pub join_code: Option<String>,
     /// The link to send to the friend.
@@ -445,7 +452,8 @@ pub struct MoveRequest {
 #[serde(deny_unknown_fields)]
 pub struct ResignRequest {
     /// The side that resigns (local games; default: the side to move).
-    pub side: Option<Side>,
+    #[schema(value_type = Option<SideSchema>)]
+    pub side: Option<Color>,
 }
 
 /// An empty request body (`{}` or nothing).
@@ -526,7 +534,7 @@ pub fn move_view(game: &mabula::Game, index: usize, before: &Position) -> MoveVi
     MoveView {
         number: index as u32 + 1,
         record_number: game.move_number(index),
-        side: Side::from(before.side_to_move()),
+        side: before.side_to_move(),
         notation: mv.to_string(),
         from: mv.from().map(|s| s.to_string()),
         to: mv.to().map(|s| s.to_string()),
@@ -674,7 +682,7 @@ pub fn game_state(
         epoch: g.epoch,
         moves,
         status: if finished { "finished" } else { "playing" }.to_string(),
-        to_move: g.to_move().map(Side::from),
+        to_move: g.to_move(),
         must_pass: !finished && pos.legal_moves().as_slice() == [Move::PASS],
         legal_moves,
         scores: AllScores {
@@ -687,8 +695,8 @@ pub fn game_state(
         },
         result: result.token().to_string(),
         winner: match result {
-            mabula::GameResult::WhiteWins => Some(Side::White),
-            mabula::GameResult::BlackWins => Some(Side::Black),
+            mabula::GameResult::WhiteWins => Some(Color::White),
+            mabula::GameResult::BlackWins => Some(Color::Black),
             _ => None,
         },
         end_reason: if finished { g.end_reason } else { None },
@@ -731,7 +739,7 @@ pub fn clock_view(g: &LiveGame, now: i64) -> Option<ClockView> {
         label: c.control.label(),
         white_ms: c.left_at(Color::White, turn, moves, now),
         black_ms: c.left_at(Color::Black, turn, moves, now),
-        running: turn.filter(|_| moves >= 2).map(Side::from),
+        running: turn.filter(|_| moves >= 2),
         deadline: g.deadline().map(|(at, _)| at),
         now,
     })
