@@ -7,10 +7,11 @@
 //! turns them into an Elo difference with a 95% interval.
 //!
 //! A player specification reads like `level=8,movetime=500`, `playouts=20000,threads=1`,
-//! `level=10,practical=off`,
+//! `level=10,practical=off`, `level=10-v1` (level 10 frozen as it stood before the learnt
+//! evaluation, see [`LevelName`]),
 //! `baseline-uct,movetime=1000`, `random` or `gtp:mabula gtp` (see [`PlayerSpec`]).
 
-use crate::levels::{DEFAULT_MOVETIME, Level};
+use crate::levels::{DEFAULT_MOVETIME, LevelName};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::{Engine, EngineConfig};
@@ -289,8 +290,8 @@ pub enum PlayerSpec {
     /// The engine: `level=N,movetime=MS,playouts=N,threads=N,practical=off` (any subset, in any
     /// order).
     Engine {
-        /// Level 1 to 10 (default 10).
-        level: u8,
+        /// Level 1 to 10 or a frozen level such as `10-v1` (default 10).
+        level: LevelName,
         /// Thinking time per move.
         movetime: Option<Duration>,
         /// Playouts per move (overrides the level's).
@@ -317,7 +318,7 @@ pub enum PlayerSpec {
 /// A player specification that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "'{spec}' is not a player: {reason} (write level=N,movetime=MS,playouts=N,threads=N,\
+    "'{spec}' is not a player: {reason} (write level=N|10-v1,movetime=MS,playouts=N,threads=N,\
      practical=on|off, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
 )]
 pub struct ParsePlayerError {
@@ -347,7 +348,8 @@ impl FromStr for PlayerSpec {
             Some(rest) => (true, rest.trim_start_matches(',')),
             None => (false, s),
         };
-        let (mut level, mut movetime, mut playouts, mut threads) = (10, None, None, None);
+        let (mut movetime, mut playouts, mut threads) = (None, None, None);
+        let mut level = LevelName::Current(10);
         let mut practical = true;
         for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
@@ -359,13 +361,7 @@ impl FromStr for PlayerSpec {
                     .map_err(|_| err(format!("'{v}' is not a number for {key}")))
             };
             match key.trim() {
-                "level" if !baseline => {
-                    let l = number(value)?;
-                    if !(1..=10).contains(&l) {
-                        return Err(err(format!("level {l} is not between 1 and 10")));
-                    }
-                    level = l as u8;
-                }
+                "level" if !baseline => level = value.parse().map_err(|e| err(format!("{e}")))?,
                 "movetime" => movetime = Some(Duration::from_millis(number(value)?)),
                 "playouts" => playouts = Some(number(value)?.max(1)),
                 "threads" if !baseline => threads = Some(number(value)?.max(1) as usize),
@@ -436,7 +432,7 @@ impl PlayerSpec {
     pub fn threads(&self) -> usize {
         match self {
             PlayerSpec::Engine { level, threads, .. } => {
-                threads.unwrap_or_else(|| Level::new(*level, 0).config.threads)
+                threads.unwrap_or_else(|| level.level(0).config.threads)
             }
             _ => 1,
         }
@@ -453,7 +449,7 @@ impl PlayerSpec {
                 threads,
                 practical,
             } => {
-                let l = Level::new(*level, seed);
+                let l = level.level(seed);
                 let mut config = l.config;
                 if let Some(t) = threads {
                     config.threads = *t;
@@ -690,7 +686,7 @@ mod tests {
         assert_eq!(
             spec,
             PlayerSpec::Engine {
-                level: 7,
+                level: LevelName::Current(7),
                 movetime: Some(Duration::from_millis(500)),
                 playouts: None,
                 threads: Some(1),
@@ -715,8 +711,12 @@ mod tests {
             Ok(PlayerSpec::Gtp("mabula gtp".into()))
         );
         assert_eq!("random".parse(), Ok(PlayerSpec::Random));
+        let v1: PlayerSpec = "level=10-v1,movetime=100".parse().expect("a spec");
+        assert_eq!(v1.to_string(), "level=10-v1,movetime=100");
+        assert_eq!(v1.to_string().parse::<PlayerSpec>(), Ok(v1));
         for bad in [
             "level=11",
+            "level=9-v1",
             "level=x",
             "speed=3",
             "gtp:",
@@ -744,6 +744,30 @@ mod tests {
         assert_eq!(game.tag("White"), Some("level=2"));
         let text = game.to_string();
         assert_eq!(Game::parse(&text).expect("its record reads back"), game);
+    }
+
+    #[test]
+    fn the_frozen_level_ten_plays_a_game() {
+        let start = deal::random(4, Color::White);
+        let spec: PlayerSpec = "level=10-v1,movetime=20,threads=1".parse().expect("a spec");
+        let (config, limits) = spec.engine(1).expect("an engine");
+        assert_eq!(
+            config,
+            EngineConfig {
+                threads: 1,
+                ..crate::levels::Level::ten_v1(1).config
+            }
+        );
+        assert_eq!(limits.time, Some(Duration::from_millis(20)));
+        let mut a = spec.player(1).expect("an engine");
+        let mut b = "level=3"
+            .parse::<PlayerSpec>()
+            .expect("spec")
+            .player(2)
+            .expect("engine");
+        let game = play_game(a.as_mut(), b.as_mut(), &start, Scoring::Largest).expect("a game");
+        assert!(game.position().is_game_over());
+        assert_eq!(game.tag("White"), Some("level=10-v1,movetime=20,threads=1"));
     }
 
     #[test]
