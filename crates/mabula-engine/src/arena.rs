@@ -8,11 +8,13 @@
 //!
 //! A player specification reads like `level=8,movetime=500`, `playouts=20000,threads=1`,
 //! `level=10,practical=off`, `level=10-v1` (level 10 frozen as it stood before the learnt
-//! evaluation, see [`LevelName`]),
+//! evaluation, see [`LevelName`]), `level=10,eval=model` (the learnt evaluation at the leaves
+//! of the tree, see [`LeafModel`]),
 //! `baseline-uct,movetime=1000`, `random` or `gtp:mabula gtp` (see [`PlayerSpec`]).
 
 use crate::levels::{DEFAULT_MOVETIME, LevelName};
 use crate::limits::Limits;
+use crate::mcts::LeafModel;
 use crate::rng::Rng;
 use crate::search::{Engine, EngineConfig};
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
@@ -301,6 +303,8 @@ pub enum PlayerSpec {
         /// Look for practical chances in proven draws and losses
         /// ([`EngineConfig::practical`]; default on).
         practical: bool,
+        /// What the tree search evaluates its leaves with.
+        eval: Eval,
     },
     /// Plain UCT with random playouts: `baseline-uct[,movetime=MS][,playouts=N]`.
     Baseline {
@@ -315,11 +319,21 @@ pub enum PlayerSpec {
     Gtp(String),
 }
 
+/// What an engine player's tree search evaluates its leaves with: `eval=playouts|model`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Eval {
+    /// Playouts only (what the level does).
+    #[default]
+    Playouts,
+    /// The learnt model where it was fitted, playouts elsewhere ([`LeafModel::embedded`]).
+    Model,
+}
+
 /// A player specification that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "'{spec}' is not a player: {reason} (write level=N|10-v1,movetime=MS,playouts=N,threads=N,\
-     practical=on|off, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
+     practical=on|off,eval=playouts|model, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
 )]
 pub struct ParsePlayerError {
     spec: String,
@@ -351,6 +365,7 @@ impl FromStr for PlayerSpec {
         let (mut movetime, mut playouts, mut threads) = (None, None, None);
         let mut level = LevelName::Current(10);
         let mut practical = true;
+        let mut eval = Eval::Playouts;
         for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -372,6 +387,13 @@ impl FromStr for PlayerSpec {
                         v => return Err(err(format!("'{v}' is not on or off for practical"))),
                     }
                 }
+                "eval" if !baseline => {
+                    eval = match value.trim() {
+                        "playouts" => Eval::Playouts,
+                        "model" => Eval::Model,
+                        v => return Err(err(format!("'{v}' is not playouts or model for eval"))),
+                    }
+                }
                 other => return Err(err(format!("unknown setting '{other}'"))),
             }
         }
@@ -384,6 +406,7 @@ impl FromStr for PlayerSpec {
                 playouts,
                 threads,
                 practical,
+                eval,
             }
         })
     }
@@ -408,6 +431,7 @@ impl fmt::Display for PlayerSpec {
                 playouts,
                 threads,
                 practical,
+                eval,
             } => {
                 write!(f, "level={level}{}", extras(movetime, playouts))?;
                 if let Some(t) = threads {
@@ -415,6 +439,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if !practical {
                     f.write_str(",practical=off")?;
+                }
+                if *eval == Eval::Model {
+                    f.write_str(",eval=model")?;
                 }
                 Ok(())
             }
@@ -448,6 +475,7 @@ impl PlayerSpec {
                 playouts,
                 threads,
                 practical,
+                eval,
             } => {
                 let l = level.level(seed);
                 let mut config = l.config;
@@ -455,6 +483,9 @@ impl PlayerSpec {
                     config.threads = *t;
                 }
                 config.practical &= *practical;
+                if *eval == Eval::Model {
+                    config.mcts.leaf_model = Some(LeafModel::embedded());
+                }
                 let nodes = playouts.or(l.playouts);
                 let time = match (movetime, nodes) {
                     (None, None) => Some(DEFAULT_MOVETIME),
@@ -691,6 +722,7 @@ mod tests {
                 playouts: None,
                 threads: Some(1),
                 practical: true,
+                eval: Eval::Playouts,
             }
         );
         assert_eq!(spec.to_string(), "level=7,movetime=500,threads=1");
@@ -714,6 +746,10 @@ mod tests {
         let v1: PlayerSpec = "level=10-v1,movetime=100".parse().expect("a spec");
         assert_eq!(v1.to_string(), "level=10-v1,movetime=100");
         assert_eq!(v1.to_string().parse::<PlayerSpec>(), Ok(v1));
+        let model: PlayerSpec = "eval=model,level=10".parse().expect("a spec");
+        assert_eq!(model.to_string(), "level=10,eval=model");
+        let (config, _) = model.engine(1).expect("an engine");
+        assert_eq!(config.mcts.leaf_model, Some(LeafModel::embedded()));
         for bad in [
             "level=11",
             "level=9-v1",
@@ -724,6 +760,8 @@ mod tests {
             "movetime",
             "practical=maybe",
             "baseline-uct,practical=off",
+            "eval=net",
+            "baseline-uct,eval=model",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }

@@ -115,6 +115,7 @@ impl Level {
                     solve_edges: 7,
                     solve_nodes: 20_000,
                     capacity: 1 << 22,
+                    leaf_model: None,
                 },
                 root_solve_edges: 16,
                 temperature: 0.0,
