@@ -65,6 +65,9 @@ pub struct LeafModel {
     pub weight: u32,
     /// Marbles left on edge spaces where the model is used (where it was fitted).
     pub edges: RangeInclusive<u32>,
+    /// The deepest node, counted in moves from the root, that the model evaluates (deeper ones
+    /// get playouts): a small depth makes the model a prior on the first moves of the tree.
+    pub max_depth: u32,
 }
 
 impl LeafModel {
@@ -74,6 +77,7 @@ impl LeafModel {
             model: Arc::new(Model::embedded()),
             weight: 4,
             edges: 10..=14,
+            max_depth: u32::MAX,
         }
     }
 }
@@ -427,7 +431,7 @@ impl Worker {
             if node.count == 0 {
                 if node.visits == 0
                     && idx != 0
-                    && let Some(value) = self.model_value(&pos)
+                    && let Some(value) = self.model_value(&pos, len as u32 - 1)
                 {
                     break value;
                 }
@@ -480,12 +484,13 @@ impl Worker {
         (total, k)
     }
 
-    /// The learnt evaluation of `pos` as `weight` playouts (half points of White and Black, and
-    /// their number), when a model is set and `pos` is in its range.
-    fn model_value(&self, pos: &Position) -> Option<([u32; 2], u32)> {
+    /// The learnt evaluation of `pos`, `depth` moves below the root, as `weight` playouts (half
+    /// points of White and Black, and their number), when a model is set and `pos` is in its
+    /// range.
+    fn model_value(&self, pos: &Position, depth: u32) -> Option<([u32; 2], u32)> {
         let leaf = self.config.leaf_model.as_ref()?;
         let edges = (pos.occupied() & Bitboard::EDGE).count();
-        if !leaf.edges.contains(&edges) || pos.is_game_over() {
+        if !leaf.edges.contains(&edges) || depth > leaf.max_depth || pos.is_game_over() {
             return None;
         }
         let w = leaf.weight.max(1);
@@ -694,15 +699,16 @@ mod tests {
     }
 
     #[test]
-    fn the_leaf_models_values_reach_the_root_only_in_its_range() {
+    fn the_leaf_models_values_reach_the_root_only_in_its_range_and_depth() {
         let pos = late(9, 14);
-        let run = |edges: RangeInclusive<u32>| {
+        let run = |edges: RangeInclusive<u32>, max_depth: u32| {
             let config = MctsConfig {
                 solve_edges: 0,
                 leaf_model: Some(LeafModel {
                     model: Arc::new(parity_decides()),
                     weight: 3,
                     edges,
+                    max_depth,
                 }),
                 ..MctsConfig::default()
             };
@@ -715,9 +721,12 @@ mod tests {
         };
         // Every position below the root is lost for the side that moved at the root.
         assert_eq!(edges_left_of(&pos) % 2, 0);
-        assert!(run(0..=24) < 0.01);
+        assert!(run(0..=24, u32::MAX) < 0.01);
         // Out of range, playouts decide, and they are not that one-sided.
-        assert!(run(20..=24) > 0.1);
+        assert!(run(20..=24, u32::MAX) > 0.1);
+        // Below its depth, playouts decide too.
+        assert!(run(0..=24, 1) > 0.1);
+        assert_eq!(run(0..=24, 0), run(25..=25, u32::MAX));
     }
 
     #[test]
