@@ -64,6 +64,11 @@ pub enum Train {
         /// Pushes the backward search looks ahead.
         #[arg(long, default_value_t = 2, requires = "backward")]
         depth: u32,
+        /// With `--backward`: draw each label from the search's loss, draw and win
+        /// probabilities instead of taking the most likely result, so that the next stage
+        /// fitted on them keeps the model's uncertainty. Keep one way per file.
+        #[arg(long, requires = "backward")]
+        drawn: bool,
     },
     /// Fit the evaluation model to label files (nine in ten labels by hash; the others are held
     /// out) and write its weights.
@@ -122,11 +127,13 @@ pub fn run(cmd: Command) -> Result<()> {
             table_mb,
             backward,
             depth,
+            drawn,
         } => {
             let how = match backward {
                 Some(path) => How::Search {
                     model: read_weights(&path)?,
                     depth,
+                    drawn,
                 },
                 None => How::Solver { table_mb },
             };
@@ -200,14 +207,22 @@ enum How {
     /// Exactly, by a fresh solver with this table (MB) for each.
     Solver { table_mb: usize },
     /// By a shallow search with a model at its leaves (a backward stage).
-    Search { model: Model, depth: u32 },
+    Search {
+        model: Model,
+        depth: u32,
+        drawn: bool,
+    },
 }
 
 impl How {
     fn label(&self, run: &LabelRun, index: u64) -> Label {
         match self {
             How::Solver { table_mb } => run.label(index, *table_mb),
-            How::Search { model, depth } => run.label_by_search(index, model, *depth),
+            How::Search {
+                model,
+                depth,
+                drawn,
+            } => run.label_by_search(index, model, *depth, *drawn),
         }
     }
 }

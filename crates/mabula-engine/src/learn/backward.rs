@@ -41,6 +41,20 @@ impl SearchValue {
     pub fn result(&self) -> i32 {
         argmax(self.probabilities) as i32 - 1
     }
+
+    /// A result drawn from the probabilities by `u`, uniform in 0..1: over many positions the
+    /// drawn results keep the model's uncertainty, where the most likely result would turn a
+    /// 60% win into a certain one (and the next stage, fitted on it, more certain still).
+    pub fn drawn_result(&self, u: f64) -> i32 {
+        let [loss, draw, _] = self.probabilities.map(f64::from);
+        if u < loss {
+            -1
+        } else if u < loss + draw {
+            0
+        } else {
+            1
+        }
+    }
 }
 
 impl<'a> ShallowSearch<'a> {
@@ -130,6 +144,21 @@ mod tests {
                 1.0 - plain(model, scoring, &child, stop)
             })
             .fold(f32::MIN, f32::max)
+    }
+
+    #[test]
+    fn a_drawn_result_follows_the_probabilities() {
+        let value = SearchValue {
+            expected: 0.65,
+            probabilities: [0.2, 0.3, 0.5],
+            best: Move::PASS,
+        };
+        let results: Vec<i32> = [0.0, 0.19, 0.21, 0.49, 0.51, 0.99]
+            .iter()
+            .map(|&u| value.drawn_result(u))
+            .collect();
+        assert_eq!(results, [-1, -1, 0, 0, 1, 1]);
+        assert_eq!(value.result(), 1);
     }
 
     #[test]

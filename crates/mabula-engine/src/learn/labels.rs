@@ -330,14 +330,21 @@ impl LabelRun {
 
 impl LabelRun {
     /// Position `index`, labelled by a search `depth` pushes deep whose leaves `model`
-    /// evaluates (a backward stage): its most likely result and best move.
-    pub fn label_by_search(&self, index: u64, model: &Model, depth: u32) -> Label {
+    /// evaluates (a backward stage): its most likely result, or with `drawn` a result drawn
+    /// from the search's probabilities (by a generator seeded like the position), and its best
+    /// move.
+    pub fn label_by_search(&self, index: u64, model: &Model, depth: u32, drawn: bool) -> Label {
         let position = self.position(index);
         let value = ShallowSearch::new(model, self.scoring, depth).search(&position);
+        let result = if drawn {
+            value.drawn_result(Rng::new(self.seed_of(index, u64::MAX)).unit())
+        } else {
+            value.result()
+        };
         Label {
             position,
             scoring: self.scoring,
-            margin: value.result() as i8,
+            margin: result as i8,
             best: value.best,
             source: Source::Search,
         }
