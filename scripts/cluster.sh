@@ -10,9 +10,12 @@
 #   --instances N   instances to run (default 3)
 #   --port P        the balancer's port (default: a free one)
 #   --detach        return once everything answers; stop it later with `scripts/cluster.sh stop`
+#   --balance B     game (default): the requests about one game go to one instance, chosen by
+#                   its id; round-robin: any request to any instance in turn
 #
-# The instances listen on free ports of 127.0.0.1 without a rate limit; nginx spreads requests
-# over them in turn (no sticky sessions), passes WebSocket upgrades and sets X-Forwarded-For.
+# The instances listen on free ports of 127.0.0.1 without a rate limit, each with its share of
+# the cores (--threads); nginx spreads requests over them (by game, or in turn; no sticky
+# sessions), passes WebSocket upgrades and sets X-Forwarded-For.
 # Everything lives in one temporary directory (configuration, logs, the database), whose path
 # is kept in target/cluster.dir while the cluster runs. The `mabula` binary is the release build
 # (built when missing or stale), or $MABULA_BIN. nginx comes from Debian and is installed when
@@ -107,16 +110,22 @@ esac
 INSTANCES=3
 LB_PORT=""
 DETACH=0
+BALANCE=game
 while [[ $# -gt 0 ]]; do
     case "$1" in
     --instances) INSTANCES="$2"; shift 2 ;;
     --port) LB_PORT="$2"; shift 2 ;;
     --detach) DETACH=1; shift ;;
+    --balance) BALANCE="$2"; shift 2 ;;
     *) log "unknown option '$1'"; exit 2 ;;
     esac
 done
 if ! [[ "$INSTANCES" =~ ^[1-9][0-9]*$ ]]; then
     log "--instances takes a positive number"
+    exit 2
+fi
+if [[ "$BALANCE" != game && "$BALANCE" != round-robin ]]; then
+    log "--balance takes game or round-robin"
     exit 2
 fi
 if [[ -f "$STATE" && -d "$(cat "$STATE")" ]]; then
@@ -175,11 +184,17 @@ PROXY_ARGS=()
 if "$DIR/mabula" serve --help 2>/dev/null | grep -q -- '--trusted-proxy'; then
     PROXY_ARGS=(--trusted-proxy 127.0.0.1)
 fi
+# The instances share this machine's cores rather than each taking all of them.
+THREAD_ARGS=()
+if "$DIR/mabula" serve --help 2>/dev/null | grep -q -- '--threads'; then
+    share=$(($(nproc) / INSTANCES))
+    THREAD_ARGS=(--threads $((share > 0 ? share : 1)))
+fi
 INSTANCE_URLS=()
 for i in $(seq 1 "$INSTANCES"); do
     port="$(free_port)"
     setsid "$DIR/mabula" serve --bind "127.0.0.1:$port" --database "$DB_URL" --rate-limit 0 \
-        "${PROXY_ARGS[@]}" >"$DIR/instance-$i.log" 2>&1 </dev/null &
+        "${PROXY_ARGS[@]}" "${THREAD_ARGS[@]}" >"$DIR/instance-$i.log" 2>&1 </dev/null &
     echo $! >>"$DIR/pids"
     url="http://127.0.0.1:$port"
     if ! wait_healthy "$url"; then
@@ -218,9 +233,24 @@ done
         default upgrade;
         ''      '';
     }
+CONF
+    if [[ $BALANCE == game ]]; then
+        cat <<'CONF'
+    # The requests about one game (but not its WebSockets) go to the instance its id hashes
+    # to, which then mostly finds the game fresh in memory; everything else is spread at random.
+    map "$http_upgrade:$uri" $route {
+        ~^:/api/games/(?<game>[A-Za-z0-9_-]+) $game;
+        default $request_id;
+    }
+    upstream mabula {
+        hash $route consistent;
+CONF
+    else
+        cat <<'CONF'
     upstream mabula {
         # Round robin, no stickiness: any instance may get any request.
 CONF
+    fi
     for url in "${INSTANCE_URLS[@]}"; do
         echo "        server ${url#http://};"
     done

@@ -91,7 +91,8 @@ pub enum Command {
     ///
     /// A player is an engine configuration (`level=N,movetime=MS,playouts=N,threads=N`, any
     /// subset; `practical=off` stops level 10 from hunting for the opponent's mistakes in proven
-    /// draws and losses), the baseline (`baseline-uct[,movetime=MS][,playouts=N]`), uniformly random moves
+    /// draws and losses; `level=10-v1` is level 10 frozen as it stood before the learnt
+    /// evaluation, to measure changes against), the baseline (`baseline-uct[,movetime=MS][,playouts=N]`), uniformly random moves
     /// (`random`), or an external engine speaking the protocol (`gtp:COMMAND LINE`, run by
     /// `sh -c`).
     Match {

@@ -17,6 +17,11 @@ pub enum Command {
         /// user's data directory.
         #[arg(long)]
         database: Option<String>,
+        /// Threads that answer requests (default: the number of cores). Instances that share a
+        /// host should share its cores: more threads than cores in all make the slowest answers
+        /// slower.
+        #[arg(long)]
+        threads: Option<usize>,
         /// Engine moves computed at once (default: the number of cores); more wait in a queue.
         #[arg(long)]
         engine_threads: Option<usize>,
@@ -78,6 +83,10 @@ pub enum Command {
         /// WebSocket spectators of one extra game, each checked to receive every move.
         #[arg(long, default_value_t = 0)]
         spectators: usize,
+        /// Moves per second offered in all, spread evenly over the games; a move's latency then
+        /// counts from when it was due (default: each game moves as soon as it is answered).
+        #[arg(long)]
+        rate: Option<f64>,
         /// Moves per second played in the watched game.
         #[arg(long, default_value_t = 20.0)]
         watched_rate: f64,
@@ -94,13 +103,19 @@ pub enum Command {
 
 /// Runs a server command.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Command::Serve {
+        threads: Some(n), ..
+    } = &cmd
+    {
+        builder.worker_threads((*n).max(1));
+    }
+    let runtime = builder.enable_all().build()?;
     match cmd {
         Command::Serve {
             bind,
             database,
+            threads: _,
             engine_threads,
             engine_movetime_ms,
             rate_limit,
@@ -161,6 +176,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             urls,
             games,
             seconds,
+            rate,
             spectators,
             watched_rate,
             rated,
@@ -169,6 +185,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             let config = LoadtestConfig {
                 urls,
                 games,
+                rate,
                 duration: Duration::from_secs_f64(seconds),
                 spectators,
                 watched_rate,

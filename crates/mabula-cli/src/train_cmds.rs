@@ -56,6 +56,14 @@ pub enum Train {
         /// Solver table per label, in MB.
         #[arg(long, default_value_t = 8)]
         table_mb: usize,
+        /// A backward stage: label by a shallow search whose leaves these weights evaluate
+        /// (weights fitted on positions `--depth` pushes later), not by the solver. The labels
+        /// are results (-1, 0, 1) with source "search".
+        #[arg(long, value_name = "WEIGHTS", conflicts_with = "result_only")]
+        backward: Option<PathBuf>,
+        /// Pushes the backward search looks ahead.
+        #[arg(long, default_value_t = 2, requires = "backward")]
+        depth: u32,
     },
     /// Fit the evaluation model to label files (nine in ten labels by hash; the others are held
     /// out) and write its weights.
@@ -89,6 +97,14 @@ pub enum Train {
         #[arg(long)]
         all: bool,
     },
+    /// Compare the results of two label files record by record (the same run's positions
+    /// labelled two ways, such as a backward stage's search and the exact solver).
+    Agree {
+        /// The labels to check.
+        labels: PathBuf,
+        /// The labels taken as the truth.
+        truth: PathBuf,
+    },
 }
 
 /// Runs a training command.
@@ -104,18 +120,29 @@ pub fn run(cmd: Command) -> Result<()> {
             threads,
             result_only,
             table_mb,
-        } => label(
-            &LabelRun {
-                scoring,
-                left,
-                seed,
-                result_only,
-            },
-            &out,
-            positions,
-            threads.unwrap_or_else(cores),
-            table_mb,
-        ),
+            backward,
+            depth,
+        } => {
+            let how = match backward {
+                Some(path) => How::Search {
+                    model: read_weights(&path)?,
+                    depth,
+                },
+                None => How::Solver { table_mb },
+            };
+            label(
+                &LabelRun {
+                    scoring,
+                    left,
+                    seed,
+                    result_only,
+                },
+                &how,
+                &out,
+                positions,
+                threads.unwrap_or_else(cores),
+            )
+        }
         Train::Fit {
             labels,
             out,
@@ -128,6 +155,7 @@ pub fn run(cmd: Command) -> Result<()> {
             weights,
             all,
         } => eval_cmd(&labels, weights.as_deref(), all),
+        Train::Agree { labels, truth } => agree_cmd(&labels, &truth),
     }
 }
 
@@ -167,13 +195,29 @@ fn open_for_append(path: &Path) -> Result<(File, u64)> {
     Ok((file, count))
 }
 
-fn label(
-    run: &LabelRun,
-    out: &Path,
-    positions: u64,
-    threads: usize,
-    table_mb: usize,
-) -> Result<()> {
+/// How positions are labelled.
+enum How {
+    /// Exactly, by a fresh solver with this table (MB) for each.
+    Solver { table_mb: usize },
+    /// By a shallow search with a model at its leaves (a backward stage).
+    Search { model: Model, depth: u32 },
+}
+
+impl How {
+    fn label(&self, run: &LabelRun, index: u64) -> Label {
+        match self {
+            How::Solver { table_mb } => run.label(index, *table_mb),
+            How::Search { model, depth } => run.label_by_search(index, model, *depth),
+        }
+    }
+}
+
+fn read_weights(path: &Path) -> Result<Model> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Model::from_bytes(&bytes).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn label(run: &LabelRun, how: &How, out: &Path, positions: u64, threads: usize) -> Result<()> {
     if run.left > 22 {
         bail!("--left must be at most 22 (a position needs a few pushes behind it)");
     }
@@ -211,7 +255,7 @@ fn label(
                     if index >= positions {
                         break;
                     }
-                    if send.send((index, run.label(index, table_mb))).is_err() {
+                    if send.send((index, how.label(run, index))).is_err() {
                         break;
                     }
                 }
@@ -315,9 +359,7 @@ fn fit_cmd(paths: &[PathBuf], out: &Path, settings: &FitSettings) -> Result<()> 
 
 fn eval_cmd(paths: &[PathBuf], weights: Option<&Path>, all: bool) -> Result<()> {
     let model = match weights {
-        Some(path) => Model::from_bytes(
-            &std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?,
-        )?,
+        Some(path) => read_weights(path)?,
         None => Model::embedded(),
     };
     let labels = read_all(paths)?;
@@ -326,6 +368,43 @@ fn eval_cmd(paths: &[PathBuf], weights: Option<&Path>, all: bool) -> Result<()> 
         .filter(|l| all || held_out(&l.position))
         .collect();
     print_agreement(if all { "all" } else { "held out" }, &model, &chosen);
+    Ok(())
+}
+
+fn agree_cmd(labels: &Path, truth: &Path) -> Result<()> {
+    let (a, b) = (read_all(&[labels.into()])?, read_all(&[truth.into()])?);
+    // Results indexed [truth][label], loss, draw, win for the side to move.
+    let mut table = [[0u64; 3]; 3];
+    let mut compared = 0;
+    for (x, y) in a.iter().zip(&b) {
+        if x.position != y.position || x.scoring != y.scoring {
+            bail!(
+                "record {compared} holds different positions: {} and {}",
+                x.position,
+                y.position
+            );
+        }
+        table[(y.result() + 1) as usize][(x.result() + 1) as usize] += 1;
+        compared += 1;
+    }
+    if compared == 0 {
+        bail!("no records to compare");
+    }
+    let agreed: u64 = (0..3).map(|i| table[i][i]).sum();
+    let commonest = table
+        .iter()
+        .map(|r| r.iter().sum::<u64>())
+        .max()
+        .unwrap_or(0);
+    println!(
+        "{compared} positions: {agreed} agree ({:.1}%; the commonest true result {:.1}%)",
+        100.0 * agreed as f64 / compared as f64,
+        100.0 * commonest as f64 / compared as f64
+    );
+    println!("true \\ labelled  loss  draw   win");
+    for (name, row) in ["loss", "draw", "win"].iter().zip(&table) {
+        println!("{name:<16} {:>5} {:>5} {:>5}", row[0], row[1], row[2]);
+    }
     Ok(())
 }
 

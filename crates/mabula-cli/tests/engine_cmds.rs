@@ -244,7 +244,7 @@ fn bad_player_specifications_are_refused() {
     let out = mabula(&["match", "level=12", "baseline-uct"]);
     assert!(!out.status.success());
     assert!(
-        stderr(&out).contains("level 12 is not between 1 and 10"),
+        stderr(&out).contains("'12' is not a level (1 to 10, or 10-v1)"),
         "{}",
         stderr(&out)
     );

@@ -5,8 +5,9 @@
 mod common;
 
 use common::Instance;
+use mabula::Color;
 use mabula_client::client::Client;
-use mabula_server::model::{Mode, Side};
+use mabula_server::model::Mode;
 use mabula_server::view::{ColorChoice, CreateGame};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -154,7 +155,7 @@ async fn every_acknowledged_move_survives_a_kill_9() {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let state = server.client.state(id, None).await.expect("engine game");
-            if state.moves.first().is_some_and(|m| m.side == Side::White) {
+            if state.moves.first().is_some_and(|m| m.side == Color::White) {
                 break;
             }
             assert!(

@@ -588,3 +588,63 @@ fn analyze_json_refuses_the_options_that_write_text() {
     let out = mabula(&["analyze", LATE, "--json", "--chart"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
+
+#[test]
+fn a_backward_stage_labels_the_solvers_positions_by_search_and_resumes() {
+    let dir = temp_dir("backward");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let ok = |out: Output| {
+        assert!(out.status.success(), "{}", stderr(&out));
+        out
+    };
+    let label = |left: &str, out: &str, positions: &str, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "label",
+            "--left",
+            left,
+            "--out",
+            out,
+            "--positions",
+            positions,
+            "--threads",
+            "2",
+        ];
+        args.extend_from_slice(extra);
+        ok(mabula(&args))
+    };
+    // A later stage, exactly, and a model fitted on it.
+    label("6", &path("late.mlb"), "60", &[]);
+    let weights = path("late.bin");
+    ok(mabula(&[
+        "train",
+        "fit",
+        &path("late.mlb"),
+        "--out",
+        &weights,
+        "--epochs",
+        "30",
+    ]));
+    // The earlier stage by search (in two runs) and by the solver.
+    let search = path("search.mlb");
+    label("8", &search, "4", &["--backward", &weights]);
+    label("8", &search, "6", &["--backward", &weights]);
+    label("8", &path("exact.mlb"), "6", &["--result-only"]);
+    let out = ok(mabula(&["train", "agree", &search, &path("exact.mlb")]));
+    let text = stdout(&out);
+    assert!(text.starts_with("6 positions: "), "{text}");
+    let bytes = std::fs::read(&search).expect("the labels");
+    assert_eq!(bytes.len(), 8 + 6 * 14);
+    // Every record says it comes from a search.
+    assert!(bytes[8..].chunks(14).all(|r| r[11] >> 2 & 7 == 1));
+    // Labels of another run's positions are refused.
+    label(
+        "8",
+        &path("other.mlb"),
+        "6",
+        &["--result-only", "--seed", "2"],
+    );
+    let out = mabula(&["train", "agree", &search, &path("other.mlb")]);
+    assert!(!out.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

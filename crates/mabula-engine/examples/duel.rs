@@ -4,14 +4,15 @@
 //! cargo run --release -p mabula-engine --example duel -- A B [GAMES=100] [largest|product] [JOBS=2] [SEED=1]
 //! ```
 //!
-//! Prints A's results, over all games and over the games A started. With `FIRST_ONLY` set in
-//! the environment, A plays only the first-player games (as White, one at a time).
+//! Prints A's results, over all games, over the games A started and over those it answered.
+//! With `FIRST_ONLY` set in the environment, A plays only the first-player games (as White, one at a time).
 
 use mabula::{Color, Scoring};
 use mabula_engine::EngineConfig;
 use mabula_engine::arena::{
     EnginePlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, play_game, run_match,
 };
+use mabula_engine::learn::model::Model;
 use mabula_engine::playout::Policy;
 use std::sync::Mutex;
 
@@ -52,8 +53,13 @@ fn main() {
         both_colours(&plan, make(&a, "A_"), make(&b, "B_"))
     };
     let (lo, e, hi) = s.elo();
+    let second = MatchStats {
+        wins: s.wins - first.wins,
+        draws: s.draws - first.draws,
+        losses: s.losses - first.losses,
+    };
     println!(
-        "{a} vs {b} ({scoring}, {} games, {:.0} s): +{} ={} -{}  score {:.1}%  Elo {e:+.0} [{lo:+.0}, {hi:+.0}]; moving first +{} ={} -{} ({:.1}%)",
+        "{a} vs {b} ({scoring}, {} games, {:.0} s): +{} ={} -{}  score {:.1}%  Elo {e:+.0} [{lo:+.0}, {hi:+.0}]; moving first +{} ={} -{} ({:.1}%); moving second +{} ={} -{} ({:.1}%)",
         s.games(),
         started.elapsed().as_secs_f64(),
         s.wins,
@@ -63,7 +69,11 @@ fn main() {
         first.wins,
         first.draws,
         first.losses,
-        100.0 * first.score()
+        100.0 * first.score(),
+        second.wins,
+        second.draws,
+        second.losses,
+        100.0 * second.score()
     );
 }
 
@@ -113,7 +123,10 @@ fn progress(s: &MatchStats) {
 }
 
 /// Tuning overrides from the environment: `A_POLICY=random|greedyN`, `A_C`, `A_EXPAND`,
-/// `A_LEAF`, `A_SOLVE`, `A_ROOT`, `A_TEMP` (and the same with `B_`).
+/// `A_LEAF`, `A_SOLVE`, `A_ROOT`, `A_TEMP`, and for a player with `eval=model` the model's
+/// `A_EVAL_WEIGHT` (playouts an evaluation counts as), `A_EVAL_EDGES=LOW-HIGH` (marbles left
+/// where it is used) and `A_EVAL_FILE` (a weights file instead of the built-in one); the same
+/// with `B_`.
 fn tweak(config: &mut EngineConfig, prefix: &str) {
     let var = |name: &str| std::env::var(format!("{prefix}{name}")).ok();
     if let Some(p) = var("POLICY") {
@@ -141,5 +154,18 @@ fn tweak(config: &mut EngineConfig, prefix: &str) {
     }
     if let Some(x) = var("TEMP") {
         config.temperature = x.parse().expect("TEMP");
+    }
+    if let Some(leaf) = config.mcts.leaf_model.as_mut() {
+        if let Some(x) = var("EVAL_WEIGHT") {
+            leaf.weight = x.parse().expect("EVAL_WEIGHT");
+        }
+        if let Some(x) = var("EVAL_EDGES") {
+            let (lo, hi) = x.split_once('-').expect("EVAL_EDGES=LOW-HIGH");
+            leaf.edges = lo.parse().expect("LOW")..=hi.parse().expect("HIGH");
+        }
+        if let Some(x) = var("EVAL_FILE") {
+            let bytes = std::fs::read(&x).expect("EVAL_FILE");
+            leaf.model = std::sync::Arc::new(Model::from_bytes(&bytes).expect("weights"));
+        }
     }
 }

@@ -7,11 +7,14 @@
 //! turns them into an Elo difference with a 95% interval.
 //!
 //! A player specification reads like `level=8,movetime=500`, `playouts=20000,threads=1`,
-//! `level=10,practical=off`,
+//! `level=10,practical=off`, `level=10-v1` (level 10 frozen as it stood before the learnt
+//! evaluation, see [`LevelName`]), `level=10,eval=model` (the learnt evaluation at the leaves
+//! of the tree, see [`LeafModel`]),
 //! `baseline-uct,movetime=1000`, `random` or `gtp:mabula gtp` (see [`PlayerSpec`]).
 
-use crate::levels::{DEFAULT_MOVETIME, Level};
+use crate::levels::{DEFAULT_MOVETIME, LevelName};
 use crate::limits::Limits;
+use crate::mcts::LeafModel;
 use crate::rng::Rng;
 use crate::search::{Engine, EngineConfig};
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
@@ -289,8 +292,8 @@ pub enum PlayerSpec {
     /// The engine: `level=N,movetime=MS,playouts=N,threads=N,practical=off` (any subset, in any
     /// order).
     Engine {
-        /// Level 1 to 10 (default 10).
-        level: u8,
+        /// Level 1 to 10 or a frozen level such as `10-v1` (default 10).
+        level: LevelName,
         /// Thinking time per move.
         movetime: Option<Duration>,
         /// Playouts per move (overrides the level's).
@@ -300,6 +303,8 @@ pub enum PlayerSpec {
         /// Look for practical chances in proven draws and losses
         /// ([`EngineConfig::practical`]; default on).
         practical: bool,
+        /// What the tree search evaluates its leaves with.
+        eval: Eval,
     },
     /// Plain UCT with random playouts: `baseline-uct[,movetime=MS][,playouts=N]`.
     Baseline {
@@ -314,11 +319,21 @@ pub enum PlayerSpec {
     Gtp(String),
 }
 
+/// What an engine player's tree search evaluates its leaves with: `eval=playouts|model`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Eval {
+    /// Playouts only (what the level does).
+    #[default]
+    Playouts,
+    /// The learnt model where it was fitted, playouts elsewhere ([`LeafModel::embedded`]).
+    Model,
+}
+
 /// A player specification that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "'{spec}' is not a player: {reason} (write level=N,movetime=MS,playouts=N,threads=N,\
-     practical=on|off, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
+    "'{spec}' is not a player: {reason} (write level=N|10-v1,movetime=MS,playouts=N,threads=N,\
+     practical=on|off,eval=playouts|model, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
 )]
 pub struct ParsePlayerError {
     spec: String,
@@ -347,8 +362,10 @@ impl FromStr for PlayerSpec {
             Some(rest) => (true, rest.trim_start_matches(',')),
             None => (false, s),
         };
-        let (mut level, mut movetime, mut playouts, mut threads) = (10, None, None, None);
+        let (mut movetime, mut playouts, mut threads) = (None, None, None);
+        let mut level = LevelName::Current(10);
         let mut practical = true;
+        let mut eval = Eval::Playouts;
         for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -359,13 +376,7 @@ impl FromStr for PlayerSpec {
                     .map_err(|_| err(format!("'{v}' is not a number for {key}")))
             };
             match key.trim() {
-                "level" if !baseline => {
-                    let l = number(value)?;
-                    if !(1..=10).contains(&l) {
-                        return Err(err(format!("level {l} is not between 1 and 10")));
-                    }
-                    level = l as u8;
-                }
+                "level" if !baseline => level = value.parse().map_err(|e| err(format!("{e}")))?,
                 "movetime" => movetime = Some(Duration::from_millis(number(value)?)),
                 "playouts" => playouts = Some(number(value)?.max(1)),
                 "threads" if !baseline => threads = Some(number(value)?.max(1) as usize),
@@ -374,6 +385,13 @@ impl FromStr for PlayerSpec {
                         "on" => true,
                         "off" => false,
                         v => return Err(err(format!("'{v}' is not on or off for practical"))),
+                    }
+                }
+                "eval" if !baseline => {
+                    eval = match value.trim() {
+                        "playouts" => Eval::Playouts,
+                        "model" => Eval::Model,
+                        v => return Err(err(format!("'{v}' is not playouts or model for eval"))),
                     }
                 }
                 other => return Err(err(format!("unknown setting '{other}'"))),
@@ -388,6 +406,7 @@ impl FromStr for PlayerSpec {
                 playouts,
                 threads,
                 practical,
+                eval,
             }
         })
     }
@@ -412,6 +431,7 @@ impl fmt::Display for PlayerSpec {
                 playouts,
                 threads,
                 practical,
+                eval,
             } => {
                 write!(f, "level={level}{}", extras(movetime, playouts))?;
                 if let Some(t) = threads {
@@ -419,6 +439,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if !practical {
                     f.write_str(",practical=off")?;
+                }
+                if *eval == Eval::Model {
+                    f.write_str(",eval=model")?;
                 }
                 Ok(())
             }
@@ -436,7 +459,7 @@ impl PlayerSpec {
     pub fn threads(&self) -> usize {
         match self {
             PlayerSpec::Engine { level, threads, .. } => {
-                threads.unwrap_or_else(|| Level::new(*level, 0).config.threads)
+                threads.unwrap_or_else(|| level.level(0).config.threads)
             }
             _ => 1,
         }
@@ -452,13 +475,17 @@ impl PlayerSpec {
                 playouts,
                 threads,
                 practical,
+                eval,
             } => {
-                let l = Level::new(*level, seed);
+                let l = level.level(seed);
                 let mut config = l.config;
                 if let Some(t) = threads {
                     config.threads = *t;
                 }
                 config.practical &= *practical;
+                if *eval == Eval::Model {
+                    config.mcts.leaf_model = Some(LeafModel::embedded());
+                }
                 let nodes = playouts.or(l.playouts);
                 let time = match (movetime, nodes) {
                     (None, None) => Some(DEFAULT_MOVETIME),
@@ -690,11 +717,12 @@ mod tests {
         assert_eq!(
             spec,
             PlayerSpec::Engine {
-                level: 7,
+                level: LevelName::Current(7),
                 movetime: Some(Duration::from_millis(500)),
                 playouts: None,
                 threads: Some(1),
                 practical: true,
+                eval: Eval::Playouts,
             }
         );
         assert_eq!(spec.to_string(), "level=7,movetime=500,threads=1");
@@ -715,8 +743,16 @@ mod tests {
             Ok(PlayerSpec::Gtp("mabula gtp".into()))
         );
         assert_eq!("random".parse(), Ok(PlayerSpec::Random));
+        let v1: PlayerSpec = "level=10-v1,movetime=100".parse().expect("a spec");
+        assert_eq!(v1.to_string(), "level=10-v1,movetime=100");
+        assert_eq!(v1.to_string().parse::<PlayerSpec>(), Ok(v1));
+        let model: PlayerSpec = "eval=model,level=10".parse().expect("a spec");
+        assert_eq!(model.to_string(), "level=10,eval=model");
+        let (config, _) = model.engine(1).expect("an engine");
+        assert_eq!(config.mcts.leaf_model, Some(LeafModel::embedded()));
         for bad in [
             "level=11",
+            "level=9-v1",
             "level=x",
             "speed=3",
             "gtp:",
@@ -724,6 +760,8 @@ mod tests {
             "movetime",
             "practical=maybe",
             "baseline-uct,practical=off",
+            "eval=net",
+            "baseline-uct,eval=model",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
@@ -744,6 +782,30 @@ mod tests {
         assert_eq!(game.tag("White"), Some("level=2"));
         let text = game.to_string();
         assert_eq!(Game::parse(&text).expect("its record reads back"), game);
+    }
+
+    #[test]
+    fn the_frozen_level_ten_plays_a_game() {
+        let start = deal::random(4, Color::White);
+        let spec: PlayerSpec = "level=10-v1,movetime=20,threads=1".parse().expect("a spec");
+        let (config, limits) = spec.engine(1).expect("an engine");
+        assert_eq!(
+            config,
+            EngineConfig {
+                threads: 1,
+                ..crate::levels::Level::ten_v1(1).config
+            }
+        );
+        assert_eq!(limits.time, Some(Duration::from_millis(20)));
+        let mut a = spec.player(1).expect("an engine");
+        let mut b = "level=3"
+            .parse::<PlayerSpec>()
+            .expect("spec")
+            .player(2)
+            .expect("engine");
+        let game = play_game(a.as_mut(), b.as_mut(), &start, Scoring::Largest).expect("a game");
+        assert!(game.position().is_game_over());
+        assert_eq!(game.tag("White"), Some("level=10-v1,movetime=20,threads=1"));
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub mod search;
 pub mod solver;
 pub mod tt;
 
-pub use levels::{Level, MAX_LEVEL};
+pub use levels::{Level, LevelName, MAX_LEVEL};
 pub use limits::Limits;
 pub use search::{Analysis, Engine, EngineConfig, MoveAnalysis, Value};
 pub use solver::{Solution, SolveMode, Solver};

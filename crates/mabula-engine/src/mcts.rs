@@ -8,7 +8,8 @@
 //! - **Expansion**: a leaf gets all its children once it has been visited
 //!   [`MctsConfig::expand_after`] times, if the tree has room ([`MctsConfig::capacity`] nodes at
 //!   most: memory is bounded); a full tree keeps running playouts from its leaves.
-//! - **Playouts**: [`crate::playout`].
+//! - **Playouts**: [`crate::playout`]; or, with a [`LeafModel`], the learnt evaluation
+//!   ([`crate::learn::model`]) on a node's first visit, when its position is in the model's range.
 //! - **Solver**: every node keeps bounds `pess..=opt` of its exact result (-1, 0 or 1 for the
 //!   player who moved into it); terminal positions are exact, and positions with few marbles left
 //!   on edge spaces are handed to the exact solver ([`Solver::prove`]) under a small node
@@ -17,11 +18,14 @@
 //!   never selected again. A proven node counts as a playout with its exact result.
 //! - **Tree reuse**: [`Tree::advance`] keeps the subtree of the position actually reached.
 
+use crate::learn::model::Model;
 use crate::limits::Clock;
 use crate::playout::{Policy, playout};
 use crate::rng::Rng;
 use crate::solver::Solver;
 use mabula::{Bitboard, Color, Move, Outcome, Position, Scoring};
+use std::ops::RangeInclusive;
+use std::sync::Arc;
 
 /// The settings of the tree search.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +48,34 @@ pub struct MctsConfig {
     pub solve_nodes: u64,
     /// The most nodes the tree may hold (16 bytes each).
     pub capacity: usize,
+    /// The learnt evaluation at the leaves (none: playouts only).
+    pub leaf_model: Option<LeafModel>,
+}
+
+/// The learnt evaluation at the leaves of the tree. The first visit of a node whose position has
+/// a number of marbles on edge spaces in `edges` backs up the model's expected score for it,
+/// counted as `weight` playouts, instead of one playout; later visits expand the node as usual.
+/// One evaluation costs a few hundred playouts (its features run playouts of their own), so the
+/// range should be where the model knows more than playouts do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeafModel {
+    /// The model.
+    pub model: Arc<Model>,
+    /// Playouts one evaluation counts as.
+    pub weight: u32,
+    /// Marbles left on edge spaces where the model is used (where it was fitted).
+    pub edges: RangeInclusive<u32>,
+}
+
+impl LeafModel {
+    /// The model built into the engine, where its labels are (10 to 14 marbles left).
+    pub fn embedded() -> LeafModel {
+        LeafModel {
+            model: Arc::new(Model::embedded()),
+            weight: 4,
+            edges: 10..=14,
+        }
+    }
 }
 
 impl Default for MctsConfig {
@@ -57,6 +89,7 @@ impl Default for MctsConfig {
             solve_edges: 7,
             solve_nodes: 20_000,
             capacity: 1 << 22,
+            leaf_model: None,
         }
     }
 }
@@ -74,6 +107,7 @@ impl MctsConfig {
             solve_edges: 0,
             solve_nodes: 0,
             capacity: 1 << 22,
+            leaf_model: None,
         }
     }
 }
@@ -391,6 +425,12 @@ impl Worker {
                 );
             }
             if node.count == 0 {
+                if node.visits == 0
+                    && idx != 0
+                    && let Some(value) = self.model_value(&pos)
+                {
+                    break value;
+                }
                 if node.visits + 1 < self.config.expand_after && idx != 0 {
                     break self.playouts_from(&pos);
                 }
@@ -438,6 +478,25 @@ impl Worker {
             total[1] += p[1];
         }
         (total, k)
+    }
+
+    /// The learnt evaluation of `pos` as `weight` playouts (half points of White and Black, and
+    /// their number), when a model is set and `pos` is in its range.
+    fn model_value(&self, pos: &Position) -> Option<([u32; 2], u32)> {
+        let leaf = self.config.leaf_model.as_ref()?;
+        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        if !leaf.edges.contains(&edges) || pos.is_game_over() {
+            return None;
+        }
+        let w = leaf.weight.max(1);
+        let expected = leaf.model.expected(pos, self.tree.scoring);
+        let mine = ((2 * w) as f32 * expected)
+            .round()
+            .clamp(0.0, (2 * w) as f32) as u32;
+        let mut points = [0; 2];
+        points[pos.side_to_move() as usize] = mine;
+        points[pos.side_to_move().other() as usize] = 2 * w - mine;
+        Some((points, w))
     }
 
     /// The child of `idx` to descend into.
@@ -600,6 +659,65 @@ mod tests {
             let exact = solver.prove(&pos, Limits::none().start()).expect("solved");
             assert_eq!(i32::from(pess), exact, "{pos}");
         }
+    }
+
+    /// A model sure that the side to move wins when an odd number of marbles is left on edge
+    /// spaces and loses when an even number is: after a move from an even count, the side that
+    /// moved at the root loses at every depth.
+    fn parity_decides() -> Model {
+        use crate::learn::features::{FEATURES, SIDE_FEATURES};
+        let odd = 2 + 2 * SIDE_FEATURES;
+        let mut bytes = Model::default().to_bytes();
+        let mut set = |block: usize, feature: usize, w: f32| {
+            let at = 8 + 4 * (block * FEATURES + feature);
+            bytes[at..at + 4].copy_from_slice(&w.to_le_bytes());
+        };
+        let blocks = 2 * crate::learn::model::PHASES * 3;
+        for block in 0..blocks {
+            match block % 3 {
+                0 => {
+                    set(block, 0, 20.0);
+                    set(block, odd, -40.0);
+                }
+                2 => {
+                    set(block, 0, -20.0);
+                    set(block, odd, 40.0);
+                }
+                _ => {}
+            }
+        }
+        Model::from_bytes(&bytes).expect("weights")
+    }
+
+    fn edges_left_of(pos: &Position) -> u32 {
+        (pos.occupied() & Bitboard::EDGE).count()
+    }
+
+    #[test]
+    fn the_leaf_models_values_reach_the_root_only_in_its_range() {
+        let pos = late(9, 14);
+        let run = |edges: RangeInclusive<u32>| {
+            let config = MctsConfig {
+                solve_edges: 0,
+                leaf_model: Some(LeafModel {
+                    model: Arc::new(parity_decides()),
+                    weight: 3,
+                    edges,
+                }),
+                ..MctsConfig::default()
+            };
+            let mut w = Worker::new(pos, Scoring::Largest, config, 1, None);
+            w.run(&Limits::none().start(), 600);
+            let stats = w.tree.root_stats();
+            let visits: u64 = stats.iter().map(|s| s.visits).sum();
+            let wins: u64 = stats.iter().map(|s| s.wins).sum();
+            wins as f64 / (2 * visits) as f64
+        };
+        // Every position below the root is lost for the side that moved at the root.
+        assert_eq!(edges_left_of(&pos) % 2, 0);
+        assert!(run(0..=24) < 0.01);
+        // Out of range, playouts decide, and they are not that one-sided.
+        assert!(run(20..=24) > 0.1);
     }
 
     #[test]

@@ -668,7 +668,8 @@ impl From<&MoveAnalysis> for LineView {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct VerdictView {
     /// `white`, `black`, or null for a draw.
-    pub winner: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub winner: Option<Color>,
     /// The final margin for White (White's score minus Black's).
     pub white_margin: i32,
     /// `White wins by 2 with best play` (English; the page words it itself).
@@ -678,17 +679,10 @@ pub struct VerdictView {
 impl From<Verdict> for VerdictView {
     fn from(v: Verdict) -> VerdictView {
         VerdictView {
-            winner: v.winner().map(color_name),
+            winner: v.winner(),
             white_margin: v.white,
             text: v.to_string(),
         }
-    }
-}
-
-fn color_name(c: Color) -> String {
-    match c {
-        Color::White => "white".into(),
-        Color::Black => "black".into(),
     }
 }
 
@@ -696,11 +690,13 @@ fn color_name(c: Color) -> String {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct PositionAnalysis {
     /// The position string.
-    pub position: String,
+    #[schema(value_type = String)]
+    pub position: Position,
     /// `largest` or `product`.
     pub scoring: String,
     /// `white` or `black`.
-    pub to_move: String,
+    #[schema(value_type = String)]
+    pub to_move: Color,
     /// The expected score of White with best play as far as the engine sees (1 win, 0 loss).
     pub white: f64,
     /// The solver's exact outcome, once found.
@@ -723,9 +719,9 @@ impl PositionAnalysis {
     /// The view of `report` for `pos`.
     pub fn new(pos: &Position, scoring: Scoring, report: &Report, cached: bool) -> Self {
         PositionAnalysis {
-            position: pos.to_string(),
+            position: *pos,
             scoring: scoring.to_string(),
-            to_move: color_name(pos.side_to_move()),
+            to_move: pos.side_to_move(),
             white: report.white,
             verdict: report.verdict.map(Into::into),
             moves: report.moves.iter().map(Into::into).collect(),
@@ -747,7 +743,8 @@ pub struct NoteView {
     #[serde(rename = "move")]
     pub mv: String,
     /// `white` or `black`.
-    pub mover: String,
+    #[schema(value_type = String)]
+    pub mover: Color,
     /// The move's value for the mover.
     pub value: ValueView,
     /// The engine's preferred move, when another.
@@ -765,7 +762,7 @@ impl From<&Note> for NoteView {
         NoteView {
             index: n.index,
             mv: n.played.to_string(),
-            mover: color_name(n.mover),
+            mover: n.mover,
             value: n.value.into(),
             best: n.best.as_ref().map(Into::into),
             loss: n.loss,

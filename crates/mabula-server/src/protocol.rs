@@ -3,9 +3,10 @@
 //! loop that reads and writes them is `api::ws`.
 
 use crate::error::ErrorCode;
-use crate::model::{EndReason, Side};
+use crate::model::EndReason;
 use crate::view::{self, GameState, MoveView};
 use axum::extract::ws::Utf8Bytes;
+use mabula::Color;
 use serde::{Deserialize, Serialize};
 
 /// The messages a client sends on a game's WebSocket (`docs/api.md`, section 5).
@@ -38,7 +39,7 @@ pub enum ServerMessage<'a> {
         /// The full state.
         state: &'a GameState,
         /// The seats of the hello's token.
-        you: Vec<Side>,
+        you: Vec<Color>,
     },
     /// A move was played.
     Move {
@@ -58,7 +59,7 @@ pub enum ServerMessage<'a> {
         /// Result token.
         result: &'a str,
         /// The winner, if any.
-        winner: Option<Side>,
+        winner: Option<Color>,
         /// Why.
         reason: Option<EndReason>,
         /// The final state.

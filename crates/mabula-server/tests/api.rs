@@ -172,7 +172,7 @@ async fn a_join_code_opens_the_free_seat_once() {
         (403, Some("join_code_invalid"))
     );
     let joined = server.client.join(id, code).await.expect("join");
-    assert_eq!(joined.seats, vec![mabula_server::model::Side::Black]);
+    assert_eq!(joined.seats, vec![mabula::Color::Black]);
     assert!(joined.state.seats.black.claimed);
     assert_ne!(joined.token, grant["token"].as_str().unwrap());
     let (status, err) = server
@@ -193,10 +193,7 @@ async fn a_join_code_opens_the_free_seat_once() {
         .await
         .expect("white moves");
     let state = server.client.state(id, Some(&joined.token)).await.unwrap();
-    assert_eq!(
-        state.you.as_deref(),
-        Some(&[mabula_server::model::Side::Black][..])
-    );
+    assert_eq!(state.you.as_deref(), Some(&[mabula::Color::Black][..]));
     server
         .client
         .play(id, &joined.token, &state.legal_moves[0].notation, Some(2))
@@ -232,7 +229,7 @@ async fn undo_against_the_engine_is_immediate_and_between_friends_is_offered() {
     assert_eq!(state.moves.len(), 2, "the engine answered");
     let undone = server.client.undo(id, token).await.expect("undo");
     assert_eq!((undone.moves.len(), undone.epoch), (0, 1));
-    assert_eq!(undone.to_move, Some(mabula_server::model::Side::White));
+    assert_eq!(undone.to_move, Some(mabula::Color::White));
     let err = server
         .client
         .undo(id, token)
@@ -349,7 +346,7 @@ async fn resigning_ends_the_game_and_a_rematch_swaps_colours() {
     let first = server.client.rematch(id, &black).await.expect("rematch");
     assert_eq!(
         first.seats,
-        vec![mabula_server::model::Side::White],
+        vec![mabula::Color::White],
         "black becomes white"
     );
     assert_eq!(first.state.settings.scoring, "product");
@@ -360,7 +357,7 @@ async fn resigning_ends_the_game_and_a_rematch_swaps_colours() {
         .await
         .expect("the friend's seat");
     assert_eq!(second.game_id, first.game_id);
-    assert_eq!(second.seats, vec![mabula_server::model::Side::Black]);
+    assert_eq!(second.seats, vec![mabula::Color::Black]);
     assert_eq!(
         server.client.rematch(id, white).await.unwrap_err().code(),
         "rematch_taken"

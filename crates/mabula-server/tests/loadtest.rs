@@ -15,6 +15,8 @@ async fn a_loadtest_over_two_urls_uses_both_and_every_spectator_sees_every_move(
     let config = LoadtestConfig {
         urls: vec![server.base.clone(), format!("{}/", server.base)],
         games: 4,
+        // Paced, so that the path that waits for each move's due time runs too.
+        rate: Some(400.0),
         duration: Duration::from_millis(800),
         spectators: 4,
         watched_rate: 200.0,

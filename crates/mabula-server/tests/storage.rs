@@ -4,9 +4,9 @@
 mod common;
 
 use common::TestServer;
-use mabula::{GameResult, Scoring};
+use mabula::{Color, GameResult, Scoring};
 use mabula_server::model::{
-    Clock, EngineSettings, LiveGame, Mode, PairHalf, Player, Side, TimeControl, UndoOffer,
+    Clock, EngineSettings, LiveGame, Mode, PairHalf, Player, TimeControl, UndoOffer,
 };
 use mabula_server::store::{
     ListFilter, MovesChange, Orphan, PresenceCounts, RowChange, RowState, Store, StoredGame,
@@ -145,7 +145,7 @@ async fn storage_contract(url: &str) {
     // A seat, an undo offer and a rematch are stored with the row.
     live.black_token = Some([1; 32]);
     live.undo_offer = Some(UndoOffer {
-        by: Side::White,
+        by: Color::White,
         moves: 1,
     });
     live.rematch_id = Some("kkkkkkkkkk".into());
@@ -165,7 +165,7 @@ async fn storage_contract(url: &str) {
     let mut other = sample_game("qqqqqqqqqq");
     other.mode = Mode::Engine;
     other.engine = Some(EngineSettings {
-        color: Side::White,
+        color: Color::White,
         level: 4,
         movetime_ms: 50,
     });

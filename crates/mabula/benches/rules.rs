@@ -1,4 +1,5 @@
-//! Criterion benchmarks of the hot paths: move generation, playing a move, scoring, perft.
+//! Criterion benchmarks of the hot paths: move generation, playing a move, scoring, perft, and
+//! the position string (the server writes dozens per answer).
 //! Each checks its result, so a fast wrong answer cannot pass as progress.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -42,6 +43,11 @@ fn bench(c: &mut Criterion) {
     });
     c.bench_function("scores/product", |b| {
         b.iter(|| black_box(&end).scores(Scoring::Product))
+    });
+    let text = "1wbb1wb1/2b1w2w/1w4ww/wb5b/b6w/2bb4/w2w3b/4bbw1 w";
+    assert_eq!(mid.to_string(), text);
+    c.bench_function("position_string/midgame", |b| {
+        b.iter(|| assert_eq!(black_box(&mid).to_string(), text))
     });
     let expected = perft(&opening, 3);
     c.bench_function("perft/opening/3", |b| {

@@ -139,34 +139,47 @@ impl FromStr for Setup {
     }
 }
 
+/// The longest position string: eight full ranks, seven slashes, a space and the side to move.
+const MAX_LEN: usize = 8 * 8 + 7 + 2;
+
 impl fmt::Display for Setup {
+    /// Writes the position string into a buffer and hands it to the formatter in one piece: the
+    /// server writes dozens per answer, and a `write!` per character costs three times as much.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0u8; MAX_LEN];
+        let mut len = 0;
+        let mut put = |byte: u8| {
+            buf[len] = byte;
+            len += 1;
+        };
         for rank in (0..8).rev() {
             let mut empty = 0;
             for file in 0..8 {
-                let sq = Square::from_coords(file, rank).expect("on the board");
-                let ch = if self.white.contains(sq) {
-                    'w'
-                } else if self.black.contains(sq) {
-                    'b'
+                let bit = 1u64 << (rank * 8 + file);
+                let byte = if self.white.0 & bit != 0 {
+                    b'w'
+                } else if self.black.0 & bit != 0 {
+                    b'b'
                 } else {
                     empty += 1;
                     continue;
                 };
                 if empty > 0 {
-                    write!(f, "{empty}")?;
+                    put(b'0' + empty);
                     empty = 0;
                 }
-                write!(f, "{ch}")?;
+                put(byte);
             }
             if empty > 0 {
-                write!(f, "{empty}")?;
+                put(b'0' + empty);
             }
             if rank > 0 {
-                f.write_str("/")?;
+                put(b'/');
             }
         }
-        write!(f, " {}", self.turn.char())
+        put(b' ');
+        put(self.turn.char() as u8);
+        f.write_str(std::str::from_utf8(&buf[..len]).expect("the position string is ASCII"))
     }
 }
 

@@ -29,6 +29,11 @@ pub struct LoadtestConfig {
     pub urls: Vec<String>,
     /// Games played at once.
     pub games: usize,
+    /// Moves per second offered in all, spread evenly over the games (`None`: each game moves
+    /// as soon as its last move is answered). With a rate, a move's latency counts from when it
+    /// was due, so a server that falls behind is not excused by the load test waiting for it
+    /// (a game's first move is due when the game exists at the earliest).
+    pub rate: Option<f64>,
     /// How long to play.
     pub duration: Duration,
     /// Spectators of the watched game (0: none).
@@ -55,6 +60,8 @@ pub enum LoadtestError {
 pub struct Report {
     /// Games played at once.
     pub games: usize,
+    /// Moves per second offered, if the games were paced.
+    pub rate: Option<f64>,
     /// Wall time of the run.
     pub elapsed: Duration,
     /// Moves accepted (200) by the server.
@@ -139,7 +146,18 @@ impl Report {
 
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "games at once     {}", self.games)?;
+        match self.rate {
+            Some(rate) => writeln!(
+                f,
+                "games at once     {}, offering {rate:.0} moves/s in all",
+                self.games
+            )?,
+            None => writeln!(
+                f,
+                "games at once     {}, each as fast as it can",
+                self.games
+            )?,
+        }
         writeln!(f, "duration          {:.1} s", self.elapsed.as_secs_f64())?;
         writeln!(
             f,
@@ -367,10 +385,10 @@ async fn play(
     state: &State,
     dice: &mut Dice,
     tally: &mut Counts,
+    due: Instant,
 ) -> Option<State> {
     let mv = &state.legal_moves[dice.below(state.legal_moves.len())].notation;
     let body = serde_json::json!({ "move": mv, "number": state.moves.len() + 1 });
-    let started = Instant::now();
     let response = client
         .post(format!("{base}/api/games/{id}/moves"))
         .bearer_auth(token)
@@ -382,7 +400,7 @@ async fn play(
             Ok(s) => {
                 tally
                     .latencies
-                    .push(started.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+                    .push(due.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
                 tally.moves += 1;
                 Some(s)
             }
@@ -413,18 +431,21 @@ async fn play(
 
 /// Plays games one after another until `deadline`; the first game is created on instance
 /// `first`, each later one on the next instance, and every request goes to the instance after
-/// the one that took the request before it.
+/// the one that took the request before it. With `every`, a move is due every `every` (the
+/// first after a part of it that differs from player to player).
 async fn player(
     client: reqwest::Client,
     bases: Arc<[String]>,
     deadline: Instant,
     seed: u64,
     first: usize,
+    every: Option<Duration>,
 ) -> Tally {
     let n = bases.len();
     let mut tally = Tally::new(n);
     let mut dice = Dice(seed | 1);
     let mut home = first % n;
+    let mut due = every.map(|e| Instant::now() + e.mul_f64(dice.below(1000) as f64 / 1000.0));
     while Instant::now() < deadline {
         let created = create(&client, &bases[home], &mut tally.at[home]).await;
         let mut at = home;
@@ -438,11 +459,24 @@ async fn player(
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
+        if let Some(due) = &mut due {
+            // Creating a game is no move: its first move is due once it exists at the earliest.
+            *due = (*due).max(Instant::now());
+        }
         while Instant::now() < deadline
             && state.status == "playing"
             && !state.legal_moves.is_empty()
         {
             at = (at + 1) % n;
+            let now = match (&mut due, every) {
+                (Some(due), Some(every)) => {
+                    tokio::time::sleep_until((*due).into()).await;
+                    let now = *due;
+                    *due += every;
+                    now
+                }
+                _ => Instant::now(),
+            };
             match play(
                 &client,
                 &bases[at],
@@ -450,6 +484,7 @@ async fn player(
                 &state,
                 &mut dice,
                 &mut tally.at[at],
+                now,
             )
             .await
             {
@@ -598,6 +633,7 @@ pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
     // The watched game and its spectators connect before the load starts.
     let mut report = Report {
         games: config.games,
+        rate: config.rate,
         instances: bases
             .iter()
             .map(|url| InstanceReport {
@@ -652,6 +688,9 @@ pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
                 deadline,
                 0x9e37_79b9 + i as u64 * 7919,
                 i,
+                config
+                    .rate
+                    .map(|r| Duration::from_secs_f64(config.games as f64 / r.max(0.001))),
             ))
         })
         .collect();
@@ -707,6 +746,7 @@ pub async fn run(config: LoadtestConfig) -> Result<Report, LoadtestError> {
                     &state,
                     &mut dice,
                     &mut tally.at[at],
+                    Instant::now(),
                 )
                 .await
                 {

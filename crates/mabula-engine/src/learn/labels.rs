@@ -25,6 +25,8 @@
 //! A file is only ever appended to. A reader ignores a trailing partial record (a run stopped
 //! while writing), and the writer cuts it off before appending.
 
+use super::backward::ShallowSearch;
+use super::model::Model;
 use crate::levels::Level;
 use crate::limits::Limits;
 use crate::rng::Rng;
@@ -44,7 +46,8 @@ pub const RECORD_BYTES: usize = 14;
 pub enum Source {
     /// The exact solver: a fact.
     Exact,
-    /// A search whose leaves use a fitted model (the backward stages; not produced yet).
+    /// A shallow search whose leaves use a model fitted on later positions (the backward
+    /// stages, [`super::backward`]): the most likely result, -1, 0 or 1, like a result-only label.
     Search,
     /// The exact solver's result only (win, draw or loss): the margin is its sign. Several
     /// times cheaper than the margin, for positions further from the end.
@@ -321,6 +324,22 @@ impl LabelRun {
             } else {
                 Source::Exact
             },
+        }
+    }
+}
+
+impl LabelRun {
+    /// Position `index`, labelled by a search `depth` pushes deep whose leaves `model`
+    /// evaluates (a backward stage): its most likely result and best move.
+    pub fn label_by_search(&self, index: u64, model: &Model, depth: u32) -> Label {
+        let position = self.position(index);
+        let value = ShallowSearch::new(model, self.scoring, depth).search(&position);
+        Label {
+            position,
+            scoring: self.scoring,
+            margin: value.result() as i8,
+            best: value.best,
+            source: Source::Search,
         }
     }
 }

@@ -11,8 +11,11 @@
 //!   compact file format they are kept in (`data/labels/` in the repository).
 //! - [`features`]: whole-board features for the side to move.
 //! - [`model`]: the model, its weights file, fitting and agreement with the solver.
+//! - [`backward`]: labels for earlier positions from a shallow search whose leaves use a model
+//!   fitted on later ones (the backward stages).
 //! - [`mlp`]: an experiment, a small neural network over the same features (not shipped).
 
+pub mod backward;
 pub mod features;
 pub mod labels;
 pub mod mlp;

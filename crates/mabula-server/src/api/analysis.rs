@@ -8,12 +8,12 @@ use crate::analysis::{self as service, GameAnalysis, PositionAnalysis};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::ClientAddr;
 use crate::extract::{JsonBody, QueryParams};
-use crate::view::{self, LegalMoveView, position_string};
+use crate::view::{self, LegalMoveView};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use mabula::{Game, Position, Scoring};
+use mabula::{Color, Game, Position, Scoring};
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
 use tokio::sync::mpsc;
@@ -299,9 +299,11 @@ pub struct MovesQuery {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct PositionMoves {
     /// The position string.
-    pub position: String,
+    #[schema(value_type = String)]
+    pub position: Position,
     /// `white` or `black`.
-    pub to_move: String,
+    #[schema(value_type = String)]
+    pub to_move: Color,
     /// Whether neither side can push.
     pub game_over: bool,
     /// The legal moves (a lone `pass` when the side to move cannot push), sorted, with the
@@ -326,11 +328,8 @@ pub async fn moves(
     let game_over = pos.is_game_over();
     let legal_moves = view::legal_move_views(&pos, game_over);
     Ok(Json(PositionMoves {
-        position: position_string(&pos),
-        to_move: match pos.side_to_move() {
-            mabula::Color::White => "white".into(),
-            mabula::Color::Black => "black".into(),
-        },
+        position: pos,
+        to_move: pos.side_to_move(),
         game_over,
         legal_moves,
     }))

@@ -13,7 +13,7 @@ use crate::analysis::{
     Counts, GameAnalysis, LineView, NoteView, PositionAnalysis, SideCounts, ValueView, VerdictView,
 };
 use crate::error::{ErrorBody, ErrorCode};
-use crate::model::{EndReason, EngineSettings, Mode, PairHalf, Side, UndoOffer};
+use crate::model::{EndReason, EngineSettings, Mode, PairHalf, SideSchema, UndoOffer};
 use crate::view::{
     AllScores, ColorChoice, CreateGame, Empty, GameList, GameState, GameSummary, GroupsView,
     Health, HintCounts, ImportRequest, JoinRequest, LegalMoveView, MoveRequest, MoveView,
@@ -72,7 +72,7 @@ use utoipa::{Modify, OpenApi, ToResponse};
         super::lobby::upgrade,
     ),
     components(schemas(
-        ErrorBody, ErrorCode, Mode, Side, EndReason, EngineSettings, UndoOffer, GameState, SettingsView,
+        ErrorBody, ErrorCode, Mode, SideSchema, EndReason, EngineSettings, UndoOffer, GameState, SettingsView,
         MoveView, LegalMoveView, ScoresView, AllScores, GroupsView, SeatView, SeatKind, SeatsView,
         GameSummary, GameList, SeatGrant, SeedInput, ColorChoice, CreateGame, MoveRequest, ResignRequest,
         Empty, JoinRequest, ImportRequest, Health,

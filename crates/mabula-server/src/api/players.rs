@@ -8,14 +8,14 @@ use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::QueryParams;
 use crate::model::TimeControl;
 use crate::model::rating::{SECOND_PLAYER_ADVANTAGE, estimate_advantage};
-use crate::model::{Side, Speed};
+use crate::model::{SideSchema, Speed};
 use crate::store::players::{AccountRow, HistoryFilter};
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use mabula::{GameResult, Scoring};
+use mabula::{Color, GameResult, Scoring};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -103,7 +103,8 @@ pub struct PlayerGame {
     /// Black's name.
     pub black: Option<String>,
     /// The player's side.
-    pub side: Option<Side>,
+    #[schema(value_type = Option<SideSchema>)]
+    pub side: Option<Color>,
     /// The result token.
     pub result: String,
     /// `win`, `draw`, `loss` from the player's side; `null` while playing or aborted.
@@ -291,16 +292,16 @@ pub async fn games(
         .into_iter()
         .map(|g| {
             let side = if g.names[0].as_deref() == Some(a.name.as_str()) {
-                Some(Side::White)
+                Some(Color::White)
             } else if g.names[1].as_deref() == Some(a.name.as_str()) {
-                Some(Side::Black)
+                Some(Color::Black)
             } else {
                 None
             };
             let outcome = match (g.result, side) {
                 (GameResult::Draw, _) => Some("draw"),
-                (GameResult::WhiteWins, Some(Side::White))
-                | (GameResult::BlackWins, Some(Side::Black)) => Some("win"),
+                (GameResult::WhiteWins, Some(Color::White))
+                | (GameResult::BlackWins, Some(Color::Black)) => Some("win"),
                 (GameResult::WhiteWins | GameResult::BlackWins, Some(_)) => Some("loss"),
                 _ => None,
             };

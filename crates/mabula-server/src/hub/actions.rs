@@ -6,7 +6,7 @@ use super::{Change, Hub, Plan, now_ms, record_date, seats_for, stale};
 use crate::auth::{self, Caller};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{
-    Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, Seats, Side, TimeControl,
+    Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, Seats, TimeControl,
     TokenHash, UndoOffer,
 };
 use crate::store::{ListFilter, MovesChange, RowState, StoredGame, WriteOp};
@@ -160,7 +160,7 @@ impl Hub {
         }
         let color = pick(req.color, Color::White);
         let engine = (req.mode == Mode::Engine).then_some(EngineSettings {
-            color: Side::from(color.other()),
+            color: color.other(),
             level,
             movetime_ms: movetime,
         });
@@ -307,7 +307,7 @@ impl Hub {
         self: &Arc<Hub>,
         id: &str,
         token: &Caller,
-        side: Option<Side>,
+        side: Option<Color>,
     ) -> Result<GameState, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
@@ -417,10 +417,7 @@ impl Hub {
                 let by = seats
                     .only()
                     .ok_or_else(|| ApiError::internal("friend token holding both seats"))?;
-                next.undo_offer = Some(UndoOffer {
-                    by: Side::from(by),
-                    moves: count,
-                });
+                next.undo_offer = Some(UndoOffer { by, moves: count });
                 Ok(Plan::new(next, Change::Update("undo_offered"), seats))
             })
             .await?;
@@ -441,7 +438,7 @@ impl Hub {
                 let Some(offer) = g.undo_offer else {
                     return Err(ApiError::new(ErrorCode::NoUndoOffer, "no undo is offered"));
                 };
-                if seats.holds(Color::from(offer.by)) {
+                if seats.holds(offer.by) {
                     return Err(ApiError::new(
                         ErrorCode::NotYourSeat,
                         "you offered this undo: the other side accepts or declines it",
@@ -612,7 +609,7 @@ impl Hub {
             None => (start, None),
         };
         let engine = old.engine.map(|e| EngineSettings {
-            color: Side::from(Color::from(e.color).other()),
+            color: e.color.other(),
             ..e
         });
         let game = Game::new(start, old.game.scoring());
@@ -716,7 +713,7 @@ impl Hub {
         let g = &slot.game;
         let mut game = g.game.clone();
         let name = |c: Color| match (g.engine, g.player(c)) {
-            (Some(e), _) if Color::from(e.color) == c => format!("Engine level {}", e.level),
+            (Some(e), _) if e.color == c => format!("Engine level {}", e.level),
             (_, Some(p)) => p.name.clone(),
             _ => "Player".to_string(),
         };

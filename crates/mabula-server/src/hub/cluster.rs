@@ -177,20 +177,29 @@ impl Hub {
         h: &Arc<GameHandle>,
         color: Color,
     ) -> Result<Option<i64>, ApiError> {
-        let totals = if self.shared {
-            self.store
-                .backend()
-                .presence(&self.instance, &h.id, None, self.alive_since())
-                .await?
-        } else {
-            h.local.lock().map(|p| *p).unwrap_or_default()
-        };
+        let totals = self.presence_totals(h, None).await?;
         let away = [totals.white == 0, totals.black == 0];
         if !away[usize::from(color == Color::Black)] {
             return Ok(None);
         }
         self.db.set_away(&h.id, away, now_ms()).await?;
         Ok(self.db.away_since(&h.id, color).await?)
+    }
+
+    /// The connections to the game in `h` over all instances, after storing this instance's
+    /// count `local` (if it changed).
+    async fn presence_totals(
+        &self,
+        h: &GameHandle,
+        local: Option<PresenceCounts>,
+    ) -> Result<PresenceCounts, StoreError> {
+        if !self.shared {
+            return Ok(h.local.lock().map(|p| *p).unwrap_or_default());
+        }
+        self.store
+            .backend()
+            .presence(&self.instance, &h.id, local, self.alive_since())
+            .await
     }
 
     /// Counts a WebSocket in or out of the presence of a game, and schedules a presence message.
@@ -230,21 +239,12 @@ impl Hub {
         h: &Arc<GameHandle>,
         local: Option<PresenceCounts>,
     ) {
-        let totals = if self.shared {
-            let stored = self
-                .store
-                .backend()
-                .presence(&self.instance, &h.id, local, self.alive_since())
-                .await;
-            match stored {
-                Ok(t) => t,
-                Err(e) => {
-                    tracing::warn!("presence of game {} not stored: {e}", h.id);
-                    return;
-                }
+        let totals = match self.presence_totals(h, local).await {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::warn!("presence of game {} not stored: {e}", h.id);
+                return;
             }
-        } else {
-            h.local.lock().map(|p| *p).unwrap_or_default()
         };
         if let Ok(mut t) = h.totals.lock() {
             *t = totals;

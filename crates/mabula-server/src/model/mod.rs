@@ -31,32 +31,18 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+// The API's sides are `mabula::Color`s, which go to JSON as `"white"` and `"black"` through the
+// rules crate's `serde` feature; the rules crate knows nothing of utoipa, so the OpenAPI
+// document describes them with this type, which nothing else uses: every `Color` field of an
+// API type says `#[schema(value_type = SideSchema)]`.
 /// A side of the board, as JSON (`"white"`, `"black"`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
+#[derive(ToSchema)]
+#[schema(as = Side, rename_all = "lowercase")]
+pub enum SideSchema {
     /// White.
     White,
     /// Black.
     Black,
-}
-
-impl From<Color> for Side {
-    fn from(c: Color) -> Side {
-        match c {
-            Color::White => Side::White,
-            Color::Black => Side::Black,
-        }
-    }
-}
-
-impl From<Side> for Color {
-    fn from(s: Side) -> Color {
-        match s {
-            Side::White => Color::White,
-            Side::Black => Color::Black,
-        }
-    }
 }
 
 /// Who plays a game.
@@ -96,7 +82,8 @@ impl Mode {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct EngineSettings {
     /// The engine's colour.
-    pub color: Side,
+    #[schema(value_type = SideSchema)]
+    pub color: Color,
     /// Strength, 1 to 10.
     pub level: u8,
     /// Thinking time per move, in milliseconds.
@@ -201,7 +188,8 @@ impl PairHalf {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct UndoOffer {
     /// The side that asks.
-    pub by: Side,
+    #[schema(value_type = SideSchema)]
+    pub by: Color,
     /// How many moves accepting takes back.
     pub moves: u32,
 }
@@ -342,7 +330,7 @@ impl LiveGame {
 
     /// The seat kind: whether `color` is the engine's.
     pub fn is_engine(&self, color: Color) -> bool {
-        self.engine.is_some_and(|e| Color::from(e.color) == color)
+        self.engine.is_some_and(|e| e.color == color)
     }
 
     /// Whether the engine is to move now.
@@ -413,12 +401,12 @@ impl LiveGame {
 
     /// Checks a resignation and says who resigns: `side` if given, else the only seat held,
     /// else (a local game) the side to move.
-    pub fn check_resign(&self, seats: Seats, side: Option<Side>) -> Result<Color, Refusal> {
+    pub fn check_resign(&self, seats: Seats, side: Option<Color>) -> Result<Color, Refusal> {
         if self.is_over() {
             return Err(Refusal::ResignAfterEnd);
         }
         let color = match (side, seats.only()) {
-            (Some(s), _) => Color::from(s),
+            (Some(c), _) => c,
             (None, Some(c)) => c,
             (None, None) => self.game.position().side_to_move(),
         };

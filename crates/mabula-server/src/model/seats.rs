@@ -3,7 +3,6 @@
 //! Making secrets, hashing them and comparing hashes is [`auth`](crate::auth)'s work; the model
 //! only stores the hashes and asks which seats a caller holds.
 
-use super::Side;
 use mabula::Color;
 
 /// The SHA-256 hash of a token or a join code.
@@ -41,14 +40,14 @@ impl Seats {
         }
     }
 
-    /// The seats as a list of colour names.
-    pub fn sides(self) -> Vec<Side> {
+    /// The seats as a list of colours.
+    pub fn sides(self) -> Vec<Color> {
         let mut v = Vec::new();
         if self.white {
-            v.push(Side::White);
+            v.push(Color::White);
         }
         if self.black {
-            v.push(Side::Black);
+            v.push(Color::Black);
         }
         v
     }

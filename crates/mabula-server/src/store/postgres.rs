@@ -10,6 +10,7 @@
 use super::{BoxFuture, CHANNEL, Notice};
 use sqlx::Connection;
 use sqlx::postgres::{PgConnection, PgListener, PgPool, PgPoolOptions, PgRow};
+use std::sync::LazyLock;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -141,23 +142,17 @@ impl super::Backend for Postgres {
     fn apply<'a>(&'a self, ops: &'a [WriteOp]) -> BoxFuture<'a, Result<Vec<bool>, StoreError>> {
         Box::pin(async move {
             let mut conn = self.pool.acquire().await?;
+            if let [WriteOp::Change(c)] = ops {
+                // One statement is a transaction of its own: no BEGIN or COMMIT to wait for.
+                return Ok(vec![change_at_once(&mut conn, c).await?]);
+            }
             let mut tx = conn.begin().await?;
             let mut outcomes = Vec::with_capacity(ops.len());
-            let mut notices = Vec::new();
             for op in ops {
-                let applied = apply_one(&mut tx, op).await?;
-                if applied && let WriteOp::Change(c) = op {
-                    notices.push(Notice::game_payload(&c.id, c.expect + 1, c.reason));
-                }
-                outcomes.push(applied);
-            }
-            if !notices.is_empty() {
-                // Delivered to the listeners when (and only if) the transaction commits.
-                sqlx::query("SELECT pg_notify($1, n) FROM UNNEST($2::text[]) AS n")
-                    .bind(CHANNEL)
-                    .bind(notices)
-                    .execute(&mut *tx)
-                    .await?;
+                outcomes.push(match op {
+                    WriteOp::Change(c) => change_at_once(&mut tx, c).await?,
+                    WriteOp::Insert(..) => apply_one(&mut tx, op).await?,
+                });
             }
             tx.commit().await?;
             Ok(outcomes)
@@ -261,3 +256,53 @@ impl super::Backend for Postgres {
 }
 
 super::sql::queries!(PgConnection, PgRow);
+
+/// Change `c` of a game in one statement, so in one round trip: the update on condition of the
+/// stored version ([`q::CHANGE_GAME`]), the change of its moves, and the notice to the other
+/// instances (delivered when, and only if, the change commits). Whether it was applied.
+async fn change_at_once(conn: &mut PgConnection, c: &RowChange) -> Result<bool, StoreError> {
+    let payload = Notice::game_payload(&c.id, c.expect + 1, c.reason);
+    let query = match &c.moves {
+        MovesChange::None => bind_change(CHANGE_ONLY.as_str(), c),
+        MovesChange::Append { ply, mv } => bind_change(CHANGE_APPEND.as_str(), c)
+            .bind(i64::from(*ply))
+            .bind(mv.to_string()),
+        MovesChange::Truncate { keep } => {
+            bind_change(CHANGE_TRUNCATE.as_str(), c).bind(i64::from(*keep))
+        }
+    };
+    let row = query
+        .bind(CHANNEL)
+        .bind(payload)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(row.try_get::<i64, _>("changed")? == 1)
+}
+
+/// [`q::CHANGE_GAME`] with `moves` (data-changing subqueries of its own, from `$27`) and the
+/// notice (`$N` and `$N+1`: channel and payload, after the moves' placeholders).
+fn at_once(moves: &str, notice: u8) -> String {
+    format!(
+        "WITH up AS ({} RETURNING id){moves}, \
+         told AS (SELECT pg_notify(${notice}, ${}) FROM up) \
+         SELECT (SELECT count(*) FROM up) AS changed, (SELECT count(*) FROM told) AS told",
+        q::CHANGE_GAME,
+        notice + 1
+    )
+}
+
+static CHANGE_ONLY: LazyLock<String> = LazyLock::new(|| at_once("", 27));
+static CHANGE_APPEND: LazyLock<String> = LazyLock::new(|| {
+    at_once(
+        ", added AS (INSERT INTO moves (game_id, ply, notation, played_at) \
+         SELECT id, $27, $28, $10 FROM up)",
+        29,
+    )
+});
+static CHANGE_TRUNCATE: LazyLock<String> = LazyLock::new(|| {
+    at_once(
+        ", cut AS (DELETE FROM moves WHERE game_id = $1 AND ply >= $27 \
+         AND EXISTS (SELECT 1 FROM up))",
+        28,
+    )
+});

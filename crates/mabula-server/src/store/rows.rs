@@ -4,8 +4,8 @@
 //! know is reported as a corrupt row, never passed on.
 
 use crate::model::{
-    Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, Side, TimeControl,
-    TokenHash, UndoOffer,
+    Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, TimeControl, TokenHash,
+    UndoOffer,
 };
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
 
@@ -160,7 +160,7 @@ pub struct RowState {
     /// The current position string (for lists).
     pub position: String,
     /// The side to move, `None` once finished.
-    pub to_move: Option<Side>,
+    pub to_move: Option<Color>,
     /// Number of moves.
     pub move_count: u32,
     /// Undo count.
@@ -196,7 +196,7 @@ impl RowState {
     pub fn of(g: &LiveGame, engine_owner: Option<String>) -> RowState {
         RowState {
             position: g.game.position().to_string(),
-            to_move: g.to_move().map(Side::from),
+            to_move: g.to_move(),
             move_count: g.game.moves().len() as u32,
             epoch: g.epoch,
             result: g.game.result(),
@@ -276,7 +276,7 @@ pub struct GameRow {
     /// The current position string.
     pub position: String,
     /// The side to move, `None` once finished.
-    pub to_move: Option<Side>,
+    pub to_move: Option<Color>,
     /// Number of moves.
     pub move_count: u32,
     /// The result.
@@ -289,14 +289,8 @@ pub struct GameRow {
     pub updated_at: i64,
 }
 
-// Column texts. Every enum the database keeps as text is written and read here only.
-
-pub(crate) fn side_text(s: Side) -> &'static str {
-    match s {
-        Side::White => "white",
-        Side::Black => "black",
-    }
-}
+// Column texts. Every enum the database keeps as text is written as its `name()` and read back
+// here.
 
 /// Reads a text column into a typed value, or says the row is corrupt.
 pub(crate) struct Decoder<'a> {
@@ -312,10 +306,8 @@ impl Decoder<'_> {
         }
     }
 
-    pub fn side(&self, s: &str) -> Result<Side, StoreError> {
-        Color::parse(s)
-            .map(Side::from)
-            .ok_or_else(|| self.corrupt(format!("side '{s}'")))
+    pub fn side(&self, s: &str) -> Result<Color, StoreError> {
+        Color::parse(s).ok_or_else(|| self.corrupt(format!("side '{s}'")))
     }
 
     pub fn mode(&self, s: &str) -> Result<Mode, StoreError> {

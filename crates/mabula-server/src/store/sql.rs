@@ -3,8 +3,9 @@
 //! text serves both; [`queries!`] expands the functions that run them for one connection type
 //! (sqlx's connection types share no trait that would let plain generic functions do it).
 
-use super::rows::{RowState, side_text};
+use super::rows::RowState;
 use crate::model::{Clock, TimeControl};
+use mabula::Color;
 
 /// A game row with its moves, in one round trip (the moves as one text, in order, a space
 /// between two).
@@ -111,7 +112,7 @@ pub(super) fn clock_days(c: Option<Clock>) -> Option<i64> {
 
 /// The `to_move` column.
 pub(super) fn to_move_text(r: &RowState) -> Option<&'static str> {
-    r.to_move.map(side_text)
+    r.to_move.map(Color::name)
 }
 
 /// Expands the functions that run the shared SQL on connection type `$conn` and decode rows of
@@ -147,7 +148,7 @@ macro_rules! queries {
                 .bind(g.scoring.name())
                 .bind(g.seed.map(|s| s.to_string()))
                 .bind(g.start.to_string())
-                .bind(engine.map(|e| $crate::store::rows::side_text(e.color)))
+                .bind(engine.map(|e| e.color.name()))
                 .bind(engine.map(|e| i64::from(e.level)))
                 .bind(engine.map(|e| i64::from(e.movetime_ms)))
                 .bind(g.white_token.map(|t| t.to_vec()))
@@ -165,7 +166,7 @@ macro_rules! queries {
                 .bind(g.pair.map(|p| p.name()))
                 .bind(i64::from(row.hints[0]))
                 .bind(i64::from(row.hints[1]))
-                .bind(row.undo_offer.map(|u| $crate::store::rows::side_text(u.by)))
+                .bind(row.undo_offer.map(|u| u.by.name()))
                 .bind(row.undo_offer.map(|u| i64::from(u.moves)))
                 .bind(row.engine_owner.as_deref())
                 .bind(g.version as i64)
@@ -199,9 +200,18 @@ macro_rules! queries {
             Ok(true)
         }
 
-        async fn change_game(conn: &mut $conn, c: &RowChange) -> Result<bool, StoreError> {
+        /// Statement `sql` (which begins with [`q::CHANGE_GAME`]'s placeholders) with the
+        /// values of change `c` bound to `$1` to `$26`.
+        fn bind_change<'q>(
+            sql: &'static str,
+            c: &'q RowChange,
+        ) -> sqlx::query::Query<
+            'q,
+            <$conn as sqlx::Connection>::Database,
+            <<$conn as sqlx::Connection>::Database as sqlx::Database>::Arguments,
+        > {
             let r = &c.row;
-            let done = sqlx::query(q::CHANGE_GAME)
+            sqlx::query(sql)
                 .bind(c.id.as_str())
                 .bind(c.expect as i64)
                 .bind(r.position.as_str())
@@ -217,7 +227,7 @@ macro_rules! queries {
                 .bind(r.white_token.map(|t| t.to_vec()))
                 .bind(r.black_token.map(|t| t.to_vec()))
                 .bind(r.rematch_id.as_deref())
-                .bind(r.undo_offer.map(|u| $crate::store::rows::side_text(u.by)))
+                .bind(r.undo_offer.map(|u| u.by.name()))
                 .bind(r.undo_offer.map(|u| i64::from(u.moves)))
                 .bind(r.engine_owner.as_deref())
                 .bind(r.accounts[0].as_ref().map(|a| a.0.as_str()))
@@ -228,8 +238,11 @@ macro_rules! queries {
                 .bind(r.clock.map(|c| c.remaining[1]))
                 .bind(r.clock.map(|c| c.turn_started_at))
                 .bind(r.deadline)
-                .execute(&mut *conn)
-                .await?;
+        }
+
+        async fn change_game(conn: &mut $conn, c: &RowChange) -> Result<bool, StoreError> {
+            let r = &c.row;
+            let done = bind_change(q::CHANGE_GAME, c).execute(&mut *conn).await?;
             if done.rows_affected() != 1 {
                 return Ok(false);
             }
