@@ -125,8 +125,8 @@ fn progress(s: &MatchStats) {
 /// Tuning overrides from the environment: `A_POLICY=random|greedyN`, `A_C`, `A_EXPAND`,
 /// `A_LEAF`, `A_SOLVE`, `A_ROOT`, `A_TEMP`, and for a player with `eval=model` the model's
 /// `A_EVAL_WEIGHT` (playouts an evaluation counts as), `A_EVAL_EDGES=LOW-HIGH` (marbles left
-/// where it is used), `A_EVAL_DEPTH` (the deepest node it evaluates) and `A_EVAL_FILE` (a weights file instead of the built-in one); the same
-/// with `B_`.
+/// where it is used), `A_EVAL_DEPTH` (the deepest node it evaluates) and `A_EVAL_FILE` (a
+/// weights file instead of the built-in one); the same with `B_`.
 fn tweak(config: &mut EngineConfig, prefix: &str) {
     let var = |name: &str| std::env::var(format!("{prefix}{name}")).ok();
     if let Some(p) = var("POLICY") {

@@ -63,13 +63,7 @@ fn main() {
         by_result[(value + 1) as usize] += 1;
         let moves = pos.legal_moves();
         let chosen: [Move; 3] = [
-            *moves
-                .iter()
-                .max_by(|&&a, &&b| {
-                    let (x, y) = (after(&pos, a), after(&pos, b));
-                    value_after(&model, scoring, &x).total_cmp(&value_after(&model, scoring, &y))
-                })
-                .expect("a move"),
+            ShallowSearch::new(&model, scoring, 1).search(&pos).best,
             ShallowSearch::new(&model, scoring, 2).search(&pos).best,
             engine.choose(&pos, &Limits::nodes(playouts)),
         ];
@@ -122,13 +116,4 @@ fn after(pos: &Position, mv: Move) -> Position {
     let mut next = *pos;
     next.play_unchecked(mv);
     next
-}
-
-/// The expected score of the player who made the move into `pos`.
-fn value_after(model: &Model, scoring: Scoring, pos: &Position) -> f32 {
-    if pos.legal_moves().is_empty() {
-        let margin = pos.scores(scoring).margin(pos.side_to_move());
-        return (1 - margin.signum()) as f32 / 2.0;
-    }
-    1.0 - model.expected(pos, scoring)
 }
