@@ -13,6 +13,8 @@ use mabula_engine::arena::{
     EnginePlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, play_game, run_match,
 };
 use mabula_engine::learn::model::Model;
+use mabula_engine::learn::prior::Prior;
+use mabula_engine::mcts::MovePrior;
 use mabula_engine::playout::Policy;
 use std::sync::Mutex;
 
@@ -126,7 +128,9 @@ fn progress(s: &MatchStats) {
 /// `A_LEAF`, `A_SOLVE`, `A_ROOT`, `A_TEMP`, and for a player with `eval=model` the model's
 /// `A_EVAL_WEIGHT` (playouts an evaluation counts as), `A_EVAL_EDGES=LOW-HIGH` (marbles left
 /// where it is used), `A_EVAL_DEPTH` (the deepest node it evaluates) and `A_EVAL_FILE` (a
-/// weights file instead of the built-in one); the same with `B_`.
+/// weights file instead of the built-in one); a move prior from `A_PRIOR_FILE` (the
+/// `prior_fit` example's weights) with `A_PRIOR_BIAS` (its weight in selection, 1) and
+/// `A_PRIOR_EDGES=LOW-HIGH` (marbles left where it is used, 17-24); the same with `B_`.
 fn tweak(config: &mut EngineConfig, prefix: &str) {
     let var = |name: &str| std::env::var(format!("{prefix}{name}")).ok();
     if let Some(p) = var("POLICY") {
@@ -154,6 +158,16 @@ fn tweak(config: &mut EngineConfig, prefix: &str) {
     }
     if let Some(x) = var("TEMP") {
         config.temperature = x.parse().expect("TEMP");
+    }
+    if let Some(x) = var("PRIOR_FILE") {
+        let bytes = std::fs::read(&x).expect("PRIOR_FILE");
+        let edges = var("PRIOR_EDGES").unwrap_or("17-24".to_string());
+        let (lo, hi) = edges.split_once('-').expect("PRIOR_EDGES=LOW-HIGH");
+        config.mcts.move_prior = Some(MovePrior {
+            prior: std::sync::Arc::new(Prior::from_bytes(&bytes).expect("prior weights")),
+            bias: var("PRIOR_BIAS").map_or(1.0, |b| b.parse().expect("PRIOR_BIAS")),
+            edges: lo.parse().expect("LOW")..=hi.parse().expect("HIGH"),
+        });
     }
     if let Some(leaf) = config.mcts.leaf_model.as_mut() {
         if let Some(x) = var("EVAL_WEIGHT") {

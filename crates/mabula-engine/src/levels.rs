@@ -116,6 +116,7 @@ impl Level {
                     solve_nodes: 20_000,
                     capacity: 1 << 22,
                     leaf_model: None,
+                    move_prior: None,
                 },
                 root_solve_edges: 16,
                 temperature: 0.0,

@@ -19,6 +19,7 @@
 //! - **Tree reuse**: [`Tree::advance`] keeps the subtree of the position actually reached.
 
 use crate::learn::model::Model;
+use crate::learn::prior::{Prior, softmax};
 use crate::limits::Clock;
 use crate::playout::{Policy, playout};
 use crate::rng::Rng;
@@ -46,10 +47,26 @@ pub struct MctsConfig {
     pub solve_edges: u32,
     /// The solver's node budget per hand-over.
     pub solve_nodes: u64,
-    /// The most nodes the tree may hold (16 bytes each).
+    /// The most nodes the tree may hold ([`NODE_BYTES`] each).
     pub capacity: usize,
     /// The learnt evaluation at the leaves (none: playouts only).
     pub leaf_model: Option<LeafModel>,
+    /// The learnt move prior on expansions (none: moves in generation order, no bias).
+    pub move_prior: Option<MovePrior>,
+}
+
+/// The learnt move prior in the tree. When a node whose position has a number of marbles on
+/// edge spaces in `edges` is expanded, the prior scores its moves: they are tried in that order,
+/// and selection adds `bias x prior / visits` to each move's score, so that the moves a long
+/// search would look at get looked at first and longer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovePrior {
+    /// The prior.
+    pub prior: Arc<Prior>,
+    /// How much the prior counts in selection.
+    pub bias: f32,
+    /// Marbles left on edge spaces where the prior is used.
+    pub edges: RangeInclusive<u32>,
 }
 
 /// The learnt evaluation at the leaves of the tree. The first visit of a node whose position has
@@ -94,6 +111,7 @@ impl Default for MctsConfig {
             solve_nodes: 20_000,
             capacity: 1 << 22,
             leaf_model: None,
+            move_prior: None,
         }
     }
 }
@@ -112,9 +130,13 @@ impl MctsConfig {
             solve_nodes: 0,
             capacity: 1 << 22,
             leaf_model: None,
+            move_prior: None,
         }
     }
 }
+
+/// The size of one tree node in bytes.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
 /// One node: the move into it, statistics for the player who made that move, bounds of its exact
 /// result, and where its children are.
@@ -131,6 +153,8 @@ struct Node {
     pess: i8,
     /// The exact result is at most this.
     opt: i8,
+    /// The move prior's share for this move, out of 255 (0 without a prior).
+    prior: u8,
 }
 
 impl Node {
@@ -143,6 +167,7 @@ impl Node {
             mv: mv.code(),
             pess: -1,
             opt: 1,
+            prior: 0,
         }
     }
 
@@ -511,6 +536,11 @@ impl Worker {
         // The best result the side to move is sure of; children that cannot beat it are skipped.
         let floor = -parent.opt;
         let explore = self.config.exploration * (parent.visits.max(1) as f32).ln().sqrt();
+        let bias = self
+            .config
+            .move_prior
+            .as_ref()
+            .map_or(0.0, |p| p.bias / 255.0);
         let mut best = parent.first as usize;
         let mut best_score = f32::NEG_INFINITY;
         for i in parent.children() {
@@ -528,7 +558,8 @@ impl Worker {
                     (1.0 / v, 1.0 / v.sqrt())
                 }
             };
-            let score = 0.5 * n.wins as f32 * inv + explore * inv_sqrt;
+            let score =
+                (0.5 * n.wins as f32 + bias * f32::from(n.prior)) * inv + explore * inv_sqrt;
             if score > best_score {
                 best_score = score;
                 best = i;
@@ -566,7 +597,34 @@ impl Worker {
             return Expansion::Full;
         }
         let first = nodes.len();
-        nodes.extend(moves.iter().map(|&m| Node::new(m)));
+        match self.config.move_prior.as_ref() {
+            Some(prior)
+                if prior
+                    .edges
+                    .contains(&(pos.occupied() & Bitboard::EDGE).count()) =>
+            {
+                let me = pos.side_to_move();
+                let scores: Vec<f32> = moves
+                    .iter()
+                    .map(|&m| {
+                        let mut after = *pos;
+                        after.play_unchecked(m);
+                        prior.prior.score_of(&after, me, self.tree.scoring)
+                    })
+                    .collect();
+                let mut children: Vec<Node> = moves
+                    .iter()
+                    .zip(softmax(&scores))
+                    .map(|(&m, p)| Node {
+                        prior: (255.0 * p).round() as u8,
+                        ..Node::new(m)
+                    })
+                    .collect();
+                children.sort_by_key(|n| std::cmp::Reverse(n.prior));
+                nodes.extend(children);
+            }
+            _ => nodes.extend(moves.iter().map(|&m| Node::new(m))),
+        }
         nodes[idx].first = first as u32;
         nodes[idx].count = moves.len() as u8;
         Expansion::Children
@@ -727,6 +785,56 @@ mod tests {
         // Below its depth, playouts decide too.
         assert!(run(0..=24, 1) > 0.1);
         assert_eq!(run(0..=24, 0), run(25..=25, u32::MAX));
+    }
+
+    #[test]
+    fn the_move_prior_orders_the_moves_and_draws_visits_to_its_favourite() {
+        use crate::learn::prior::{Inputs, Root, fit};
+        let pos = deal::random(6, Color::White);
+        let moves = pos.legal_moves();
+        // A prior fitted to one long search that looked only at the last move.
+        let favourite = *moves.iter().last().unwrap();
+        let root = Root {
+            moves: moves
+                .iter()
+                .map(|&mv| {
+                    let mut after = pos;
+                    after.play_unchecked(mv);
+                    let x = Inputs::of(&after, Color::White, Scoring::Largest);
+                    (x, f32::from(u8::from(mv == favourite)))
+                })
+                .collect(),
+        };
+        let prior = Arc::new(fit(&[root], 200, 0.0, |_, _| {}));
+        let visits_of_favourite = |bias: Option<f32>| {
+            let config = MctsConfig {
+                move_prior: bias.map(|bias| MovePrior {
+                    prior: prior.clone(),
+                    bias,
+                    edges: 0..=24,
+                }),
+                ..MctsConfig::default()
+            };
+            let mut w = Worker::new(pos, Scoring::Largest, config, 1, None);
+            w.run(&Limits::none().start(), 2_000);
+            let stats = w.tree.root_stats();
+            let top = stats.iter().map(|s| s.visits).max().unwrap();
+            let fav = stats.iter().find(|s| s.mv == favourite).unwrap();
+            (stats[0].mv, fav.visits, top)
+        };
+        let score = |mv: Move| {
+            let mut after = pos;
+            after.play_unchecked(mv);
+            prior.score_of(&after, Color::White, Scoring::Largest)
+        };
+        let (first, plain, _) = visits_of_favourite(None);
+        assert!(score(first) < score(favourite));
+        let (first, biased, top) = visits_of_favourite(Some(50.0));
+        // With the prior its favourite (or a move it cannot tell from it) is tried first, and
+        // the favourite is searched far more than without.
+        assert!((score(first) - score(favourite)).abs() < 1e-4);
+        assert!(biased > 4 * plain.max(1), "{biased} against {plain}");
+        assert!(2 * biased > top, "{biased} against {top}");
     }
 
     #[test]

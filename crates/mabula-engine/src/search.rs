@@ -261,7 +261,7 @@ impl Engine {
         if self.workers.len() != count || !self.config.reuse {
             self.workers.clear();
         }
-        let capacity = (self.config.tree_mb << 20) / 16 / count.max(1);
+        let capacity = (self.config.tree_mb << 20) / crate::mcts::NODE_BYTES / count.max(1);
         let mut config = self.config.mcts.clone();
         config.capacity = capacity;
         let seed = self.config.seed ^ self.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15);

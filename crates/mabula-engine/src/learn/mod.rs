@@ -20,3 +20,4 @@ pub mod features;
 pub mod labels;
 pub mod mlp;
 pub mod model;
+pub mod prior;

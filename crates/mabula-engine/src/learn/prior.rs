@@ -1,0 +1,334 @@
+//! A move prior: which moves a long search would look at, from n-tuple tables over the lines.
+//!
+//! A move is judged by the position it leads to, seen from the player who made it. Each of the
+//! twelve lines through the field (its two edge spaces and six field squares, eight squares in
+//! all) is read square by square as empty, the mover's or the opponent's, and looks up a weight in
+//! a table; a line and its mirror image share an entry, and lines at the same distance from the
+//! board's edge share a table (three tables of 3^8 entries). A few cheap counts are added (pairs
+//! of neighbouring marbles of each side, contacts between the sides, pushes left to each side,
+//! each side's score), with weights per phase. A softmax over the moves of a position turns these
+//! scores into the prior; it is fitted to the visit shares of long level-10 searches
+//! ([`fit`]), so that a short search can start where a long one would end up.
+//!
+//! One judgement is a few dozen table reads: cheap enough to order every expansion of the tree.
+//!
+//! # The weights file
+//!
+//! `MBPRIOR`, a version byte (1), then `TABLE_WEIGHTS + PHASES x COUNTS` little-endian `f32`.
+
+use super::labels::edges_left;
+use mabula::{Bitboard, Color, Position, Scoring};
+
+/// Entries of one table: 3^8 states of a line.
+pub const ENTRIES: usize = 6561;
+/// Tables: lines one, two and three squares in from the board's edge.
+pub const TABLES: usize = 3;
+/// The cheap counts beside the tables.
+pub const COUNTS: usize = 8;
+/// Phases with their own count weights (two steps of the clock each, as the model's).
+pub const PHASES: usize = 13;
+const TABLE_WEIGHTS: usize = TABLES * ENTRIES;
+const WEIGHTS: usize = TABLE_WEIGHTS + PHASES * COUNTS;
+const MAGIC: [u8; 7] = *b"MBPRIOR";
+const VERSION: u8 = 1;
+
+/// Why a prior weights file could not be read.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PriorError {
+    /// Wrong magic word or version.
+    #[error("not a prior weights file of version {VERSION}")]
+    Header,
+    /// Too short or too long.
+    #[error("the prior weights file has {0} bytes, {expected} expected", expected = 8 + 4 * WEIGHTS)]
+    Length(usize),
+}
+
+/// What the prior reads of the position after a move: the table entries of the twelve lines and
+/// the counts, from the mover's side, and the phase.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inputs {
+    /// Table index (table x 3^8 + entry) of each line.
+    pub lines: [u32; 12],
+    /// The cheap counts, scaled to about 0..1.
+    pub counts: [f32; COUNTS],
+    /// Marbles left on edge spaces, two at a time.
+    pub phase: usize,
+}
+
+const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
+
+fn pairs(set: u64) -> u32 {
+    (set & (set << 1) & NOT_FILE_A).count_ones() + (set & (set << 8)).count_ones()
+}
+
+fn contacts(a: u64, b: u64) -> u32 {
+    (a & (b << 1) & NOT_FILE_A).count_ones()
+        + (a & (b >> 1) & NOT_FILE_H).count_ones()
+        + (a & (b << 8)).count_ones()
+        + (a & (b >> 8)).count_ones()
+}
+
+impl Inputs {
+    /// The inputs of `pos` seen by `mover` (the player who just moved).
+    pub fn of(pos: &Position, mover: Color, scoring: Scoring) -> Inputs {
+        let me = pos.marbles(mover).0;
+        let them = pos.marbles(mover.other()).0;
+        // Base-3 digits: 0 empty, 1 the mover's, 2 the opponent's.
+        let digit = |sq: usize| -> u32 { (me >> sq & 1) as u32 + 2 * (them >> sq & 1) as u32 };
+        let mut lines = [0; 12];
+        for k in 1..=6usize {
+            let table = (k.min(7 - k) - 1) as u32;
+            let rank: [usize; 8] = std::array::from_fn(|i| k * 8 + i);
+            let file: [usize; 8] = std::array::from_fn(|i| i * 8 + k);
+            for (j, line) in [rank, file].iter().enumerate() {
+                let (mut fwd, mut back) = (0u32, 0u32);
+                for i in 0..8 {
+                    fwd = fwd * 3 + digit(line[i]);
+                    back = back * 3 + digit(line[7 - i]);
+                }
+                lines[2 * (k - 1) + j] = table * ENTRIES as u32 + fwd.min(back);
+            }
+        }
+        let field = Bitboard::FIELD.0;
+        let (mf, tf) = (me & field, them & field);
+        let pushes = |c: Color| pos.with_side_to_move(c).count_pushes() as f32 / 36.0;
+        let counts = [
+            1.0,
+            pairs(mf) as f32 / 12.0,
+            pairs(tf) as f32 / 12.0,
+            contacts(mf, tf) as f32 / 12.0,
+            pushes(mover),
+            pushes(mover.other()),
+            scoring.score_of(pos.marbles(mover)) as f32 / 12.0,
+            scoring.score_of(pos.marbles(mover.other())) as f32 / 12.0,
+        ];
+        Inputs {
+            lines,
+            counts,
+            phase: (edges_left(pos) as usize / 2).min(PHASES - 1),
+        }
+    }
+}
+
+/// The fitted prior.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prior {
+    weights: Vec<f32>,
+}
+
+impl Default for Prior {
+    /// All weights zero: every move equally likely.
+    fn default() -> Prior {
+        Prior {
+            weights: vec![0.0; WEIGHTS],
+        }
+    }
+}
+
+impl Prior {
+    /// Reads a weights file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Prior, PriorError> {
+        if bytes.len() < 8 || bytes[..7] != MAGIC || bytes[7] != VERSION {
+            return Err(PriorError::Header);
+        }
+        if bytes.len() != 8 + 4 * WEIGHTS {
+            return Err(PriorError::Length(bytes.len()));
+        }
+        let weights = bytes[8..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        Ok(Prior { weights })
+    }
+
+    /// The weights file of this prior.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(8 + 4 * WEIGHTS);
+        out.extend_from_slice(&MAGIC);
+        out.push(VERSION);
+        for w in &self.weights {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    /// The score of a move by its inputs (higher: more worth looking at).
+    pub fn score(&self, x: &Inputs) -> f32 {
+        let tables: f32 = x.lines.iter().map(|&i| self.weights[i as usize]).sum();
+        let at = TABLE_WEIGHTS + x.phase * COUNTS;
+        let counts: f32 = self.weights[at..at + COUNTS]
+            .iter()
+            .zip(&x.counts)
+            .map(|(w, c)| w * c)
+            .sum();
+        tables + counts
+    }
+
+    /// The score of the move that led to `after`, made by `mover`.
+    pub fn score_of(&self, after: &Position, mover: Color, scoring: Scoring) -> f32 {
+        self.score(&Inputs::of(after, mover, scoring))
+    }
+}
+
+/// One root of a long search: the inputs of each move's position and its share of the visits.
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// Each move: its inputs and its share of the root's visits (the shares sum to 1).
+    pub moves: Vec<(Inputs, f32)>,
+}
+
+/// The softmax of `scores`.
+pub fn softmax(scores: &[f32]) -> Vec<f32> {
+    let top = scores.iter().copied().fold(f32::MIN, f32::max);
+    let e: Vec<f32> = scores.iter().map(|s| (s - top).exp()).collect();
+    let sum: f32 = e.iter().sum();
+    e.into_iter().map(|v| v / sum).collect()
+}
+
+/// The mean cross-entropy of the visit shares of `roots` under `prior`.
+pub fn cross_entropy(prior: &Prior, roots: &[Root]) -> f64 {
+    let mut loss = 0.0;
+    for root in roots {
+        let scores: Vec<f32> = root.moves.iter().map(|(x, _)| prior.score(x)).collect();
+        for (p, (_, share)) in softmax(&scores).iter().zip(&root.moves) {
+            loss -= f64::from(*share) * f64::from(p.max(1e-9).ln());
+        }
+    }
+    loss / roots.len().max(1) as f64
+}
+
+/// Fits a prior to the visit shares of `roots` by full-batch Adam on the cross-entropy, with an
+/// L2 penalty `l2` on every weight; `report(epoch, loss)` is called now and then.
+pub fn fit(roots: &[Root], epochs: usize, l2: f32, mut report: impl FnMut(usize, f64)) -> Prior {
+    let mut prior = Prior::default();
+    let (mut m, mut v) = (vec![0f32; WEIGHTS], vec![0f32; WEIGHTS]);
+    let (b1, b2, rate) = (0.9f32, 0.999f32, 0.02f32);
+    let n = roots.len().max(1) as f32;
+    for epoch in 1..=epochs {
+        let mut grad = vec![0f32; WEIGHTS];
+        for root in roots {
+            let scores: Vec<f32> = root.moves.iter().map(|(x, _)| prior.score(x)).collect();
+            for (p, (x, share)) in softmax(&scores).iter().zip(&root.moves) {
+                let err = p - share;
+                for &i in &x.lines {
+                    grad[i as usize] += err;
+                }
+                let at = TABLE_WEIGHTS + x.phase * COUNTS;
+                for (g, c) in grad[at..at + COUNTS].iter_mut().zip(&x.counts) {
+                    *g += err * c;
+                }
+            }
+        }
+        let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
+        for i in 0..WEIGHTS {
+            let g = grad[i] / n + l2 * prior.weights[i];
+            if g == 0.0 && m[i] == 0.0 {
+                continue;
+            }
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            prior.weights[i] -= rate * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
+        }
+        if epoch == 1 || epoch % 50 == 0 || epoch == epochs {
+            report(epoch, cross_entropy(&prior, roots));
+        }
+    }
+    prior
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mabula::deal;
+
+    #[test]
+    fn a_mirrored_position_reads_the_same_entries() {
+        let pos = deal::random(5, Color::White);
+        let mut after = pos;
+        let mv = pos.legal_moves().iter().next().copied().unwrap();
+        after.play_unchecked(mv);
+        let x = Inputs::of(&after, Color::White, Scoring::Largest);
+        // Every entry is inside its table, and the deal's field is empty.
+        assert!(x.lines.iter().all(|&i| (i as usize) < TABLE_WEIGHTS));
+        assert_eq!(x.phase, 11);
+        let mut sorted = x.lines;
+        sorted.sort_unstable();
+        let mirrored: Position = mirror(&after);
+        let mut y = Inputs::of(&mirrored, Color::White, Scoring::Largest).lines;
+        y.sort_unstable();
+        assert_eq!(sorted, y);
+    }
+
+    /// `pos` reflected left to right.
+    fn mirror(pos: &Position) -> Position {
+        let text = pos.to_string();
+        let (board, turn) = text.split_once(' ').unwrap();
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|r| {
+                let mut cells = String::new();
+                for ch in r.chars() {
+                    match ch.to_digit(10) {
+                        Some(n) => cells.extend(std::iter::repeat_n('.', n as usize)),
+                        None => cells.push(ch),
+                    }
+                }
+                cells.chars().rev().collect()
+            })
+            .collect();
+        let packed: Vec<String> = ranks
+            .iter()
+            .map(|r| {
+                let mut out = String::new();
+                let mut empty = 0;
+                for ch in r.chars() {
+                    if ch == '.' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            out += &empty.to_string();
+                            empty = 0;
+                        }
+                        out.push(ch);
+                    }
+                }
+                if empty > 0 {
+                    out += &empty.to_string();
+                }
+                out
+            })
+            .collect();
+        format!("{} {turn}", packed.join("/")).parse().unwrap()
+    }
+
+    #[test]
+    fn weights_survive_their_file_and_a_fit_learns_a_preference() {
+        let pos = deal::random(9, Color::Black);
+        let moves: Vec<Inputs> = pos
+            .legal_moves()
+            .iter()
+            .map(|&mv| {
+                let mut after = pos;
+                after.play_unchecked(mv);
+                Inputs::of(&after, Color::Black, Scoring::Largest)
+            })
+            .collect();
+        // The long search put all its visits on the first move.
+        let root = Root {
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(i, x)| (x.clone(), f32::from(u8::from(i == 0))))
+                .collect(),
+        };
+        let before = cross_entropy(&Prior::default(), std::slice::from_ref(&root));
+        let prior = fit(std::slice::from_ref(&root), 100, 0.0, |_, _| {});
+        assert!(cross_entropy(&prior, &[root]) < before);
+        assert_eq!(Prior::from_bytes(&prior.to_bytes()).unwrap(), prior);
+        assert_eq!(
+            Prior::from_bytes(b"MBPRIOR\x01"),
+            Err(PriorError::Length(8))
+        );
+    }
+}
