@@ -2,9 +2,11 @@
 //! example's files) and reports how well it predicts them on held-out positions.
 //!
 //! ```text
-//! cargo run --release -p mabula-engine --example prior_fit -- largest|product OUT.bin FILE...
+//! cargo run --release -p mabula-engine --example prior_fit -- OUT.bin [largest:|product:]FILE...
 //! ```
 //!
+//! Each file holds searches in one scoring mode, named by its prefix (largest when none); one
+//! weights file gets both modes.
 //! Every fifth position is held out. Reported per number of marbles left: the cross-entropy of
 //! the visit shares under the prior and under a uniform choice, how often the prior's favourite
 //! is the long search's most visited move, and the share of the long search's visits that fall
@@ -17,11 +19,14 @@ use std::collections::BTreeMap;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let scoring: Scoring = args[0].parse().expect("scoring");
-    let out = &args[1];
-    let (mut train, mut test): (Vec<Root>, Vec<(u32, Root)>) = (Vec::new(), Vec::new());
+    let out = &args[0];
+    let (mut train, mut test): (Vec<Root>, Vec<(Scoring, u32, Root)>) = (Vec::new(), Vec::new());
     let mut line_no = 0;
-    for file in &args[2..] {
+    for file in &args[1..] {
+        let (scoring, file) = match file.split_once(':') {
+            Some((mode, path)) => (mode.parse().expect("largest: or product:"), path),
+            None => (Scoring::Largest, file.as_str()),
+        };
         for line in std::fs::read_to_string(file).expect("distill file").lines() {
             let (pos, moves) = line.split_once('\t').expect("a tab");
             let pos: Position = pos.parse().expect("position");
@@ -50,7 +55,7 @@ fn main() {
                     .collect(),
             };
             if line_no % 5 == 4 {
-                test.push((edges_left(&pos), root));
+                test.push((scoring, edges_left(&pos), root));
             } else {
                 train.push(root);
             }
@@ -60,7 +65,7 @@ fn main() {
     let epochs = std::env::var("EPOCHS").map_or(300, |e| e.parse().unwrap());
     let l2: f32 = std::env::var("L2").map_or(1e-4, |e| e.parse().unwrap());
     println!(
-        "{scoring}: {} positions fitted, {} held out; {epochs} epochs, L2 {l2}",
+        "{} positions fitted, {} held out; {epochs} epochs, L2 {l2}",
         train.len(),
         test.len()
     );
@@ -68,8 +73,8 @@ fn main() {
         eprintln!("epoch {epoch}: cross-entropy {loss:.4}");
     });
     std::fs::write(out, prior.to_bytes()).expect("write the weights");
-    let mut by_left: BTreeMap<u32, [f64; 5]> = BTreeMap::new();
-    for (left, root) in &test {
+    let mut by_left: BTreeMap<(&str, u32), [f64; 5]> = BTreeMap::new();
+    for (scoring, left, root) in &test {
         let scores: Vec<f32> = root.moves.iter().map(|(x, _)| prior.score(x)).collect();
         let p = softmax(&scores);
         let mut order: Vec<usize> = (0..p.len()).collect();
@@ -79,17 +84,19 @@ fn main() {
             .unwrap();
         let top5: f32 = order.iter().take(5).map(|&i| root.moves[i].1).sum();
         let uniform = (root.moves.len() as f64).ln();
-        let e = by_left.entry(*left).or_default();
+        let e = by_left.entry((scoring.name(), *left)).or_default();
         e[0] += 1.0;
         e[1] += cross_entropy(&prior, std::slice::from_ref(root));
         e[2] += uniform;
         e[3] += f64::from(u8::from(order[0] == most));
         e[4] += f64::from(top5);
     }
-    println!("left  positions  cross-entropy (uniform)  favourite = most visited  visits on top 5");
-    for (left, [n, ce, uni, fav, top5]) in by_left {
+    println!(
+        "scoring  left  positions  cross-entropy (uniform)  favourite = most visited  visits on top 5"
+    );
+    for ((scoring, left), [n, ce, uni, fav, top5]) in by_left {
         println!(
-            "{left:>4}  {n:>9}  {:>13.3} ({:.3})  {:>24.1}%  {:>14.1}%",
+            "{scoring:<7}  {left:>4}  {n:>9}  {:>13.3} ({:.3})  {:>24.1}%  {:>14.1}%",
             ce / n,
             uni / n,
             100.0 * fav / n,

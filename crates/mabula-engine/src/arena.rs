@@ -9,12 +9,13 @@
 //! A player specification reads like `level=8,movetime=500`, `playouts=20000,threads=1`,
 //! `level=10,practical=off`, `level=10-v1` (level 10 frozen as it stood before the learnt
 //! evaluation, see [`LevelName`]), `level=10,eval=model` (the learnt evaluation at the leaves
-//! of the tree, see [`LeafModel`]),
+//! of the tree, see [`LeafModel`]), `level=10,prior=on` (the learnt move prior on the tree's
+//! expansions, see [`MovePrior`]),
 //! `baseline-uct,movetime=1000`, `random` or `gtp:mabula gtp` (see [`PlayerSpec`]).
 
 use crate::levels::{DEFAULT_MOVETIME, LevelName};
 use crate::limits::Limits;
-use crate::mcts::LeafModel;
+use crate::mcts::{LeafModel, MovePrior};
 use crate::rng::Rng;
 use crate::search::{Engine, EngineConfig};
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
@@ -305,6 +306,9 @@ pub enum PlayerSpec {
         practical: bool,
         /// What the tree search evaluates its leaves with.
         eval: Eval,
+        /// Whether the tree search orders and biases its moves by the learnt move prior
+        /// ([`MovePrior::embedded`]; default off).
+        prior: bool,
     },
     /// Plain UCT with random playouts: `baseline-uct[,movetime=MS][,playouts=N]`.
     Baseline {
@@ -333,7 +337,7 @@ pub enum Eval {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "'{spec}' is not a player: {reason} (write level=N|10-v1,movetime=MS,playouts=N,threads=N,\
-     practical=on|off,eval=playouts|model, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
+     practical=on|off,eval=playouts|model,prior=on|off, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
 )]
 pub struct ParsePlayerError {
     spec: String,
@@ -366,6 +370,7 @@ impl FromStr for PlayerSpec {
         let mut level = LevelName::Current(10);
         let mut practical = true;
         let mut eval = Eval::Playouts;
+        let mut prior = false;
         for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -380,11 +385,16 @@ impl FromStr for PlayerSpec {
                 "movetime" => movetime = Some(Duration::from_millis(number(value)?)),
                 "playouts" => playouts = Some(number(value)?.max(1)),
                 "threads" if !baseline => threads = Some(number(value)?.max(1) as usize),
-                "practical" if !baseline => {
-                    practical = match value.trim() {
+                "practical" | "prior" if !baseline => {
+                    let on = match value.trim() {
                         "on" => true,
                         "off" => false,
-                        v => return Err(err(format!("'{v}' is not on or off for practical"))),
+                        v => return Err(err(format!("'{v}' is not on or off for {key}"))),
+                    };
+                    if key.trim() == "prior" {
+                        prior = on;
+                    } else {
+                        practical = on;
                     }
                 }
                 "eval" if !baseline => {
@@ -407,6 +417,7 @@ impl FromStr for PlayerSpec {
                 threads,
                 practical,
                 eval,
+                prior,
             }
         })
     }
@@ -432,6 +443,7 @@ impl fmt::Display for PlayerSpec {
                 threads,
                 practical,
                 eval,
+                prior,
             } => {
                 write!(f, "level={level}{}", extras(movetime, playouts))?;
                 if let Some(t) = threads {
@@ -442,6 +454,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if *eval == Eval::Model {
                     f.write_str(",eval=model")?;
+                }
+                if *prior {
+                    f.write_str(",prior=on")?;
                 }
                 Ok(())
             }
@@ -476,6 +491,7 @@ impl PlayerSpec {
                 threads,
                 practical,
                 eval,
+                prior,
             } => {
                 let l = level.level(seed);
                 let mut config = l.config;
@@ -485,6 +501,9 @@ impl PlayerSpec {
                 config.practical &= *practical;
                 if *eval == Eval::Model {
                     config.mcts.leaf_model = Some(LeafModel::embedded());
+                }
+                if *prior {
+                    config.mcts.move_prior = Some(MovePrior::embedded());
                 }
                 let nodes = playouts.or(l.playouts);
                 let time = match (movetime, nodes) {
@@ -723,6 +742,7 @@ mod tests {
                 threads: Some(1),
                 practical: true,
                 eval: Eval::Playouts,
+                prior: false,
             }
         );
         assert_eq!(spec.to_string(), "level=7,movetime=500,threads=1");
@@ -748,6 +768,16 @@ mod tests {
         assert_eq!(v1.to_string().parse::<PlayerSpec>(), Ok(v1));
         let model: PlayerSpec = "eval=model,level=10".parse().expect("a spec");
         assert_eq!(model.to_string(), "level=10,eval=model");
+        let prior: PlayerSpec = "prior=on,level=10".parse().expect("a spec");
+        assert_eq!(prior.to_string(), "level=10,prior=on");
+        let (config, _) = prior.engine(1).unwrap();
+        assert_eq!(config.mcts.move_prior, Some(MovePrior::embedded()));
+        let (config, _) = "level=10,prior=off"
+            .parse::<PlayerSpec>()
+            .unwrap()
+            .engine(1)
+            .unwrap();
+        assert_eq!(config.mcts.move_prior, None);
         let (config, _) = model.engine(1).expect("an engine");
         assert_eq!(config.mcts.leaf_model, Some(LeafModel::embedded()));
         for bad in [
@@ -761,6 +791,8 @@ mod tests {
             "practical=maybe",
             "baseline-uct,practical=off",
             "eval=net",
+            "prior=yes",
+            "baseline-uct,prior=on",
             "baseline-uct,eval=model",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");

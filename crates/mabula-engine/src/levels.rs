@@ -198,8 +198,8 @@ mod tests {
 
     #[test]
     fn ten_v1_is_level_ten_as_it_stood() {
-        // While level 10 has not changed, the frozen copy equals it; once it changes, this test
-        // is the place that says so (and 10-v1 must stay as it is).
+        // The frozen copy must stay as it is; this test is the place that says how level 10
+        // differs from it.
         let v1 = Level::ten_v1(3);
         assert_eq!(LevelName::TenV1.level(3), v1);
         assert_eq!(v1.level, 10);
@@ -207,5 +207,7 @@ mod tests {
         assert_eq!(v1.config.root_solve_edges, 16);
         assert_eq!(v1.config.mcts.solve_edges, 7);
         assert_eq!(v1.config.seed, 3);
+        // Level 10 has not moved on from it yet.
+        assert_eq!(Level::new(10, 3), v1);
     }
 }

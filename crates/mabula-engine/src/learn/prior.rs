@@ -14,7 +14,8 @@
 //!
 //! # The weights file
 //!
-//! `MBPRIOR`, a version byte (1), then `TABLE_WEIGHTS + PHASES x COUNTS` little-endian `f32`.
+//! `MBPRIOR`, a version byte (1), then for each scoring mode (largest, product) the three tables
+//! (`3 x 3^8`) and the count weights (`PHASES x COUNTS`), little-endian `f32`.
 
 use super::labels::edges_left;
 use mabula::{Bitboard, Color, Position, Scoring};
@@ -28,9 +29,14 @@ pub const COUNTS: usize = 8;
 /// Phases with their own count weights (two steps of the clock each, as the model's).
 pub const PHASES: usize = 13;
 const TABLE_WEIGHTS: usize = TABLES * ENTRIES;
-const WEIGHTS: usize = TABLE_WEIGHTS + PHASES * COUNTS;
+/// The weights of one scoring mode.
+const MODE_WEIGHTS: usize = TABLE_WEIGHTS + PHASES * COUNTS;
+const WEIGHTS: usize = 2 * MODE_WEIGHTS;
 const MAGIC: [u8; 7] = *b"MBPRIOR";
 const VERSION: u8 = 1;
+
+/// The prior shipped with the engine.
+static EMBEDDED: &[u8] = include_bytes!("../../weights/prior.bin");
 
 /// Why a prior weights file could not be read.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -53,6 +59,8 @@ pub struct Inputs {
     pub counts: [f32; COUNTS],
     /// Marbles left on edge spaces, two at a time.
     pub phase: usize,
+    /// Where the weights of the scoring mode start.
+    mode: usize,
 }
 
 const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
@@ -107,6 +115,7 @@ impl Inputs {
             lines,
             counts,
             phase: (edges_left(pos) as usize / 2).min(PHASES - 1),
+            mode: usize::from(scoring == Scoring::Product) * MODE_WEIGHTS,
         }
     }
 }
@@ -115,6 +124,8 @@ impl Inputs {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prior {
     weights: Vec<f32>,
+    /// For each scoring mode, whether it has weights (was fitted).
+    known: [bool; 2],
 }
 
 impl Default for Prior {
@@ -122,11 +133,31 @@ impl Default for Prior {
     fn default() -> Prior {
         Prior {
             weights: vec![0.0; WEIGHTS],
+            known: [false; 2],
         }
     }
 }
 
 impl Prior {
+    /// The prior built into the engine.
+    pub fn embedded() -> Prior {
+        Prior::from_bytes(EMBEDDED).expect("the embedded prior weights are well formed")
+    }
+
+    /// Whether the prior was fitted for `scoring` (its weights for that mode are not all zero).
+    pub fn knows(&self, scoring: Scoring) -> bool {
+        self.known[usize::from(scoring == Scoring::Product)]
+    }
+
+    fn with_weights(weights: Vec<f32>) -> Prior {
+        let known = [0, 1].map(|m| {
+            weights[m * MODE_WEIGHTS..(m + 1) * MODE_WEIGHTS]
+                .iter()
+                .any(|&w| w != 0.0)
+        });
+        Prior { weights, known }
+    }
+
     /// Reads a weights file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Prior, PriorError> {
         if bytes.len() < 8 || bytes[..7] != MAGIC || bytes[7] != VERSION {
@@ -139,7 +170,7 @@ impl Prior {
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        Ok(Prior { weights })
+        Ok(Prior::with_weights(weights))
     }
 
     /// The weights file of this prior.
@@ -155,8 +186,12 @@ impl Prior {
 
     /// The score of a move by its inputs (higher: more worth looking at).
     pub fn score(&self, x: &Inputs) -> f32 {
-        let tables: f32 = x.lines.iter().map(|&i| self.weights[i as usize]).sum();
-        let at = TABLE_WEIGHTS + x.phase * COUNTS;
+        let tables: f32 = x
+            .lines
+            .iter()
+            .map(|&i| self.weights[x.mode + i as usize])
+            .sum();
+        let at = x.mode + TABLE_WEIGHTS + x.phase * COUNTS;
         let counts: f32 = self.weights[at..at + COUNTS]
             .iter()
             .zip(&x.counts)
@@ -212,9 +247,9 @@ pub fn fit(roots: &[Root], epochs: usize, l2: f32, mut report: impl FnMut(usize,
             for (p, (x, share)) in softmax(&scores).iter().zip(&root.moves) {
                 let err = p - share;
                 for &i in &x.lines {
-                    grad[i as usize] += err;
+                    grad[x.mode + i as usize] += err;
                 }
-                let at = TABLE_WEIGHTS + x.phase * COUNTS;
+                let at = x.mode + TABLE_WEIGHTS + x.phase * COUNTS;
                 for (g, c) in grad[at..at + COUNTS].iter_mut().zip(&x.counts) {
                     *g += err * c;
                 }
@@ -234,7 +269,7 @@ pub fn fit(roots: &[Root], epochs: usize, l2: f32, mut report: impl FnMut(usize,
             report(epoch, cross_entropy(&prior, roots));
         }
     }
-    prior
+    Prior::with_weights(prior.weights)
 }
 
 #[cfg(test)]
@@ -325,6 +360,9 @@ mod tests {
         let before = cross_entropy(&Prior::default(), std::slice::from_ref(&root));
         let prior = fit(std::slice::from_ref(&root), 100, 0.0, |_, _| {});
         assert!(cross_entropy(&prior, &[root]) < before);
+        // Fitted on largest-group roots only: it knows that mode and leaves product alone.
+        assert!(prior.knows(Scoring::Largest) && !prior.knows(Scoring::Product));
+        assert!(!Prior::default().knows(Scoring::Largest));
         assert_eq!(Prior::from_bytes(&prior.to_bytes()).unwrap(), prior);
         assert_eq!(
             Prior::from_bytes(b"MBPRIOR\x01"),
