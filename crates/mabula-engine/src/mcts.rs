@@ -4,10 +4,12 @@
 //! thread on the same root (root parallelism) and adds their root statistics up. That keeps each
 //! tree lock-free and the search deterministic for a given seed and playout budget.
 //!
-//! - **Selection**: UCT over the children that can still matter (see below).
+//! - **Selection**: UCT over the children that can still matter (see below); with a
+//!   [`MovePrior`], plus a bonus for the moves the learnt prior favours that fades with visits.
 //! - **Expansion**: a leaf gets all its children once it has been visited
 //!   [`MctsConfig::expand_after`] times, if the tree has room ([`MctsConfig::capacity`] nodes at
-//!   most: memory is bounded); a full tree keeps running playouts from its leaves.
+//!   most: memory is bounded); a full tree keeps running playouts from its leaves. With a
+//!   [`MovePrior`] the children are tried in the prior's order.
 //! - **Playouts**: [`crate::playout`]; or, with a [`LeafModel`], the learnt evaluation
 //!   ([`crate::learn::model`]) on a node's first visit, when its position is in the model's range.
 //! - **Solver**: every node keeps bounds `pess..=opt` of its exact result (-1, 0 or 1 for the
