@@ -19,40 +19,15 @@ use mabula::{Move, Position, Scoring};
 use mabula_engine::learn::features::{FEATURES, Features, features};
 use mabula_engine::learn::labels::{edges_left, read_labels};
 use mabula_engine::learn::model::{PHASES, held_out, phase};
+use mabula_engine::learn::prior::{ENTRIES, Inputs, TABLES};
 
-const ENTRIES: usize = 6561;
-const TABLES: usize = 3;
 const TABLE_WEIGHTS: usize = TABLES * ENTRIES * 3;
 const DENSE_WEIGHTS: usize = PHASES * 3 * FEATURES;
 
-/// The table and entry of each of the twelve lines of `pos`, from the side to move.
-fn tuples(pos: &Position) -> [u32; 12] {
-    let me = pos.marbles(pos.side_to_move()).0;
-    let them = pos.marbles(pos.side_to_move().other()).0;
-    let state = |sq: usize| -> u32 {
-        if me >> sq & 1 == 1 {
-            1
-        } else if them >> sq & 1 == 1 {
-            2
-        } else {
-            0
-        }
-    };
-    let mut out = [0; 12];
-    for k in 1..=6usize {
-        let rank: [usize; 8] = std::array::from_fn(|i| k * 8 + i);
-        let file: [usize; 8] = std::array::from_fn(|i| i * 8 + k);
-        let table = (k.min(7 - k) - 1) as u32;
-        for (j, line) in [rank, file].iter().enumerate() {
-            let (mut fwd, mut back) = (0u32, 0u32);
-            for i in 0..8 {
-                fwd = fwd * 3 + state(line[i]);
-                back = back * 3 + state(line[7 - i]);
-            }
-            out[2 * (k - 1) + j] = table * ENTRIES as u32 + fwd.min(back);
-        }
-    }
-    out
+/// The table entry of each of the twelve lines of `pos`, from the side to move (the move prior's
+/// reading of a position).
+fn tuples(pos: &Position, scoring: Scoring) -> [u32; 12] {
+    Inputs::of(pos, pos.side_to_move(), scoring).lines
 }
 
 struct Sample {
@@ -66,7 +41,7 @@ impl Sample {
     fn of(pos: &Position, scoring: Scoring, result: i32) -> Sample {
         Sample {
             dense: features(pos, scoring),
-            tuples: tuples(pos),
+            tuples: tuples(pos, scoring),
             phase: phase(pos),
             class: (result + 1) as usize,
         }

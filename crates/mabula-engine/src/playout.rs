@@ -23,11 +23,11 @@ pub enum Policy {
 }
 
 /// Field squares not on file `a` of the board (so that shifting west does not wrap).
-const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+pub(crate) const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
 
 /// Pairs of orthogonally neighbouring squares both in `set` (within the field).
 #[inline(always)]
-fn pairs(set: u64) -> u32 {
+pub(crate) fn pairs(set: u64) -> u32 {
     (set & (set << 1) & NOT_FILE_A).count_ones() + (set & (set << 8)).count_ones()
 }
 

@@ -18,6 +18,7 @@
 //! (`3 x 3^8`) and the count weights (`PHASES x COUNTS`), little-endian `f32`.
 
 use super::labels::edges_left;
+use crate::playout::{NOT_FILE_A, pairs};
 use mabula::{Bitboard, Color, Position, Scoring};
 
 /// Entries of one table: 3^8 states of a line.
@@ -63,12 +64,7 @@ pub struct Inputs {
     mode: usize,
 }
 
-const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
 const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
-
-fn pairs(set: u64) -> u32 {
-    (set & (set << 1) & NOT_FILE_A).count_ones() + (set & (set << 8)).count_ones()
-}
 
 fn contacts(a: u64, b: u64) -> u32 {
     (a & (b << 1) & NOT_FILE_A).count_ones()
