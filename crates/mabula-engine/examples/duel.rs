@@ -7,15 +7,16 @@
 //! Prints A's results, over all games, over the games A started and over those it answered.
 //! With `FIRST_ONLY` set in the environment, A plays only the first-player games (as White, one at a time).
 
-use mabula::{Color, Scoring};
-use mabula_engine::EngineConfig;
+use mabula::{Bitboard, Color, Move, Position, Scoring};
 use mabula_engine::arena::{
     EnginePlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, play_game, run_match,
 };
 use mabula_engine::learn::model::Model;
 use mabula_engine::learn::prior::Prior;
+use mabula_engine::limits::Limits;
 use mabula_engine::mcts::MovePrior;
 use mabula_engine::playout::Policy;
+use mabula_engine::{Engine, EngineConfig};
 use std::sync::Mutex;
 
 fn main() {
@@ -40,6 +41,9 @@ fn main() {
                 error: std::io::Error::other("no gtp here"),
             })?;
             tweak(&mut config, prefix);
+            if let Ok(slow) = std::env::var(format!("{prefix}SLOW")) {
+                return Ok(Box::new(Phased::new(config, limits, &slow)));
+            }
             Ok(Box::new(EnginePlayer::new(
                 spec.to_string(),
                 config,
@@ -77,6 +81,54 @@ fn main() {
         second.losses,
         100.0 * second.score()
     );
+}
+
+/// `A_SLOW=LOW-HIGH:MS`: a player that thinks `MS` milliseconds a move in positions with
+/// `LOW..=HIGH` marbles on edge spaces and its usual time elsewhere (where does time pay?).
+struct Phased {
+    engine: Engine,
+    usual: Limits,
+    slow: Limits,
+    edges: std::ops::RangeInclusive<u32>,
+}
+
+impl Phased {
+    fn new(config: EngineConfig, usual: Limits, spec: &str) -> Phased {
+        let (range, ms) = spec.split_once(':').expect("SLOW=LOW-HIGH:MS");
+        let (lo, hi) = range.split_once('-').expect("SLOW=LOW-HIGH:MS");
+        Phased {
+            engine: Engine::new(config, Scoring::Largest),
+            usual,
+            slow: Limits::time(std::time::Duration::from_millis(ms.parse().expect("MS"))),
+            edges: lo.parse().expect("LOW")..=hi.parse().expect("HIGH"),
+        }
+    }
+}
+
+impl Player for Phased {
+    fn name(&self) -> String {
+        "phased".into()
+    }
+
+    fn new_game(&mut self, _start: &Position, scoring: Scoring) -> Result<(), PlayerError> {
+        self.engine.set_scoring(scoring);
+        self.engine.clear();
+        Ok(())
+    }
+
+    fn genmove(&mut self, pos: &Position) -> Result<Move, PlayerError> {
+        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let limits = if self.edges.contains(&edges) {
+            &self.slow
+        } else {
+            &self.usual
+        };
+        Ok(self.engine.choose(pos, limits))
+    }
+
+    fn observe(&mut self, _mv: Move) -> Result<(), PlayerError> {
+        Ok(())
+    }
 }
 
 type Make = Box<dyn Fn(u64) -> Result<Box<dyn Player>, PlayerError> + Sync>;
