@@ -90,7 +90,7 @@ pub struct LeafModel {
 }
 
 impl MovePrior {
-    /// The prior built into the engine (`weights/prior.bin`, largest-group scoring only so far)
+    /// The prior built into the engine (`weights/prior.bin`, both scoring modes)
     /// where it was fitted, 17 to 24 marbles left, with a bias of 4.
     pub fn embedded() -> MovePrior {
         static PRIOR: std::sync::OnceLock<Arc<Prior>> = std::sync::OnceLock::new();
