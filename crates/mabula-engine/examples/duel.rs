@@ -6,6 +6,8 @@
 //!
 //! Prints A's results, over all games, over the games A started and over those it answered.
 //! With `FIRST_ONLY` set in the environment, A plays only the first-player games (as White, one at a time).
+//! Settings come from the environment (see `tweak`), and `A_SLOW=LOW-HIGH:MS` gives A more time
+//! in one phase of the game (see `Phased`); the same with `B_`.
 
 use mabula::{Bitboard, Color, Move, Position, Scoring};
 use mabula_engine::arena::{
