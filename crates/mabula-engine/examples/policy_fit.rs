@@ -15,49 +15,20 @@
 //! ones beside it.
 
 use mabula::{Bitboard, Color, Move, Position, Scoring};
+use mabula_engine::playout::{contacts, pairs, small_clusters};
 use mabula_engine::rng::Rng;
 
 const FEATURES: usize = 9;
-const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
-const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
-
-fn pairs(set: u64) -> i32 {
-    ((set & (set << 1) & NOT_FILE_A).count_ones() + (set & (set << 8)).count_ones()) as i32
-}
-
-fn contacts(a: u64, b: u64) -> i32 {
-    ((a & (b << 1) & NOT_FILE_A).count_ones()
-        + (a & (b >> 1) & NOT_FILE_H).count_ones()
-        + (a & (b << 8)).count_ones()
-        + (a & (b >> 8)).count_ones()) as i32
-}
-
-fn small_clusters(set: u64) -> i32 {
-    let n = set << 8 & set;
-    let s = set >> 8 & set;
-    let e = (set >> 1) & NOT_FILE_H & set;
-    let w = (set << 1) & NOT_FILE_A & set;
-    let (a1, c1) = (n ^ s, n & s);
-    let (a2, c2) = (e ^ w, e & w);
-    let ones = a1 ^ a2;
-    let carry = a1 & a2;
-    let twos = c1 ^ c2 ^ carry;
-    let fours = (c1 & c2) | ((c1 ^ c2) & carry);
-    let one_or_two = set & !fours & (ones ^ twos);
-    let crowded = set & (fours | (ones & twos));
-    2 * one_or_two.count_ones() as i32 - crowded.count_ones() as i32
-}
-
 /// The features of `pos` for `me`, who just moved.
 fn features(pos: &Position, me: Color, scoring: Scoring) -> [i32; FEATURES] {
     let mine = (pos.marbles(me) & Bitboard::FIELD).0;
     let theirs = (pos.marbles(me.other()) & Bitboard::FIELD).0;
     [
-        pairs(mine),
-        pairs(theirs),
+        pairs(mine) as i32,
+        pairs(theirs) as i32,
         small_clusters(mine),
         small_clusters(theirs),
-        contacts(mine, theirs),
+        contacts(mine, theirs) as i32,
         pos.with_side_to_move(me).count_pushes() as i32,
         pos.with_side_to_move(me.other()).count_pushes() as i32,
         scoring.score_of(pos.marbles(me)) as i32,

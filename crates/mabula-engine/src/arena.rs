@@ -375,6 +375,11 @@ impl FromStr for PlayerSpec {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| err(format!("'{part}' is not key=value")))?;
+            let on_off = |v: &str| match v.trim() {
+                "on" => Ok(true),
+                "off" => Ok(false),
+                v => Err(err(format!("'{v}' is not on or off for {key}"))),
+            };
             let number = |v: &str| {
                 v.trim()
                     .parse::<u64>()
@@ -385,18 +390,8 @@ impl FromStr for PlayerSpec {
                 "movetime" => movetime = Some(Duration::from_millis(number(value)?)),
                 "playouts" => playouts = Some(number(value)?.max(1)),
                 "threads" if !baseline => threads = Some(number(value)?.max(1) as usize),
-                "practical" | "prior" if !baseline => {
-                    let on = match value.trim() {
-                        "on" => true,
-                        "off" => false,
-                        v => return Err(err(format!("'{v}' is not on or off for {key}"))),
-                    };
-                    if key.trim() == "prior" {
-                        prior = on;
-                    } else {
-                        practical = on;
-                    }
-                }
+                "practical" if !baseline => practical = on_off(value)?,
+                "prior" if !baseline => prior = on_off(value)?,
                 "eval" if !baseline => {
                     eval = match value.trim() {
                         "playouts" => Eval::Playouts,

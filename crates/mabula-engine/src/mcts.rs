@@ -586,6 +586,7 @@ impl Worker {
     fn expand(&mut self, idx: usize, pos: &Position, clock: &Clock) -> Expansion {
         let moves = pos.legal_moves();
         let mover = pos.side_to_move().other();
+        let edges = (pos.occupied() & Bitboard::EDGE).count();
         if moves.is_empty() {
             if !self.config.prove {
                 return Expansion::Over;
@@ -597,7 +598,7 @@ impl Worker {
         }
         if self.config.prove
             && idx != 0
-            && (pos.occupied() & Bitboard::EDGE).count() <= self.config.solve_edges
+            && edges <= self.config.solve_edges
             && let Some(solver) = self.solver.as_mut()
         {
             let budget = clock.clone().with_nodes(self.config.solve_nodes);
@@ -613,12 +614,7 @@ impl Worker {
         }
         let first = nodes.len();
         match self.config.move_prior.as_ref() {
-            Some(prior)
-                if prior
-                    .edges
-                    .contains(&(pos.occupied() & Bitboard::EDGE).count())
-                    && prior.prior.knows(self.tree.scoring) =>
-            {
+            Some(prior) if prior.edges.contains(&edges) && prior.prior.knows(self.tree.scoring) => {
                 let me = pos.side_to_move();
                 let scores: Vec<f32> = moves
                     .iter()
@@ -628,16 +624,11 @@ impl Worker {
                         prior.prior.score_of(&after, me, self.tree.scoring)
                     })
                     .collect();
-                let mut children: Vec<Node> = moves
-                    .iter()
-                    .zip(softmax(&scores))
-                    .map(|(&m, p)| Node {
-                        prior: (255.0 * p).round() as u8,
-                        ..Node::new(m)
-                    })
-                    .collect();
-                children.sort_by_key(|n| std::cmp::Reverse(n.prior));
-                nodes.extend(children);
+                nodes.extend(moves.iter().zip(softmax(&scores)).map(|(&m, p)| Node {
+                    prior: (255.0 * p).round() as u8,
+                    ..Node::new(m)
+                }));
+                nodes[first..].sort_by_key(|n| std::cmp::Reverse(n.prior));
             }
             _ => nodes.extend(moves.iter().map(|&m| Node::new(m))),
         }

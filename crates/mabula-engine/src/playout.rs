@@ -22,13 +22,23 @@ pub enum Policy {
     },
 }
 
-/// Field squares not on file `a` of the board (so that shifting west does not wrap).
-pub(crate) const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+/// Squares not on file `a` of the board (so that shifting west does not wrap).
+const NOT_FILE_A: u64 = !0x0101_0101_0101_0101;
+/// Squares not on file `h` of the board (so that shifting east does not wrap).
+const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
 
 /// Pairs of orthogonally neighbouring squares both in `set` (within the field).
 #[inline(always)]
-pub(crate) fn pairs(set: u64) -> u32 {
+pub fn pairs(set: u64) -> u32 {
     (set & (set << 1) & NOT_FILE_A).count_ones() + (set & (set << 8)).count_ones()
+}
+
+/// Pairs of orthogonal neighbours with one square in `a` and the other in `b`.
+pub fn contacts(a: u64, b: u64) -> u32 {
+    (a & (b << 1) & NOT_FILE_A).count_ones()
+        + (a & (b >> 1) & NOT_FILE_H).count_ones()
+        + (a & (b << 8)).count_ones()
+        + (a & (b >> 8)).count_ones()
 }
 
 /// How good `pos` looks for `me` (who just moved) by the cheap neighbour count.
@@ -45,10 +55,10 @@ pub fn quick_eval(pos: &Position, me: Color, scoring: Scoring) -> i32 {
 /// A cheap stand-in for a product score: marbles with one or two own neighbours count, lone
 /// marbles and crowded ones (three or four neighbours: part of a big blob) do not.
 #[inline(always)]
-fn small_clusters(set: u64) -> i32 {
+pub fn small_clusters(set: u64) -> i32 {
     let n = set << 8 & set;
     let s = set >> 8 & set;
-    let e = (set >> 1) & !0x8080_8080_8080_8080 & set;
+    let e = (set >> 1) & NOT_FILE_H & set;
     let w = (set << 1) & NOT_FILE_A & set;
     // Per square, the number of neighbours in bit-sliced form.
     let (a1, c1) = (n ^ s, n & s);

@@ -17,8 +17,8 @@
 //! `MBPRIOR`, a version byte (1), then for each scoring mode (largest, product) the three tables
 //! (`3 x 3^8`) and the count weights (`PHASES x COUNTS`), little-endian `f32`.
 
-use super::labels::edges_left;
-use crate::playout::{NOT_FILE_A, pairs};
+use super::model::phase;
+use crate::playout::{contacts, pairs};
 use mabula::{Bitboard, Color, Position, Scoring};
 
 /// Entries of one table: 3^8 states of a line.
@@ -27,8 +27,8 @@ pub const ENTRIES: usize = 6561;
 pub const TABLES: usize = 3;
 /// The cheap counts beside the tables.
 pub const COUNTS: usize = 8;
-/// Phases with their own count weights (two steps of the clock each, as the model's).
-pub const PHASES: usize = 13;
+/// Phases with their own count weights: the model's ([`phase`]), two steps of the clock each.
+pub const PHASES: usize = super::model::PHASES;
 const TABLE_WEIGHTS: usize = TABLES * ENTRIES;
 /// The weights of one scoring mode.
 const MODE_WEIGHTS: usize = TABLE_WEIGHTS + PHASES * COUNTS;
@@ -62,15 +62,6 @@ pub struct Inputs {
     pub phase: usize,
     /// Where the weights of the scoring mode start.
     mode: usize,
-}
-
-const NOT_FILE_H: u64 = !0x8080_8080_8080_8080;
-
-fn contacts(a: u64, b: u64) -> u32 {
-    (a & (b << 1) & NOT_FILE_A).count_ones()
-        + (a & (b >> 1) & NOT_FILE_H).count_ones()
-        + (a & (b << 8)).count_ones()
-        + (a & (b >> 8)).count_ones()
 }
 
 impl Inputs {
@@ -110,7 +101,7 @@ impl Inputs {
         Inputs {
             lines,
             counts,
-            phase: (edges_left(pos) as usize / 2).min(PHASES - 1),
+            phase: phase(pos),
             mode: usize::from(scoring == Scoring::Product) * MODE_WEIGHTS,
         }
     }
@@ -271,7 +262,7 @@ pub fn fit(roots: &[Root], epochs: usize, l2: f32, mut report: impl FnMut(usize,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mabula::deal;
+    use mabula::{Symmetry, deal};
 
     #[test]
     fn a_mirrored_position_reads_the_same_entries() {
@@ -285,52 +276,10 @@ mod tests {
         assert_eq!(x.phase, 11);
         let mut sorted = x.lines;
         sorted.sort_unstable();
-        let mirrored: Position = mirror(&after);
+        let mirrored = Symmetry::FlipFiles.position(&after);
         let mut y = Inputs::of(&mirrored, Color::White, Scoring::Largest).lines;
         y.sort_unstable();
         assert_eq!(sorted, y);
-    }
-
-    /// `pos` reflected left to right.
-    fn mirror(pos: &Position) -> Position {
-        let text = pos.to_string();
-        let (board, turn) = text.split_once(' ').unwrap();
-        let ranks: Vec<String> = board
-            .split('/')
-            .map(|r| {
-                let mut cells = String::new();
-                for ch in r.chars() {
-                    match ch.to_digit(10) {
-                        Some(n) => cells.extend(std::iter::repeat_n('.', n as usize)),
-                        None => cells.push(ch),
-                    }
-                }
-                cells.chars().rev().collect()
-            })
-            .collect();
-        let packed: Vec<String> = ranks
-            .iter()
-            .map(|r| {
-                let mut out = String::new();
-                let mut empty = 0;
-                for ch in r.chars() {
-                    if ch == '.' {
-                        empty += 1;
-                    } else {
-                        if empty > 0 {
-                            out += &empty.to_string();
-                            empty = 0;
-                        }
-                        out.push(ch);
-                    }
-                }
-                if empty > 0 {
-                    out += &empty.to_string();
-                }
-                out
-            })
-            .collect();
-        format!("{} {turn}", packed.join("/")).parse().unwrap()
     }
 
     #[test]
