@@ -15,8 +15,9 @@ use mabula_engine::arena::{
 };
 use mabula_engine::learn::model::Model;
 use mabula_engine::learn::prior::Prior;
+use mabula_engine::learn::value::ValueModel;
 use mabula_engine::limits::Limits;
-use mabula_engine::mcts::MovePrior;
+use mabula_engine::mcts::{MovePrior, ValuePrior};
 use mabula_engine::playout::Policy;
 use mabula_engine::{Engine, EngineConfig};
 use std::sync::Mutex;
@@ -184,7 +185,9 @@ fn progress(s: &MatchStats) {
 /// where it is used), `A_EVAL_DEPTH` (the deepest node it evaluates) and `A_EVAL_FILE` (a
 /// weights file instead of the built-in one); a move prior from `A_PRIOR_FILE` (the
 /// `prior_fit` example's weights) with `A_PRIOR_BIAS` (its weight in selection, 1) and
-/// `A_PRIOR_EDGES=LOW-HIGH` (marbles left where it is used, 17-24); the same with `B_`.
+/// `A_PRIOR_EDGES=LOW-HIGH` (marbles left where it is used, 17-24); a value from `A_VALUE_FILE`
+/// (the `value_fit` example's weights) with `A_VALUE_WEIGHT` (the visits it counts as, 8) and
+/// `A_VALUE_EDGES=LOW-HIGH` (17-24); the same with `B_`.
 fn tweak(config: &mut EngineConfig, prefix: &str) {
     let var = |name: &str| std::env::var(format!("{prefix}{name}")).ok();
     if let Some(p) = var("POLICY") {
@@ -220,6 +223,16 @@ fn tweak(config: &mut EngineConfig, prefix: &str) {
         config.mcts.move_prior = Some(MovePrior {
             prior: std::sync::Arc::new(Prior::from_bytes(&bytes).expect("prior weights")),
             bias: var("PRIOR_BIAS").map_or(1.0, |b| b.parse().expect("PRIOR_BIAS")),
+            edges: lo.parse().expect("LOW")..=hi.parse().expect("HIGH"),
+        });
+    }
+    if let Some(x) = var("VALUE_FILE") {
+        let bytes = std::fs::read(&x).expect("VALUE_FILE");
+        let edges = var("VALUE_EDGES").unwrap_or("17-24".to_string());
+        let (lo, hi) = edges.split_once('-').expect("VALUE_EDGES=LOW-HIGH");
+        config.mcts.value_prior = Some(ValuePrior {
+            value: std::sync::Arc::new(ValueModel::from_bytes(&bytes).expect("value weights")),
+            weight: var("VALUE_WEIGHT").map_or(8, |b| b.parse().expect("VALUE_WEIGHT")),
             edges: lo.parse().expect("LOW")..=hi.parse().expect("HIGH"),
         });
     }

@@ -117,6 +117,7 @@ impl Level {
                     capacity: 1 << 22,
                     leaf_model: None,
                     move_prior: None,
+                    value_prior: None,
                 },
                 root_solve_edges: 16,
                 temperature: 0.0,

@@ -21,7 +21,8 @@
 //! - **Tree reuse**: [`Tree::advance`] keeps the subtree of the position actually reached.
 
 use crate::learn::model::Model;
-use crate::learn::prior::{Prior, softmax};
+use crate::learn::prior::{Inputs, Prior, softmax};
+use crate::learn::value::ValueModel;
 use crate::limits::Clock;
 use crate::playout::{Policy, playout};
 use crate::rng::Rng;
@@ -55,6 +56,8 @@ pub struct MctsConfig {
     pub leaf_model: Option<LeafModel>,
     /// The learnt move prior on expansions (none: moves in generation order, no bias).
     pub move_prior: Option<MovePrior>,
+    /// The learnt value on expansions (none: new children start without visits).
+    pub value_prior: Option<ValuePrior>,
 }
 
 /// The learnt move prior in the tree. When a node whose position has a number of marbles on
@@ -68,6 +71,20 @@ pub struct MovePrior {
     /// How much the prior counts in selection.
     pub bias: f32,
     /// Marbles left on edge spaces where the prior is used.
+    pub edges: RangeInclusive<u32>,
+}
+
+/// The learnt value in the tree. When a node whose position has a number of marbles on edge
+/// spaces in `edges` is expanded, each new child starts with `weight` visits at the value's
+/// expected score for its move, as if that many playouts had already gone through it; later
+/// playouts outweigh it. The head start does not count towards expanding the child.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValuePrior {
+    /// The value.
+    pub value: Arc<ValueModel>,
+    /// Visits the value counts as.
+    pub weight: u8,
+    /// Marbles left on edge spaces where the value is used.
     pub edges: RangeInclusive<u32>,
 }
 
@@ -127,6 +144,7 @@ impl Default for MctsConfig {
             capacity: 1 << 22,
             leaf_model: None,
             move_prior: None,
+            value_prior: None,
         }
     }
 }
@@ -146,6 +164,7 @@ impl MctsConfig {
             capacity: 1 << 22,
             leaf_model: None,
             move_prior: None,
+            value_prior: None,
         }
     }
 }
@@ -170,6 +189,8 @@ struct Node {
     opt: i8,
     /// The move prior's share for this move, out of 255 (0 without a prior).
     prior: u8,
+    /// Visits the learnt value gave this node when it was created (included in `visits`).
+    head_start: u8,
 }
 
 impl Node {
@@ -183,6 +204,7 @@ impl Node {
             pess: -1,
             opt: 1,
             prior: 0,
+            head_start: 0,
         }
     }
 
@@ -475,7 +497,9 @@ impl Worker {
                 {
                     break value;
                 }
-                if node.visits + 1 < self.config.expand_after && idx != 0 {
+                if node.visits - u32::from(node.head_start) + 1 < self.config.expand_after
+                    && idx != 0
+                {
                     break self.playouts_from(&pos);
                 }
                 match self.expand(idx, &pos, clock) {
@@ -613,24 +637,40 @@ impl Worker {
             return Expansion::Full;
         }
         let first = nodes.len();
-        match self.config.move_prior.as_ref() {
-            Some(prior) if prior.edges.contains(&edges) && prior.prior.knows(self.tree.scoring) => {
-                let me = pos.side_to_move();
-                let scores: Vec<f32> = moves
-                    .iter()
-                    .map(|&m| {
-                        let mut after = *pos;
-                        after.play_unchecked(m);
-                        prior.prior.score_of(&after, me, self.tree.scoring)
-                    })
-                    .collect();
-                nodes.extend(moves.iter().zip(softmax(&scores)).map(|(&m, p)| Node {
-                    prior: (255.0 * p).round() as u8,
-                    ..Node::new(m)
-                }));
+        let scoring = self.tree.scoring;
+        let prior = (self.config.move_prior.as_ref())
+            .filter(|p| p.edges.contains(&edges) && p.prior.knows(scoring));
+        let value = (self.config.value_prior.as_ref())
+            .filter(|v| v.edges.contains(&edges) && v.value.knows(scoring));
+        if prior.is_none() && value.is_none() {
+            nodes.extend(moves.iter().map(|&m| Node::new(m)));
+        } else {
+            let me = pos.side_to_move();
+            let inputs: Vec<Inputs> = moves
+                .iter()
+                .map(|&m| {
+                    let mut after = *pos;
+                    after.play_unchecked(m);
+                    Inputs::of(&after, me, scoring)
+                })
+                .collect();
+            nodes.extend(moves.iter().map(|&m| Node::new(m)));
+            if let Some(v) = value {
+                let w = u32::from(v.weight);
+                for (n, x) in nodes[first..].iter_mut().zip(&inputs) {
+                    let expected = v.value.expected(x);
+                    n.visits = w;
+                    n.wins = ((2 * w) as f32 * expected).round() as u32;
+                    n.head_start = v.weight;
+                }
+            }
+            if let Some(p) = prior {
+                let scores: Vec<f32> = inputs.iter().map(|x| p.prior.score(x)).collect();
+                for (n, share) in nodes[first..].iter_mut().zip(softmax(&scores)) {
+                    n.prior = (255.0 * share).round() as u8;
+                }
                 nodes[first..].sort_by_key(|n| std::cmp::Reverse(n.prior));
             }
-            _ => nodes.extend(moves.iter().map(|&m| Node::new(m))),
         }
         nodes[idx].first = first as u32;
         nodes[idx].count = moves.len() as u8;
@@ -842,6 +882,53 @@ mod tests {
         assert!((score(first) - score(favourite)).abs() < 1e-4);
         assert!(biased > 4 * plain.max(1), "{biased} against {plain}");
         assert!(2 * biased > top, "{biased} against {top}");
+    }
+
+    #[test]
+    fn the_value_gives_new_children_a_head_start_at_its_score() {
+        use crate::learn::value::{Sample, fit};
+        let pos = deal::random(4, Color::White);
+        let moves = pos.legal_moves();
+        // A value fitted to games in which the last move won and every other move lost.
+        let favourite = *moves.iter().last().unwrap();
+        let samples: Vec<Sample> = moves
+            .iter()
+            .map(|&mv| {
+                let mut after = pos;
+                after.play_unchecked(mv);
+                Sample {
+                    x: Inputs::of(&after, Color::White, Scoring::Largest),
+                    target: f32::from(u8::from(mv == favourite)),
+                }
+            })
+            .collect();
+        let value = Arc::new(fit(&samples, 300, 0.0, |_, _| {}));
+        let config = MctsConfig {
+            value_prior: Some(ValuePrior {
+                value,
+                weight: 20,
+                edges: 0..=24,
+            }),
+            ..MctsConfig::default()
+        };
+        // The head start does not count towards expansion: after one playout only the root is
+        // expanded, as without it.
+        let mut w = Worker::new(pos, Scoring::Largest, config.clone(), 1, None);
+        w.run(&Limits::none().start(), 1);
+        assert_eq!(w.tree.len(), 1 + moves.len());
+        let mut w = Worker::new(pos, Scoring::Largest, config, 1, None);
+        w.run(&Limits::none().start(), 500);
+        let stats = w.tree.root_stats();
+        // Every root move got 20 visits ahead of the 500 playouts; the favourite starts as a
+        // near-certain win and draws the most of them.
+        let head_starts = 20 * stats.len() as u64;
+        assert_eq!(
+            stats.iter().map(|s| s.visits).sum::<u64>(),
+            500 + head_starts
+        );
+        let best = stats.iter().max_by_key(|s| s.visits).unwrap();
+        assert_eq!(best.mv, favourite);
+        assert!(stats.iter().all(|s| s.visits >= 20));
     }
 
     #[test]

@@ -21,3 +21,4 @@ pub mod labels;
 pub mod mlp;
 pub mod model;
 pub mod prior;
+pub mod value;

@@ -17,6 +17,7 @@
 //! `MBPRIOR`, a version byte (1), then for each scoring mode (largest, product) the three tables
 //! (`3 x 3^8`) and the count weights (`PHASES x COUNTS`), little-endian `f32`.
 
+use super::labels::edges_left;
 use super::model::phase;
 use crate::playout::{contacts, pairs};
 use mabula::{Bitboard, Color, Position, Scoring};
@@ -60,8 +61,10 @@ pub struct Inputs {
     pub counts: [f32; COUNTS],
     /// Marbles left on edge spaces, two at a time.
     pub phase: usize,
-    /// Where the weights of the scoring mode start.
-    mode: usize,
+    /// Marbles left on edge spaces.
+    pub edges: usize,
+    /// Whether the scoring mode is product (else largest).
+    pub product: bool,
 }
 
 impl Inputs {
@@ -102,7 +105,8 @@ impl Inputs {
             lines,
             counts,
             phase: phase(pos),
-            mode: usize::from(scoring == Scoring::Product) * MODE_WEIGHTS,
+            edges: edges_left(pos) as usize,
+            product: scoring == Scoring::Product,
         }
     }
 }
@@ -173,12 +177,13 @@ impl Prior {
 
     /// The score of a move by its inputs (higher: more worth looking at).
     pub fn score(&self, x: &Inputs) -> f32 {
+        let mode = usize::from(x.product) * MODE_WEIGHTS;
         let tables: f32 = x
             .lines
             .iter()
-            .map(|&i| self.weights[x.mode + i as usize])
+            .map(|&i| self.weights[mode + i as usize])
             .sum();
-        let at = x.mode + TABLE_WEIGHTS + x.phase * COUNTS;
+        let at = mode + TABLE_WEIGHTS + x.phase * COUNTS;
         let counts: f32 = self.weights[at..at + COUNTS]
             .iter()
             .zip(&x.counts)
@@ -233,10 +238,11 @@ pub fn fit(roots: &[Root], epochs: usize, l2: f32, mut report: impl FnMut(usize,
             let scores: Vec<f32> = root.moves.iter().map(|(x, _)| prior.score(x)).collect();
             for (p, (x, share)) in softmax(&scores).iter().zip(&root.moves) {
                 let err = p - share;
+                let mode = usize::from(x.product) * MODE_WEIGHTS;
                 for &i in &x.lines {
-                    grad[x.mode + i as usize] += err;
+                    grad[mode + i as usize] += err;
                 }
-                let at = x.mode + TABLE_WEIGHTS + x.phase * COUNTS;
+                let at = mode + TABLE_WEIGHTS + x.phase * COUNTS;
                 for (g, c) in grad[at..at + COUNTS].iter_mut().zip(&x.counts) {
                     *g += err * c;
                 }
