@@ -10,12 +10,13 @@
 //! `level=10,practical=off`, `level=10-v1` (level 10 frozen as it stood before the learnt
 //! evaluation, see [`LevelName`]), `level=10,eval=model` (the learnt evaluation at the leaves
 //! of the tree, see [`LeafModel`]), `level=10,prior=on` (the learnt move prior on the tree's
-//! expansions, see [`MovePrior`]),
+//! expansions, see [`MovePrior`]), `level=10,value=on` (the learnt value as a head start for new
+//! children, see [`ValuePrior`]),
 //! `baseline-uct,movetime=1000`, `random` or `gtp:mabula gtp` (see [`PlayerSpec`]).
 
 use crate::levels::{DEFAULT_MOVETIME, LevelName};
 use crate::limits::Limits;
-use crate::mcts::{LeafModel, MovePrior};
+use crate::mcts::{LeafModel, MovePrior, ValuePrior};
 use crate::rng::Rng;
 use crate::search::{Engine, EngineConfig};
 use mabula::{Color, Game, GameResult, Move, Position, Scoring};
@@ -309,6 +310,9 @@ pub enum PlayerSpec {
         /// Whether the tree search orders and biases its moves by the learnt move prior
         /// ([`MovePrior::embedded`]; default off).
         prior: bool,
+        /// Whether new children of the tree start with the learnt value's head start
+        /// ([`ValuePrior::embedded`]; default off).
+        value: bool,
     },
     /// Plain UCT with random playouts: `baseline-uct[,movetime=MS][,playouts=N]`.
     Baseline {
@@ -337,7 +341,7 @@ pub enum Eval {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "'{spec}' is not a player: {reason} (write level=N|10-v1,movetime=MS,playouts=N,threads=N,\
-     practical=on|off,eval=playouts|model,prior=on|off, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
+     practical=on|off,eval=playouts|model,prior=on|off,value=on|off, baseline-uct[,movetime=MS][,playouts=N], random, or gtp:COMMAND)"
 )]
 pub struct ParsePlayerError {
     spec: String,
@@ -371,6 +375,7 @@ impl FromStr for PlayerSpec {
         let mut practical = true;
         let mut eval = Eval::Playouts;
         let mut prior = false;
+        let mut value_on = false;
         for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = part
                 .split_once('=')
@@ -392,6 +397,7 @@ impl FromStr for PlayerSpec {
                 "threads" if !baseline => threads = Some(number(value)?.max(1) as usize),
                 "practical" if !baseline => practical = on_off(value)?,
                 "prior" if !baseline => prior = on_off(value)?,
+                "value" if !baseline => value_on = on_off(value)?,
                 "eval" if !baseline => {
                     eval = match value.trim() {
                         "playouts" => Eval::Playouts,
@@ -413,6 +419,7 @@ impl FromStr for PlayerSpec {
                 practical,
                 eval,
                 prior,
+                value: value_on,
             }
         })
     }
@@ -439,6 +446,7 @@ impl fmt::Display for PlayerSpec {
                 practical,
                 eval,
                 prior,
+                value,
             } => {
                 write!(f, "level={level}{}", extras(movetime, playouts))?;
                 if let Some(t) = threads {
@@ -452,6 +460,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if *prior {
                     f.write_str(",prior=on")?;
+                }
+                if *value {
+                    f.write_str(",value=on")?;
                 }
                 Ok(())
             }
@@ -487,6 +498,7 @@ impl PlayerSpec {
                 practical,
                 eval,
                 prior,
+                value,
             } => {
                 let l = level.level(seed);
                 let mut config = l.config;
@@ -499,6 +511,9 @@ impl PlayerSpec {
                 }
                 if *prior {
                     config.mcts.move_prior = Some(MovePrior::embedded());
+                }
+                if *value {
+                    config.mcts.value_prior = Some(ValuePrior::embedded());
                 }
                 let nodes = playouts.or(l.playouts);
                 let time = match (movetime, nodes) {
@@ -738,6 +753,7 @@ mod tests {
                 practical: true,
                 eval: Eval::Playouts,
                 prior: false,
+                value: false,
             }
         );
         assert_eq!(spec.to_string(), "level=7,movetime=500,threads=1");
@@ -773,6 +789,10 @@ mod tests {
             .engine(1)
             .unwrap();
         assert_eq!(config.mcts.move_prior, None);
+        let value: PlayerSpec = "value=on,level=10,prior=on".parse().expect("a spec");
+        assert_eq!(value.to_string(), "level=10,prior=on,value=on");
+        let (config, _) = value.engine(1).unwrap();
+        assert_eq!(config.mcts.value_prior, Some(ValuePrior::embedded()));
         let (config, _) = model.engine(1).expect("an engine");
         assert_eq!(config.mcts.leaf_model, Some(LeafModel::embedded()));
         for bad in [
@@ -788,6 +808,8 @@ mod tests {
             "eval=net",
             "prior=yes",
             "baseline-uct,prior=on",
+            "value=maybe",
+            "baseline-uct,value=on",
             "baseline-uct,eval=model",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");

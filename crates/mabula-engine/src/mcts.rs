@@ -119,6 +119,21 @@ impl MovePrior {
     }
 }
 
+impl ValuePrior {
+    /// The value built into the engine (`weights/value.bin`) where it was fitted, 17 to 24
+    /// marbles left, worth 8 visits.
+    pub fn embedded() -> ValuePrior {
+        static VALUE: std::sync::OnceLock<Arc<ValueModel>> = std::sync::OnceLock::new();
+        ValuePrior {
+            value: VALUE
+                .get_or_init(|| Arc::new(ValueModel::embedded()))
+                .clone(),
+            weight: 8,
+            edges: 17..=24,
+        }
+    }
+}
+
 impl LeafModel {
     /// The model built into the engine, where its labels are (10 to 14 marbles left).
     pub fn embedded() -> LeafModel {

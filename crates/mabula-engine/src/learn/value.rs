@@ -24,6 +24,9 @@ const WEIGHTS: usize = 2 * MODE_WEIGHTS;
 const MAGIC: [u8; 7] = *b"MBVALUE";
 const VERSION: u8 = 1;
 
+/// The value shipped with the engine.
+static EMBEDDED: &[u8] = include_bytes!("../../weights/value.bin");
+
 /// Why a value weights file could not be read.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ValueError {
@@ -54,6 +57,11 @@ impl Default for ValueModel {
 }
 
 impl ValueModel {
+    /// The value built into the engine.
+    pub fn embedded() -> ValueModel {
+        ValueModel::from_bytes(EMBEDDED).expect("the embedded value weights are well formed")
+    }
+
     /// Whether the value was fitted for `scoring`.
     pub fn knows(&self, scoring: Scoring) -> bool {
         self.known[usize::from(scoring == Scoring::Product)]
