@@ -9,7 +9,8 @@
 //! - **Expansion**: a leaf gets all its children once it has been visited
 //!   [`MctsConfig::expand_after`] times, if the tree has room ([`MctsConfig::capacity`] nodes at
 //!   most: memory is bounded); a full tree keeps running playouts from its leaves. With a
-//!   [`MovePrior`] the children are tried in the prior's order.
+//!   [`MovePrior`] the children are tried in the prior's order; with a [`ValuePrior`] each
+//!   starts with a few visits' head start at the learnt value ([`crate::learn::value`]).
 //! - **Playouts**: [`crate::playout`]; or, with a [`LeafModel`], the learnt evaluation
 //!   ([`crate::learn::model`]) on a node's first visit, when its position is in the model's range.
 //! - **Solver**: every node keeps bounds `pess..=opt` of its exact result (-1, 0 or 1 for the
