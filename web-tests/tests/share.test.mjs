@@ -81,8 +81,16 @@ test('the replay and game pages share the shown position as a picture', async ()
     const page = await ctx.newPage();
     await page.goto(`${BASE}/replay/${id}`);
     await page.waitForSelector('.movelist button[data-number]');
-    // Go back five moves, then share: the picture is of the position shown.
-    await page.click(`.movelist button[data-number="${st.moves.length - 5}"]`);
+    // Go back five moves (until the page shows that position: a click while the page is
+    // still drawing itself can land on a button that is being replaced), then share: the
+    // picture is of the position shown.
+    const back = `.movelist button[data-number="${st.moves.length - 5}"]`;
+    for (let tries = 0; ; tries++) {
+      await page.click(back);
+      const shown = await page.waitForSelector(`${back}[aria-current="true"]`, { timeout: 2000 }).then(() => true, () => false);
+      if (shown) break;
+      assert.ok(tries < 3, 'the replay shows the move clicked');
+    }
     await page.click('.share-button');
     await page.waitForSelector('dialog.share-dialog[open]');
     await page.waitForFunction(() => document.querySelector('.share-preview')?.naturalWidth > 0);
