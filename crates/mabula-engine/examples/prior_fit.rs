@@ -12,9 +12,9 @@
 //! is the long search's most visited move, and the share of the long search's visits that fall
 //! on the prior's five favourites. `EPOCHS` (300) and `L2` (1e-4) tune the fit.
 
-use mabula::{Move, Position, Scoring};
+use mabula::{Move, Scoring};
 use mabula_engine::learn::labels::edges_left;
-use mabula_engine::learn::prior::{Inputs, Root, cross_entropy, fit, softmax};
+use mabula_engine::learn::prior::{Inputs, Root, cross_entropy, fit, parse_search, softmax};
 use std::collections::BTreeMap;
 
 fn main() {
@@ -28,18 +28,9 @@ fn main() {
             None => (Scoring::Largest, file.as_str()),
         };
         for line in std::fs::read_to_string(file).expect("distill file").lines() {
-            let (pos, moves) = line.split_once('\t').expect("a tab");
-            let pos: Position = pos.parse().expect("position");
+            let (pos, moves) = parse_search(line).expect("a long search");
             let mover = pos.side_to_move();
-            let moves: Vec<(Move, f32)> = moves
-                .split(' ')
-                .map(|m| {
-                    let mut parts = m.split(':');
-                    let mv: Move = parts.next().unwrap().parse().expect("move");
-                    let visits: f32 = parts.next().unwrap().parse().expect("visits");
-                    (mv, visits)
-                })
-                .collect();
+            let moves: Vec<(Move, f32)> = moves.iter().map(|&(mv, v, _)| (mv, v as f32)).collect();
             let total: f32 = moves.iter().map(|m| m.1).sum();
             if moves.len() < 2 || total <= 0.0 {
                 continue;

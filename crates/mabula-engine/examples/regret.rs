@@ -13,14 +13,12 @@
 //! the mean regret, how often it picked the long search's most visited move, and the mean
 //! regret by marbles left; every player sees the same positions, one after the other.
 
-use mabula::{Move, Position, Scoring};
+use mabula::Scoring;
 use mabula_engine::Engine;
 use mabula_engine::arena::PlayerSpec;
 use mabula_engine::learn::labels::edges_left;
+use mabula_engine::learn::prior::{Search, parse_search};
 use std::collections::BTreeMap;
-
-/// A long search: the position, and each move with its visits and expected score.
-type Search = (Position, Vec<(Move, f64, f64)>);
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,20 +33,7 @@ fn main() {
         .lines()
         .skip(from)
         .take(count)
-        .map(|line| {
-            let (pos, moves) = line.split_once('\t').expect("a tab");
-            let moves = moves
-                .split(' ')
-                .map(|m| {
-                    let mut p = m.split(':');
-                    let mv: Move = p.next().unwrap().parse().expect("move");
-                    let visits: f64 = p.next().unwrap().parse().expect("visits");
-                    let score: f64 = p.next().unwrap().parse().expect("score");
-                    (mv, visits, score)
-                })
-                .collect();
-            (pos.parse().expect("position"), moves)
-        })
+        .map(|line| parse_search(line).expect("a long search"))
         .collect();
     let mut engines: Vec<(String, Engine, mabula_engine::Limits)> = specs
         .iter()

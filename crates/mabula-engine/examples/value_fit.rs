@@ -18,7 +18,7 @@
 
 use mabula::{Color, Move, Position, Scoring};
 use mabula_engine::learn::labels::edges_left;
-use mabula_engine::learn::prior::Inputs;
+use mabula_engine::learn::prior::{Inputs, parse_search};
 use mabula_engine::learn::value::{Sample, fit, log_loss};
 use std::collections::BTreeMap;
 
@@ -124,19 +124,15 @@ fn main() {
     for (scoring, file) in searches {
         let mut by: BTreeMap<u32, [f64; 4]> = BTreeMap::new();
         for line in std::fs::read_to_string(file).expect("distill file").lines() {
-            let (pos, moves) = line.split_once('\t').expect("a tab");
-            let pos: Position = pos.parse().expect("position");
+            let (pos, moves) = parse_search(line).expect("a long search");
             let mover = pos.side_to_move();
             let mut moves: Vec<(f32, f32, f32)> = moves
-                .split(' ')
-                .map(|m| {
-                    let mut p = m.split(':');
-                    let mv: Move = p.next().unwrap().parse().expect("move");
-                    let visits: f32 = p.next().unwrap().parse().expect("visits");
-                    let score: f32 = p.next().unwrap().parse().expect("score");
+                .iter()
+                .map(|&(mv, visits, score)| {
                     let mut after = pos;
                     after.play_unchecked(mv);
-                    (visits, score, model.expected_of(&after, mover, scoring))
+                    let value = model.expected_of(&after, mover, scoring);
+                    (visits as f32, score as f32, value)
                 })
                 .collect();
             if moves.len() < 6 {

@@ -658,9 +658,8 @@ impl Worker {
             .filter(|p| p.edges.contains(&edges) && p.prior.knows(scoring));
         let value = (self.config.value_prior.as_ref())
             .filter(|v| v.edges.contains(&edges) && v.value.knows(scoring));
-        if prior.is_none() && value.is_none() {
-            nodes.extend(moves.iter().map(|&m| Node::new(m)));
-        } else {
+        nodes.extend(moves.iter().map(|&m| Node::new(m)));
+        if prior.is_some() || value.is_some() {
             let me = pos.side_to_move();
             let inputs: Vec<Inputs> = moves
                 .iter()
@@ -670,13 +669,11 @@ impl Worker {
                     Inputs::of(&after, me, scoring)
                 })
                 .collect();
-            nodes.extend(moves.iter().map(|&m| Node::new(m)));
             if let Some(v) = value {
                 let w = u32::from(v.weight);
                 for (n, x) in nodes[first..].iter_mut().zip(&inputs) {
-                    let expected = v.value.expected(x);
                     n.visits = w;
-                    n.wins = ((2 * w) as f32 * expected).round() as u32;
+                    n.wins = ((2 * w) as f32 * v.value.expected(x)).round() as u32;
                     n.head_start = v.weight;
                 }
             }

@@ -18,9 +18,8 @@
 //! (`3 x 3^8`) and the count weights (`PHASES x COUNTS`), little-endian `f32`.
 
 use super::labels::edges_left;
-use super::model::phase;
 use crate::playout::{contacts, pairs};
-use mabula::{Bitboard, Color, Position, Scoring};
+use mabula::{Bitboard, Color, Move, Position, Scoring};
 
 /// Entries of one table: 3^8 states of a line.
 pub const ENTRIES: usize = 6561;
@@ -59,8 +58,6 @@ pub struct Inputs {
     pub lines: [u32; 12],
     /// The cheap counts, scaled to about 0..1.
     pub counts: [f32; COUNTS],
-    /// Marbles left on edge spaces, two at a time.
-    pub phase: usize,
     /// Marbles left on edge spaces.
     pub edges: usize,
     /// Whether the scoring mode is product (else largest).
@@ -104,11 +101,141 @@ impl Inputs {
         Inputs {
             lines,
             counts,
-            phase: phase(pos),
             edges: edges_left(pos) as usize,
             product: scoring == Scoring::Product,
         }
     }
+}
+
+impl Inputs {
+    /// Marbles left on edge spaces, two at a time (the model's [`super::model::phase`]).
+    pub fn phase(&self) -> usize {
+        (self.edges / 2).min(PHASES - 1)
+    }
+
+    /// The weighted sum of these inputs: the table weights of the scoring mode starting at
+    /// `mode`, the count weights at `at`.
+    pub(super) fn dot(&self, weights: &[f32], mode: usize, at: usize) -> f32 {
+        let tables: f32 = self.lines.iter().map(|&i| weights[mode + i as usize]).sum();
+        let counts: f32 = weights[at..at + COUNTS]
+            .iter()
+            .zip(&self.counts)
+            .map(|(w, c)| w * c)
+            .sum();
+        tables + counts
+    }
+
+    /// Adds `err` times these inputs to `grad` where [`Inputs::dot`] reads its weights.
+    pub(super) fn add_to(&self, grad: &mut [f32], mode: usize, at: usize, err: f32) {
+        for &i in &self.lines {
+            grad[mode + i as usize] += err;
+        }
+        for (g, c) in grad[at..at + COUNTS].iter_mut().zip(&self.counts) {
+            *g += err * c;
+        }
+    }
+}
+
+/// Full-batch Adam (rate 0.02) with an L2 penalty, as both table models ([`Prior`] and
+/// [`super::value::ValueModel`]) are fitted.
+pub(super) struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    steps: i32,
+}
+
+impl Adam {
+    pub(super) fn new(len: usize) -> Adam {
+        Adam {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            steps: 0,
+        }
+    }
+
+    /// One step on `weights` from `grad`, the gradient summed over `n` examples.
+    pub(super) fn step(&mut self, weights: &mut [f32], grad: &[f32], n: f32, l2: f32) {
+        let (b1, b2, rate) = (0.9f32, 0.999f32, 0.02f32);
+        self.steps += 1;
+        let (c1, c2) = (1.0 - b1.powi(self.steps), 1.0 - b2.powi(self.steps));
+        let (m, v) = (&mut self.m, &mut self.v);
+        for i in 0..weights.len() {
+            let g = grad[i] / n + l2 * weights[i];
+            if g == 0.0 && m[i] == 0.0 {
+                continue;
+            }
+            m[i] = b1 * m[i] + (1.0 - b1) * g;
+            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
+            weights[i] -= rate * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
+        }
+    }
+}
+
+/// What is wrong with a table model's weights file.
+pub(super) enum BadFile {
+    /// Wrong magic word or version.
+    Header,
+    /// This many bytes, not the expected number.
+    Length(usize),
+}
+
+/// The weights in a file that starts with `magic` and version byte 1 and holds `count` weights.
+pub(super) fn read_weights(
+    bytes: &[u8],
+    magic: &[u8; 7],
+    count: usize,
+) -> Result<Vec<f32>, BadFile> {
+    if bytes.len() < 8 || bytes[..7] != magic[..] || bytes[7] != VERSION {
+        return Err(BadFile::Header);
+    }
+    if bytes.len() != 8 + 4 * count {
+        return Err(BadFile::Length(bytes.len()));
+    }
+    Ok(bytes[8..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}
+
+/// The file [`read_weights`] reads.
+pub(super) fn write_weights(magic: &[u8; 7], weights: &[f32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 + 4 * weights.len());
+    out.extend_from_slice(magic);
+    out.push(VERSION);
+    for w in weights {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
+/// For each scoring mode (blocks of `mode_len` weights), whether any of its weights is set.
+pub(super) fn known_modes(weights: &[f32], mode_len: usize) -> [bool; 2] {
+    [0, 1].map(|m| {
+        weights[m * mode_len..(m + 1) * mode_len]
+            .iter()
+            .any(|&w| w != 0.0)
+    })
+}
+
+/// A long search: the position, and each move with its visits and expected score.
+pub type Search = (Position, Vec<(Move, f64, f64)>);
+
+/// One long search of the `distill` example's files: the position, a tab, then every move as
+/// `move:visits:score` (the score is the search's expected score for the mover). `None` when
+/// the line is not one.
+pub fn parse_search(line: &str) -> Option<Search> {
+    let (pos, moves) = line.split_once('\t')?;
+    let moves = moves
+        .split(' ')
+        .map(|m| {
+            let mut parts = m.split(':');
+            let mv = parts.next()?.parse().ok()?;
+            let visits = parts.next()?.parse().ok()?;
+            let score = parts.next()?.parse().ok()?;
+            Some((mv, visits, score))
+        })
+        .collect::<Option<_>>()?;
+    Some((pos.parse().ok()?, moves))
 }
 
 /// The fitted prior.
@@ -141,55 +268,34 @@ impl Prior {
     }
 
     fn with_weights(weights: Vec<f32>) -> Prior {
-        let known = [0, 1].map(|m| {
-            weights[m * MODE_WEIGHTS..(m + 1) * MODE_WEIGHTS]
-                .iter()
-                .any(|&w| w != 0.0)
-        });
+        let known = known_modes(&weights, MODE_WEIGHTS);
         Prior { weights, known }
     }
 
     /// Reads a weights file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Prior, PriorError> {
-        if bytes.len() < 8 || bytes[..7] != MAGIC || bytes[7] != VERSION {
-            return Err(PriorError::Header);
+        match read_weights(bytes, &MAGIC, WEIGHTS) {
+            Ok(weights) => Ok(Prior::with_weights(weights)),
+            Err(BadFile::Header) => Err(PriorError::Header),
+            Err(BadFile::Length(n)) => Err(PriorError::Length(n)),
         }
-        if bytes.len() != 8 + 4 * WEIGHTS {
-            return Err(PriorError::Length(bytes.len()));
-        }
-        let weights = bytes[8..]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        Ok(Prior::with_weights(weights))
     }
 
     /// The weights file of this prior.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + 4 * WEIGHTS);
-        out.extend_from_slice(&MAGIC);
-        out.push(VERSION);
-        for w in &self.weights {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        out
+        write_weights(&MAGIC, &self.weights)
     }
 
     /// The score of a move by its inputs (higher: more worth looking at).
     pub fn score(&self, x: &Inputs) -> f32 {
+        let (mode, at) = Prior::offsets(x);
+        x.dot(&self.weights, mode, at)
+    }
+
+    /// Where the table weights of `x`'s scoring mode start, and where its count weights are.
+    fn offsets(x: &Inputs) -> (usize, usize) {
         let mode = usize::from(x.product) * MODE_WEIGHTS;
-        let tables: f32 = x
-            .lines
-            .iter()
-            .map(|&i| self.weights[mode + i as usize])
-            .sum();
-        let at = mode + TABLE_WEIGHTS + x.phase * COUNTS;
-        let counts: f32 = self.weights[at..at + COUNTS]
-            .iter()
-            .zip(&x.counts)
-            .map(|(w, c)| w * c)
-            .sum();
-        tables + counts
+        (mode, mode + TABLE_WEIGHTS + x.phase() * COUNTS)
     }
 
     /// The score of the move that led to `after`, made by `mover`.
@@ -229,35 +335,18 @@ pub fn cross_entropy(prior: &Prior, roots: &[Root]) -> f64 {
 /// L2 penalty `l2` on every weight; `report(epoch, loss)` is called now and then.
 pub fn fit(roots: &[Root], epochs: usize, l2: f32, mut report: impl FnMut(usize, f64)) -> Prior {
     let mut prior = Prior::default();
-    let (mut m, mut v) = (vec![0f32; WEIGHTS], vec![0f32; WEIGHTS]);
-    let (b1, b2, rate) = (0.9f32, 0.999f32, 0.02f32);
+    let mut adam = Adam::new(WEIGHTS);
     let n = roots.len().max(1) as f32;
     for epoch in 1..=epochs {
         let mut grad = vec![0f32; WEIGHTS];
         for root in roots {
             let scores: Vec<f32> = root.moves.iter().map(|(x, _)| prior.score(x)).collect();
             for (p, (x, share)) in softmax(&scores).iter().zip(&root.moves) {
-                let err = p - share;
-                let mode = usize::from(x.product) * MODE_WEIGHTS;
-                for &i in &x.lines {
-                    grad[mode + i as usize] += err;
-                }
-                let at = mode + TABLE_WEIGHTS + x.phase * COUNTS;
-                for (g, c) in grad[at..at + COUNTS].iter_mut().zip(&x.counts) {
-                    *g += err * c;
-                }
+                let (mode, at) = Prior::offsets(x);
+                x.add_to(&mut grad, mode, at, p - share);
             }
         }
-        let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
-        for i in 0..WEIGHTS {
-            let g = grad[i] / n + l2 * prior.weights[i];
-            if g == 0.0 && m[i] == 0.0 {
-                continue;
-            }
-            m[i] = b1 * m[i] + (1.0 - b1) * g;
-            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-            prior.weights[i] -= rate * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
-        }
+        adam.step(&mut prior.weights, &grad, n, l2);
         if epoch == 1 || epoch % 50 == 0 || epoch == epochs {
             report(epoch, cross_entropy(&prior, roots));
         }
@@ -279,7 +368,7 @@ mod tests {
         let x = Inputs::of(&after, Color::White, Scoring::Largest);
         // Every entry is inside its table, and the deal's field is empty.
         assert!(x.lines.iter().all(|&i| (i as usize) < TABLE_WEIGHTS));
-        assert_eq!(x.phase, 11);
+        assert_eq!(x.phase(), 11);
         let mut sorted = x.lines;
         sorted.sort_unstable();
         let mirrored = Symmetry::FlipFiles.position(&after);

@@ -13,7 +13,9 @@
 //! `MBVALUE`, a version byte (1), then for each scoring mode (largest, product) the three tables
 //! (`3 x 3^8`) and the count weights (`EDGES x COUNTS`), little-endian `f32`.
 
-use super::prior::{COUNTS, ENTRIES, Inputs, TABLES};
+use super::prior::{
+    Adam, BadFile, COUNTS, ENTRIES, Inputs, TABLES, known_modes, read_weights, write_weights,
+};
 use mabula::{Color, Position, Scoring};
 
 /// Rows of count weights: one for each number of marbles left on edge spaces (0 to 24).
@@ -22,7 +24,6 @@ const TABLE_WEIGHTS: usize = TABLES * ENTRIES;
 const MODE_WEIGHTS: usize = TABLE_WEIGHTS + EDGES * COUNTS;
 const WEIGHTS: usize = 2 * MODE_WEIGHTS;
 const MAGIC: [u8; 7] = *b"MBVALUE";
-const VERSION: u8 = 1;
 
 /// The value shipped with the engine.
 static EMBEDDED: &[u8] = include_bytes!("../../weights/value.bin");
@@ -31,7 +32,7 @@ static EMBEDDED: &[u8] = include_bytes!("../../weights/value.bin");
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ValueError {
     /// Wrong magic word or version.
-    #[error("not a value weights file of version {VERSION}")]
+    #[error("not a value weights file of version 1")]
     Header,
     /// Too short or too long.
     #[error("the value weights file has {0} bytes, {expected} expected", expected = 8 + 4 * WEIGHTS)]
@@ -68,60 +69,34 @@ impl ValueModel {
     }
 
     fn with_weights(weights: Vec<f32>) -> ValueModel {
-        let known = [0, 1].map(|m| {
-            weights[m * MODE_WEIGHTS..(m + 1) * MODE_WEIGHTS]
-                .iter()
-                .any(|&w| w != 0.0)
-        });
+        let known = known_modes(&weights, MODE_WEIGHTS);
         ValueModel { weights, known }
     }
 
     /// Reads a weights file.
     pub fn from_bytes(bytes: &[u8]) -> Result<ValueModel, ValueError> {
-        if bytes.len() < 8 || bytes[..7] != MAGIC || bytes[7] != VERSION {
-            return Err(ValueError::Header);
+        match read_weights(bytes, &MAGIC, WEIGHTS) {
+            Ok(weights) => Ok(ValueModel::with_weights(weights)),
+            Err(BadFile::Header) => Err(ValueError::Header),
+            Err(BadFile::Length(n)) => Err(ValueError::Length(n)),
         }
-        if bytes.len() != 8 + 4 * WEIGHTS {
-            return Err(ValueError::Length(bytes.len()));
-        }
-        let weights = bytes[8..]
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        Ok(ValueModel::with_weights(weights))
     }
 
     /// The weights file of this value.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + 4 * WEIGHTS);
-        out.extend_from_slice(&MAGIC);
-        out.push(VERSION);
-        for w in &self.weights {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        out
+        write_weights(&MAGIC, &self.weights)
     }
 
-    /// Where the count weights of `x` start.
-    fn counts_at(x: &Inputs) -> usize {
-        usize::from(x.product) * MODE_WEIGHTS + TABLE_WEIGHTS + x.edges.min(EDGES - 1) * COUNTS
+    /// Where the table weights of `x`'s scoring mode start, and where its count weights are.
+    fn offsets(x: &Inputs) -> (usize, usize) {
+        let mode = usize::from(x.product) * MODE_WEIGHTS;
+        (mode, mode + TABLE_WEIGHTS + x.edges.min(EDGES - 1) * COUNTS)
     }
 
     /// The logit of the mover's expected score.
     pub fn logit(&self, x: &Inputs) -> f32 {
-        let mode = usize::from(x.product) * MODE_WEIGHTS;
-        let tables: f32 = x
-            .lines
-            .iter()
-            .map(|&i| self.weights[mode + i as usize])
-            .sum();
-        let at = ValueModel::counts_at(x);
-        let counts: f32 = self.weights[at..at + COUNTS]
-            .iter()
-            .zip(&x.counts)
-            .map(|(w, c)| w * c)
-            .sum();
-        tables + counts
+        let (mode, at) = ValueModel::offsets(x);
+        x.dot(&self.weights, mode, at)
     }
 
     /// The expected score (win 1, draw 1/2, loss 0) of the player who just moved.
@@ -166,32 +141,15 @@ pub fn fit(
     mut report: impl FnMut(usize, f64),
 ) -> ValueModel {
     let mut model = ValueModel::default();
-    let (mut m, mut v) = (vec![0f32; WEIGHTS], vec![0f32; WEIGHTS]);
-    let (b1, b2, rate) = (0.9f32, 0.999f32, 0.02f32);
+    let mut adam = Adam::new(WEIGHTS);
     let n = samples.len().max(1) as f32;
     for epoch in 1..=epochs {
         let mut grad = vec![0f32; WEIGHTS];
         for s in samples {
-            let err = model.expected(&s.x) - s.target;
-            let mode = usize::from(s.x.product) * MODE_WEIGHTS;
-            for &i in &s.x.lines {
-                grad[mode + i as usize] += err;
-            }
-            let at = ValueModel::counts_at(&s.x);
-            for (g, c) in grad[at..at + COUNTS].iter_mut().zip(&s.x.counts) {
-                *g += err * c;
-            }
+            let (mode, at) = ValueModel::offsets(&s.x);
+            s.x.add_to(&mut grad, mode, at, model.expected(&s.x) - s.target);
         }
-        let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
-        for i in 0..WEIGHTS {
-            let g = grad[i] / n + l2 * model.weights[i];
-            if g == 0.0 && m[i] == 0.0 {
-                continue;
-            }
-            m[i] = b1 * m[i] + (1.0 - b1) * g;
-            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-            model.weights[i] -= rate * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
-        }
+        adam.step(&mut model.weights, &grad, n, l2);
         if epoch == 1 || epoch % 50 == 0 || epoch == epochs {
             report(epoch, log_loss(&model, samples));
         }
