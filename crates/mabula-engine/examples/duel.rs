@@ -190,11 +190,12 @@ fn progress(s: &MatchStats) {
 /// `A_VALUE_EDGES=LOW-HIGH` (17-24); the same with `B_`.
 fn tweak(config: &mut EngineConfig, prefix: &str) {
     let var = |name: &str| std::env::var(format!("{prefix}{name}")).ok();
-    // A range of marbles left, `LOW-HIGH`.
-    let range = |name: &str, default: &str| {
-        let text = var(name).unwrap_or(default.to_string());
-        let (lo, hi) = text.split_once('-').expect("LOW-HIGH");
-        lo.parse::<u32>().expect("LOW")..=hi.parse::<u32>().expect("HIGH")
+    // A range of marbles left, `LOW-HIGH`, when the variable is set.
+    let range = |name: &str| {
+        var(name).map(|text| {
+            let (lo, hi) = text.split_once('-').expect("LOW-HIGH");
+            lo.parse::<u32>().expect("LOW")..=hi.parse::<u32>().expect("HIGH")
+        })
     };
     if let Some(p) = var("POLICY") {
         config.mcts.policy = match p.strip_prefix("greedy") {
@@ -227,7 +228,7 @@ fn tweak(config: &mut EngineConfig, prefix: &str) {
         config.mcts.move_prior = Some(MovePrior {
             prior: std::sync::Arc::new(Prior::from_bytes(&bytes).expect("prior weights")),
             bias: var("PRIOR_BIAS").map_or(1.0, |b| b.parse().expect("PRIOR_BIAS")),
-            edges: range("PRIOR_EDGES", "17-24"),
+            edges: range("PRIOR_EDGES").unwrap_or(17..=24),
         });
     }
     if let Some(x) = var("VALUE_FILE") {
@@ -235,15 +236,15 @@ fn tweak(config: &mut EngineConfig, prefix: &str) {
         config.mcts.value_prior = Some(ValuePrior {
             value: std::sync::Arc::new(ValueModel::from_bytes(&bytes).expect("value weights")),
             weight: var("VALUE_WEIGHT").map_or(8, |b| b.parse().expect("VALUE_WEIGHT")),
-            edges: range("VALUE_EDGES", "17-24"),
+            edges: range("VALUE_EDGES").unwrap_or(17..=24),
         });
     }
     if let Some(leaf) = config.mcts.leaf_model.as_mut() {
         if let Some(x) = var("EVAL_WEIGHT") {
             leaf.weight = x.parse().expect("EVAL_WEIGHT");
         }
-        if var("EVAL_EDGES").is_some() {
-            leaf.edges = range("EVAL_EDGES", "");
+        if let Some(edges) = range("EVAL_EDGES") {
+            leaf.edges = edges;
         }
         if let Some(x) = var("EVAL_DEPTH") {
             leaf.max_depth = x.parse().expect("EVAL_DEPTH");

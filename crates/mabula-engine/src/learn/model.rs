@@ -31,7 +31,12 @@ static EMBEDDED: &[u8] = include_bytes!("../../weights/eval.bin");
 
 /// The phase of a position: marbles left on edge spaces, two at a time.
 pub fn phase(pos: &Position) -> usize {
-    (edges_left(pos) as usize / 2).min(PHASES - 1)
+    phase_of(edges_left(pos) as usize)
+}
+
+/// The phase of a position with `edges` marbles left on edge spaces.
+pub fn phase_of(edges: usize) -> usize {
+    (edges / 2).min(PHASES - 1)
 }
 
 fn scoring_index(scoring: Scoring) -> usize {

@@ -34,7 +34,7 @@ const TABLE_WEIGHTS: usize = TABLES * ENTRIES;
 const MODE_WEIGHTS: usize = TABLE_WEIGHTS + PHASES * COUNTS;
 const WEIGHTS: usize = 2 * MODE_WEIGHTS;
 const MAGIC: [u8; 7] = *b"MBPRIOR";
-const VERSION: u8 = 1;
+pub(super) const VERSION: u8 = 1;
 
 /// The prior shipped with the engine.
 static EMBEDDED: &[u8] = include_bytes!("../../weights/prior.bin");
@@ -110,7 +110,7 @@ impl Inputs {
 impl Inputs {
     /// Marbles left on edge spaces, two at a time (the model's [`super::model::phase`]).
     pub fn phase(&self) -> usize {
-        (self.edges / 2).min(PHASES - 1)
+        super::model::phase_of(self.edges)
     }
 
     /// The weighted sum of these inputs: the table weights of the scoring mode starting at

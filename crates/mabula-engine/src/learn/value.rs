@@ -14,7 +14,8 @@
 //! (`3 x 3^8`) and the count weights (`EDGES x COUNTS`), little-endian `f32`.
 
 use super::prior::{
-    Adam, BadFile, COUNTS, ENTRIES, Inputs, TABLES, known_modes, read_weights, write_weights,
+    Adam, BadFile, COUNTS, ENTRIES, Inputs, TABLES, VERSION, known_modes, read_weights,
+    write_weights,
 };
 use mabula::{Color, Position, Scoring};
 
@@ -32,7 +33,7 @@ static EMBEDDED: &[u8] = include_bytes!("../../weights/value.bin");
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ValueError {
     /// Wrong magic word or version.
-    #[error("not a value weights file of version 1")]
+    #[error("not a value weights file of version {VERSION}")]
     Header,
     /// Too short or too long.
     #[error("the value weights file has {0} bytes, {expected} expected", expected = 8 + 4 * WEIGHTS)]
