@@ -3,7 +3,7 @@
 //! `instances` is old) is taken over.
 
 use super::StoreError;
-use super::players::{Db, on_db};
+use super::players::{Db, Pools, on_db};
 use sqlx::Row;
 
 /// Where a position's shared analysis stands for the instance asking.

@@ -240,8 +240,9 @@ pub trait Backend: Send + Sync + 'static {
     fn listen(&self) -> Option<mpsc::Receiver<Notice>>;
     /// Closes the connections (SQLite checkpoints its log).
     fn close(&self) -> BoxFuture<'_, ()>;
-    /// The connections, for the players' queries ([`players`]).
-    fn db(&self) -> players::Db;
+    /// The connections, for the players' queries ([`players`]), which the store puts behind its
+    /// gate.
+    fn pools(&self) -> players::Pools;
 }
 
 /// A queued write and where to send its outcome.
@@ -253,13 +254,52 @@ struct Pending {
 /// The most writes grouped in one transaction.
 const MAX_BATCH: usize = 512;
 
-/// The storage the server uses: a backend plus the group-commit writer in front of it.
+/// The availability gate in front of every query, shared by the game rows, the players'
+/// queries and the analyses' claims: while the database is known to be away, a query is answered
+/// [`StoreError::Unavailable`] at once instead of waiting for a connection, and any query that
+/// finds it away closes the gate for all. The heartbeat ([`Store::probe`]) asks every second and
+/// opens it again.
+#[derive(Clone, Debug)]
+pub struct Gate(Arc<AtomicBool>);
+
+impl Gate {
+    fn new() -> Gate {
+        Gate(Arc::new(AtomicBool::new(true)))
+    }
+
+    /// Answers `Unavailable` at once while the database is known to be away.
+    pub(crate) fn check(&self) -> Result<(), StoreError> {
+        if self.0.load(Ordering::Acquire) {
+            Ok(())
+        } else {
+            Err(StoreError::Unavailable(
+                "the database did not answer the last probe".into(),
+            ))
+        }
+    }
+
+    /// Notes whether a query found the database.
+    pub(crate) fn note<T>(&self, r: Result<T, StoreError>) -> Result<T, StoreError> {
+        if let Err(StoreError::Unavailable(_)) = &r {
+            self.0.store(false, Ordering::Release);
+        }
+        r
+    }
+
+    /// Whether the database answered the last time it was asked.
+    pub fn is_up(&self) -> bool {
+        self.0.load(Ordering::Acquire)
+    }
+}
+
+/// The storage the server uses: a backend, the group-commit writer in front of it, and the
+/// players' queries ([`players::Db`]), all behind one [`Gate`].
 pub struct Store {
     backend: Arc<dyn Backend>,
-    /// The database answered the last time it was asked. While it does not, requests are
-    /// answered [`StoreError::Unavailable`] at once instead of waiting for a connection; the
-    /// heartbeat ([`Store::probe`]) asks every second and opens the way again.
-    up: AtomicBool,
+    /// The database answered the last time it was asked.
+    gate: Gate,
+    /// The players' and analyses' queries, behind the same gate.
+    db: players::Db,
     /// The writer's queue; `None` once closed.
     queue: Mutex<Option<mpsc::Sender<Pending>>>,
     /// The writer task, awaited on close so every queued write is committed.
@@ -271,9 +311,11 @@ impl Store {
     pub fn new(backend: Arc<dyn Backend>) -> Store {
         let (tx, rx) = mpsc::channel(4096);
         let writer = tokio::spawn(write_loop(backend.clone(), rx));
+        let gate = Gate::new();
         Store {
+            db: players::Db::new(backend.pools(), gate.clone()),
+            gate,
             backend,
-            up: AtomicBool::new(true),
             queue: Mutex::new(Some(tx)),
             writer: Mutex::new(Some(writer)),
         }
@@ -294,23 +336,18 @@ impl Store {
         self.backend.kind()
     }
 
-    /// Answers `Unavailable` at once while the database is known to be down.
-    fn gate(&self) -> Result<(), StoreError> {
-        if self.up.load(Ordering::Acquire) {
-            Ok(())
-        } else {
-            Err(StoreError::Unavailable(
-                "the database did not answer the last probe".into(),
-            ))
-        }
+    /// The players' and analyses' queries (accounts, sessions, ratings, seeks, claims), behind
+    /// the store's gate.
+    pub fn db(&self) -> &players::Db {
+        &self.db
     }
 
-    /// Notes whether the database answered.
+    fn gate(&self) -> Result<(), StoreError> {
+        self.gate.check()
+    }
+
     fn note<T>(&self, r: Result<T, StoreError>) -> Result<T, StoreError> {
-        if let Err(StoreError::Unavailable(_)) = &r {
-            self.up.store(false, Ordering::Release);
-        }
-        r
+        self.gate.note(r)
     }
 
     /// Runs `probe` on the database whatever its last state, and notes whether it answered
@@ -322,13 +359,13 @@ impl Store {
     ) -> (Result<T, StoreError>, bool) {
         let r = probe.await;
         let up = !matches!(r, Err(StoreError::Unavailable(_)));
-        let was = self.up.swap(up, Ordering::AcqRel);
+        let was = self.gate.0.swap(up, Ordering::AcqRel);
         (r, was != up)
     }
 
     /// Whether the database answered the last time it was asked.
     pub fn is_up(&self) -> bool {
-        self.up.load(Ordering::Acquire)
+        self.gate.is_up()
     }
 
     /// The stored version of a game.
@@ -369,6 +406,42 @@ impl Store {
     pub async fn list(&self, filter: ListFilter, limit: u32) -> Result<Vec<GameRow>, StoreError> {
         self.gate()?;
         self.note(self.backend.list(filter, limit).await)
+    }
+
+    /// Unfinished engine games whose engine move waits for an instance not heard from since
+    /// `alive_since` (or for none).
+    pub async fn engine_orphans(
+        &self,
+        alive_since: i64,
+        limit: u32,
+    ) -> Result<Vec<Orphan>, StoreError> {
+        self.gate()?;
+        self.note(self.backend.engine_orphans(alive_since, limit).await)
+    }
+
+    /// Claims an orphan's engine move for instance `me`; `false` if another was quicker.
+    pub async fn claim_engine(&self, orphan: &Orphan, me: &str) -> Result<bool, StoreError> {
+        self.gate()?;
+        self.note(self.backend.claim_engine(orphan, me).await)
+    }
+
+    /// Stores `me`'s open WebSockets of game `id` (when given) and answers the totals over the
+    /// instances alive since `alive_since`.
+    pub async fn presence(
+        &self,
+        me: &str,
+        id: &str,
+        mine: Option<PresenceCounts>,
+        alive_since: i64,
+    ) -> Result<PresenceCounts, StoreError> {
+        self.gate()?;
+        self.note(self.backend.presence(me, id, mine, alive_since).await)
+    }
+
+    /// Removes instance `me` from the database (it stops).
+    pub async fn leave(&self, me: &str) -> Result<(), StoreError> {
+        self.gate()?;
+        self.note(self.backend.leave(me).await)
     }
 
     /// Stops taking writes, commits the queued ones, closes the database.

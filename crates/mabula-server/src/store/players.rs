@@ -9,7 +9,7 @@
 //! are announced in their own transaction with `NOTIFY` on PostgreSQL; on SQLite there is one
 //! process, and the caller delivers the same [`Notice`] itself.
 
-use super::{CHANNEL, Notice, StoreError};
+use super::{CHANNEL, Gate, Notice, StoreError};
 use crate::model::rating::{Glicko2, Rating};
 use crate::model::{Speed, TimeControl};
 use mabula::{Color, GameResult, Position, Scoring};
@@ -17,9 +17,9 @@ use sqlx::Row;
 use sqlx::postgres::PgPool;
 use sqlx::sqlite::SqlitePool;
 
-/// The connections of one database, for the queries of this module.
+/// The connections of one database.
 #[derive(Clone, Debug)]
-pub enum Db {
+pub enum Pools {
     /// SQLite: the one writing connection and the readers.
     Sqlite {
         /// The writer.
@@ -31,28 +31,50 @@ pub enum Db {
     Postgres(PgPool),
 }
 
+/// The queries of this module and of [`analyses`](super::analyses), on one database's
+/// connections and behind the store's availability [`Gate`].
+#[derive(Clone, Debug)]
+pub struct Db {
+    pub(super) pools: Pools,
+    pub(super) gate: Gate,
+}
+
+impl Db {
+    pub(super) fn new(pools: Pools, gate: Gate) -> Db {
+        Db { pools, gate }
+    }
+}
+
 /// Runs `$body` with `$pool` bound to the database's pool for writes (`write`) or reads
-/// (`read`), and `$pg` to whether it is PostgreSQL. The body is compiled once per database.
+/// (`read`), and `$pg` to whether it is PostgreSQL, behind the gate: answers `Unavailable` at
+/// once while the database is known to be away, and closes the gate when the body finds it away.
+/// The body is compiled once per database; its `?` and `return` leave the body only.
 macro_rules! on_db {
-    ($db:expr, write, |$pool:ident, $pg:ident| $body:expr) => {
-        match $db {
-            Db::Sqlite { writer: $pool, .. } => {
+    ($db:expr, $which:ident, |$pool:ident, $pg:ident| $body:expr) => {{
+        let db: &Db = $db;
+        db.gate.check()?;
+        let r: Result<_, StoreError> = async { on_db!(@pools db.pools, $which, $pool, $pg, $body) }.await;
+        db.gate.note(r)
+    }};
+    (@pools $pools:expr, write, $pool:ident, $pg:ident, $body:expr) => {
+        match &$pools {
+            Pools::Sqlite { writer: $pool, .. } => {
                 let $pg = false;
                 $body
             }
-            Db::Postgres($pool) => {
+            Pools::Postgres($pool) => {
                 let $pg = true;
                 $body
             }
         }
     };
-    ($db:expr, read, |$pool:ident, $pg:ident| $body:expr) => {
-        match $db {
-            Db::Sqlite { reader: $pool, .. } => {
+    (@pools $pools:expr, read, $pool:ident, $pg:ident, $body:expr) => {
+        match &$pools {
+            Pools::Sqlite { reader: $pool, .. } => {
                 let $pg = false;
                 $body
             }
-            Db::Postgres($pool) => {
+            Pools::Postgres($pool) => {
                 let $pg = true;
                 $body
             }

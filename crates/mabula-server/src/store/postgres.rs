@@ -244,8 +244,8 @@ impl super::Backend for Postgres {
         Some(rx)
     }
 
-    fn db(&self) -> super::players::Db {
-        super::players::Db::Postgres(self.pool.clone())
+    fn pools(&self) -> super::players::Pools {
+        super::players::Pools::Postgres(self.pool.clone())
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {

@@ -198,8 +198,8 @@ impl super::Backend for Sqlite {
         None
     }
 
-    fn db(&self) -> super::players::Db {
-        super::players::Db::Sqlite {
+    fn pools(&self) -> super::players::Pools {
+        super::players::Pools::Sqlite {
             writer: self.writer.clone(),
             reader: self.reader.clone(),
         }
