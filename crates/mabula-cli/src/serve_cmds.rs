@@ -140,12 +140,12 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             };
             let mut config = ServerConfig::new(database);
             if let Some(n) = engine_threads {
-                config.hub.engine_threads = n;
+                config.services.engine_threads = n;
             }
-            config.hub.engine_movetime = Duration::from_millis(engine_movetime_ms);
+            config.services.engine_movetime = Duration::from_millis(engine_movetime_ms);
             config.rate_limit = rate_limit;
             config.rate_burst = rate_burst;
-            config.hub.analysis_time = Duration::from_millis(analysis_ms.max(1));
+            config.services.analysis_time = Duration::from_millis(analysis_ms.max(1));
             config.header_timeout = Duration::from_millis(header_timeout_ms.max(1));
             config.idle_timeout = Duration::from_millis(idle_timeout_ms.max(1));
             config.max_connections_per_address = max_connections_per_address;

@@ -18,7 +18,7 @@
 //! position is cached, or being analysed already) is always answered.
 //!
 //! Hints ([`Analyst::hint`]) go to the pool's play lane, before any analysis-board work, and are
-//! not bounded here (the hub gives a hint only on the player's turn). A hint for a position
+//! not bounded here (the games service gives a hint only on the player's turn). A hint for a position
 //! whose analysis is still waiting in the board lane moves that analysis to the play lane.
 
 use crate::engine::{Bounds, EnginePool, Refused, Slot, Ticket, Work};

@@ -30,7 +30,7 @@
 //! running in the lane, and how many may wait in the lane in all; beyond either the work is
 //! refused at once ([`Refused`]). The analysis service uses them. Engine moves are never refused:
 //! [`EnginePool::choose_for`] queues without bounds, and a key's queued moves are bounded by its
-//! engine games waiting for a move, since the hub runs one engine computation per game at a time.
+//! engine games waiting for a move, since the games service runs one engine computation per game at a time.
 //!
 //! Queued work that is dropped (its [`Ticket`] dropped: the client left) leaves the queue at once
 //! and frees its place for the key.

@@ -202,7 +202,19 @@ impl From<Refusal> for ApiError {
             Refusal::NotYourSeat(_) => ErrorCode::NotYourSeat,
             Refusal::NothingPlayed | Refusal::NoOwnMove => ErrorCode::NothingToUndo,
             Refusal::UndoOnTheClock => ErrorCode::UndoNotAllowed,
-            Refusal::ClaimAfterEnd => ErrorCode::GameOver,
+            Refusal::ClaimAfterEnd
+            | Refusal::NotDue
+            | Refusal::OutOfTime
+            | Refusal::HintAfterEnd(_) => ErrorCode::GameOver,
+            Refusal::HintNotAgainstEngine => ErrorCode::BadRequest,
+            Refusal::HintNotYourTurn => ErrorCode::NotYourTurn,
+            Refusal::UndoOfferPending => ErrorCode::UndoOfferPending,
+            Refusal::NoUndoOffer => ErrorCode::NoUndoOffer,
+            Refusal::OwnUndoOffer => ErrorCode::NotYourSeat,
+            Refusal::JoinCodeInvalid => ErrorCode::JoinCodeInvalid,
+            Refusal::SeatTaken => ErrorCode::SeatTaken,
+            Refusal::RematchBeforeEnd => ErrorCode::GameNotOver,
+            Refusal::RematchTaken => ErrorCode::RematchTaken,
             Refusal::ClaimNotOnClock
             | Refusal::ClaimOnOwnTurn
             | Refusal::ClaimOpponentHere

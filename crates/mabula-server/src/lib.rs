@@ -10,14 +10,16 @@
 //! - [`api`]: the HTTP side: `AppState`, one router per resource (`games`, `accounts`,
 //!   `players`, `lobby`, `analysis`, `ws`, `docs`, `assets`), the layers (sessions and CSRF,
 //!   rate limit, JSON errors).
-//! - [`hub`]: the games in memory and every action on them: check, commit, then broadcast;
-//!   accounts and sessions, the lobby's seeks, clocks and the rating job.
+//! - [`services`]: one service per concern, each owning its state: the live games (every
+//!   action on a game: check, commit, then broadcast), clocks, ratings, the lobby, accounts,
+//!   players' pages, and this instance among the others; wired and started in one place.
 //! - [`model`]: a game's settings, seats, players, clock and rules of acting, and Glicko-2
 //!   ratings, without I/O; its own error type, `Refusal`.
 //! - [`view`]: the JSON shapes and how a game becomes its public state (with move previews).
 //! - [`protocol`]: the WebSocket's messages, both what a client sends and what the server sends.
 //! - [`store`]: the storage interface, its row types, its SQLite and PostgreSQL backends, the
-//!   group-commit writer, and the players' queries (accounts, sessions, ratings, seeks).
+//!   group-commit writer, and the players' queries (accounts, sessions, ratings, seeks), all
+//!   behind one availability gate.
 //! - [`engine`]: the bounded pool where engine moves and analyses are computed.
 //! - [`analysis`]: the analysis board's service: positions analysed on the engine pool with
 //!   `mabula_engine::annotate` within a time bound, streamed as they deepen, cached per position;
@@ -39,7 +41,8 @@
 //!    whose errors it converts.
 //! 4. [`protocol`] uses view, error and the model; [`extract`] auth and error; [`analysis`] the
 //!    engine and error.
-//! 5. [`hub`], the service layer, uses all of the above and answers with [`error::ApiError`].
+//! 5. [`services`], the service layer, uses all of the above and answers with
+//!    [`error::ApiError`].
 //! 6. [`api`], the HTTP edge, and above it [`server`], which serves the api's router.
 //!
 //! The typed HTTP client and the load test are in the crate `mabula-client`.
@@ -50,11 +53,11 @@ pub mod auth;
 pub mod engine;
 pub mod error;
 pub mod extract;
-pub mod hub;
 pub mod model;
 pub mod picture;
 pub mod protocol;
 pub mod server;
+pub mod services;
 pub mod store;
 pub mod view;
 

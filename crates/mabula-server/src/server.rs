@@ -13,7 +13,7 @@ mod conn;
 use crate::api::limits::Slots;
 use crate::api::{self, AppState};
 use crate::extract::TrustedProxies;
-use crate::hub::{Hub, HubConfig};
+use crate::services::{Config, Services};
 use crate::store::{Store, StoreError};
 use std::future::Future;
 use std::io;
@@ -29,7 +29,7 @@ pub struct ServerConfig {
     /// The database URL (see [`crate::store::open_backend`]).
     pub database: String,
     /// Engine and memory settings.
-    pub hub: HubConfig,
+    pub services: Config,
     /// Requests per second allowed per client address (0: no limit).
     pub rate_limit: f64,
     /// Burst size of the rate limit.
@@ -62,7 +62,7 @@ impl ServerConfig {
     pub fn new(database: impl Into<String>) -> ServerConfig {
         ServerConfig {
             database: database.into(),
-            hub: HubConfig::default(),
+            services: Config::default(),
             rate_limit: 50.0,
             rate_burst: 100.0,
             header_timeout: Duration::from_secs(10),
@@ -104,11 +104,11 @@ pub async fn run(
 ) -> Result<(), ServerError> {
     let store = Store::open(&config.database).await?;
     tracing::info!("database: {} ({})", redact(&config.database), store.kind());
-    let hub = Hub::new(store, config.hub.clone());
+    let services = Services::new(store, config.services.clone());
     warn_if_over_open_files(config.max_connections);
     let (stop_tx, stop_rx) = watch::channel(false);
-    if let Err(e) = hub.start(stop_rx.clone()).await {
-        hub.store.close().await;
+    if let Err(e) = services.start(stop_rx.clone()).await {
+        services.store.close().await;
         return Err(ServerError::Start(e.message));
     }
     let limiter = Arc::new(api::limits::RateLimiter::new(
@@ -116,15 +116,15 @@ pub async fn run(
         config.rate_burst,
     ));
     let app = api::router(
-        AppState {
-            hub: hub.clone(),
-            shutdown: stop_rx.clone(),
-            websockets: Arc::new(Slots::new(
+        AppState::new(
+            &services,
+            stop_rx.clone(),
+            Arc::new(Slots::new(
                 "WebSockets",
                 config.max_websockets_per_address,
                 config.max_websockets,
             )),
-        },
+        ),
         limiter,
     );
     let edge = Arc::new(conn::Edge {
@@ -181,9 +181,7 @@ pub async fn run(
     drop(open_rx);
     open_tx.closed().await;
 
-    hub.engine().close();
-    hub.leave().await;
-    hub.store.close().await;
+    services.stop().await;
     tracing::info!("stopped");
     Ok(())
 }

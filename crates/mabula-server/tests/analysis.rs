@@ -26,7 +26,7 @@ fn query(pos: &Position) -> String {
 }
 
 async fn server() -> TestServer {
-    TestServer::start_with(|c| c.hub.analysis_time = Duration::from_millis(400)).await
+    TestServer::start_with(|c| c.services.analysis_time = Duration::from_millis(400)).await
 }
 
 /// The events of a server-sent event stream: (name, data as JSON).

@@ -164,7 +164,7 @@ fn flood(
 
 #[tokio::test]
 async fn one_clients_ten_slow_engine_games_hold_up_another_clients_quick_one_by_about_one_move() {
-    let server = TestServer::start_with(|c| c.hub.engine_threads = 1).await;
+    let server = TestServer::start_with(|c| c.services.engine_threads = 1).await;
     let greedy = Peer::new(&server, "127.0.0.2");
     let player = Peer::new(&server, "127.0.0.3");
     let mut slow = Vec::new();
@@ -267,8 +267,8 @@ async fn a_queued_engine_move_of_one_key_goes_before_the_second_of_a_key_with_te
 #[tokio::test]
 async fn a_flood_of_analyses_is_refused_at_once_while_another_clients_hint_is_answered() {
     let server = TestServer::start_with(|c| {
-        c.hub.engine_threads = 2;
-        c.hub.analysis_time = Duration::from_millis(2000);
+        c.services.engine_threads = 2;
+        c.services.analysis_time = Duration::from_millis(2000);
     })
     .await;
     let flooder = Peer::new(&server, "127.0.0.2");
@@ -335,8 +335,8 @@ async fn a_flood_of_analyses_is_refused_at_once_while_another_clients_hint_is_an
 #[tokio::test]
 async fn a_full_analysis_queue_answers_busy_but_a_cached_position_is_always_answered() {
     let server = TestServer::start_with(|c| {
-        c.hub.engine_threads = 2;
-        c.hub.analysis_time = Duration::from_millis(2000);
+        c.services.engine_threads = 2;
+        c.services.analysis_time = Duration::from_millis(2000);
     })
     .await;
     // Analysed before the flood: in the cache from then on.
@@ -395,8 +395,8 @@ async fn a_full_analysis_queue_answers_busy_but_a_cached_position_is_always_answ
 #[tokio::test]
 async fn a_hint_moves_its_positions_waiting_analysis_ahead_of_the_analysis_board() {
     let server = TestServer::start_with(|c| {
-        c.hub.engine_threads = 2;
-        c.hub.analysis_time = Duration::from_millis(2000);
+        c.services.engine_threads = 2;
+        c.services.analysis_time = Duration::from_millis(2000);
     })
     .await;
     let player = Peer::new(&server, "127.0.0.3");

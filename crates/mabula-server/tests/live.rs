@@ -266,7 +266,7 @@ async fn a_whole_game_against_the_engine_at_level_1() {
 
 #[tokio::test]
 async fn the_server_keeps_answering_while_engines_think() {
-    let server = TestServer::start_with(|c| c.hub.engine_threads = 1).await;
+    let server = TestServer::start_with(|c| c.services.engine_threads = 1).await;
     // Three engines to start at once on a pool of one: two wait in the queue.
     let mut ids = Vec::new();
     for seed in 0..3 {

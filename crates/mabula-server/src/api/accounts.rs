@@ -12,7 +12,7 @@ use super::limits::client_key;
 use crate::auth::Session;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{ClientAddr, JsonBody};
-use crate::hub::accounts::NewSession;
+use crate::services::accounts::NewSession;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
@@ -130,7 +130,7 @@ pub async fn session_layer(State(app): State<AppState>, mut req: Request, next: 
     let exempt =
         req.method() == Method::POST && (path == "/api/session" || path == "/api/accounts");
     let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-    match app.hub.session(&secret).await {
+    match app.accounts.session(&secret).await {
         Ok(Some(session)) => {
             if write && !exempt {
                 let sent = req
@@ -189,7 +189,7 @@ pub async fn sign_up(
     headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    let new = app.hub.sign_up(&req.name, &req.password).await?;
+    let new = app.accounts.sign_up(&req.name, &req.password).await?;
     Ok(started(&headers, StatusCode::CREATED, new))
 }
 
@@ -211,7 +211,7 @@ pub async fn log_in(
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
     let new = app
-        .hub
+        .accounts
         .log_in(&req.name, &req.password, &client_key(client))
         .await?;
     Ok(started(&headers, StatusCode::OK, new))
@@ -246,7 +246,7 @@ pub async fn log_out(
     headers: HeaderMap,
     session: Session,
 ) -> Result<Response, ApiError> {
-    app.hub.log_out(&session).await?;
+    app.accounts.log_out(&session).await?;
     Ok(cleared(&headers))
 }
 
@@ -272,7 +272,7 @@ pub async fn log_out_everywhere(
     headers: HeaderMap,
     session: Session,
 ) -> Result<Response, ApiError> {
-    app.hub.log_out_everywhere(&session).await?;
+    app.accounts.log_out_everywhere(&session).await?;
     Ok(cleared(&headers))
 }
 
@@ -294,7 +294,7 @@ pub async fn claim(
     JsonBody(req): JsonBody<ClaimRequest>,
 ) -> Result<Json<ClaimAnswer>, ApiError> {
     let games: Vec<(String, String)> = req.games.into_iter().map(|g| (g.id, g.token)).collect();
-    let claimed = app.hub.claim_guest_games(&session, &games).await?;
+    let claimed = app.accounts.claim_guest_games(&session, &games).await?;
     Ok(Json(ClaimAnswer { claimed }))
 }
 
@@ -311,7 +311,7 @@ pub async fn my_turn(
     session: Session,
 ) -> Result<Json<TurnList>, ApiError> {
     Ok(Json(TurnList {
-        games: app.hub.db.my_turn(&session.key).await?,
+        games: app.players.my_turn(&session.key).await?,
     }))
 }
 

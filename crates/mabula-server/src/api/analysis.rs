@@ -95,8 +95,7 @@ pub async fn position(
 ) -> Result<Json<PositionAnalysis>, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
     let (report, cached) = app
-        .hub
-        .analyst()
+        .analyst
         .analyse(pos, scoring, &client_key(client))
         .await?;
     Ok(Json(PositionAnalysis::new(&pos, scoring, &report, cached)))
@@ -139,10 +138,7 @@ pub async fn stream(
     QueryParams(q): QueryParams<PositionQuery>,
 ) -> Result<EventStream, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
-    let (mut rx, cached) = app
-        .hub
-        .analyst()
-        .subscribe(pos, scoring, &client_key(client))?;
+    let (mut rx, cached) = app.analyst.subscribe(pos, scoring, &client_key(client))?;
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
         loop {
@@ -227,7 +223,7 @@ pub async fn game(
         )
     })?;
     let scoring = parse_scoring(req.scoring.as_deref(), game.scoring())?;
-    let analyst = app.hub.analyst().clone();
+    let analyst = app.analyst.clone();
     let client = client_key(client);
     let positions = game.positions();
     // The start is asked for here, so that a refusal is the answer's status, not an event.
@@ -280,7 +276,7 @@ pub async fn game(
         (status = 429, response = super::docs::Throttled),
     ))]
 pub async fn stats(State(app): State<AppState>) -> Json<AnalysisStats> {
-    let a = app.hub.analyst();
+    let a = &app.analyst;
     Json(AnalysisStats {
         runs: a.runs(),
         hits: a.hits(),

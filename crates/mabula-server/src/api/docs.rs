@@ -87,7 +87,7 @@ use utoipa::{Modify, OpenApi, ToResponse};
         super::players::ResultsView, super::players::PlayerGame, super::players::PlayerGames,
         super::players::RatingPoint, super::players::RatingHistory, super::players::Advantage,
         super::players::AdvantageView,
-        crate::hub::lobby::SeekRequest, crate::hub::lobby::ClockRequest, crate::hub::lobby::SeekView,
+        crate::services::lobby::SeekRequest, crate::services::lobby::ClockRequest, crate::services::lobby::SeekView,
         super::lobby::SeekList, super::lobby::Started,
     ), responses(NoSuchGame, NoToken, BodyTooLarge, NotJson, Throttled, Unavailable)),
     modifiers(&TokenScheme),

@@ -51,7 +51,7 @@ pub async fn create(
     client: ClientAddr,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<Response, ApiError> {
-    let grant = app.hub.create(req, &client_key(client)).await?;
+    let grant = app.games.create(req, &client_key(client)).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
@@ -86,7 +86,7 @@ pub async fn list(
         ));
     }
     Ok(Json(GameList {
-        games: app.hub.list(filter, limit).await?,
+        games: app.games.list(filter, limit).await?,
     }))
 }
 
@@ -107,7 +107,7 @@ pub async fn state(
     Path(id): Path<String>,
     token: Caller,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(app.hub.state(&id, &token).await?))
+    Ok(Json(app.games.state(&id, &token).await?))
 }
 
 /// Claim a friend game's free seat with the join code.
@@ -129,7 +129,7 @@ pub async fn join(
     Path(id): Path<String>,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<SeatGrant>, ApiError> {
-    Ok(Json(app.hub.join(&id, &req.code).await?))
+    Ok(Json(app.games.join(&id, &req.code).await?))
 }
 
 /// Play a move.
@@ -158,7 +158,7 @@ pub async fn play(
 ) -> Result<Json<GameState>, ApiError> {
     let client = client_key(client);
     Ok(Json(
-        app.hub
+        app.games
             .play(&id, &token, &req.mv, req.number, &client)
             .await?,
     ))
@@ -186,7 +186,7 @@ pub async fn resign(
     token: Caller,
     JsonBody(req): JsonBody<ResignRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(app.hub.resign(&id, &token, req.side).await?))
+    Ok(Json(app.games.resign(&id, &token, req.side).await?))
 }
 
 /// Claim the win because the other side left: in a game on a real-time clock, once the other
@@ -212,7 +212,7 @@ pub async fn claim(
     token: Caller,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(app.hub.claim_win(&id, &token).await?))
+    Ok(Json(app.games.claim_win(&id, &token).await?))
 }
 
 /// Take back (engine and local games) or offer to take back (friend games).
@@ -237,7 +237,7 @@ pub async fn undo(
     token: Caller,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(app.hub.undo(&id, &token).await?))
+    Ok(Json(app.games.undo(&id, &token).await?))
 }
 
 /// Accept the opponent's undo offer.
@@ -262,7 +262,7 @@ pub async fn accept_undo(
     token: Caller,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(app.hub.accept_undo(&id, &token).await?))
+    Ok(Json(app.games.accept_undo(&id, &token).await?))
 }
 
 /// Decline the opponent's undo offer, or withdraw your own.
@@ -287,7 +287,7 @@ pub async fn decline_undo(
     token: Caller,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(app.hub.decline_undo(&id, &token).await?))
+    Ok(Json(app.games.decline_undo(&id, &token).await?))
 }
 
 /// A rematch with colours swapped.
@@ -313,7 +313,7 @@ pub async fn rematch(
     token: Caller,
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Response, ApiError> {
-    let grant = app.hub.rematch(&id, &token, &client_key(client)).await?;
+    let grant = app.games.rematch(&id, &token, &client_key(client)).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
@@ -332,7 +332,7 @@ pub async fn record(
     Path(id): Path<String>,
     QueryParams(q): QueryParams<RecordQuery>,
 ) -> Result<Response, ApiError> {
-    let text = app.hub.record(&id).await?;
+    let text = app.games.record(&id).await?;
     let mut response =
         ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response();
     if q.download
@@ -364,7 +364,7 @@ pub async fn import(
     State(app): State<AppState>,
     JsonBody(req): JsonBody<ImportRequest>,
 ) -> Result<Response, ApiError> {
-    let grant = app.hub.import(&req.record).await?;
+    let grant = app.games.import(&req.record).await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
@@ -396,9 +396,9 @@ pub async fn hint(
     Path(id): Path<String>,
     token: Caller,
 ) -> Result<Json<HintAnswer>, ApiError> {
-    let (state, pos, scoring) = app.hub.hint(&id, &token).await?;
+    let (state, pos, scoring) = app.games.hint(&id, &token).await?;
     let key = format!("game:{id}");
-    let (report, cached) = app.hub.analyst().hint(pos, scoring, &key).await?;
+    let (report, cached) = app.analyst.hint(pos, scoring, &key).await?;
     Ok(Json(HintAnswer {
         state,
         analysis: crate::analysis::PositionAnalysis::new(&pos, scoring, &report, cached),

@@ -79,7 +79,7 @@ pub async fn image(
     if format == "apng" && q.ply.is_some() {
         return Err(bad("ply names one position: it does not go with apng"));
     }
-    let text = app.hub.record(&id).await?;
+    let text = app.games.record(&id).await?;
     let game = Game::parse(&text).map_err(|e| {
         ApiError::new(
             ErrorCode::Internal,

@@ -7,7 +7,7 @@ use super::AppState;
 use crate::auth::Session;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{ClientAddr, JsonBody, MaybeSession};
-use crate::hub::lobby::{SeekRequest, SeekView};
+use crate::services::lobby::{SeekRequest, SeekView};
 use crate::store::Notice;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -56,7 +56,7 @@ pub async fn list(
     MaybeSession(session): MaybeSession,
 ) -> Result<Json<SeekList>, ApiError> {
     Ok(Json(SeekList {
-        seeks: app.hub.seeks(session.as_ref()).await?,
+        seeks: app.lobby.seeks(session.as_ref()).await?,
     }))
 }
 
@@ -79,7 +79,7 @@ pub async fn open(
     session: Session,
     JsonBody(req): JsonBody<SeekRequest>,
 ) -> Result<Response, ApiError> {
-    let seek = app.hub.open_seek(&session, req).await?;
+    let seek = app.lobby.open_seek(&session, req).await?;
     Ok((StatusCode::CREATED, Json(seek)).into_response())
 }
 
@@ -100,7 +100,7 @@ pub async fn cancel(
     session: Session,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    app.hub.cancel_seek(&session, &id).await?;
+    app.lobby.cancel_seek(&session, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -121,7 +121,7 @@ pub async fn accept(
     session: Session,
     Path(id): Path<String>,
 ) -> Result<Json<Started>, ApiError> {
-    let game_id = app.hub.accept_seek(&session, &id).await?;
+    let game_id = app.lobby.accept_seek(&session, &id).await?;
     Ok(Json(Started { game_id }))
 }
 
@@ -195,7 +195,7 @@ async fn lobby_session(
     socket: axum::extract::ws::WebSocket,
 ) {
     let (mut sink, mut stream) = socket.split();
-    let mut events = app.hub.lobby_events();
+    let mut events = app.lobby.notices();
     let mut shutdown = app.shutdown.clone();
     let me = session.as_ref().map(|s| s.key.clone());
     let send_list = |seeks: Result<Vec<SeekView>, ApiError>| match seeks {
@@ -206,7 +206,7 @@ async fn lobby_session(
         }
         .text(),
     };
-    let first = send_list(app.hub.seeks(session.as_ref()).await);
+    let first = send_list(app.lobby.seeks(session.as_ref()).await);
     if sink.send(Message::Text(first)).await.is_err() {
         return;
     }
@@ -254,7 +254,7 @@ async fn lobby_session(
                             return;
                         }
                     }
-                    let list = send_list(app.hub.seeks(session.as_ref()).await);
+                    let list = send_list(app.lobby.seeks(session.as_ref()).await);
                     if sink.send(Message::Text(list)).await.is_err() { break; }
                 }
             }

@@ -16,9 +16,14 @@ pub mod lobby;
 pub mod players;
 pub mod ws;
 
+use crate::analysis::Analyst;
 use crate::error::{ApiError, ErrorCode};
 use crate::extract::ClientAddr;
-use crate::hub::Hub;
+use crate::services::accounts::Accounts;
+use crate::services::lobby::Lobby;
+use crate::services::players::Players;
+use crate::services::{Games, Services};
+use crate::store::Store;
 use crate::view::Health;
 use axum::extract::State;
 use axum::extract::{DefaultBodyLimit, Request};
@@ -27,17 +32,47 @@ use axum::{Json, Router};
 use std::sync::Arc;
 use tokio::sync::watch;
 
-/// What every handler can reach.
+/// What every handler can reach: the services it may use, and the edge's own state.
 #[derive(Clone)]
 pub struct AppState {
-    /// The games.
-    pub hub: Arc<Hub>,
+    /// The live games.
+    pub games: Arc<Games>,
+    /// Seeks and challenges.
+    pub lobby: Arc<Lobby>,
+    /// Accounts and sessions.
+    pub accounts: Arc<Accounts>,
+    /// Profiles, histories and records.
+    pub players: Arc<Players>,
+    /// The analysis board.
+    pub analyst: Arc<Analyst>,
+    /// The store (readiness).
+    pub store: Arc<Store>,
     /// Turns true when the server stops (WebSocket sessions close then).
     pub shutdown: watch::Receiver<bool>,
     /// The open WebSockets per client address and in all: each one holds a task and a place in
     /// its game's broadcast for as long as the client likes, so they are capped apart from
     /// connections.
     pub websockets: Arc<limits::Slots>,
+}
+
+impl AppState {
+    /// The handlers' view of `services`.
+    pub fn new(
+        services: &Services,
+        shutdown: watch::Receiver<bool>,
+        websockets: Arc<limits::Slots>,
+    ) -> AppState {
+        AppState {
+            games: services.games.clone(),
+            lobby: services.lobby.clone(),
+            accounts: services.accounts.clone(),
+            players: services.players.clone(),
+            analyst: services.analyst.clone(),
+            store: services.store.clone(),
+            shutdown,
+            websockets,
+        }
+    }
 }
 
 /// The most bytes a request body may have.
@@ -110,7 +145,7 @@ pub async fn health() -> Json<Health> {
         (status = 503, response = docs::Unavailable),
     ))]
 pub async fn ready(State(app): State<AppState>) -> Result<Json<Health>, ApiError> {
-    let ping = app.hub.store.probe(app.hub.store.backend().ping());
+    let ping = app.store.ping();
     match tokio::time::timeout(std::time::Duration::from_secs(1), ping).await {
         Ok((Ok(()), _)) => Ok(Json(Health {
             status: "ready".into(),

@@ -3,13 +3,12 @@
 //! `/api/ratings/advantage`, the second player's advantage measured on the rated games.
 
 use super::AppState;
-use crate::auth;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::QueryParams;
 use crate::model::TimeControl;
 use crate::model::rating::{SECOND_PLAYER_ADVANTAGE, estimate_advantage};
 use crate::model::{SideSchema, Speed};
-use crate::store::players::{AccountRow, HistoryFilter};
+use crate::store::players::HistoryFilter;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -183,21 +182,6 @@ pub struct Advantage {
     pub measured: Vec<AdvantageView>,
 }
 
-fn not_found(name: &str) -> ApiError {
-    ApiError::new(
-        ErrorCode::PlayerNotFound,
-        format!("there is no player named '{name}'"),
-    )
-}
-
-async fn account(app: &AppState, name: &str) -> Result<AccountRow, ApiError> {
-    app.hub
-        .db
-        .account(&auth::account_key(name))
-        .await?
-        .ok_or_else(|| not_found(name))
-}
-
 /// A player's profile.
 #[utoipa::path(get, path = "/api/players/{name}", tag = "players",
     params(("name" = String, Path, description = "The player's name (any case)")),
@@ -212,10 +196,9 @@ pub async fn profile(
     State(app): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<Profile>, ApiError> {
-    let a = account(&app, &name).await?;
+    let a = app.players.account(&name).await?;
     let ratings = app
-        .hub
-        .db
+        .players
         .ratings(&a.key)
         .await?
         .into_iter()
@@ -228,7 +211,7 @@ pub async fn profile(
             games: r.games,
         })
         .collect();
-    let t = app.hub.db.tally(&a.key).await?;
+    let t = app.players.tally(&a.key).await?;
     let three = |v: [u32; 3]| Record3 {
         wins: v[0],
         draws: v[1],
@@ -275,16 +258,15 @@ pub async fn games(
         .as_deref()
         .map(|s| s.parse::<Scoring>().map_err(|e| bad(e.to_string())))
         .transpose()?;
-    let a = account(&app, &name).await?;
+    let a = app.players.account(&name).await?;
     const PAGE: u32 = 20;
     let filter = HistoryFilter {
         result: q.result,
         scoring,
     };
     let mut rows = app
-        .hub
-        .db
-        .player_games(&a.key, &filter, (page - 1) * PAGE, PAGE + 1)
+        .players
+        .games(&a.key, &filter, (page - 1) * PAGE, PAGE + 1)
         .await?;
     let more = rows.len() > PAGE as usize;
     rows.truncate(PAGE as usize);
@@ -340,11 +322,10 @@ pub async fn history(
     State(app): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<RatingHistory>, ApiError> {
-    let a = account(&app, &name).await?;
+    let a = app.players.account(&name).await?;
     let points = app
-        .hub
-        .db
-        .rating_history(&a.key)
+        .players
+        .history(&a.key)
         .await?
         .into_iter()
         .map(|p| RatingPoint {
@@ -372,22 +353,8 @@ pub async fn records(
     State(app): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
-    let a = account(&app, &name).await?;
-    let rows = app
-        .hub
-        .db
-        .player_games(&a.key, &HistoryFilter::default(), 0, 200)
-        .await?;
-    let mut text = String::new();
-    for g in rows.iter().filter(|g| !g.playing) {
-        if g.end_reason.as_deref() == Some("aborted") {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        text.push_str(&app.hub.record(&g.id).await?);
-    }
+    let a = app.players.account(&name).await?;
+    let text = app.players.records(&a.key).await?;
     let file = format!("attachment; filename=\"mabula-{}.txt\"", a.key);
     Ok((
         [
@@ -412,7 +379,7 @@ pub async fn records(
 pub async fn advantage(State(app): State<AppState>) -> Result<Json<Advantage>, ApiError> {
     let mut measured = Vec::new();
     for scoring in [Scoring::Largest, Scoring::Product] {
-        let games = app.hub.db.first_player_results(scoring).await?;
+        let games = app.players.first_player_results(scoring).await?;
         let n = games.len();
         measured.push(AdvantageView {
             scoring: scoring.name().to_string(),
@@ -422,9 +389,9 @@ pub async fn advantage(State(app): State<AppState>) -> Result<Json<Advantage>, A
         });
     }
     Ok(Json(Advantage {
-        used: app.hub.advantages().await,
+        used: app.players.advantages().await,
         default: SECOND_PLAYER_ADVANTAGE,
-        measured_after: crate::hub::clocks::MEASURED_AFTER,
+        measured_after: crate::services::ratings::MEASURED_AFTER,
         measured,
     }))
 }

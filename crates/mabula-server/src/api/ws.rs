@@ -12,9 +12,9 @@ use super::AppState;
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorCode};
 use crate::extract::ClientAddr;
-use crate::hub::{GameHandle, Hub};
 use crate::model::Seats;
 use crate::protocol::{ClientMessage, ServerMessage};
+use crate::services::{GameHandle, Games};
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -54,7 +54,7 @@ async fn upgrade(
     caller: Caller,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
-    let handle = app.hub.handle(&id).await?;
+    let handle = app.games.handle(&id).await?;
     let ws = ws.map_err(|e| {
         ApiError::new(
             ErrorCode::BadRequest,
@@ -64,7 +64,7 @@ async fn upgrade(
     let slot = app.websockets.take(client, true).inspect_err(|_| {
         tracing::debug!(%client, "WebSocket refused: over a cap");
     })?;
-    let hub = app.hub.clone();
+    let games = app.games.clone();
     let shutdown = app.shutdown.clone();
     Ok(ws
         .max_message_size(16 * 1024)
@@ -72,7 +72,7 @@ async fn upgrade(
         .read_buffer_size(4 * 1024)
         .on_upgrade(move |socket| async move {
             let (sink, stream) = socket.split();
-            session(hub, handle, sink, stream, shutdown, caller.account).await;
+            session(games, handle, sink, stream, shutdown, caller.account).await;
             drop(slot);
         }))
 }
@@ -90,7 +90,7 @@ type Registered = Option<Option<Seats>>;
 
 /// Runs one WebSocket session until the client leaves or the server stops.
 pub async fn session<Si, St, E>(
-    hub: Arc<Hub>,
+    games: Arc<Games>,
     handle: Arc<GameHandle>,
     mut sink: Si,
     mut stream: St,
@@ -139,15 +139,15 @@ pub async fn session<Si, St, E>(
                         if sink.send(Message::Text(ServerMessage::Pong.to_text())).await.is_err() { break; }
                     }
                     Ok(ClientMessage::Hello { since, epoch, token }) => {
-                        match hello(&hub, &handle, since, epoch, token.as_deref(), account.clone()).await {
+                        match hello(&games, &handle, since, epoch, token.as_deref(), account.clone()).await {
                             Ok((rx, sync, seats)) => {
                                 events = Some(rx);
                                 let who = if seats.is_empty() { None } else { Some(seats) };
                                 if registered != Some(who) {
                                     if let Some(old) = registered {
-                                        hub.presence_change(&handle, old, -1);
+                                        games.presence_change(&handle, old, -1);
                                     }
-                                    hub.presence_change(&handle, who, 1);
+                                    games.presence_change(&handle, who, 1);
                                     registered = Some(who);
                                 }
                                 if sink.send(Message::Text(sync)).await.is_err() { break; }
@@ -174,7 +174,7 @@ pub async fn session<Si, St, E>(
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         // Fell behind: start over with everything.
                         let seats = registered.flatten().unwrap_or_default();
-                        let (rx, sync) = resync(&hub, &handle, seats).await;
+                        let (rx, sync) = resync(&games, &handle, seats).await;
                         events = Some(rx);
                         if sink.send(Message::Text(sync)).await.is_err() { break; }
                     }
@@ -194,7 +194,7 @@ pub async fn session<Si, St, E>(
         }
     }
     if let Some(who) = registered {
-        hub.presence_change(&handle, who, -1);
+        games.presence_change(&handle, who, -1);
     }
     let _ = sink.close().await;
     // Read on until the client answers the close, a second at most: dropping a socket with
@@ -214,7 +214,7 @@ async fn next_event(
 
 /// Checks the hello's token, subscribes and builds the `sync` answer, under the game's lock.
 async fn hello(
-    hub: &Arc<Hub>,
+    games: &Arc<Games>,
     handle: &Arc<GameHandle>,
     since: Option<u32>,
     epoch: Option<u32>,
@@ -222,20 +222,20 @@ async fn hello(
     account: Option<String>,
 ) -> Result<(broadcast::Receiver<Utf8Bytes>, Utf8Bytes, Seats), ApiError> {
     let mut slot = handle.slot.lock().await;
-    let seats = Hub::seats_of_hello(&slot, token, account)?;
-    hub.catch_up(handle, &mut slot).await?;
+    let seats = Games::seats_of_hello(&slot, token, account)?;
+    games.catch_up(handle, &mut slot).await?;
     let rx = handle.events.subscribe();
-    let sync = hub.sync_message(handle, &mut slot, since, epoch, seats);
+    let sync = games.sync_message(handle, &mut slot, since, epoch, seats);
     Ok((rx, sync, seats))
 }
 
 async fn resync(
-    hub: &Arc<Hub>,
+    games: &Arc<Games>,
     handle: &Arc<GameHandle>,
     seats: Seats,
 ) -> (broadcast::Receiver<Utf8Bytes>, Utf8Bytes) {
     let mut slot = handle.slot.lock().await;
     let rx = handle.events.subscribe();
-    let sync = hub.sync_message(handle, &mut slot, None, None, seats);
+    let sync = games.sync_message(handle, &mut slot, None, None, seats);
     (rx, sync)
 }

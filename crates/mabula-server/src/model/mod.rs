@@ -1,6 +1,6 @@
 //! The server's game: settings, seats and the rules of acting on a game (who may move, resign,
-//! take back), with no I/O. [`LiveGame`] is what the [`hub`](crate::hub) keeps in memory for each
-//! game it serves, and what the [`store`](crate::store) saves and loads.
+//! take back), with no I/O. [`LiveGame`] is what the [`games`](crate::services::games) service
+//! keeps in memory for each game it serves, and what the [`store`](crate::store) saves and loads.
 //!
 //! This is the bottom layer of the server: it uses the rules crate and nothing else of this
 //! one. An action the rules of acting forbid is answered with a [`Refusal`]; [`Seats`] says which
@@ -353,16 +353,20 @@ impl LiveGame {
         }
     }
 
-    /// Checks that the holder of `seats` may play `text` now as move number `number` and returns
-    /// the move. Nothing changes.
+    /// Checks that the holder of `seats` may play `text` at `now` (ms) as move number `number`
+    /// and returns the move. Nothing changes.
     pub fn check_move(
         &self,
         seats: Seats,
         text: &str,
         number: Option<u32>,
+        now: i64,
     ) -> Result<Move, Refusal> {
         if self.is_over() {
             return Err(Refusal::MoveAfterEnd(self.game.result()));
+        }
+        if self.due(now).is_some() {
+            return Err(Refusal::OutOfTime);
         }
         let next = self.game.moves().len() as u32 + 1;
         if let Some(sent) = number
@@ -513,6 +517,73 @@ impl LiveGame {
         }
     }
 
+    /// Checks that the holder of `seats` may ask for a hint now: in a game against the engine,
+    /// on their own turn. Answers the side asking.
+    pub fn check_hint(&self, seats: Seats) -> Result<Color, Refusal> {
+        if self.mode != Mode::Engine {
+            return Err(Refusal::HintNotAgainstEngine);
+        }
+        let Some(color) = self.to_move() else {
+            return Err(Refusal::HintAfterEnd(self.game.result()));
+        };
+        if !seats.holds(color) || self.is_engine(color) {
+            return Err(Refusal::HintNotYourTurn);
+        }
+        Ok(color)
+    }
+
+    /// Checks that a new undo offer may be made (none is pending).
+    pub fn check_undo_offer(&self) -> Result<(), Refusal> {
+        match self.undo_offer {
+            Some(_) => Err(Refusal::UndoOfferPending),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks that the holder of `seats` may accept the pending undo offer, and answers it.
+    pub fn check_accept_undo(&self, seats: Seats) -> Result<UndoOffer, Refusal> {
+        let offer = self.undo_offer.ok_or(Refusal::NoUndoOffer)?;
+        if seats.holds(offer.by) {
+            return Err(Refusal::OwnUndoOffer);
+        }
+        Ok(offer)
+    }
+
+    /// Checks that an undo offer is pending (to decline or withdraw it).
+    pub fn check_decline_undo(&self) -> Result<(), Refusal> {
+        self.undo_offer.map(|_| ()).ok_or(Refusal::NoUndoOffer)
+    }
+
+    /// Checks a join code (`code_ok`: it matches this game's) and answers the free seat it opens
+    /// in a friend game.
+    pub fn check_join(&self, code_ok: bool) -> Result<Color, Refusal> {
+        if self.mode != Mode::Friend || !code_ok {
+            return Err(Refusal::JoinCodeInvalid);
+        }
+        let free = |c: Color| self.token_of(c).is_none() && self.player(c).is_none();
+        Color::BOTH
+            .into_iter()
+            .find(|&c| free(c))
+            .ok_or(Refusal::SeatTaken)
+    }
+
+    /// Checks that a rematch may be asked for (the game is over).
+    pub fn check_rematch(&self) -> Result<(), Refusal> {
+        if self.game.is_finished() {
+            Ok(())
+        } else {
+            Err(Refusal::RematchBeforeEnd)
+        }
+    }
+
+    /// Checks that `color`'s seat of this game (a rematch) is still to be handed out.
+    pub fn check_rematch_seat(&self, color: Color) -> Result<(), Refusal> {
+        match self.token_of(color) {
+            Some(_) => Err(Refusal::RematchTaken),
+            None => Ok(()),
+        }
+    }
+
     /// Takes back the last `count` moves; the epoch grows by one.
     pub fn take_back(&mut self, count: u32, now: i64) {
         for _ in 0..count {
@@ -573,7 +644,7 @@ mod tests {
             black: true,
         };
         let err = g
-            .check_move(black_only, "zz", None)
+            .check_move(black_only, "zz", None, 0)
             .expect_err("not black's turn");
         assert_eq!(
             err,
@@ -593,10 +664,10 @@ mod tests {
         };
         let mv = g.game.position().legal_moves()[0].to_string();
         assert_eq!(
-            g.check_move(both, &mv, Some(2)).expect_err("stale"),
+            g.check_move(both, &mv, Some(2), 0).expect_err("stale"),
             Refusal::StaleMoveNumber { next: 1, sent: 2 }
         );
-        assert!(g.check_move(both, &mv, Some(1)).is_ok());
+        assert!(g.check_move(both, &mv, Some(1), 0).is_ok());
     }
 
     #[test]

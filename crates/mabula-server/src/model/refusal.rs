@@ -52,6 +52,42 @@ pub enum Refusal {
     /// A take-back by a player who has not moved yet.
     #[error("you have made no move to take back")]
     NoOwnMove,
+    /// A move that arrived after the mover's time ran out.
+    #[error("the time ran out before this move arrived")]
+    OutOfTime,
+    /// A hint in a game that is not against the engine.
+    #[error("hints are only given in games against the engine")]
+    HintNotAgainstEngine,
+    /// A hint in a game that is over, with its result.
+    #[error("the game is over ({0})")]
+    HintAfterEnd(GameResult),
+    /// A hint asked for on a turn that is not the caller's.
+    #[error("a hint is for your own turn")]
+    HintNotYourTurn,
+    /// An offer to take back while one is offered already.
+    #[error("an undo is already offered")]
+    UndoOfferPending,
+    /// An answer to an undo offer when none is offered.
+    #[error("no undo is offered")]
+    NoUndoOffer,
+    /// An acceptance of one's own undo offer.
+    #[error("you offered this undo: the other side accepts or declines it")]
+    OwnUndoOffer,
+    /// A join code that opens no seat of this game.
+    #[error("this join code does not open a seat in this game")]
+    JoinCodeInvalid,
+    /// A join code whose seat was taken already.
+    #[error("this join code was used already: the seat is taken")]
+    SeatTaken,
+    /// A rematch asked for before the game ended.
+    #[error("a rematch can be asked for once the game is over")]
+    RematchBeforeEnd,
+    /// A seat in a rematch that was handed out already.
+    #[error("your seat in the rematch was handed out already")]
+    RematchTaken,
+    /// A flag or an abort asked for while the clock still runs.
+    #[error("the clock has not run out")]
+    NotDue,
     /// A claim of the win in a game that is over.
     #[error("the game is over already")]
     ClaimAfterEnd,

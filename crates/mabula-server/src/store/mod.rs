@@ -353,7 +353,7 @@ impl Store {
     /// Runs `probe` on the database whatever its last state, and notes whether it answered
     /// (the heartbeat calls this, so the service comes back by itself). Answers whether the
     /// database's state changed.
-    pub async fn probe<T>(
+    async fn probe<T>(
         &self,
         probe: impl Future<Output = Result<T, StoreError>>,
     ) -> (Result<T, StoreError>, bool) {
@@ -406,6 +406,31 @@ impl Store {
     pub async fn list(&self, filter: ListFilter, limit: u32) -> Result<Vec<GameRow>, StoreError> {
         self.gate()?;
         self.note(self.backend.list(filter, limit).await)
+    }
+
+    /// Says that instance `me` (started at `started`) is alive at `now` and forgets instances
+    /// not heard from since `dead_before`, whatever the gate says (this is the probe that opens
+    /// it again): the result, and whether the database came or went since it was last asked.
+    pub async fn heartbeat(
+        &self,
+        me: &str,
+        started: i64,
+        now: i64,
+        dead_before: i64,
+    ) -> (Result<(), StoreError>, bool) {
+        self.probe(self.backend.heartbeat(me, started, now, dead_before))
+            .await
+    }
+
+    /// Whether the database answers, whatever the gate says: the result, and whether the
+    /// database came or went since it was last asked.
+    pub async fn ping(&self) -> (Result<(), StoreError>, bool) {
+        self.probe(self.backend.ping()).await
+    }
+
+    /// The notices of the other instances, for one listener (PostgreSQL; `None` for SQLite).
+    pub fn listen(&self) -> Option<mpsc::Receiver<Notice>> {
+        self.backend.listen()
     }
 
     /// Unfinished engine games whose engine move waits for an instance not heard from since

@@ -79,7 +79,7 @@ async fn listener(url: &str) -> Result<PgListener, sqlx::Error> {
 }
 
 /// Listens on [`CHANNEL`] until the receiver is dropped, replacing a lost connection: says
-/// [`Notice::Back`] once listening (the hub then rereads what it holds) and [`Notice::Lost`] when
+/// [`Notice::Back`] once listening (the services then reread what it holds) and [`Notice::Lost`] when
 /// the connection is lost.
 async fn listen_loop(url: String, pool: PgPool, tx: mpsc::Sender<Notice>) {
     let mut failing = false;

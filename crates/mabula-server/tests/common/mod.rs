@@ -29,8 +29,8 @@ pub struct TestServer {
 pub fn test_config(database: &str) -> ServerConfig {
     let mut config = ServerConfig::new(database);
     config.rate_limit = 0.0;
-    config.hub.engine_threads = 2;
-    config.hub.engine_movetime = Duration::from_millis(20);
+    config.services.engine_threads = 2;
+    config.services.engine_movetime = Duration::from_millis(20);
     config
 }
 

@@ -1,14 +1,16 @@
 //! What clients do with games: create, look, move, resign, ask for a hint, take back, join,
 //! ask for a rematch, import, read the record, list. Every change goes through
-//! [`Hub::transact`], so it is judged on the latest stored state.
+//! [`Games::transact`], so it is judged on the latest stored state.
 
-use super::{Change, Hub, Plan, now_ms, record_date, seats_for, stale};
+use super::{Change, Games, Plan, seats_for, stale};
+use crate::analysis::Analyst;
 use crate::auth::{self, Caller};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{
-    Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, Seats, TimeControl,
-    TokenHash, UndoOffer,
+    Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, Refusal, Seats,
+    TimeControl, TokenHash, UndoOffer,
 };
+use crate::services::{now_ms, record_date};
 use crate::store::{ListFilter, MovesChange, RowState, StoredGame, WriteOp};
 use crate::view::{self, ColorChoice, CreateGame, GameState, GameSummary, SeatGrant, SeedInput};
 use mabula::{Color, Game, GameResult, Position, Scoring};
@@ -88,10 +90,10 @@ fn set_token(g: &mut LiveGame, color: Color, hash: TokenHash) {
     }
 }
 
-impl Hub {
+impl Games {
     /// Creates a game.
     pub async fn create(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         req: CreateGame,
         client: &str,
     ) -> Result<SeatGrant, ApiError> {
@@ -183,7 +185,7 @@ impl Hub {
 
     /// Creates a game whose creator holds `seats`; answers 201's grant.
     async fn create_game(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         mode: Mode,
         seed: Option<u64>,
         engine: Option<EngineSettings>,
@@ -237,7 +239,9 @@ impl Hub {
                 EndReason::Declared
             });
         }
-        let owner = live.engine_to_move().then(|| self.instance.clone());
+        let owner = live
+            .engine_to_move()
+            .then(|| self.cluster.instance().to_string());
         let stored = StoredGame::from_live(&live, owner.clone());
         let row = RowState::of(&live, owner.clone());
         self.store
@@ -256,7 +260,7 @@ impl Hub {
     }
 
     /// The state of game `id`; a token, when sent, must be valid and fills `you`.
-    pub async fn state(self: &Arc<Hub>, id: &str, token: &Caller) -> Result<GameState, ApiError> {
+    pub async fn state(self: &Arc<Games>, id: &str, token: &Caller) -> Result<GameState, ApiError> {
         let h = self.latest(id).await?;
         let mut slot = h.slot.lock().await;
         let you = match (&token.token, &token.account) {
@@ -269,7 +273,7 @@ impl Hub {
 
     /// Plays a move for the holder of `token`, asking from `client`.
     pub async fn play(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         id: &str,
         token: &Caller,
         text: &str,
@@ -284,13 +288,7 @@ impl Hub {
             .transact(&h, &mut slot, |g| {
                 let seats = seats_for(g, token)?;
                 let now = now_ms();
-                if g.due(now).is_some() {
-                    return Err(ApiError::new(
-                        ErrorCode::GameOver,
-                        "the time ran out before this move arrived",
-                    ));
-                }
-                let mv = g.check_move(seats, text, number)?;
+                let mv = g.check_move(seats, text, number, now)?;
                 let mut next = g.clone();
                 next.apply_move(mv, now)?;
                 let ply = next.game.moves().len() as u32 - 1;
@@ -304,7 +302,7 @@ impl Hub {
 
     /// Resigns for the holder of `token`.
     pub async fn resign(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         id: &str,
         token: &Caller,
         side: Option<Color>,
@@ -326,7 +324,7 @@ impl Hub {
     /// Ends the game as won by the holder of `token` because the other side left it (see
     /// [`LiveGame::check_claim`]).
     pub async fn claim_win(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         id: &str,
         token: &Caller,
     ) -> Result<GameState, ApiError> {
@@ -354,7 +352,7 @@ impl Hub {
     /// Counts a hint for the player to move in a game against the engine and answers the state
     /// with the position and scoring the hint is for (the caller asks the analysis service).
     pub async fn hint(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         id: &str,
         token: &Caller,
     ) -> Result<(GameState, Position, Scoring), ApiError> {
@@ -363,24 +361,7 @@ impl Hub {
         let (seats, state) = self
             .transact(&h, &mut slot, |g| {
                 let seats = seats_for(g, token)?;
-                if g.mode != Mode::Engine {
-                    return Err(ApiError::new(
-                        ErrorCode::BadRequest,
-                        "hints are only given in games against the engine",
-                    ));
-                }
-                let Some(color) = g.to_move() else {
-                    return Err(ApiError::new(
-                        ErrorCode::GameOver,
-                        format!("the game is over ({})", g.game.result()),
-                    ));
-                };
-                if !seats.holds(color) || g.is_engine(color) {
-                    return Err(ApiError::new(
-                        ErrorCode::NotYourTurn,
-                        "a hint is for your own turn",
-                    ));
-                }
+                let color = g.check_hint(seats)?;
                 let mut next = g.clone();
                 next.hints[usize::from(color == Color::Black)] += 1;
                 next.updated_at = now_ms();
@@ -393,7 +374,7 @@ impl Hub {
     }
 
     /// Takes back (engine and local games) or offers to take back (friend games).
-    pub async fn undo(self: &Arc<Hub>, id: &str, token: &Caller) -> Result<GameState, ApiError> {
+    pub async fn undo(self: &Arc<Games>, id: &str, token: &Caller) -> Result<GameState, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
         let (seats, state) = self
@@ -408,12 +389,7 @@ impl Hub {
                     plan.moves = MovesChange::Truncate { keep };
                     return Ok(plan);
                 }
-                if next.undo_offer.is_some() {
-                    return Err(ApiError::new(
-                        ErrorCode::UndoOfferPending,
-                        "an undo is already offered",
-                    ));
-                }
+                next.check_undo_offer()?;
                 let by = seats
                     .only()
                     .ok_or_else(|| ApiError::internal("friend token holding both seats"))?;
@@ -426,7 +402,7 @@ impl Hub {
 
     /// Accepts the opponent's undo offer.
     pub async fn accept_undo(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         id: &str,
         token: &Caller,
     ) -> Result<GameState, ApiError> {
@@ -435,15 +411,7 @@ impl Hub {
         let (seats, state) = self
             .transact(&h, &mut slot, |g| {
                 let seats = seats_for(g, token)?;
-                let Some(offer) = g.undo_offer else {
-                    return Err(ApiError::new(ErrorCode::NoUndoOffer, "no undo is offered"));
-                };
-                if seats.holds(offer.by) {
-                    return Err(ApiError::new(
-                        ErrorCode::NotYourSeat,
-                        "you offered this undo: the other side accepts or declines it",
-                    ));
-                }
+                let offer = g.check_accept_undo(seats)?;
                 let mut next = g.clone();
                 next.take_back(offer.moves, now_ms());
                 let keep = next.game.moves().len() as u32;
@@ -457,7 +425,7 @@ impl Hub {
 
     /// Declines (or withdraws) an undo offer.
     pub async fn decline_undo(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         id: &str,
         token: &Caller,
     ) -> Result<GameState, ApiError> {
@@ -466,9 +434,7 @@ impl Hub {
         let (seats, state) = self
             .transact(&h, &mut slot, |g| {
                 let seats = seats_for(g, token)?;
-                if g.undo_offer.is_none() {
-                    return Err(ApiError::new(ErrorCode::NoUndoOffer, "no undo is offered"));
-                }
+                g.check_decline_undo()?;
                 let mut next = g.clone();
                 next.undo_offer = None;
                 Ok(Plan::new(next, Change::Update("undo_declined"), seats))
@@ -478,27 +444,14 @@ impl Hub {
     }
 
     /// Claims a friend game's free seat with its join code.
-    pub async fn join(self: &Arc<Hub>, id: &str, code: &str) -> Result<SeatGrant, ApiError> {
+    pub async fn join(self: &Arc<Games>, id: &str, code: &str) -> Result<SeatGrant, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
         let token = auth::new_token();
         let hash = auth::hash(&token);
         let (color, state) = self
             .transact(&h, &mut slot, |g| {
-                if g.mode != Mode::Friend || !auth::matches(g.join_code.as_ref(), &auth::hash(code))
-                {
-                    return Err(ApiError::new(
-                        ErrorCode::JoinCodeInvalid,
-                        "this join code does not open a seat in this game",
-                    ));
-                }
-                let free = |c: Color| g.token_of(c).is_none() && g.player(c).is_none();
-                let Some(color) = Color::BOTH.into_iter().find(|&c| free(c)) else {
-                    return Err(ApiError::new(
-                        ErrorCode::SeatTaken,
-                        "this join code was used already: the seat is taken",
-                    ));
-                };
+                let color = g.check_join(auth::matches(g.join_code.as_ref(), &auth::hash(code)))?;
                 let mut next = g.clone();
                 set_token(&mut next, color, hash);
                 Ok(Plan::new(next, Change::Update("joined"), color))
@@ -516,7 +469,7 @@ impl Hub {
 
     /// A rematch: the first call creates it, the friend's call claims its other seat.
     pub async fn rematch(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         id: &str,
         token: &Caller,
         client: &str,
@@ -524,12 +477,7 @@ impl Hub {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
         let seats = seats_for(&slot.game, token)?;
-        if !slot.game.game.is_finished() {
-            return Err(ApiError::new(
-                ErrorCode::GameNotOver,
-                "a rematch can be asked for once the game is over",
-            ));
-        }
+        slot.game.check_rematch()?;
         // The people's colours swap.
         let new_seats = Seats {
             white: seats.black,
@@ -559,7 +507,7 @@ impl Hub {
         let new_id = slot.game.rematch_id.clone().unwrap_or_default();
         let color = match (slot.game.mode, new_seats.only()) {
             (Mode::Friend, Some(c)) => c,
-            _ => return Err(rematch_taken()),
+            _ => return Err(Refusal::RematchTaken.into()),
         };
         drop(slot);
         let nh = self.handle(&new_id).await?;
@@ -568,9 +516,7 @@ impl Hub {
         let hash = auth::hash(&token);
         let ((), state) = self
             .transact(&nh, &mut ns, |g| {
-                if g.token_of(color).is_some() {
-                    return Err(rematch_taken());
-                }
+                g.check_rematch_seat(color)?;
                 let mut next = g.clone();
                 set_token(&mut next, color, hash);
                 Ok(Plan::new(next, Change::Update("joined"), ()))
@@ -587,7 +533,7 @@ impl Hub {
 
     /// Creates the rematch game of the finished game `old`, where the caller holds `new_seats`.
     async fn new_rematch(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         old: &LiveGame,
         new_seats: Seats,
         client: &str,
@@ -619,7 +565,7 @@ impl Hub {
         if let ([Some(white), Some(black)], Some(c)) = (&old.players, old.clock) {
             let speed = c.control.speed();
             let rated_now = |p: &Player, r: &crate::model::rating::Rating| {
-                let (rating, provisional) = super::lobby::shown(r);
+                let (rating, provisional) = crate::services::lobby::shown(r);
                 Player {
                     rating: Some(rating),
                     provisional,
@@ -629,8 +575,8 @@ impl Hub {
             };
             let scoring = old.game.scoring();
             let (w, b) = (
-                self.db.rating(&white.key, scoring, speed).await?,
-                self.db.rating(&black.key, scoring, speed).await?,
+                self.store.db().rating(&white.key, scoring, speed).await?,
+                self.store.db().rating(&black.key, scoring, speed).await?,
             );
             players = [Some(rated_now(black, &b)), Some(rated_now(white, &w))];
             (rated, clock) = (old.rated, Some(c.control));
@@ -657,7 +603,7 @@ impl Hub {
     /// Starts a game between two players with accounts (a seek or challenge accepted); answers
     /// its id.
     pub async fn create_player_game(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         players: [Player; 2],
         scoring: Scoring,
         rated: bool,
@@ -685,7 +631,7 @@ impl Hub {
     }
 
     /// Imports a record as a new local game.
-    pub async fn import(self: &Arc<Hub>, record: &str) -> Result<SeatGrant, ApiError> {
+    pub async fn import(self: &Arc<Games>, record: &str) -> Result<SeatGrant, ApiError> {
         let parsed = Game::parse(record)
             .map_err(|e| ApiError::new(ErrorCode::InvalidRecord, e.to_string()))?;
         // Keep only what the store keeps (start, scoring, moves, result), so the game is the same
@@ -707,47 +653,10 @@ impl Hub {
     }
 
     /// The record of a game.
-    pub async fn record(self: &Arc<Hub>, id: &str) -> Result<String, ApiError> {
+    pub async fn record(self: &Arc<Games>, id: &str) -> Result<String, ApiError> {
         let h = self.latest(id).await?;
         let slot = h.slot.lock().await;
-        let g = &slot.game;
-        let mut game = g.game.clone();
-        let name = |c: Color| match (g.engine, g.player(c)) {
-            (Some(e), _) if e.color == c => format!("Engine level {}", e.level),
-            (_, Some(p)) => p.name.clone(),
-            _ => "Player".to_string(),
-        };
-        game.set_tag("Event", "Mabula");
-        game.set_tag("Site", "mabula serve");
-        game.set_tag("Date", &record_date(g.created_at));
-        game.set_tag("White", &name(Color::White));
-        game.set_tag("Black", &name(Color::Black));
-        game.set_tag("GameId", &g.id);
-        if let Some(c) = &g.clock {
-            game.set_tag("TimeControl", &c.control.label());
-        }
-        if g.rated {
-            game.set_tag("Rated", "yes");
-        }
-        for (tag, c) in [("WhiteRating", Color::White), ("BlackRating", Color::Black)] {
-            if let Some(r) = g.player(c).and_then(|p| p.rating) {
-                game.set_tag(tag, &r.to_string());
-            }
-        }
-        if let Some(reason) = g.end_reason {
-            game.set_tag("Termination", reason.name());
-        }
-        for (tag, n) in [("WhiteHints", g.hints[0]), ("BlackHints", g.hints[1])] {
-            if n > 0 {
-                game.set_tag(tag, &n.to_string());
-            }
-        }
-        // The engine's estimate of the deal, when the start was analysed (the game page asks for
-        // it before move 1).
-        if let Some(r) = self.analyst.peek(game.start(), game.scoring()) {
-            game.set_tag("DealEstimate", &deal_estimate(&r));
-        }
-        Ok(game.to_string())
+        Ok(record_text(&slot.game, &self.analyst))
     }
 
     /// Lists games.
@@ -757,17 +666,52 @@ impl Hub {
     }
 }
 
+/// The record of game `g` with its tags (players, clock, rating, end, hints, and the deal's
+/// estimate when `analyst` has it).
+pub fn record_text(g: &LiveGame, analyst: &Analyst) -> String {
+    let mut game = g.game.clone();
+    let name = |c: Color| match (g.engine, g.player(c)) {
+        (Some(e), _) if e.color == c => format!("Engine level {}", e.level),
+        (_, Some(p)) => p.name.clone(),
+        _ => "Player".to_string(),
+    };
+    game.set_tag("Event", "Mabula");
+    game.set_tag("Site", "mabula serve");
+    game.set_tag("Date", &record_date(g.created_at));
+    game.set_tag("White", &name(Color::White));
+    game.set_tag("Black", &name(Color::Black));
+    game.set_tag("GameId", &g.id);
+    if let Some(c) = &g.clock {
+        game.set_tag("TimeControl", &c.control.label());
+    }
+    if g.rated {
+        game.set_tag("Rated", "yes");
+    }
+    for (tag, c) in [("WhiteRating", Color::White), ("BlackRating", Color::Black)] {
+        if let Some(r) = g.player(c).and_then(|p| p.rating) {
+            game.set_tag(tag, &r.to_string());
+        }
+    }
+    if let Some(reason) = g.end_reason {
+        game.set_tag("Termination", reason.name());
+    }
+    for (tag, n) in [("WhiteHints", g.hints[0]), ("BlackHints", g.hints[1])] {
+        if n > 0 {
+            game.set_tag(tag, &n.to_string());
+        }
+    }
+    // The engine's estimate of the deal, when the start was analysed (the game page asks for
+    // it before move 1).
+    if let Some(r) = analyst.peek(game.start(), game.scoring()) {
+        game.set_tag("DealEstimate", &deal_estimate(&r));
+    }
+    game.to_string()
+}
+
 /// The state with the seats of the caller.
 fn with_you(state: GameState, seats: Seats) -> GameState {
     GameState {
         you: Some(seats.sides()),
         ..state
     }
-}
-
-fn rematch_taken() -> ApiError {
-    ApiError::new(
-        ErrorCode::RematchTaken,
-        "your seat in the rematch was handed out already",
-    )
 }

@@ -4,12 +4,14 @@
 //! both get a game. The lobby's sockets hear of every change on every instance (see
 //! [`Notice::Lobby`] and [`Notice::User`]).
 
-use super::{Hub, now_ms};
+use super::cluster::Cluster;
+use super::players::player_not_found;
+use super::{Games, now_ms};
 use crate::auth::{self, Session};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{Player, Speed, TimeControl};
-use crate::store::Notice;
 use crate::store::players::SeekRow;
+use crate::store::{Notice, Store};
 use mabula::Scoring;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -128,14 +130,43 @@ fn seek_gone(id: &str) -> ApiError {
 }
 
 /// The rating as a game shows it: rounded, and whether it is provisional.
-pub(super) fn shown(r: &crate::model::rating::Rating) -> (i32, bool) {
+pub(crate) fn shown(r: &crate::model::rating::Rating) -> (i32, bool) {
     (r.rating.round() as i32, r.provisional())
 }
 
-impl Hub {
+/// Seeks and challenges.
+pub struct Lobby {
+    store: Arc<Store>,
+    games: Arc<Games>,
+    cluster: Arc<Cluster>,
+}
+
+impl Lobby {
+    /// The lobby, whose accepted seeks start games in `games`.
+    pub fn new(store: Arc<Store>, games: Arc<Games>, cluster: Arc<Cluster>) -> Lobby {
+        Lobby {
+            store,
+            games,
+            cluster,
+        }
+    }
+
+    /// The lobby's and the players' notices, for a lobby socket.
+    pub fn notices(&self) -> tokio::sync::broadcast::Receiver<Notice> {
+        self.cluster.notices()
+    }
+
+    /// Clears the lapsed seeks (every instance runs this each second).
+    pub async fn sweep(&self) -> Result<(), ApiError> {
+        if self.store.db().expire_seeks(now_ms()).await? {
+            self.cluster.deliver([Notice::Lobby]);
+        }
+        Ok(())
+    }
+
     /// Opens a seek (or a challenge, with `to`) for the player of `session`.
     pub async fn open_seek(
-        self: &Arc<Hub>,
+        &self,
         session: &Session,
         req: SeekRequest,
     ) -> Result<SeekView, ApiError> {
@@ -174,7 +205,8 @@ impl Hub {
                 if key == session.key {
                     return Err(invalid("you cannot challenge yourself"));
                 }
-                self.db
+                self.store
+                    .db()
                     .account(&key)
                     .await?
                     .ok_or_else(|| player_not_found(name))?;
@@ -183,7 +215,8 @@ impl Hub {
         };
         let now = now_ms();
         let mine = self
-            .db
+            .store
+            .db()
             .seeks(now, Some(&session.key))
             .await?
             .into_iter()
@@ -195,7 +228,8 @@ impl Hub {
             )));
         }
         let rating = self
-            .db
+            .store
+            .db()
             .rating(&session.key, scoring, control.speed())
             .await?;
         let (shown_rating, provisional) = shown(&rating);
@@ -219,8 +253,8 @@ impl Hub {
             created_at: now,
             expires_at: now + lifetime,
         };
-        self.db.insert_seek(&seek).await?;
-        self.deliver(seek_notices(&seek));
+        self.store.db().insert_seek(&seek).await?;
+        self.cluster.deliver(seek_notices(&seek));
         let names = self.target_names(std::slice::from_ref(&seek)).await?;
         Ok(SeekView::of(&seek, &names))
     }
@@ -228,7 +262,8 @@ impl Hub {
     /// The open seeks, with the challenges to and from the player of `session`.
     pub async fn seeks(&self, session: Option<&Session>) -> Result<Vec<SeekView>, ApiError> {
         let rows = self
-            .db
+            .store
+            .db()
             .seeks(now_ms(), session.map(|s| s.key.as_str()))
             .await?;
         let names = self.target_names(&rows).await?;
@@ -243,7 +278,7 @@ impl Hub {
         let mut names = std::collections::HashMap::new();
         for t in rows.iter().filter_map(|s| s.target.as_ref()) {
             if !names.contains_key(t)
-                && let Some(a) = self.db.account(t).await?
+                && let Some(a) = self.store.db().account(t).await?
             {
                 names.insert(t.clone(), a.name);
             }
@@ -258,7 +293,8 @@ impl Hub {
         id: &str,
         now: i64,
     ) -> Result<SeekRow, ApiError> {
-        self.db
+        self.store
+            .db()
             .seeks(now, Some(&session.key))
             .await?
             .into_iter()
@@ -277,21 +313,18 @@ impl Hub {
             ));
         }
         let taken = self
-            .db
+            .store
+            .db()
             .take_seek(id, now)
             .await?
             .ok_or_else(|| seek_gone(id))?;
-        self.deliver(seek_notices(&taken));
+        self.cluster.deliver(seek_notices(&taken));
         Ok(())
     }
 
     /// Accepts a seek or challenge for the player of `session`: the seek leaves the lobby and
     /// their game begins. Answers the game's id.
-    pub async fn accept_seek(
-        self: &Arc<Hub>,
-        session: &Session,
-        id: &str,
-    ) -> Result<String, ApiError> {
+    pub async fn accept_seek(&self, session: &Session, id: &str) -> Result<String, ApiError> {
         let now = now_ms();
         let seek = self.open_seek_of(session, id, now).await?;
         let not_for_you = |why: &str| ApiError::new(ErrorCode::SeekNotForYou, why.to_string());
@@ -304,7 +337,8 @@ impl Hub {
             return Err(not_for_you("this challenge is for another player"));
         }
         let mine = self
-            .db
+            .store
+            .db()
             .rating(&session.key, seek.scoring, seek.control.speed())
             .await?;
         let (my_rating, my_provisional) = shown(&mine);
@@ -316,13 +350,15 @@ impl Hub {
             )));
         }
         let theirs = self
-            .db
+            .store
+            .db()
             .rating(&seek.account, seek.scoring, seek.control.speed())
             .await?;
         let (their_rating, their_provisional) = shown(&theirs);
         // Only one accepter takes the seek out of the table; the others find it gone.
         let seek = self
-            .db
+            .store
+            .db()
             .take_seek(id, now)
             .await?
             .ok_or_else(|| seek_gone(id))?;
@@ -351,13 +387,14 @@ impl Hub {
             [accepter, seeker]
         };
         let game = self
+            .games
             .create_player_game(players, seek.scoring, seek.rated, seek.control)
             .await;
         let game_id = match game {
             Ok(id) => id,
             Err(e) => {
                 // The game could not be stored: the seek goes back to the lobby.
-                if let Err(e2) = self.db.insert_seek(&seek).await {
+                if let Err(e2) = self.store.db().insert_seek(&seek).await {
                     tracing::warn!("seek {id} lost: {e2}");
                 }
                 return Err(e);
@@ -367,22 +404,11 @@ impl Hub {
             .iter()
             .map(|key| format!("u {key} game {game_id}"))
             .collect();
-        if self.shared {
-            // The seek's own notices went with its removal.
-            self.db.announce(&started).await?;
-        } else {
-            self.deliver(seek_notices(&seek));
-            self.deliver(started.iter().filter_map(|n| Notice::parse(n)));
-        }
+        // On PostgreSQL the seek's own notices went with its removal.
+        self.cluster.deliver(seek_notices(&seek));
+        self.cluster.announce(&started).await?;
         Ok(game_id)
     }
-}
-
-fn player_not_found(name: &str) -> ApiError {
-    ApiError::new(
-        ErrorCode::PlayerNotFound,
-        format!("there is no player named '{name}'"),
-    )
 }
 
 /// The notices of a seek's change, parsed (the store sends the same texts on PostgreSQL).

@@ -1,108 +1,83 @@
-//! The hub: the games being served, kept in memory in front of the store, and every action on
-//! them. The database is the truth; memory is a cache of it that any number of instances keep
-//! on one PostgreSQL database.
+//! The live games: the games being served, kept in memory in front of the store, and every
+//! action on them. The database is the truth; memory is a cache of it that any number of
+//! instances keep on one PostgreSQL database.
 //!
 //! Each game in memory has a [`GameHandle`]: its [`LiveGame`] behind an async mutex, which
 //! serializes this instance's actions on the game; a broadcast channel for its WebSocket
 //! listeners; and its presence counts. Every action follows the same steps under the game's
-//! lock ([`Hub::transact`]): check the request against the game, compute the new game on a
+//! lock ([`Games::transact`]): check the request against the game, compute the new game on a
 //! copy, **store it only if the stored row still has the version the copy was made from**,
 //! then replace the game in memory, broadcast the change and answer. When another instance
 //! changed the game first, the store refuses the write; the game is reloaded, its missed
 //! changes are broadcast, and the request is checked again against the latest state (so a move
 //! with a move number that is no longer next gets `409 stale_state`, never a fork).
 //!
+//! After each stored change the services that follow games hear a [`GameEvent`] (the clocks
+//! arm a timer, the ratings rate a rated game that ended); this service knows none of them.
+//!
 //! The parts:
 //! - [`actions`]: what clients do (create, move, resign, undo, join, rematch, ...);
 //! - [`engine_moves`]: the engine's moves, computed by the one instance that claimed them in the
 //!   database, taken over by another when that instance dies;
-//! - [`cluster`]: this instance's heartbeat, the other instances' notices (a game changed
-//!   elsewhere is reloaded and its changes broadcast here), and presence summed over instances;
-//! - [`accounts`]: sign-up, log-in, sessions, guest games taken into an account;
-//! - [`lobby`]: seeks and challenges, and the games they start;
-//! - [`clocks`]: flags and aborts when a clock runs out, and the rating job, each done once.
+//! - [`presence`]: the open WebSockets of a game over every instance, the seats away, and the
+//!   other instances' notices about games.
 
-pub mod accounts;
 mod actions;
-pub mod clocks;
-mod cluster;
 mod engine_moves;
-pub mod lobby;
+mod presence;
 
-use crate::analysis::{Analyst, Claims};
+pub use actions::record_text;
+
+use super::cluster::Cluster;
+use super::{Config, now_ms};
+use crate::analysis::Analyst;
 use crate::auth::{self, Caller};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
-use crate::model::{LiveGame, Seats};
+use crate::model::{LiveGame, Refusal, Seats};
 use crate::protocol::ServerMessage;
-use crate::store::players::Db;
-use crate::store::{MovesChange, Notice, PresenceCounts, RowChange, RowState, Store, WriteOp};
+use crate::store::{MovesChange, PresenceCounts, RowChange, RowState, Store, WriteOp};
 use crate::view::{self, GameState, MoveView};
 use axum::extract::ws::Utf8Bytes;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
-/// Settings of the hub that the command line can change.
-#[derive(Clone, Debug)]
-pub struct HubConfig {
-    /// Engine computations allowed at once.
-    pub engine_threads: usize,
-    /// Thinking time of the engine when a game does not say.
-    pub engine_movetime: Duration,
-    /// How long an unused game stays in memory.
-    pub idle_eviction: Duration,
-    /// The bound on the analysis of one position (the analysis board).
-    pub analysis_time: Duration,
-    /// An instance not heard from for this long is taken for dead: its engine moves are taken
-    /// over and its WebSockets no longer count.
-    pub instance_timeout: Duration,
-}
-
-impl Default for HubConfig {
-    fn default() -> HubConfig {
-        HubConfig {
-            engine_threads: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2),
-            engine_movetime: Duration::from_millis(1000),
-            idle_eviction: Duration::from_secs(60),
-            analysis_time: Duration::from_millis(1500),
-            instance_timeout: Duration::from_secs(5),
-        }
-    }
+/// What happened to a game, for the services that follow games. Sent after the change is
+/// stored, in the order of the changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameEvent {
+    /// A change of game `id` was stored; its clock now runs out at `deadline` (ms).
+    Deadline {
+        /// The game.
+        id: String,
+        /// When its clock runs out.
+        deadline: i64,
+    },
+    /// The rated game `id` ended.
+    RatedEnd {
+        /// The game.
+        id: String,
+    },
 }
 
 /// The games being served.
-pub struct Hub {
+pub struct Games {
     /// Where games are kept.
-    pub store: Store,
+    store: Arc<Store>,
     /// Where engine moves are computed.
     engine: EnginePool,
-    /// The analysis board's service (runs on `engine`, caches per position).
+    /// The analysis board's service (the record's deal estimate).
     analyst: Arc<Analyst>,
+    /// This instance among the others.
+    cluster: Arc<Cluster>,
     /// Settings.
-    config: HubConfig,
+    config: Config,
     /// The games in memory, by id.
     games: Mutex<HashMap<String, Arc<GameHandle>>>,
-    /// This instance's id in the database (random, new at every start).
-    instance: String,
-    /// When this instance started (ms).
-    started: i64,
-    /// Other instances may share the database (PostgreSQL): presence is summed in the database.
-    shared: bool,
-    /// Every change of another instance reaches this one (the listener is connected and caught
-    /// up). While false, every use of a game in memory checks its stored version first.
-    synced: AtomicBool,
-    /// The players' queries (accounts, ratings, seeks).
-    pub db: Db,
-    /// The lobby's and the players' notices, for this instance's lobby sockets.
-    lobby: broadcast::Sender<Notice>,
-    /// The second player's advantages in use and when they were measured (see
-    /// `Hub::advantages`).
-    advantage: Mutex<Option<(i64, [f64; 2])>>,
+    /// The services that follow games.
+    followers: Mutex<Vec<mpsc::UnboundedSender<GameEvent>>>,
 }
 
 /// What a game's lock protects.
@@ -145,8 +120,6 @@ pub struct GameHandle {
 /// How many messages a slow listener may fall behind before it is resynced (a resync sends the
 /// whole state, so a small buffer loses nothing and keeps an idle game light).
 const EVENT_BUFFER: usize = 32;
-
-pub use crate::model::now_ms;
 
 /// What changed, for the broadcast after a commit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -226,55 +199,45 @@ fn stale() -> ApiError {
     )
 }
 
-impl Hub {
-    /// A hub over `store`; call [`Hub::start`] before serving.
-    pub fn new(store: Store, config: HubConfig) -> Arc<Hub> {
-        let engine = EnginePool::new(config.engine_threads);
-        let shared = store.kind() == "postgres";
-        let db = store.backend().db();
-        let instance = auth::new_secret(9);
-        let mut analyst = Analyst::new(engine.clone(), config.engine_threads, config.analysis_time);
-        if shared {
-            analyst = analyst.with_claims(Claims {
-                db: db.clone(),
-                instance: instance.clone(),
-                timeout: config.instance_timeout,
-            });
-        }
-        let analyst = Arc::new(analyst);
-        Arc::new(Hub {
-            db,
-            lobby: broadcast::channel(256).0,
-            advantage: Mutex::new(None),
+impl Games {
+    /// The live games over `store`.
+    pub fn new(
+        store: Arc<Store>,
+        engine: EnginePool,
+        analyst: Arc<Analyst>,
+        cluster: Arc<Cluster>,
+        config: Config,
+    ) -> Arc<Games> {
+        Arc::new(Games {
             store,
-            analyst,
             engine,
+            analyst,
+            cluster,
             config,
             games: Mutex::new(HashMap::new()),
-            instance,
-            started: now_ms(),
-            shared,
-            synced: AtomicBool::new(!shared),
+            followers: Mutex::new(Vec::new()),
         })
     }
 
-    /// The analysis service.
-    pub fn analyst(&self) -> &Arc<Analyst> {
-        &self.analyst
+    /// The events of every change stored from now on, in order (for a service that follows
+    /// games; read them promptly).
+    pub fn subscribe(&self) -> mpsc::UnboundedReceiver<GameEvent> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        if let Ok(mut f) = self.followers.lock() {
+            f.push(tx);
+        }
+        rx
     }
 
-    /// The engine pool (for shutdown).
-    pub fn engine(&self) -> &EnginePool {
-        &self.engine
-    }
-
-    /// This instance's id in the database.
-    pub fn instance(&self) -> &str {
-        &self.instance
+    /// Tells the followers what happened.
+    fn publish(&self, event: GameEvent) {
+        if let Ok(mut f) = self.followers.lock() {
+            f.retain(|tx| tx.send(event.clone()).is_ok());
+        }
     }
 
     /// The game `id`, from memory or the store.
-    pub async fn handle(self: &Arc<Hub>, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+    pub async fn handle(self: &Arc<Games>, id: &str) -> Result<Arc<GameHandle>, ApiError> {
         if !auth::is_game_id(id) {
             return Err(ApiError::game_not_found(id));
         }
@@ -286,7 +249,7 @@ impl Hub {
             .cloned();
         if let Some(h) = cached {
             h.touched.store(now_ms(), Ordering::Relaxed);
-            if !self.synced.load(Ordering::Acquire) {
+            if !self.cluster.is_synced() {
                 self.check_version(&h).await?;
             } else if h.announced.load(Ordering::Acquire) > 0 {
                 let mut slot = h.slot.lock().await;
@@ -306,7 +269,7 @@ impl Hub {
                 }
             }
         };
-        if inserted && self.shared {
+        if inserted && self.cluster.is_shared() {
             // A change announced between the load and the insertion found no handle: look again.
             self.check_version(&h).await?;
             self.publish_presence(&h, None).await;
@@ -338,7 +301,7 @@ impl Hub {
     /// Reloads the game in `slot` if another instance announced a newer version of it (a new
     /// listener calls this before it subscribes).
     pub async fn catch_up(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         h: &Arc<GameHandle>,
         slot: &mut Slot,
     ) -> Result<(), ApiError> {
@@ -349,7 +312,7 @@ impl Hub {
     }
 
     /// Reloads `h` if the store has a newer version of it.
-    async fn check_version(self: &Arc<Hub>, h: &Arc<GameHandle>) -> Result<(), ApiError> {
+    async fn check_version(self: &Arc<Games>, h: &Arc<GameHandle>) -> Result<(), ApiError> {
         let mut slot = h.slot.lock().await;
         self.newer_stored(h, &mut slot).await?;
         Ok(())
@@ -357,7 +320,7 @@ impl Hub {
 
     /// Reloads the game in `slot` if the store has a newer version of it; says whether it did.
     async fn newer_stored(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         h: &Arc<GameHandle>,
         slot: &mut Slot,
     ) -> Result<bool, ApiError> {
@@ -371,9 +334,9 @@ impl Hub {
 
     /// The game `id` at its latest stored version (a read that must see every change already
     /// acknowledged by any instance).
-    pub async fn latest(self: &Arc<Hub>, id: &str) -> Result<Arc<GameHandle>, ApiError> {
+    pub async fn latest(self: &Arc<Games>, id: &str) -> Result<Arc<GameHandle>, ApiError> {
         let h = self.handle(id).await?;
-        if self.shared && self.synced.load(Ordering::Acquire) {
+        if self.cluster.is_shared() && self.cluster.is_synced() {
             self.check_version(&h).await?;
         }
         Ok(h)
@@ -383,7 +346,7 @@ impl Hub {
     /// as if the changes had been made here (`reason` names an update that is no move, undo or
     /// end).
     async fn refresh(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         h: &Arc<GameHandle>,
         slot: &mut Slot,
         reason: &str,
@@ -511,7 +474,7 @@ impl Hub {
     /// is to move. When another instance changed the game first, reloads it (broadcasting what
     /// it missed) and plans again, so that the request is judged on the latest state.
     async fn transact<T>(
-        self: &Arc<Hub>,
+        self: &Arc<Games>,
         h: &Arc<GameHandle>,
         slot: &mut Slot,
         mut plan: impl FnMut(&LiveGame) -> Result<Plan<T>, ApiError>,
@@ -521,7 +484,7 @@ impl Hub {
                 Ok(p) => p,
                 // Refused by what this instance knows: maybe another one changed the game and
                 // its notice is still on the way. Ask the database before saying no.
-                Err(e) if self.shared && self.newer_stored(h, slot).await? => {
+                Err(e) if self.cluster.is_shared() && self.newer_stored(h, slot).await? => {
                     tracing::debug!("game {} was behind ({}); reloaded", h.id, e.message);
                     continue;
                 }
@@ -534,7 +497,9 @@ impl Hub {
                 out,
             } = planned;
             next.version = slot.game.version + 1;
-            let owner = next.engine_to_move().then(|| self.instance.clone());
+            let owner = next
+                .engine_to_move()
+                .then(|| self.cluster.instance().to_string());
             let op = RowChange {
                 id: h.id.clone(),
                 expect: slot.game.version,
@@ -552,17 +517,17 @@ impl Hub {
             slot.engine_job = None;
             h.touched.store(now_ms(), Ordering::Relaxed);
             self.schedule_engine(h, slot);
-            self.arm_clock(h, &slot.game);
+            if let Some((deadline, _)) = slot.game.deadline() {
+                self.publish(GameEvent::Deadline {
+                    id: h.id.clone(),
+                    deadline,
+                });
+            }
             if change == Change::Moved {
                 self.announce_turn(h, &slot.game);
             }
             if ended && slot.game.rated {
-                let (hub, id) = (self.clone(), h.id.clone());
-                tokio::spawn(async move {
-                    if let Err(e) = hub.rate(&id).await {
-                        tracing::warn!("cannot rate game {id} now: {}", e.message);
-                    }
-                });
+                self.publish(GameEvent::RatedEnd { id: h.id.clone() });
             }
             let state = self.state_of(h, slot, None);
             let last = match change {
@@ -577,7 +542,7 @@ impl Hub {
 
     /// Tells the player to move in a correspondence game that it is their turn (their open
     /// lobby pages notify them).
-    fn announce_turn(self: &Arc<Hub>, h: &GameHandle, g: &LiveGame) {
+    fn announce_turn(self: &Arc<Games>, h: &GameHandle, g: &LiveGame) {
         let correspondence = g
             .clock
             .is_some_and(|c| matches!(c.control, crate::model::TimeControl::Days { .. }));
@@ -588,42 +553,56 @@ impl Hub {
             return;
         }
         let payload = format!("u {} turn {}", player.key, h.id);
-        if self.shared {
-            let hub = self.clone();
-            tokio::spawn(async move {
-                if let Err(e) = hub.db.announce(&[payload]).await {
-                    tracing::warn!("turn notice not sent: {e}");
-                }
-            });
-        } else if let Some(n) = Notice::parse(&payload) {
-            self.lobby_notice(n);
-        }
-    }
-
-    /// The lobby's and the players' notices, for a lobby socket.
-    pub fn lobby_events(&self) -> broadcast::Receiver<Notice> {
-        self.lobby.subscribe()
-    }
-
-    /// Passes a lobby or player notice to this instance's lobby sockets.
-    pub(crate) fn lobby_notice(&self, n: Notice) {
-        let _ = self.lobby.send(n);
-    }
-
-    /// Delivers notices to this instance's lobby sockets when no database does it (SQLite; on
-    /// PostgreSQL they come back through `NOTIFY`).
-    pub(crate) fn deliver(&self, notices: impl IntoIterator<Item = Notice>) {
-        if !self.shared {
-            for n in notices {
-                self.lobby_notice(n);
+        let cluster = self.cluster.clone();
+        tokio::spawn(async move {
+            if let Err(e) = cluster.announce(&[payload]).await {
+                tracing::warn!("turn notice not sent: {e}");
             }
+        });
+    }
+
+    /// Ends the game in `slot` if its clock ran out (a flag or an abort); says whether it did.
+    async fn enforce_clock(
+        self: &Arc<Games>,
+        h: &Arc<GameHandle>,
+        slot: &mut Slot,
+    ) -> Result<bool, ApiError> {
+        if slot.game.due(now_ms()).is_none() {
+            return Ok(false);
+        }
+        let ended = self
+            .transact(h, slot, |g| {
+                let now = now_ms();
+                let due = g.due(now).ok_or(Refusal::NotDue)?;
+                let mut next = g.clone();
+                next.apply_due(due, now);
+                Ok(Plan::new(next, Change::Resigned, ()))
+            })
+            .await;
+        match ended {
+            Ok(_) => Ok(true),
+            Err(e) if e.code == ErrorCode::GameOver => Ok(false),
+            Err(e) => Err(e),
         }
     }
 
-    /// Whether other instances share the database (notices come from PostgreSQL; on SQLite the
-    /// service delivers its own).
-    pub fn is_shared(&self) -> bool {
-        self.shared
+    /// Ends game `id` if its clock ran out; says whether it did.
+    pub async fn flag_if_due(self: &Arc<Games>, id: &str) -> Result<bool, ApiError> {
+        let h = self.handle(id).await?;
+        let mut slot = h.slot.lock().await;
+        self.enforce_clock(&h, &mut slot).await
+    }
+
+    /// Reloads game `id` if it is in memory and the store has a newer version, broadcasting the
+    /// change as `reason` (after a change made outside this service: a rating, a claim of guest
+    /// games).
+    pub async fn reload_if_cached(self: &Arc<Games>, id: &str, reason: &str) {
+        let cached = self.games.lock().ok().and_then(|g| g.get(id).cloned());
+        let Some(h) = cached else { return };
+        let mut slot = h.slot.lock().await;
+        if let Err(e) = self.refresh(&h, &mut slot, reason).await {
+            tracing::warn!("cannot reload game {id}: {}", e.message);
+        }
     }
 
     /// Drops games nobody used for a while from memory (they stay in the store).
@@ -647,7 +626,7 @@ impl Hub {
     }
 
     /// The games in memory now.
-    fn handles(&self) -> Vec<Arc<GameHandle>> {
+    pub(super) fn handles(&self) -> Vec<Arc<GameHandle>> {
         self.games
             .lock()
             .map(|g| g.values().cloned().collect())
@@ -703,32 +682,5 @@ impl GameHandle {
     /// The presence counts now, over all instances.
     pub fn presence(&self) -> PresenceCounts {
         self.totals.lock().map(|p| *p).unwrap_or_default()
-    }
-}
-
-/// `YYYY.MM.DD` (UTC) of a time in ms since the epoch, as records write dates.
-pub fn record_date(ms: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn record_dates_are_utc_calendar_days() {
-        assert_eq!(record_date(0), "1970.01.01");
-        assert_eq!(record_date(1_767_225_600_000), "2026.01.01");
-        assert_eq!(record_date(951_782_400_000), "2000.02.29");
     }
 }

@@ -5,27 +5,24 @@
 //! claims them with a compare-and-set and computes them, so a move is never lost and never
 //! played twice.
 
-use super::{Change, GameHandle, Hub, Plan, Slot, now_ms};
+use super::{Change, GameHandle, Games, Plan, Slot, now_ms};
 use crate::error::{ApiError, ErrorCode};
 use crate::store::MovesChange;
 use mabula::Move;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How often an instance looks for orphaned engine moves.
-pub(super) const SWEEP_INTERVAL: Duration = Duration::from_secs(1);
-
 /// The most orphans claimed in one sweep.
 const SWEEP_LIMIT: u32 = 32;
 
-impl Hub {
+impl Games {
     /// Starts the engine if it is to move, this instance holds the claim, and no computation runs.
-    pub(super) fn schedule_engine(self: &Arc<Hub>, h: &Arc<GameHandle>, slot: &mut Slot) {
+    pub(super) fn schedule_engine(self: &Arc<Games>, h: &Arc<GameHandle>, slot: &mut Slot) {
         let g = &slot.game;
         let Some(settings) = g.engine else { return };
         if !g.engine_to_move()
             || slot.engine_job.is_some()
-            || slot.engine_owner.as_deref() != Some(self.instance.as_str())
+            || slot.engine_owner.as_deref() != Some(self.cluster.instance())
         {
             return;
         }
@@ -39,19 +36,19 @@ impl Hub {
             .engine_client
             .clone()
             .unwrap_or_else(|| format!("game:{}", g.id));
-        let (hub, h) = (self.clone(), h.clone());
+        let (games, h) = (self.clone(), h.clone());
         tokio::spawn(async move {
             let movetime = Duration::from_millis(u64::from(settings.movetime_ms));
-            let mv = hub
+            let mv = games
                 .engine
                 .choose_for(&key, pos, scoring, settings.level, movetime, seed)
                 .await;
-            hub.engine_moved(&h, version, mv).await;
+            games.engine_moved(&h, version, mv).await;
         });
     }
 
     /// Plays the engine's move if the game is still at the version it was computed for.
-    async fn engine_moved(self: &Arc<Hub>, h: &Arc<GameHandle>, version: u64, mv: Option<Move>) {
+    async fn engine_moved(self: &Arc<Games>, h: &Arc<GameHandle>, version: u64, mv: Option<Move>) {
         let mut slot = h.slot.lock().await;
         if slot.engine_job != Some(version) {
             return; // taken back, resigned, or reloaded meanwhile
@@ -81,13 +78,16 @@ impl Hub {
 
     /// Claims the engine moves that wait for a dead instance (or for nobody) and starts them;
     /// answers how many were claimed.
-    pub async fn sweep_engines(self: &Arc<Hub>) -> Result<usize, ApiError> {
-        let alive_since = now_ms() - self.config.instance_timeout.as_millis() as i64;
-        let backend = self.store.backend();
-        let orphans = backend.engine_orphans(alive_since, SWEEP_LIMIT).await?;
+    pub async fn sweep_engines(self: &Arc<Games>) -> Result<usize, ApiError> {
+        let alive_since = self.cluster.alive_since();
+        let orphans = self.store.engine_orphans(alive_since, SWEEP_LIMIT).await?;
         let mut claimed = 0;
         for orphan in &orphans {
-            if !backend.claim_engine(orphan, &self.instance).await? {
+            if !self
+                .store
+                .claim_engine(orphan, self.cluster.instance())
+                .await?
+            {
                 continue; // another instance was quicker
             }
             claimed += 1;
@@ -98,7 +98,7 @@ impl Hub {
             );
             let h = self.handle(&orphan.id).await?;
             let mut slot = h.slot.lock().await;
-            slot.engine_owner = Some(self.instance.clone());
+            slot.engine_owner = Some(self.cluster.instance().to_string());
             self.schedule_engine(&h, &mut slot);
         }
         Ok(claimed)

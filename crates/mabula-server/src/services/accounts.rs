@@ -7,11 +7,11 @@
 //! SHA-256 hash is stored, with the CSRF token that every write of the session must carry.
 //! Failed log-ins are stored per name and per address, so the limit holds across instances.
 
-use super::{Hub, now_ms};
+use super::{Games, now_ms};
 use crate::auth::{self, Session};
 use crate::error::{ApiError, ErrorCode};
-use crate::store::StoreError;
 use crate::store::players::AccountRow;
+use crate::store::{Store, StoreError};
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use std::sync::Arc;
@@ -167,13 +167,20 @@ pub struct NewSession {
     pub session: Session,
 }
 
-impl Hub {
+/// Accounts and sessions.
+pub struct Accounts {
+    store: Arc<Store>,
+    games: Arc<Games>,
+}
+
+impl Accounts {
+    /// The accounts, whose guest games are taken from `games`.
+    pub fn new(store: Arc<Store>, games: Arc<Games>) -> Accounts {
+        Accounts { store, games }
+    }
+
     /// Creates an account and logs it in.
-    pub async fn sign_up(
-        self: &Arc<Hub>,
-        name: &str,
-        password: &str,
-    ) -> Result<NewSession, ApiError> {
+    pub async fn sign_up(&self, name: &str, password: &str) -> Result<NewSession, ApiError> {
         let name = name.trim();
         check_name(name)?;
         check_password(name, password)?;
@@ -185,7 +192,7 @@ impl Hub {
             password_hash,
             created_at: now_ms(),
         };
-        if !self.db.create_account(&row).await? {
+        if !self.store.db().create_account(&row).await? {
             return Err(ApiError::new(
                 ErrorCode::NameTaken,
                 format!("the name '{name}' is taken (names are the same whatever their case)"),
@@ -198,7 +205,8 @@ impl Hub {
         let secret = auth::new_token();
         let id_hash = auth::hash(&secret);
         let csrf = auth::new_secret(16);
-        self.db
+        self.store
+            .db()
             .create_session(&id_hash, &key, &csrf, now_ms())
             .await?;
         Ok(NewSession {
@@ -214,7 +222,7 @@ impl Hub {
 
     /// Logs in, within the limits on failed attempts per name and per address (`address`).
     pub async fn log_in(
-        self: &Arc<Hub>,
+        &self,
         name: &str,
         password: &str,
         address: &str,
@@ -224,8 +232,8 @@ impl Hub {
         let since = now - FAILURE_WINDOW_MS;
         let name_key = format!("n:{key}");
         let address_key = format!("a:{address}");
-        let by_name = self.db.login_failures(&name_key, since).await?;
-        let by_address = self.db.login_failures(&address_key, since).await?;
+        let by_name = self.store.db().login_failures(&name_key, since).await?;
+        let by_address = self.store.db().login_failures(&address_key, since).await?;
         if by_name >= FAILURES_PER_NAME || by_address >= FAILURES_PER_ADDRESS {
             let mut e = ApiError::new(
                 ErrorCode::RateLimited,
@@ -234,14 +242,15 @@ impl Hub {
             e.retry_after = Some((FAILURE_WINDOW_MS / 1000) as u64);
             return Err(e);
         }
-        let account = self.db.account(&key).await?;
+        let account = self.store.db().account(&key).await?;
         let stored = account
             .as_ref()
             .map(|a| a.password_hash.clone())
             .unwrap_or_else(dummy_hash);
         let ok = verify_password(password.to_string(), stored).await && account.is_some();
         let Some(account) = account.filter(|_| ok) else {
-            self.db
+            self.store
+                .db()
                 .add_login_failure(&[name_key, address_key], now, since)
                 .await?;
             return Err(ApiError::new(
@@ -254,18 +263,18 @@ impl Hub {
 
     /// Ends one session.
     pub async fn log_out(&self, session: &Session) -> Result<(), ApiError> {
-        Ok(self.db.delete_session(&session.id_hash).await?)
+        Ok(self.store.db().delete_session(&session.id_hash).await?)
     }
 
     /// Ends every session of the account, on every device.
     pub async fn log_out_everywhere(&self, session: &Session) -> Result<u64, ApiError> {
-        Ok(self.db.delete_sessions(&session.key).await?)
+        Ok(self.store.db().delete_sessions(&session.key).await?)
     }
 
     /// The session whose cookie holds `secret`, if it is valid.
     pub async fn session(&self, secret: &str) -> Result<Option<Session>, StoreError> {
         let id_hash = auth::hash(secret);
-        Ok(self.db.session(&id_hash).await?.map(|s| Session {
+        Ok(self.store.db().session(&id_hash).await?.map(|s| Session {
             id_hash,
             key: s.key,
             name: s.name,
@@ -276,7 +285,7 @@ impl Hub {
     /// Takes the seats that guest tokens hold in the games listed (id, token) into the account
     /// of `session`, where those seats have no account yet; answers the games taken.
     pub async fn claim_guest_games(
-        self: &Arc<Hub>,
+        &self,
         session: &Session,
         games: &[(String, String)],
     ) -> Result<Vec<String>, ApiError> {
@@ -287,11 +296,12 @@ impl Hub {
             .take(500)
             .collect();
         let changed = self
-            .db
+            .store
+            .db()
             .claim_guest_games(&session.key, &session.name, &hashed)
             .await?;
         for (id, _) in &changed {
-            self.reload_if_cached(id, "claimed").await;
+            self.games.reload_if_cached(id, "claimed").await;
         }
         Ok(changed.into_iter().map(|(id, _)| id).collect())
     }

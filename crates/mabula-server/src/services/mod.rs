@@ -1,0 +1,277 @@
+//! The services: one per concern, each a struct that owns its state and is built from the few
+//! handles it needs. [`Services::new`] wires them (the only place that knows them all) and
+//! [`Services::start`] declares their timed jobs.
+//!
+//! ```text
+//! accounts  players  lobby     clocks  ratings      who uses whom (never upwards)
+//!     \        |       |          \      /
+//!      \       |       |        (game events)
+//!       `------+-------+----------- games
+//!                                     |
+//!                                  cluster          this instance among the others
+//!                                     |
+//!                                   store           the one storage gate
+//! ```
+//!
+//! - [`games`]: the live games, a cache of the database: every action on a game (moves, undo,
+//!   resign, claims, hints, joins, rematches), the engine's moves, presence on the game's
+//!   sockets. It tells the services that follow games what happened through [`GameEvent`]s, so
+//!   it depends on none of them.
+//! - [`clocks`]: timers armed for the games' deadlines, and the sweep that flags the games whose
+//!   time ran out on any instance.
+//! - [`ratings`]: the rating job (once per rated game) and the second player's advantage.
+//! - [`lobby`]: seeks and challenges, and the games they start.
+//! - [`accounts`]: sign-up, log-in, sessions, guest games taken into an account.
+//! - [`players`]: what the site shows of a player (profile, history, records); reads only.
+//! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
+//!
+//! A new feature is one more service beside these, built in [`Services::new`] from the handles
+//! it needs, with its timed jobs in [`Services::start`].
+
+pub mod accounts;
+pub mod clocks;
+pub mod cluster;
+pub mod games;
+pub mod lobby;
+pub mod players;
+pub mod ratings;
+
+pub use crate::model::now_ms;
+pub use games::{GameEvent, GameHandle, Games, Slot};
+
+use crate::analysis::{Analyst, Claims};
+use crate::engine::EnginePool;
+use crate::error::ApiError;
+use crate::store::{Notice, Store};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// Settings of the services that the command line can change.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Engine computations allowed at once.
+    pub engine_threads: usize,
+    /// Thinking time of the engine when a game does not say.
+    pub engine_movetime: Duration,
+    /// How long an unused game stays in memory.
+    pub idle_eviction: Duration,
+    /// The bound on the analysis of one position (the analysis board).
+    pub analysis_time: Duration,
+    /// An instance not heard from for this long is taken for dead: its engine moves are taken
+    /// over and its WebSockets no longer count.
+    pub instance_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            engine_threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            engine_movetime: Duration::from_millis(1000),
+            idle_eviction: Duration::from_secs(60),
+            analysis_time: Duration::from_millis(1500),
+            instance_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Every service of one instance.
+#[derive(Clone)]
+pub struct Services {
+    /// Where everything is kept.
+    pub store: Arc<Store>,
+    /// Where engine moves, hints and analyses are computed.
+    pub engine: EnginePool,
+    /// This instance among the others.
+    pub cluster: Arc<cluster::Cluster>,
+    /// The live games.
+    pub games: Arc<Games>,
+    /// The clocks' timers and sweep.
+    pub clocks: Arc<clocks::Clocks>,
+    /// The rating job.
+    pub ratings: Arc<ratings::Ratings>,
+    /// Seeks and challenges.
+    pub lobby: Arc<lobby::Lobby>,
+    /// Accounts and sessions.
+    pub accounts: Arc<accounts::Accounts>,
+    /// Profiles, histories and records.
+    pub players: Arc<players::Players>,
+    /// The analysis board's service.
+    pub analyst: Arc<Analyst>,
+}
+
+impl Services {
+    /// The services of one instance over `store`; call [`Services::start`] before serving.
+    pub fn new(store: Store, config: Config) -> Services {
+        let store = Arc::new(store);
+        let engine = EnginePool::new(config.engine_threads);
+        let cluster = Arc::new(cluster::Cluster::new(
+            store.clone(),
+            config.instance_timeout,
+        ));
+        let mut analyst = Analyst::new(engine.clone(), config.engine_threads, config.analysis_time);
+        if cluster.is_shared() {
+            analyst = analyst.with_claims(Claims {
+                db: store.db().clone(),
+                instance: cluster.instance().to_string(),
+                timeout: config.instance_timeout,
+            });
+        }
+        let analyst = Arc::new(analyst);
+        let games = Games::new(
+            store.clone(),
+            engine.clone(),
+            analyst.clone(),
+            cluster.clone(),
+            config,
+        );
+        let ratings = Arc::new(ratings::Ratings::new(store.clone(), games.clone()));
+        Services {
+            clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),
+            lobby: Arc::new(lobby::Lobby::new(
+                store.clone(),
+                games.clone(),
+                cluster.clone(),
+            )),
+            accounts: Arc::new(accounts::Accounts::new(store.clone(), games.clone())),
+            players: Arc::new(players::Players::new(
+                store.clone(),
+                ratings.clone(),
+                analyst.clone(),
+            )),
+            ratings,
+            games,
+            analyst,
+            cluster,
+            engine,
+            store,
+        }
+    }
+
+    /// Registers this instance, resumes the engine moves nobody computes, and starts the timed
+    /// jobs and the notices' listener until `stop` turns true.
+    pub async fn start(&self, stop: watch::Receiver<bool>) -> Result<(), ApiError> {
+        self.cluster.heartbeat().await.0?;
+        match self.games.sweep_engines().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("resumed the engine in {n} games"),
+            Err(e) => tracing::warn!("cannot resume engine games: {}", e.message),
+        }
+        self.clocks.follow(self.games.subscribe());
+        self.ratings.follow(self.games.subscribe());
+        let s = self.clone();
+        let mut until = stop.clone();
+        tokio::spawn(async move {
+            let second = || tokio::time::interval(Duration::from_secs(1));
+            let (mut beat, mut engines, mut clocks) = (second(), second(), second());
+            let mut evict = tokio::time::interval(Duration::from_secs(10));
+            loop {
+                tokio::select! {
+                    _ = beat.tick() => s.cluster.heartbeat_logged().await,
+                    _ = engines.tick() => {
+                        if s.store.is_up()
+                            && let Err(e) = s.games.sweep_engines().await
+                        {
+                            tracing::warn!("engine sweep failed: {}", e.message);
+                        }
+                    }
+                    _ = evict.tick() => { s.games.evict_idle(); }
+                    _ = clocks.tick() => {
+                        if s.store.is_up() {
+                            s.sweep().await;
+                        }
+                    }
+                    _ = until.changed() => break,
+                }
+            }
+        });
+        if let Some(mut notices) = self.store.listen() {
+            let s = self.clone();
+            let mut until = stop;
+            tokio::spawn(async move {
+                loop {
+                    tokio::select! {
+                        notice = notices.recv() => match notice {
+                            Some(n) => s.on_notice(n).await,
+                            None => break,
+                        },
+                        _ = until.changed() => break,
+                    }
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// The jobs every instance runs each second, each one a conditional change that happens
+    /// once however many instances try: flags, ratings, lapsed seeks.
+    async fn sweep(&self) {
+        if let Err(e) = self.clocks.sweep().await {
+            tracing::warn!("clock sweep failed: {}", e.message);
+        }
+        if let Err(e) = self.ratings.sweep().await {
+            tracing::warn!("rating sweep failed: {}", e.message);
+        }
+        if let Err(e) = self.lobby.sweep().await {
+            tracing::warn!("seek sweep failed: {}", e.message);
+        }
+    }
+
+    /// Passes another instance's notice to the service it concerns.
+    async fn on_notice(&self, notice: Notice) {
+        match notice {
+            n @ (Notice::Game { .. } | Notice::Presence { .. }) => self.games.on_notice(n).await,
+            n @ (Notice::Lobby | Notice::User { .. }) => self.cluster.notify_local(n),
+            Notice::Lost => self.cluster.set_synced(false),
+            Notice::Back => {
+                // Whatever was announced while nobody listened is read from the database, once
+                // the heartbeat finds it answering again.
+                for _ in 0..150 {
+                    if self.store.is_up() {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                self.games.resync().await;
+                self.cluster.set_synced(true);
+            }
+        }
+    }
+
+    /// Stops: no more engine work, this instance leaves the database, the store commits what
+    /// is queued and closes.
+    pub async fn stop(&self) {
+        self.engine.close();
+        self.cluster.leave().await;
+        self.store.close().await;
+    }
+}
+
+/// `YYYY.MM.DD` (UTC) of a time in ms since the epoch, as records write dates.
+pub fn record_date(ms: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = ms.div_euclid(86_400_000) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_dates_are_utc_calendar_days() {
+        assert_eq!(record_date(0), "1970.01.01");
+        assert_eq!(record_date(1_767_225_600_000), "2026.01.01");
+        assert_eq!(record_date(951_782_400_000), "2000.02.29");
+    }
+}

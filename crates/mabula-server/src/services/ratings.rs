@@ -1,0 +1,110 @@
+//! Ratings. A rated game that ends is rated by a job that runs exactly once: the change of
+//! ratings and the mark "rated" on the game are one transaction, conditional on the mark not
+//! being there. The instance that ended the game runs it at once (it hears a
+//! [`GameEvent::RatedEnd`]); every instance's sweep catches any left by a dead one.
+
+use super::{GameEvent, Games, now_ms};
+use crate::error::ApiError;
+use crate::model::rating::{Glicko2, SECOND_PLAYER_ADVANTAGE, estimate_advantage};
+use crate::store::Store;
+use mabula::Scoring;
+use std::sync::{Arc, Mutex};
+use tokio::sync::mpsc;
+
+/// Rated games of a scoring mode needed before their measured advantage replaces the default.
+pub const MEASURED_AFTER: usize = 200;
+
+/// How often the measured advantage is read again (ms).
+pub const ADVANTAGE_REFRESH_MS: i64 = 10 * 60 * 1000;
+
+/// The most games rated in one sweep.
+const SWEEP_LIMIT: u32 = 64;
+
+/// The rating job and the second player's advantage.
+pub struct Ratings {
+    store: Arc<Store>,
+    games: Arc<Games>,
+    /// The second player's advantages in use and when they were measured (see
+    /// [`Ratings::advantages`]).
+    advantage: Mutex<Option<(i64, [f64; 2])>>,
+}
+
+impl Ratings {
+    /// The ratings of the players of `games`.
+    pub fn new(store: Arc<Store>, games: Arc<Games>) -> Ratings {
+        Ratings {
+            store,
+            games,
+            advantage: Mutex::new(None),
+        }
+    }
+
+    /// Rates each rated game the games say has ended, as long as they say so.
+    pub fn follow(self: &Arc<Ratings>, mut events: mpsc::UnboundedReceiver<GameEvent>) {
+        let ratings = self.clone();
+        tokio::spawn(async move {
+            while let Some(event) = events.recv().await {
+                if let GameEvent::RatedEnd { id } = event {
+                    let ratings = ratings.clone();
+                    tokio::spawn(async move {
+                        if let Err(e) = ratings.rate(&id).await {
+                            tracing::warn!("cannot rate game {id} now: {}", e.message);
+                        }
+                    });
+                }
+            }
+        });
+    }
+
+    /// Rates game `id` if it is a rated game that ended and was not rated yet, and shows the new
+    /// ratings to its listeners.
+    pub async fn rate(&self, id: &str) -> Result<(), ApiError> {
+        let advantages = self.advantages().await;
+        let done = self
+            .store
+            .db()
+            .rate_game(id, &Glicko2::default(), advantages, now_ms())
+            .await?;
+        if done.is_some() {
+            self.games.reload_if_cached(id, "rated").await;
+        }
+        Ok(())
+    }
+
+    /// Rates the ended games not rated yet (every instance runs this each second).
+    pub async fn sweep(&self) -> Result<(), ApiError> {
+        for id in self.store.db().unrated_games(SWEEP_LIMIT).await? {
+            self.rate(&id).await?;
+        }
+        Ok(())
+    }
+
+    /// The second player's advantage per scoring mode (largest, product): measured on the rated
+    /// games once a mode has [`MEASURED_AFTER`] of them, else [`SECOND_PLAYER_ADVANTAGE`]. Read
+    /// from the database at most every [`ADVANTAGE_REFRESH_MS`].
+    pub async fn advantages(&self) -> [f64; 2] {
+        let now = now_ms();
+        if let Ok(cached) = self.advantage.lock()
+            && let Some((at, values)) = *cached
+            && now - at < ADVANTAGE_REFRESH_MS
+        {
+            return values;
+        }
+        let mut values = [SECOND_PLAYER_ADVANTAGE; 2];
+        for (i, scoring) in [Scoring::Largest, Scoring::Product].into_iter().enumerate() {
+            match self.store.db().first_player_results(scoring).await {
+                Ok(games) if games.len() >= MEASURED_AFTER => {
+                    if let Some(a) = estimate_advantage(&games) {
+                        values[i] = a;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!("cannot measure the second player's advantage: {e}"),
+            }
+        }
+        if let Ok(mut cached) = self.advantage.lock() {
+            *cached = Some((now, values));
+        }
+        values
+    }
+}
