@@ -35,7 +35,7 @@
 //!
 //! A module uses only modules of the layers below it; `docs/architecture.md` draws them.
 //!
-//! 1. [`model`] uses the rules crate only.
+//! 1. [`model`] uses the rules crate only (and the words of a game from `mabula-api`).
 //! 2. [`store`] and [`auth`] use the model; [`engine`] and [`picture`] use nothing of this crate.
 //! 3. [`view`] uses the model and the store's rows; [`error`] the model, auth and the store,
 //!    whose errors it converts.

@@ -2,8 +2,8 @@
 //! take back), with no I/O. [`LiveGame`] is what the [`hub`](crate::hub) keeps in memory for each
 //! game it serves, and what the [`store`](crate::store) saves and loads.
 //!
-//! This is the bottom layer of the server: it uses the rules crate and nothing else of this
-//! one. An action the rules of acting forbid is answered with a [`Refusal`]; [`Seats`] says which
+//! This is the bottom layer of the server: it uses the rules crate (and the words of a game
+//! that its JSON shows too, from `mabula-api`) and nothing else of this one. An action the rules of acting forbid is answered with a [`Refusal`]; [`Seats`] says which
 //! sides a caller holds.
 
 pub mod clock;
