@@ -1,7 +1,7 @@
 //! A typed client of the HTTP API, for tests, tools and the crash test of `mabula serve`.
 
-use mabula_server::error::ErrorBody;
-use mabula_server::view::{CreateGame, GameList, GameState, SeatGrant};
+use mabula_api::error::ErrorBody;
+use mabula_api::view::{CreateGame, GameList, GameState, SeatGrant};
 use serde::de::DeserializeOwned;
 use serde_json::json;
 use std::time::Duration;

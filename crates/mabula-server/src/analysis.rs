@@ -6,7 +6,8 @@
 //! A position's analysis is a [`watch`] channel: the first request starts the work, which
 //! publishes a report after every step; later requests for the same position (while it runs or
 //! after) subscribe to the same channel, and are counted as cache hits. The JSON shapes the API
-//! answers with are here too ([`PositionAnalysis`], [`GameAnalysis`]).
+//! answers with ([`PositionAnalysis`], [`GameAnalysis`]) are the crate `mabula-api`'s; the
+//! functions that fill them from the engine's reports are here.
 //!
 //! # Bounds and priorities
 //!
@@ -28,13 +29,15 @@ use crate::store::players::Db;
 use mabula::{Color, Move, Position, Scoring};
 use mabula_engine::annotate::{self, Deepening, Judgement, Note, Report, Settings, Verdict};
 use mabula_engine::{MoveAnalysis, Value};
-use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::watch;
-use utoipa::ToSchema;
+
+pub use mabula_api::analysis::{
+    Counts, GameAnalysis, LineView, NoteView, PositionAnalysis, SideCounts, ValueView, VerdictView,
+};
 
 /// The most positions kept in the cache; past it, finished analyses are dropped.
 const CACHE_LIMIT: usize = 50_000;
@@ -607,235 +610,108 @@ fn stopping() -> ApiError {
 }
 
 // ---- JSON ----------------------------------------------------------------------------------
+//
+// The shapes are the crate `mabula-api`'s; these functions fill them from the engine's reports.
 
-/// A value for the side to move (of a move, or of the position a move led to).
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct ValueView {
-    /// The expected score: 1 a win, 0.5 a draw, 0 a loss.
-    pub expected: f64,
-    /// Whether the value is proven (`result` then set).
-    pub exact: bool,
-    /// -1, 0 or 1 when proven.
-    pub result: Option<i8>,
-    /// The final margin with best play, when the solver computed it.
-    pub margin: Option<i32>,
-    /// For people: `63.4%`, `win`, `wins by 2`, `draw`, `loses by 3`.
-    pub text: String,
+/// The view of a value for the side to move.
+pub fn value_view(v: Value) -> ValueView {
+    let (exact, result, margin) = match v {
+        Value::Estimate(_) => (false, None, None),
+        Value::Exact { result, margin } => (true, Some(result), margin),
+    };
+    ValueView {
+        expected: v.expected(),
+        exact,
+        result,
+        margin,
+        text: v.to_string(),
+    }
 }
 
-impl From<mabula_engine::Value> for ValueView {
-    fn from(v: mabula_engine::Value) -> ValueView {
-        let (exact, result, margin) = match v {
-            mabula_engine::Value::Estimate(_) => (false, None, None),
-            mabula_engine::Value::Exact { result, margin } => (true, Some(result), margin),
+/// The view of one of the best moves of a position.
+pub fn line_view(m: &MoveAnalysis) -> LineView {
+    LineView {
+        mv: m.mv.to_string(),
+        value: value_view(m.value),
+        visits: m.visits,
+        pv: m.pv.iter().map(Move::to_string).collect(),
+    }
+}
+
+/// The view of the exact outcome with best play.
+pub fn verdict_view(v: Verdict) -> VerdictView {
+    VerdictView {
+        winner: v.winner(),
+        white_margin: v.white,
+        text: v.to_string(),
+    }
+}
+
+/// The view of `report` for `pos`.
+pub fn position_analysis(
+    pos: &Position,
+    scoring: Scoring,
+    report: &Report,
+    cached: bool,
+) -> PositionAnalysis {
+    PositionAnalysis {
+        position: *pos,
+        scoring: scoring.to_string(),
+        to_move: pos.side_to_move(),
+        white: report.white,
+        verdict: report.verdict.map(verdict_view),
+        moves: report.moves.iter().map(line_view).collect(),
+        playouts: report.playouts,
+        elapsed_ms: report.elapsed.as_millis() as u64,
+        step: report.step,
+        done: report.done,
+        cached,
+    }
+}
+
+/// The view of the engine's note on one move of a game.
+pub fn note_view(n: &Note) -> NoteView {
+    NoteView {
+        index: n.index,
+        mv: n.played.to_string(),
+        mover: n.mover,
+        value: value_view(n.value),
+        best: n.best.as_ref().map(line_view),
+        loss: n.loss,
+        judgement: n.judgement.name().to_string(),
+        comment: n.comment(),
+    }
+}
+
+/// The graph and notes of a game from its positions' reports.
+pub fn game_analysis(
+    positions: &[Position],
+    moves: &[Move],
+    reports: &[Report],
+    scoring: Scoring,
+) -> GameAnalysis {
+    let notes = annotate::annotate(positions, moves, reports, scoring);
+    let mut counts = Counts::default();
+    for n in &notes {
+        let side = match n.mover {
+            Color::White => &mut counts.white,
+            Color::Black => &mut counts.black,
         };
-        ValueView {
-            expected: v.expected(),
-            exact,
-            result,
-            margin,
-            text: v.to_string(),
+        match n.judgement {
+            Judgement::Blunder => side.blunders += 1,
+            Judgement::Mistake => side.mistakes += 1,
+            _ => {}
         }
     }
-}
-
-/// One of the best moves of a position.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct LineView {
-    /// The move, e.g. `c8-c5` (or `pass`).
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// Its value for the side to move.
-    pub value: ValueView,
-    /// Playouts through it.
-    pub visits: u64,
-    /// The principal line, this move first.
-    pub pv: Vec<String>,
-}
-
-impl From<&MoveAnalysis> for LineView {
-    fn from(m: &MoveAnalysis) -> LineView {
-        LineView {
-            mv: m.mv.to_string(),
-            value: m.value.into(),
-            visits: m.visits,
-            pv: m.pv.iter().map(Move::to_string).collect(),
-        }
-    }
-}
-
-/// The exact outcome with best play.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct VerdictView {
-    /// `white`, `black`, or null for a draw.
-    #[schema(value_type = Option<String>)]
-    pub winner: Option<Color>,
-    /// The final margin for White (White's score minus Black's).
-    pub white_margin: i32,
-    /// `White wins by 2 with best play` (English; the page words it itself).
-    pub text: String,
-}
-
-impl From<Verdict> for VerdictView {
-    fn from(v: Verdict) -> VerdictView {
-        VerdictView {
-            winner: v.winner(),
-            white_margin: v.white,
-            text: v.to_string(),
-        }
-    }
-}
-
-/// The engine's view of a position (`docs/api.md`, section 4).
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct PositionAnalysis {
-    /// The position string.
-    #[schema(value_type = String)]
-    pub position: Position,
-    /// `largest` or `product`.
-    pub scoring: String,
-    /// `white` or `black`.
-    #[schema(value_type = String)]
-    pub to_move: Color,
-    /// The expected score of White with best play as far as the engine sees (1 win, 0 loss).
-    pub white: f64,
-    /// The solver's exact outcome, once found.
-    pub verdict: Option<VerdictView>,
-    /// The best moves, best first (at most five).
-    pub moves: Vec<LineView>,
-    /// Playouts made.
-    pub playouts: u64,
-    /// Milliseconds spent.
-    pub elapsed_ms: u64,
-    /// The step of the deepening (1 first).
-    pub step: u32,
-    /// No deeper report follows.
-    pub done: bool,
-    /// Whether the position was analysed before (the cache answered).
-    pub cached: bool,
-}
-
-impl PositionAnalysis {
-    /// The view of `report` for `pos`.
-    pub fn new(pos: &Position, scoring: Scoring, report: &Report, cached: bool) -> Self {
-        PositionAnalysis {
-            position: *pos,
-            scoring: scoring.to_string(),
-            to_move: pos.side_to_move(),
-            white: report.white,
-            verdict: report.verdict.map(Into::into),
-            moves: report.moves.iter().map(Into::into).collect(),
-            playouts: report.playouts,
-            elapsed_ms: report.elapsed.as_millis() as u64,
-            step: report.step,
-            done: report.done,
-            cached,
-        }
-    }
-}
-
-/// What the engine says about one move of a game.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct NoteView {
-    /// The move's index (0 first).
-    pub index: usize,
-    /// The move played.
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// `white` or `black`.
-    #[schema(value_type = String)]
-    pub mover: Color,
-    /// The move's value for the mover.
-    pub value: ValueView,
-    /// The engine's preferred move, when another.
-    pub best: Option<LineView>,
-    /// The expected score lost against the best move.
-    pub loss: f64,
-    /// `best`, `good`, `mistake` or `blunder`.
-    pub judgement: String,
-    /// The comment `mabula analyze` writes into the record for this move.
-    pub comment: String,
-}
-
-impl From<&Note> for NoteView {
-    fn from(n: &Note) -> NoteView {
-        NoteView {
-            index: n.index,
-            mv: n.played.to_string(),
-            mover: n.mover,
-            value: n.value.into(),
-            best: n.best.as_ref().map(Into::into),
-            loss: n.loss,
-            judgement: n.judgement.name().to_string(),
-            comment: n.comment(),
-        }
-    }
-}
-
-/// The evaluation graph of a game and the notes on its moves.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct GameAnalysis {
-    /// The scoring mode analysed for.
-    pub scoring: String,
-    /// The expected score of White at the start and after every move.
-    pub values: Vec<f64>,
-    /// The exact margin for White where the solver found it, per position (null elsewhere).
-    pub margins: Vec<Option<i32>>,
-    /// One note per move.
-    pub notes: Vec<NoteView>,
-    /// Blunders and mistakes of each side: `{white: {blunders, mistakes}, black: ...}`.
-    pub counts: Counts,
-}
-
-/// Blunders and mistakes, per side.
-#[derive(Clone, Debug, Default, Serialize, ToSchema)]
-pub struct Counts {
-    /// White's.
-    pub white: SideCounts,
-    /// Black's.
-    pub black: SideCounts,
-}
-
-/// One side's blunders and mistakes.
-#[derive(Clone, Debug, Default, Serialize, ToSchema)]
-pub struct SideCounts {
-    /// Blunders.
-    pub blunders: u32,
-    /// Mistakes.
-    pub mistakes: u32,
-}
-
-impl GameAnalysis {
-    /// The graph and notes of a game from its positions' reports.
-    pub fn new(
-        positions: &[Position],
-        moves: &[Move],
-        reports: &[Report],
-        scoring: Scoring,
-    ) -> Self {
-        let notes = annotate::annotate(positions, moves, reports, scoring);
-        let mut counts = Counts::default();
-        for n in &notes {
-            let side = match n.mover {
-                Color::White => &mut counts.white,
-                Color::Black => &mut counts.black,
-            };
-            match n.judgement {
-                Judgement::Blunder => side.blunders += 1,
-                Judgement::Mistake => side.mistakes += 1,
-                _ => {}
-            }
-        }
-        GameAnalysis {
-            scoring: scoring.to_string(),
-            values: annotate::white_values(reports),
-            margins: reports
-                .iter()
-                .map(|r| r.verdict.filter(|v| v.exact_margin).map(|v| v.white))
-                .collect(),
-            notes: notes.iter().map(Into::into).collect(),
-            counts,
-        }
+    GameAnalysis {
+        scoring: scoring.to_string(),
+        values: annotate::white_values(reports),
+        margins: reports
+            .iter()
+            .map(|r| r.verdict.filter(|v| v.exact_margin).map(|v| v.white))
+            .collect(),
+        notes: notes.iter().map(note_view).collect(),
+        counts,
     }
 }
 

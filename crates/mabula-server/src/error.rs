@@ -1,7 +1,8 @@
 //! The one error type of the API: a stable machine-readable code, an HTTP status and a message.
 //!
 //! Every failure a client can cause maps to a 4xx [`ApiError`] whose body is
-//! `{ "code": ..., "message": ... }`. Only a failing database answers 5xx (`internal`), and then
+//! `{ "code": ..., "message": ... }` ([`ErrorBody`]; it and the codes are the crate
+//! `mabula-api`'s, re-exported here). Only a failing database answers 5xx (`internal`), and then
 //! nothing was changed. `docs/api.md` section 2 lists the codes; keep the two in step.
 //!
 //! This is the API edge of the errors: the lower layers have their own error types (the model's
@@ -12,141 +13,12 @@ use crate::auth::MissingToken;
 use crate::model::Refusal;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 
-/// The stable codes of API errors (see `docs/api.md`, section 2).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    /// The body is not JSON of the expected shape.
-    MalformedJson,
-    /// A query parameter or path segment is malformed.
-    BadRequest,
-    /// The move text is not a move.
-    BadNotation,
-    /// The action needs a seat token and none was sent.
-    TokenMissing,
-    /// The token is not one of this game's.
-    TokenInvalid,
-    /// The token holds no seat that may do this.
-    NotYourSeat,
-    /// The join code is wrong.
-    JoinCodeInvalid,
-    /// No game has this id.
-    GameNotFound,
-    /// No such endpoint.
-    NotFound,
-    /// The endpoint exists, but not with this method.
-    MethodNotAllowed,
-    /// It is the other side's turn.
-    NotYourTurn,
-    /// The request's move number is not the next one.
-    StaleState,
-    /// The game is finished.
-    GameOver,
-    /// A rematch of a game that goes on.
-    GameNotOver,
-    /// The join code was used already.
-    SeatTaken,
-    /// No move of the caller to take back.
-    NothingToUndo,
-    /// No undo offer from the other side.
-    NoUndoOffer,
-    /// An undo offer is already pending.
-    UndoOfferPending,
-    /// This seat already has its rematch grant.
-    RematchTaken,
-    /// Moves cannot be taken back in this game (it is on a clock).
-    UndoNotAllowed,
-    /// The action needs an account and the request has no session.
-    NotLoggedIn,
-    /// A write with a session cookie came without the session's `X-CSRF-Token`.
-    CsrfFailed,
-    /// The name and password do not match an account.
-    LoginFailed,
-    /// The name is taken (names are unique ignoring case).
-    NameTaken,
-    /// The name or password breaks the rules for accounts.
-    InvalidAccount,
-    /// No player has this name.
-    PlayerNotFound,
-    /// No open seek or challenge has this id.
-    SeekNotFound,
-    /// The seek is not open to this player (their own, another's challenge, out of rating range).
-    SeekNotForYou,
-    /// The win cannot be claimed: the other side is not away long enough on its turn in a game
-    /// on a real-time clock.
-    ClaimNotAllowed,
-    /// The body is too large.
-    PayloadTooLarge,
-    /// The body is not sent as JSON.
-    UnsupportedMediaType,
-    /// The move is not legal here.
-    IllegalMove,
-    /// The game settings are inconsistent or out of range.
-    InvalidSettings,
-    /// The setup position is unreadable or no valid start.
-    InvalidSetup,
-    /// The imported record cannot be read.
-    InvalidRecord,
-    /// Too many requests from one address.
-    RateLimited,
-    /// Too many open connections or WebSockets from one address, or in all.
-    TooManyConnections,
-    /// The request line's target is too long.
-    UriTooLong,
-    /// The request's headers are too large.
-    HeadersTooLarge,
-    /// The request was not sent in time.
-    RequestTimeout,
-    /// The database failed.
-    Internal,
-    /// The database cannot be reached now; nothing was changed.
-    Unavailable,
-    /// A queue of work is full (analysis); try again later.
-    Busy,
-    /// The server is stopping.
-    ShuttingDown,
-}
+pub use mabula_api::error::{ErrorBody, ErrorCode};
 
-impl ErrorCode {
-    /// The HTTP status that goes with the code.
-    pub const fn status(self) -> StatusCode {
-        use ErrorCode::*;
-        match self {
-            MalformedJson | BadRequest | BadNotation => StatusCode::BAD_REQUEST,
-            TokenMissing | NotLoggedIn | LoginFailed => StatusCode::UNAUTHORIZED,
-            TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou => {
-                StatusCode::FORBIDDEN
-            }
-            GameNotFound | NotFound | PlayerNotFound | SeekNotFound => StatusCode::NOT_FOUND,
-            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
-            | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
-            | ClaimNotAllowed => StatusCode::CONFLICT,
-            PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            RateLimited | TooManyConnections => StatusCode::TOO_MANY_REQUESTS,
-            UriTooLong => StatusCode::URI_TOO_LONG,
-            HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            RequestTimeout => StatusCode::REQUEST_TIMEOUT,
-            Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Unavailable | Busy | ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
-        }
-    }
-}
-
-/// The body of every error answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct ErrorBody {
-    /// Stable, for programs.
-    pub code: ErrorCode,
-    /// English, for people.
-    pub message: String,
+/// The HTTP status that goes with `code` (its number is the API crate's).
+pub fn status_of(code: ErrorCode) -> StatusCode {
+    StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
 /// An error answered to a client.
@@ -260,7 +132,7 @@ impl From<crate::store::StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let status = self.code.status();
+        let status = status_of(self.code);
         let body = ErrorBody {
             code: self.code,
             message: self.message,
@@ -325,7 +197,7 @@ mod tests {
             ErrorCode::IllegalMove,
             ErrorCode::RateLimited,
         ] {
-            assert!(code.status().is_client_error());
+            assert!(status_of(code).is_client_error());
         }
     }
 }

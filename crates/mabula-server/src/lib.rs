@@ -15,7 +15,9 @@
 //!   players' pages, and this instance among the others; wired and started in one place.
 //! - [`model`]: a game's settings, seats, players, clock and rules of acting, and Glicko-2
 //!   ratings, without I/O; its own error type, `Refusal`.
-//! - [`view`]: the JSON shapes and how a game becomes its public state (with move previews).
+//! - [`view`]: how a game becomes its public state (with move previews). The JSON shapes of
+//!   every resource are the crate `mabula-api`'s, shared with the clients, and re-exported
+//!   where the server has always named them (`view`, `protocol`, `error`, `analysis`, `api::*`).
 //! - [`protocol`]: the WebSocket's messages, both what a client sends and what the server sends.
 //! - [`store`]: the storage interface, its row types, its SQLite and PostgreSQL backends, the
 //!   group-commit writer, and the players' queries (accounts, sessions, ratings, seeks), all
@@ -23,7 +25,7 @@
 //! - [`engine`]: the bounded pool where engine moves and analyses are computed.
 //! - [`analysis`]: the analysis board's service: positions analysed on the engine pool with
 //!   `mabula_engine::annotate` within a time bound, streamed as they deepen, cached per position;
-//!   its JSON shapes.
+//!   the views of its reports.
 //! - [`auth`]: seat tokens, join codes and game ids; which seats a token holds.
 //! - [`error`]: the API error type, its stable codes, and the conversions of the lower layers'
 //!   errors into it.
@@ -35,17 +37,18 @@
 //!
 //! A module uses only modules of the layers below it; `docs/architecture.md` draws them.
 //!
-//! 1. [`model`] uses the rules crate only.
+//! 1. [`model`] uses the rules crate only (and the words of a game from `mabula-api`).
 //! 2. [`store`] and [`auth`] use the model; [`engine`] and [`picture`] use nothing of this crate.
 //! 3. [`view`] uses the model and the store's rows; [`error`] the model, auth and the store,
 //!    whose errors it converts.
-//! 4. [`protocol`] uses view, error and the model; [`extract`] auth and error; [`analysis`] the
-//!    engine and error.
+//! 4. [`protocol`] only re-exports the API crate's messages; [`extract`] uses auth and error;
+//!    [`analysis`] the engine and error.
 //! 5. [`services`], the service layer, uses all of the above and answers with
 //!    [`error::ApiError`].
 //! 6. [`api`], the HTTP edge, and above it [`server`], which serves the api's router.
 //!
-//! The typed HTTP client and the load test are in the crate `mabula-client`.
+//! The typed HTTP client and the load test are in the crate `mabula-client`, which builds on
+//! `mabula-api` without this crate.
 
 pub mod analysis;
 pub mod api;

@@ -5,6 +5,8 @@
 
 use super::{Counts, Dice, Tally};
 use futures_util::{SinkExt, StreamExt};
+use mabula_api::accounts::SessionView;
+use mabula_api::lobby::Started;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -21,18 +23,8 @@ struct Session {
 }
 
 #[derive(Deserialize)]
-struct SessionView {
-    csrf: String,
-}
-
-#[derive(Deserialize)]
 struct Id {
     id: String,
-}
-
-#[derive(Deserialize)]
-struct Started {
-    game_id: String,
 }
 
 fn now_ms() -> i64 {

@@ -8,16 +8,20 @@ use crate::analysis::{self as service, GameAnalysis, PositionAnalysis};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::ClientAddr;
 use crate::extract::{JsonBody, QueryParams};
-use crate::view::{self, LegalMoveView};
+use crate::view;
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use mabula::{Color, Game, Position, Scoring};
+use mabula::{Game, Position, Scoring};
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
 use tokio::sync::mpsc;
-use utoipa::{IntoParams, ToSchema};
+use utoipa::IntoParams;
+
+pub use mabula_api::analysis::{
+    AnalysisStats, GameAnalysisRequest, GamePositionEvent, PositionMoves,
+};
 
 /// The routes of the analysis resource.
 pub fn router() -> Router<AppState> {
@@ -37,25 +41,6 @@ pub struct PositionQuery {
     pub position: String,
     /// `largest` (default) or `product`.
     pub scoring: Option<String>,
-}
-
-/// Request of `POST /api/analysis/game`.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct GameAnalysisRequest {
-    /// The game record text.
-    pub record: String,
-    /// The scoring mode to analyse for (default: the record's).
-    pub scoring: Option<String>,
-}
-
-/// The cache's counters.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct AnalysisStats {
-    /// Positions analysed (an analysis dropped before it started is not counted).
-    pub runs: u64,
-    /// Requests answered from the cache.
-    pub hits: u64,
 }
 
 fn parse_scoring(text: Option<&str>, default: Scoring) -> Result<Scoring, ApiError> {
@@ -98,7 +83,9 @@ pub async fn position(
         .analyst
         .analyse(pos, scoring, &client_key(client))
         .await?;
-    Ok(Json(PositionAnalysis::new(&pos, scoring, &report, cached)))
+    Ok(Json(service::position_analysis(
+        &pos, scoring, &report, cached,
+    )))
 }
 
 type EventStream = Sse<
@@ -144,7 +131,7 @@ pub async fn stream(
         loop {
             let snapshot = rx.borrow_and_update().clone();
             if let Some(r) = &snapshot.report {
-                let view = PositionAnalysis::new(&pos, scoring, r, cached);
+                let view = service::position_analysis(&pos, scoring, r, cached);
                 if tx.send(json_event("analysis", &view)).await.is_err() {
                     return;
                 }
@@ -185,15 +172,6 @@ fn stopping() -> ApiError {
         ErrorCode::ShuttingDown,
         "the analysis could not run: the server is stopping",
     )
-}
-
-/// One position of a game's analysis, in its stream.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct GamePositionEvent {
-    /// The position's index: 0 the start, n after move n.
-    pub index: usize,
-    /// Its analysis.
-    pub analysis: PositionAnalysis,
 }
 
 /// A game's evaluation graph and move notes as server-sent events: a `position` event per
@@ -250,7 +228,7 @@ pub async fn game(
                 Ok((r, cached)) => {
                     let event = GamePositionEvent {
                         index,
-                        analysis: PositionAnalysis::new(pos, scoring, &r, cached),
+                        analysis: service::position_analysis(pos, scoring, &r, cached),
                     };
                     if tx.send(json_event("position", &event)).await.is_err() {
                         return;
@@ -263,7 +241,7 @@ pub async fn game(
                 }
             }
         }
-        let summary = GameAnalysis::new(&positions, game.moves(), &reports, scoring);
+        let summary = service::game_analysis(&positions, game.moves(), &reports, scoring);
         let _ = tx.send(json_event("game", &summary)).await;
     });
     Ok(event_stream(events))
@@ -289,22 +267,6 @@ pub async fn stats(State(app): State<AppState>) -> Json<AnalysisStats> {
 pub struct MovesQuery {
     /// The position string.
     pub position: String,
-}
-
-/// The legal moves of any position, for the analysis board's variations.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct PositionMoves {
-    /// The position string.
-    #[schema(value_type = String)]
-    pub position: Position,
-    /// `white` or `black`.
-    #[schema(value_type = String)]
-    pub to_move: Color,
-    /// Whether neither side can push.
-    pub game_over: bool,
-    /// The legal moves (a lone `pass` when the side to move cannot push), sorted, with the
-    /// marbles they move and the position after each.
-    pub legal_moves: Vec<LegalMoveView>,
 }
 
 /// The legal moves of a position with their previews (no engine work).

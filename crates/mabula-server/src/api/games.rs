@@ -368,14 +368,7 @@ pub async fn import(
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
-/// A hint: the engine's analysis of the position, counted for the player to move.
-#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
-pub struct HintAnswer {
-    /// The game state, with the hint counted.
-    pub state: GameState,
-    /// The engine's analysis of the position (its first move is the hint).
-    pub analysis: crate::analysis::PositionAnalysis,
-}
+pub use mabula_api::view::HintAnswer;
 
 /// Ask the engine for a hint on your turn in a game against it (counted, and kept in the record).
 #[utoipa::path(post, path = "/api/games/{id}/hint", tag = "games",
@@ -401,6 +394,6 @@ pub async fn hint(
     let (report, cached) = app.analyst.hint(pos, scoring, &key).await?;
     Ok(Json(HintAnswer {
         state,
-        analysis: crate::analysis::PositionAnalysis::new(&pos, scoring, &report, cached),
+        analysis: crate::analysis::position_analysis(&pos, scoring, &report, cached),
     }))
 }

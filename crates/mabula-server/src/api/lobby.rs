@@ -16,10 +16,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
-use serde::{Deserialize, Serialize};
+use mabula_api::lobby::LobbyMessage;
 use std::time::Duration;
 use tokio::sync::broadcast;
-use utoipa::ToSchema;
 
 /// The routes of the lobby.
 pub fn router() -> Router<AppState> {
@@ -30,19 +29,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/lobby/ws", get(upgrade))
 }
 
-/// The open seeks.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct SeekList {
-    /// Seeks open to all, and the challenges to and from you, oldest first.
-    pub seeks: Vec<SeekView>,
-}
-
-/// The game a seek started.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct Started {
-    /// The game's id: play it at `/game/{id}`.
-    pub game_id: String,
-}
+pub use mabula_api::lobby::{SeekList, Started};
 
 /// The open seeks, with your challenges.
 #[utoipa::path(get, path = "/api/seeks", tag = "players",
@@ -125,26 +112,6 @@ pub async fn accept(
     Ok(Json(Started { game_id }))
 }
 
-/// What the lobby's socket sends.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum LobbyMessage<'a> {
-    /// The seeks now.
-    Seeks { seeks: &'a [SeekView] },
-    /// A game of yours began.
-    Game { game_id: &'a str },
-    /// It is your turn in a correspondence game.
-    Turn { game_id: &'a str },
-    /// Something went wrong.
-    Error { code: ErrorCode, message: &'a str },
-}
-
-impl LobbyMessage<'_> {
-    fn text(&self) -> Utf8Bytes {
-        serde_json::to_string(self).unwrap_or_default().into()
-    }
-}
-
 /// The lobby's live channel (`docs/api.md`): the seek list at once and after every change; a
 /// logged-in player's games as they begin.
 #[utoipa::path(get, path = "/api/lobby/ws", tag = "players",
@@ -180,8 +147,8 @@ async fn upgrade(
 fn user_message(what: &str) -> Option<Utf8Bytes> {
     let mut words = what.split(' ');
     match (words.next(), words.next()) {
-        (Some("game"), Some(id)) => Some(LobbyMessage::Game { game_id: id }.text()),
-        (Some("turn"), Some(id)) => Some(LobbyMessage::Turn { game_id: id }.text()),
+        (Some("game"), Some(id)) => Some(LobbyMessage::Game { game_id: id }.to_text()),
+        (Some("turn"), Some(id)) => Some(LobbyMessage::Turn { game_id: id }.to_text()),
         _ => None,
     }
 }
@@ -199,12 +166,12 @@ async fn lobby_session(
     let mut shutdown = app.shutdown.clone();
     let me = session.as_ref().map(|s| s.key.clone());
     let send_list = |seeks: Result<Vec<SeekView>, ApiError>| match seeks {
-        Ok(s) => LobbyMessage::Seeks { seeks: &s }.text(),
+        Ok(s) => LobbyMessage::Seeks { seeks: &s }.to_text(),
         Err(e) => LobbyMessage::Error {
             code: e.code,
             message: &e.message,
         }
-        .text(),
+        .to_text(),
     };
     let first = send_list(app.lobby.seeks(session.as_ref()).await);
     if sink.send(Message::Text(first)).await.is_err() {

@@ -190,7 +190,7 @@ fn close_gently(stream: TcpStream, last_words: Vec<u8>, lingering: &Arc<Semaphor
 /// A whole HTTP/1.1 answer with the JSON error body, for when there is no hyper to write it;
 /// it closes the connection.
 fn raw_answer(code: ErrorCode, message: &str) -> Vec<u8> {
-    let status = code.status();
+    let status = crate::error::status_of(code);
     let body = serde_json::to_vec(&ErrorBody {
         code,
         message: message.to_string(),

@@ -13,9 +13,7 @@ use crate::model::{Player, Speed, TimeControl};
 use crate::store::players::SeekRow;
 use crate::store::{Notice, Store};
 use mabula::Scoring;
-use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use utoipa::ToSchema;
 
 /// How long a real-time seek stays open (ms): the lobby page withdraws it when it closes.
 const REALTIME_SEEK_MS: i64 = 30 * 60 * 1000;
@@ -26,93 +24,28 @@ const CORRESPONDENCE_SEEK_MS: i64 = 7 * 86_400_000;
 /// The most open seeks and challenges one player may have.
 const SEEKS_PER_PLAYER: usize = 5;
 
-/// A new seek or challenge.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SeekRequest {
-    /// `largest` or `product`.
-    pub scoring: String,
-    /// Rated (ratings move) or casual.
-    #[serde(default)]
-    pub rated: bool,
-    /// A real-time clock: `{"initial_s", "increment_s"}`; give this or `days`.
-    pub clock: Option<ClockRequest>,
-    /// Correspondence: days per move (1, 2, 3 or 7); give this or `clock`.
-    pub days: Option<u32>,
-    /// The colour wanted: `white`, `black` or `random` (default).
-    pub color: Option<String>,
-    /// The least rating of an opponent.
-    pub rating_min: Option<i32>,
-    /// The greatest rating of an opponent.
-    pub rating_max: Option<i32>,
-    /// A challenge: the name of the player challenged (only they can accept it).
-    pub to: Option<String>,
-}
+pub use mabula_api::lobby::{ClockRequest, SeekRequest, SeekView};
 
-/// A real-time clock in a request.
-#[derive(Copy, Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ClockRequest {
-    /// Seconds for the game (15 to 10800).
-    pub initial_s: u32,
-    /// Seconds added per move (0 to 180).
-    pub increment_s: u32,
-}
-
-/// A seek or challenge as the lobby shows it.
-#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
-pub struct SeekView {
-    /// The seek's id.
-    pub id: String,
-    /// Who seeks.
-    pub name: String,
-    /// Their rating for this scoring and speed.
-    pub rating: i32,
-    /// Whether that rating is provisional.
-    pub provisional: bool,
-    /// The player challenged, for a challenge.
-    pub to: Option<String>,
-    /// `largest` or `product`.
-    pub scoring: String,
-    /// Rated or casual.
-    pub rated: bool,
-    /// The time control.
-    pub control: TimeControl,
-    /// `3+2`, `2 days`.
-    pub label: String,
-    /// `realtime` or `correspondence`.
-    pub speed: Speed,
-    /// The seeker's colour wish: `white`, `black` or `random`.
-    pub color: String,
-    /// The least rating of an opponent.
-    pub rating_min: Option<i32>,
-    /// The greatest rating of an opponent.
-    pub rating_max: Option<i32>,
-    /// When it was made (ms).
-    pub created_at: i64,
-}
-
-impl SeekView {
-    fn of(s: &SeekRow, names: &std::collections::HashMap<String, String>) -> SeekView {
-        SeekView {
-            id: s.id.clone(),
-            name: s.name.clone(),
-            rating: s.rating,
-            provisional: s.provisional,
-            to: s
-                .target
-                .as_ref()
-                .map(|t| names.get(t).cloned().unwrap_or_else(|| t.clone())),
-            scoring: s.scoring.name().to_string(),
-            rated: s.rated,
-            control: s.control,
-            label: s.control.label(),
-            speed: s.control.speed(),
-            color: s.color.clone(),
-            rating_min: s.rating_min,
-            rating_max: s.rating_max,
-            created_at: s.created_at,
-        }
+/// The lobby's view of seek `s`, naming a challenged player as `names` spells them.
+fn seek_view(s: &SeekRow, names: &std::collections::HashMap<String, String>) -> SeekView {
+    SeekView {
+        id: s.id.clone(),
+        name: s.name.clone(),
+        rating: s.rating,
+        provisional: s.provisional,
+        to: s
+            .target
+            .as_ref()
+            .map(|t| names.get(t).cloned().unwrap_or_else(|| t.clone())),
+        scoring: s.scoring.name().to_string(),
+        rated: s.rated,
+        control: s.control,
+        label: s.control.label(),
+        speed: s.control.speed(),
+        color: s.color.clone(),
+        rating_min: s.rating_min,
+        rating_max: s.rating_max,
+        created_at: s.created_at,
     }
 }
 
@@ -256,7 +189,7 @@ impl Lobby {
         self.store.db().insert_seek(&seek).await?;
         self.cluster.deliver(seek_notices(&seek));
         let names = self.target_names(std::slice::from_ref(&seek)).await?;
-        Ok(SeekView::of(&seek, &names))
+        Ok(seek_view(&seek, &names))
     }
 
     /// The open seeks, with the challenges to and from the player of `session`.
@@ -267,7 +200,7 @@ impl Lobby {
             .seeks(now_ms(), session.map(|s| s.key.as_str()))
             .await?;
         let names = self.target_names(&rows).await?;
-        Ok(rows.iter().map(|s| SeekView::of(s, &names)).collect())
+        Ok(rows.iter().map(|s| seek_view(s, &names)).collect())
     }
 
     /// The names of the players challenged in `rows`, by key.

@@ -1,0 +1,135 @@
+//! The body of every error answer, `{"code": ..., "message": ...}`, and its stable codes
+//! (`docs/api.md`, section 2), each with the HTTP status that goes with it.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// The stable codes of API errors (see `docs/api.md`, section 2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The body is not JSON of the expected shape.
+    MalformedJson,
+    /// A query parameter or path segment is malformed.
+    BadRequest,
+    /// The move text is not a move.
+    BadNotation,
+    /// The action needs a seat token and none was sent.
+    TokenMissing,
+    /// The token is not one of this game's.
+    TokenInvalid,
+    /// The token holds no seat that may do this.
+    NotYourSeat,
+    /// The join code is wrong.
+    JoinCodeInvalid,
+    /// No game has this id.
+    GameNotFound,
+    /// No such endpoint.
+    NotFound,
+    /// The endpoint exists, but not with this method.
+    MethodNotAllowed,
+    /// It is the other side's turn.
+    NotYourTurn,
+    /// The request's move number is not the next one.
+    StaleState,
+    /// The game is finished.
+    GameOver,
+    /// A rematch of a game that goes on.
+    GameNotOver,
+    /// The join code was used already.
+    SeatTaken,
+    /// No move of the caller to take back.
+    NothingToUndo,
+    /// No undo offer from the other side.
+    NoUndoOffer,
+    /// An undo offer is already pending.
+    UndoOfferPending,
+    /// This seat already has its rematch grant.
+    RematchTaken,
+    /// Moves cannot be taken back in this game (it is on a clock).
+    UndoNotAllowed,
+    /// The action needs an account and the request has no session.
+    NotLoggedIn,
+    /// A write with a session cookie came without the session's `X-CSRF-Token`.
+    CsrfFailed,
+    /// The name and password do not match an account.
+    LoginFailed,
+    /// The name is taken (names are unique ignoring case).
+    NameTaken,
+    /// The name or password breaks the rules for accounts.
+    InvalidAccount,
+    /// No player has this name.
+    PlayerNotFound,
+    /// No open seek or challenge has this id.
+    SeekNotFound,
+    /// The seek is not open to this player (their own, another's challenge, out of rating range).
+    SeekNotForYou,
+    /// The win cannot be claimed: the other side is not away long enough on its turn in a game
+    /// on a real-time clock.
+    ClaimNotAllowed,
+    /// The body is too large.
+    PayloadTooLarge,
+    /// The body is not sent as JSON.
+    UnsupportedMediaType,
+    /// The move is not legal here.
+    IllegalMove,
+    /// The game settings are inconsistent or out of range.
+    InvalidSettings,
+    /// The setup position is unreadable or no valid start.
+    InvalidSetup,
+    /// The imported record cannot be read.
+    InvalidRecord,
+    /// Too many requests from one address.
+    RateLimited,
+    /// Too many open connections or WebSockets from one address, or in all.
+    TooManyConnections,
+    /// The request line's target is too long.
+    UriTooLong,
+    /// The request's headers are too large.
+    HeadersTooLarge,
+    /// The request was not sent in time.
+    RequestTimeout,
+    /// The database failed.
+    Internal,
+    /// The database cannot be reached now; nothing was changed.
+    Unavailable,
+    /// A queue of work is full (analysis); try again later.
+    Busy,
+    /// The server is stopping.
+    ShuttingDown,
+}
+
+impl ErrorCode {
+    /// The HTTP status that goes with the code.
+    pub const fn http_status(self) -> u16 {
+        use ErrorCode::*;
+        match self {
+            MalformedJson | BadRequest | BadNotation => 400,
+            TokenMissing | NotLoggedIn | LoginFailed => 401,
+            TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou => 403,
+            GameNotFound | NotFound | PlayerNotFound | SeekNotFound => 404,
+            MethodNotAllowed => 405,
+            NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
+            | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
+            | ClaimNotAllowed => 409,
+            PayloadTooLarge => 413,
+            UnsupportedMediaType => 415,
+            IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount => 422,
+            RateLimited | TooManyConnections => 429,
+            UriTooLong => 414,
+            HeadersTooLarge => 431,
+            RequestTimeout => 408,
+            Internal => 500,
+            Unavailable | Busy | ShuttingDown => 503,
+        }
+    }
+}
+
+/// The body of every error answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ErrorBody {
+    /// Stable, for programs.
+    pub code: ErrorCode,
+    /// English, for people.
+    pub message: String,
+}

@@ -1,0 +1,31 @@
+//! The JSON and WebSocket shapes of the Mabula web service (`docs/api.md`), shared by the
+//! server (`mabula-server`, which derives its OpenAPI document from them) and its clients
+//! (`mabula-client`). Only shapes live here, and the few pure helpers that read them (names of
+//! modes and reasons, time-control bounds and labels, an error code's HTTP status); how the
+//! server fills them from its model is the server's.
+//!
+//! # Layout
+//!
+//! - [`game`]: the words of a game: sides, modes, the engine's seat, end reasons, duplicate
+//!   pairs, undo offers.
+//! - [`clock`]: time controls and the speeds ratings are kept for.
+//! - [`view`]: a game's public state, the game list, and the requests and answers of
+//!   `/api/games…`.
+//! - [`protocol`]: a game's WebSocket messages, both directions.
+//! - [`analysis`]: the analysis board's answers and requests.
+//! - [`accounts`], [`players`], [`lobby`]: accounts and sessions, profiles and ratings, seeks
+//!   and the lobby's socket.
+//! - [`error`]: the error body and its stable codes.
+//!
+//! Sides are [`mabula::Color`]s, written `"white"` and `"black"`; positions and moves are the
+//! rules crate's text types.
+
+pub mod accounts;
+pub mod analysis;
+pub mod clock;
+pub mod error;
+pub mod game;
+pub mod lobby;
+pub mod players;
+pub mod protocol;
+pub mod view;
