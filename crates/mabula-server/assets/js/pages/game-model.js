@@ -11,9 +11,11 @@ import { tryParse, groupsOf, scoresOf } from '../position.js';
 
 /** How many moves behind the page may be and still roll them in one by one. */
 const ROLL_AT_MOST = 3;
+/** How long a forced pass waits before it is played by itself, so that the position can be seen. */
+export const AUTO_PASS_MS = 900;
 
 /** The model of a page that shows game `id` (`replay`: the replay page). */
-export function init({ id, replay = false, token = null, showGroups = false }) {
+export function init({ id, replay = false, token = null, showGroups = false, autoPass = false }) {
   return {
     id,
     replay,
@@ -57,6 +59,12 @@ export function init({ id, replay = false, token = null, showGroups = false }) {
     deal: null,
     /** Since when (the page's clock, ms) the opponent's seat has had no connection, or null. */
     awaySince: null,
+    /** The setting: a forced pass is played by itself after a moment. */
+    autoPass,
+    /** The turn (`moves|epoch`) whose forced pass is scheduled, so that it is played once. */
+    autoPassTurn: null,
+    /** The clocks' timer runs (asked for with a `ticking` effect). */
+    ticking: false,
   };
 }
 
@@ -204,6 +212,21 @@ export function claimIn(m, now) {
   return Math.max(0, m.awaySince + CLAIM_AFTER_MS - now);
 }
 
+/** The pass in `st`'s legal moves (or one made up, should the list not have it). */
+export function passMove(st) {
+  return st.legal_moves.find((mv) => mv.notation === 'pass') || { notation: 'pass', from: null, to: null, slides: [], position: st.position };
+}
+
+/** The turn a scheduled forced pass belongs to. */
+const turnOf = (st) => `${st.moves.length}|${st.epoch}`;
+
+/** Whether a forced pass of ours would be played by itself now. */
+function autoPassDue(m) {
+  const st = m.state;
+  return Boolean(m.autoPass && st && st.status === 'playing' && isMyTurn(m) && st.must_pass
+    && !m.pending && !m.animating && m.view === null);
+}
+
 /** Whether the page must redraw its clocks as time passes. */
 export function clocksTick(m) {
   const c = m.state?.clock;
@@ -229,6 +252,7 @@ export function update(m, msg) {
   const fx = [];
   let n = step(m, msg, fx);
   n = settle(n, fx);
+  n = timers(n, fx);
   return { model: n, effects: fx };
 }
 
@@ -329,6 +353,15 @@ function step(m, msg, fx) {
       return { ...m, flipped: !m.flipped };
     case 'clockTick':
       return lowTime(m, msg.at, fx);
+    case 'autoPass':
+      fx.push({ type: 'saveAutoPass', on: msg.on });
+      return { ...m, autoPass: msg.on };
+    case 'autoPassDue':
+      // Played only if it is still due in the turn it was scheduled for; if not (the player
+      // looks back at a move meanwhile), it is scheduled again once it is due.
+      if (m.autoPassTurn !== msg.turn) return m;
+      if (!autoPassDue(m) || turnOf(m.state) !== msg.turn) return { ...m, autoPassTurn: null };
+      return play(m, passMove(m.state), fx);
     default:
       return m;
   }
@@ -484,6 +517,30 @@ function settle(m, fx) {
     }
   }
   if (n.shown.count !== count || n.shown.epoch !== epoch) n = { ...n, shown: { count, epoch } };
+  return n;
+}
+
+/**
+ * After every message: the timers the model wants. The clocks tick while one runs; a forced pass
+ * is scheduled once per turn (with the setting on) and called off when the turn has passed.
+ */
+function timers(m, fx) {
+  let n = m;
+  const ticking = clocksTick(n);
+  if (ticking !== n.ticking) {
+    fx.push({ type: 'ticking', on: ticking });
+    n = { ...n, ticking };
+  }
+  const turn = n.state ? turnOf(n.state) : null;
+  if (autoPassDue(n)) {
+    if (n.autoPassTurn !== turn) {
+      fx.push({ type: 'autoPassTimer', turn, ms: AUTO_PASS_MS });
+      n = { ...n, autoPassTurn: turn };
+    }
+  } else if (n.autoPassTurn !== null && n.autoPassTurn !== turn) {
+    fx.push({ type: 'autoPassTimer', turn: null });
+    n = { ...n, autoPassTurn: null };
+  }
   return n;
 }
 
