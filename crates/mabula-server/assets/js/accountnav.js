@@ -83,10 +83,10 @@ document.addEventListener('keydown', (e) => {
   }
 });
 document.addEventListener('click', (e) => {
-  if (open && !e.target.closest('#account')) setOpen(false);
+  if (open && !/** @type {Element} */ (e.target).closest('#account')) setOpen(false);
 });
 document.addEventListener('focusin', (e) => {
-  if (open && !e.target.closest('#account')) setOpen(false);
+  if (open && !/** @type {Element} */ (e.target).closest('#account')) setOpen(false);
 });
 window.addEventListener('routechange', () => {
   setOpen(false);

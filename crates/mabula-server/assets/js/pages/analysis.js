@@ -33,7 +33,8 @@ const BOTTOM = 34;
 /** Reads a server-sent event stream from `fetch`, calling `onEvent(name, data)` per event. */
 async function readEvents(url, options, onEvent) {
   const res = await fetch(url, { cache: 'no-store', ...options });
-  if (!res.ok) {
+  if (!res.ok || !res.body) {
+    /** @type {{ code?: string, message?: string }} */
     let body = {};
     try { body = await res.json(); } catch { /* not JSON */ }
     throw new ApiError(res.status, body.code || 'internal', body.message || res.statusText);

@@ -9,12 +9,23 @@
 
 import { tryParse, groupsOf, scoresOf } from '../position.js';
 
+/**
+ * @typedef {import('api-types').GameState} GameState
+ * @typedef {import('api-types').LegalMove} LegalMove
+ * @typedef {import('api-types').Analysis} Analysis
+ * @typedef {'white' | 'black'} Side
+ * @typedef {{ key: string, args?: Record<string, unknown> }} Said
+ */
+
 /** How many moves behind the page may be and still roll them in one by one. */
 const ROLL_AT_MOST = 3;
 /** How long a forced pass waits before it is played by itself, so that the position can be seen. */
 export const AUTO_PASS_MS = 900;
 
-/** The model of a page that shows game `id` (`replay`: the replay page). */
+/**
+ * The model of a page that shows game `id` (`replay`: the replay page).
+ * @param {{ id: string, replay?: boolean, token?: string | null, showGroups?: boolean, autoPass?: boolean }} options
+ */
 export function init({ id, replay = false, token = null, showGroups = false, autoPass = false }) {
   return {
     id,
@@ -22,47 +33,47 @@ export function init({ id, replay = false, token = null, showGroups = false, aut
     /** The seat token this browser holds (null: a spectator, or a player by their session). */
     token,
     /** The sides this page plays. */
-    seats: [],
+    seats: /** @type {Side[]} */ ([]),
     /** The latest state from the server. */
-    state: null,
+    state: /** @type {GameState | null} */ (null),
     /** When that state arrived (the page's clock, ms): the clocks count down from then. */
     clockAt: 0,
     /** The game could not be loaded: the error. */
-    failure: null,
+    failure: /** @type {unknown} */ (null),
     /** The move number looked at, or null for the live position (the replay starts at 0). */
-    view: replay ? 0 : null,
+    view: /** @type {number | null} */ (replay ? 0 : null),
     /** The moves the board has shown (rolled in) so far, and their epoch. */
     shown: { count: 0, epoch: -1 },
     /** Our own move, shown before the server confirms it: `{ move, count }`. */
-    optimistic: null,
+    optimistic: /** @type {{ move: LegalMove, count: number } | null} */ (null),
     /** Marbles are rolling: the board is not redrawn meanwhile. */
     animating: false,
     /** Our move is on its way to the server. */
     pending: false,
     /** The live channel: connecting, online, reconnecting, offline (null in a replay). */
-    conn: replay ? null : 'connecting',
+    conn: /** @type {string | null} */ (replay ? null : 'connecting'),
     /** The board turned, or null until the seats are known. */
-    flipped: null,
+    flipped: /** @type {boolean | null} */ (null),
     /** The replay plays by itself. */
     autoplay: false,
     /** The move previewed on the board. */
-    preview: null,
+    preview: /** @type {LegalMove | null} */ (null),
     showGroups,
     hintsOn: false,
     /** The engine's last hint: `{ count, analysis }` (valid while `count` moves are played). */
-    hint: null,
+    hint: /** @type {{ count: number, analysis: Analysis } | null} */ (null),
     /** Your own clock was said to be low on time (once per turn). */
     lowAnnounced: false,
     /** Why the typed move was refused: `{ key, args }`. */
-    notationError: null,
+    notationError: /** @type {Said | null} */ (null),
     /** The engine's estimate of the deal: White's chances (0 to 1). */
-    deal: null,
+    deal: /** @type {number | null} */ (null),
     /** Since when (the page's clock, ms) the opponent's seat has had no connection, or null. */
-    awaySince: null,
+    awaySince: /** @type {number | null} */ (null),
     /** The setting: a forced pass is played by itself after a moment. */
     autoPass,
     /** The turn (`moves|epoch`) whose forced pass is scheduled, so that it is played once. */
-    autoPassTurn: null,
+    autoPassTurn: /** @type {string | null} */ (null),
     /** The clocks' timer runs (asked for with a `ticking` effect). */
     ticking: false,
   };

@@ -49,9 +49,12 @@ export function mount(main, { id, replay }) {
   let live = null;
   let unmounted = false;
   let endDialogOpen = null;
-  let autoplayTimer = null;
-  let clockTimer = null;
-  let autoPassTimer = null;
+  /** @type {number | undefined} */ 
+  let autoplayTimer;
+  /** @type {number | undefined} */ 
+  let clockTimer;
+  /** @type {number | undefined} */ 
+  let autoPassTimer;
   /** What each part of the page was last drawn from: a part is redrawn when its key changes. */
   let drawn = {};
 
@@ -282,7 +285,7 @@ export function mount(main, { id, replay }) {
         break;
       case 'autoPassTimer':
         clearTimeout(autoPassTimer);
-        autoPassTimer = e.turn === null ? null : setTimeout(() => dispatch({ type: 'autoPassDue', turn: e.turn }), e.ms);
+        autoPassTimer = e.turn === null ? undefined : setTimeout(() => dispatch({ type: 'autoPassDue', turn: e.turn }), e.ms);
         break;
       case 'ticking':
         // The clocks are the only part that time alone changes: they are redrawn here, and the
@@ -292,14 +295,14 @@ export function mount(main, { id, replay }) {
           const at = now();
           renderClocks(model, at);
           dispatch({ type: 'clockTick', at });
-        }, 100) : null;
+        }, 100) : undefined;
         break;
       case 'clearNotation':
         notationInput.value = '';
         break;
       case 'autoplay':
         clearInterval(autoplayTimer);
-        autoplayTimer = e.on ? setInterval(() => dispatch({ type: 'autoplayTick' }), 1100) : null;
+        autoplayTimer = e.on ? setInterval(() => dispatch({ type: 'autoplayTick' }), 1100) : undefined;
         break;
       default:
         break;
@@ -746,7 +749,8 @@ export function mount(main, { id, replay }) {
 
   function renderMoves(m) {
     const st = m.state;
-    const focusedNumber = document.activeElement?.closest?.('.movelist') ? document.activeElement.dataset.number : null;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusedNumber = focused?.closest?.('.movelist') ? focused.dataset.number : null;
     clear(movelist);
     const n = st.moves.length;
     const cur = current(m);

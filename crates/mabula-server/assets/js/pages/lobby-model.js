@@ -4,7 +4,10 @@
 // clock: the page (pages/lobby.js) turns the lobby's socket, the clicks and its timer into
 // messages, carries out the effects (requests, toasts, the timer) and feeds their results back.
 
-/** The clocks of the quick pairing buttons and the presets of the form, as [initial_s, increment_s]. */
+/**
+ * The clocks of the quick pairing buttons and the presets of the form, as [initial_s, increment_s].
+ * @type {Preset[]}
+ */
 export const PRESETS = [[60, 1], [180, 2], [300, 3], [600, 5]];
 /** How often the games where it is your turn are read again (a turn message also does it). */
 export const TURN_EVERY_MS = 60000;

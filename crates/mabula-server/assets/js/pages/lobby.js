@@ -43,7 +43,8 @@ export function mount(main) {
   const prefs = loadPrefs();
   let model = init({ me: myName(), seeks: lobbyFeed.seeks, conn: lobbyFeed.status, quickScoring: prefs.quickScoring });
   let unmounted = false;
-  let turnTimer = null;
+  /** @type {number | undefined} */ 
+  let turnTimer;
 
   /** The one way the page changes: a message to the model, then render, then the effects. */
   function dispatch(msg) {
@@ -230,7 +231,7 @@ export function mount(main) {
         break;
       case 'stopTimer':
         clearInterval(turnTimer);
-        turnTimer = null;
+        turnTimer = undefined;
         break;
       case 'loadTurn':
         loadTurn();
