@@ -7,7 +7,6 @@ import { t } from './i18n.js';
 import { myName, logOut } from './session.js';
 import { confirmDialog } from './pages/dialogs.js';
 import { errorText } from './pages/errors.js';
-import { navigate } from './nav.js';
 
 let open = false;
 

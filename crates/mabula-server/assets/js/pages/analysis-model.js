@@ -12,10 +12,10 @@
 import { tryParse } from '../position.js';
 
 /**
- * @typedef {import('../api-types').Analysis} Analysis
- * @typedef {import('../api-types').LegalMove} LegalMove
- * @typedef {import('../api-types').MoveNote} MoveNote
- * @typedef {import('../api-types').GameAnalysis['counts']} Counts
+ * @typedef {import('api-types').Analysis} Analysis
+ * @typedef {import('api-types').LegalMove} LegalMove
+ * @typedef {import('api-types').MoveNote} MoveNote
+ * @typedef {import('api-types').GameAnalysis['counts']} Counts
  * @typedef {{ notation: string, from?: string | null, to?: string | null }} TreeMove
  * @typedef {{ id: number, parent: number | null, move: TreeMove | null, position: string, children: number[], ply: number }} TreeNode
  * @typedef {{ values: (number | undefined)[], notes: MoveNote[], counts: Counts | null, done: boolean, error: unknown }} Graph

@@ -20,7 +20,7 @@ import { Board } from '../board.js';
 import { parsePosition } from '../position.js';
 import { errorText } from './errors.js';
 import {
-  init, update, shown, lineEnd, onMainLine, mainLineNode, plies, moveNumber, toMove, otherScoring,
+  init, update, shown, onMainLine, plies, moveNumber, toMove, otherScoring,
 } from './analysis-model.js';
 
 const GRAPH_W = 640;
@@ -207,7 +207,8 @@ export function mount(main) {
           throw err;
         });
         const record = await api.record(gameId);
-        const flipped = (state.you || []).length === 1 && state.you[0] === 'black';
+        const you = state.you || [];
+        const flipped = you.length === 1 && you[0] === 'black';
         msg = { type: 'loaded', start: state.start, moves: state.moves, scoring: state.settings.scoring, flipped, record };
       } else {
         if (!isPosition(startPosition)) throw new ApiError(400, 'bad_request', t('analysis.badPosition'));

@@ -563,6 +563,6 @@ function lowTime(m, at, fx) {
   if (c.running !== side) return m;
   const left = clockLeft(m, side, at);
   if (left > lowAt(c.control)) return m;
-  fx.push({ type: 'announceLow', ms: left });
+  fx.push({ type: 'announceLow', ms: left, days: 'days' in c.control });
   return { ...m, lowAnnounced: true };
 }

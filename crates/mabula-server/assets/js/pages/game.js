@@ -254,7 +254,7 @@ export function mount(main, { id, replay }) {
         else announce(tr(e.key, e.args));
         break;
       case 'announceLow':
-        announce(t('game.lowTime', { time: formatClock(e.ms, { days: model.state.clock.control.days !== undefined }) }));
+        announce(t('game.lowTime', { time: formatClock(e.ms, { days: e.days }) }));
         break;
       case 'toast':
         toast(e.error ? errorText(e.error) : tr(e.key, e.args), e.kind || 'info');
@@ -346,7 +346,7 @@ export function mount(main, { id, replay }) {
       keepGrant(grant);
       navigate(`/game/${grant.game_id}`);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'rematch_taken' && model.state.rematch) navigate(`/game/${model.state.rematch}`);
+      if (err instanceof ApiError && err.code === 'rematch_taken' && model.state?.rematch) navigate(`/game/${model.state.rematch}`);
       else toast(errorText(err), 'error');
     }
   }

@@ -15,9 +15,9 @@ export const TURN_EVERY_MS = 60000;
 const UNRATED = 1500;
 
 /**
- * @typedef {import('../api-types').Seek} Seek
- * @typedef {import('../api-types').RatingRow} RatingRow
- * @typedef {import('../api-types').GameState} GameState
+ * @typedef {import('api-types').Seek} Seek
+ * @typedef {import('api-types').RatingRow} RatingRow
+ * @typedef {import('api-types').GameState} GameState
  * @typedef {[number, number]} Preset
  */
 

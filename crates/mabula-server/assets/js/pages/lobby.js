@@ -9,7 +9,7 @@
 
 import { h, clear, translateDom, toast, announce } from '../dom.js';
 import { t, timeAgo } from '../i18n.js';
-import { api, withdrawOnLeave, ApiError } from '../api.js';
+import { api, withdrawOnLeave } from '../api.js';
 import { sessionReady, myName } from '../session.js';
 import { lobbyFeed, goToGame } from '../lobbyfeed.js';
 import { permission, askPermission } from '../notify.js';
