@@ -229,9 +229,9 @@ export class Live {
     this.ws = null;
     this.attempt = 0;
     this.stopped = false;
-    /** @type {number | undefined} */ 
+    /** @type {number | undefined} */
     this.timer = undefined;
-    /** @type {number | undefined} */ 
+    /** @type {number | undefined} */
     this.pinger = undefined;
     this.status = 'connecting';
     this.wake = () => {

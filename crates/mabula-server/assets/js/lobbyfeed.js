@@ -24,9 +24,9 @@ class LobbyFeed {
     /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
-    /** @type {number | undefined} */ 
+    /** @type {number | undefined} */
     this.timer = undefined;
-    /** @type {number | undefined} */ 
+    /** @type {number | undefined} */
     this.pinger = undefined;
     this.status = 'offline';
     this.wake = () => {

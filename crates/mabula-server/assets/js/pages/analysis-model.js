@@ -54,20 +54,20 @@ export function init() {
 // ---- Questions about the model ---------------------------------------------------------------
 
 /** The node shown. */
-export const shown = (m) => m.nodes[m.current];
+export const shown = (/** @type {Model} */ m) => m.nodes[m.current];
 
 /** The other scoring than `scoring`. */
 export const otherScoring = (scoring) => (scoring === 'largest' ? 'product' : 'largest');
 
 /** The last node of the line that goes on from `id` (first children all the way). */
-export function lineEnd(m, id) {
+export function lineEnd(/** @type {Model} */ m, /** @type {number} */ id) {
   let at = m.nodes[id];
   while (at.children.length) at = m.nodes[at.children[0]];
   return at;
 }
 
 /** Whether node `id` is on the game's own line. */
-export function onMainLine(m, id) {
+export function onMainLine(/** @type {Model} */ m, /** @type {number} */ id) {
   for (let at = m.nodes[id]; at.parent !== null; at = m.nodes[at.parent]) {
     if (m.nodes[at.parent].children[0] !== at.id) return false;
   }
@@ -75,24 +75,25 @@ export function onMainLine(m, id) {
 }
 
 /** The node `index` moves into the game's own line, or null past its end. */
-export function mainLineNode(m, index) {
+export function mainLineNode(/** @type {Model} */ m, /** @type {number} */ index) {
+  /** @type {TreeNode | null} */
   let at = m.nodes[m.root];
   for (let i = 0; i < index && at; i++) at = at.children.length ? m.nodes[at.children[0]] : null;
-  return at || null;
+  return at;
 }
 
 /** How many moves the game's own line has. */
-export const plies = (m) => lineEnd(m, m.root).ply;
+export const plies = (/** @type {Model} */ m) => lineEnd(m, m.root).ply;
 
 /** The record's number of the move that makes ply `ply`, and who made it (as RULES.md numbers). */
-export function moveNumber(m, ply) {
+export function moveNumber(/** @type {Model} */ m, /** @type {number} */ ply) {
   const blackFirst = tryParse(m.nodes[m.root].position)?.toMove === 'b';
   const q = ply - 1 + (blackFirst ? 1 : 0);
   return { num: Math.floor(q / 2) + 1, white: q % 2 === 0 };
 }
 
 /** The side to move in `position`. */
-export const toMove = (position) => (tryParse(position)?.toMove === 'b' ? 'black' : 'white');
+export const toMove = (/** @type {string} */ position) => (tryParse(position)?.toMove === 'b' ? 'black' : 'white');
 
 // ---- The state machine -----------------------------------------------------------------------
 
@@ -100,12 +101,18 @@ export const toMove = (position) => (tryParse(position)?.toMove === 'b' ? 'black
  * The next model after `msg`, and the effects to carry out. An unchanged model is answered as the
  * same object, so the page knows it has nothing to redraw.
  */
-export function update(m, msg) {
+export function update(/** @type {Model} */ m, /** @type {any} */ msg) {
   /** @type {any[]} */
   const fx = [];
   return { model: step(m, msg, fx), effects: fx };
 }
 
+/**
+ * @param {Model} m
+ * @param {any} msg
+ * @param {any[]} fx
+ * @returns {Model}
+ */
 function step(m, msg, fx) {
   switch (msg.type) {
     case 'loaded':

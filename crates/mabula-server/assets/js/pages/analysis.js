@@ -101,6 +101,8 @@ export function mount(main) {
   /** The stream of the shown position's analysis (one at a time), and every stream open. */
   let stream = null;
   const controllers = new Set();
+  /** What each part of the page was last drawn from (see `part`). */
+  let drawn = {};
 
   /** The one way the page changes: a message to the model, then render, then the effects. */
   function dispatch(msg) {
@@ -292,8 +294,7 @@ export function mount(main) {
 
   // ---- Drawing -----------------------------------------------------------------------------
 
-  /** What each part was last drawn from: a part is redrawn when one of its inputs changed. */
-  let drawn = {};
+  /** Draws a part of the page when one of its inputs changed since the last time. */
   function part(name, inputs, draw) {
     const last = drawn[name];
     if (last && last.length === inputs.length && last.every((x, i) => x === inputs[i])) return;

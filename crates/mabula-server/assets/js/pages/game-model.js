@@ -79,6 +79,8 @@ export function init({ id, replay = false, token = null, showGroups = false, aut
   };
 }
 
+/** @typedef {ReturnType<typeof init>} Model */
+
 // ---- Questions about the model ---------------------------------------------------------------
 
 export const other = (c) => (c === 'white' ? 'black' : 'white');
@@ -259,7 +261,7 @@ function trackAway(m, at) {
  * The next model after `msg`, and the effects to carry out. An unchanged model is answered as the
  * same object, so the page knows it has nothing to redraw.
  */
-export function update(m, msg) {
+export function update(/** @type {Model} */ m, /** @type {any} */ msg) {
   const fx = [];
   let n = step(m, msg, fx);
   n = settle(n, fx);
@@ -267,6 +269,12 @@ export function update(m, msg) {
   return { model: n, effects: fx };
 }
 
+/**
+ * @param {Model} m
+ * @param {any} msg
+ * @param {any[]} fx
+ * @returns {Model}
+ */
 function step(m, msg, fx) {
   switch (msg.type) {
     case 'loaded': {
@@ -275,7 +283,7 @@ function step(m, msg, fx) {
       n = accept(n, msg.state, fx, { force: true, at: msg.at });
       fx.push({ type: 'estimateDeal' });
       if (!m.replay) fx.push({ type: 'connect' });
-      if (!m.replay && n.seats.length && n.state.status === 'playing') fx.push({ type: 'focusBoard' });
+      if (!m.replay && n.seats.length && n.state?.status === 'playing') fx.push({ type: 'focusBoard' });
       return n;
     }
     case 'failed':
@@ -295,6 +303,7 @@ function step(m, msg, fx) {
     case 'played':
       return accept({ ...m, pending: false }, msg.state, fx, { at: msg.at });
     case 'playFailed': {
+      if (!m.state) return m;
       fx.push({ type: 'toast', error: msg.error, kind: 'error' });
       if (['stale_state', 'not_your_turn'].includes(msg.error.code)) fx.push({ type: 'refetch' });
       return { ...m, pending: false, optimistic: null, shown: { count: m.state.moves.length, epoch: m.state.epoch } };
@@ -323,6 +332,7 @@ function step(m, msg, fx) {
       return { ...n, hint: { count: msg.state.moves.length, analysis: msg.analysis } };
     }
     case 'animated': {
+      if (!m.state) return m;
       const n = { ...m, animating: false };
       if (msg.purpose === 'view') return n;
       if (msg.purpose === 'own') {
@@ -338,6 +348,7 @@ function step(m, msg, fx) {
     case 'end':
       return m.state ? setView(m, m.replay ? m.state.moves.length : null, fx) : m;
     case 'autoplay':
+      if (!m.state) return m;
       if (m.autoplay) {
         fx.push({ type: 'autoplay', on: false });
         return { ...m, autoplay: false };
@@ -347,7 +358,7 @@ function step(m, msg, fx) {
         return m.view === null || m.view >= m.state.moves.length ? setView(n, 0, fx) : n;
       }
     case 'autoplayTick':
-      if (!m.autoplay) return m;
+      if (!m.autoplay || !m.state) return m;
       if (m.view === null || m.view >= m.state.moves.length) {
         fx.push({ type: 'autoplay', on: false });
         return { ...m, autoplay: false };

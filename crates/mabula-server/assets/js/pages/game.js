@@ -49,11 +49,11 @@ export function mount(main, { id, replay }) {
   let live = null;
   let unmounted = false;
   let endDialogOpen = null;
-  /** @type {number | undefined} */ 
+  /** @type {number | undefined} */
   let autoplayTimer;
-  /** @type {number | undefined} */ 
+  /** @type {number | undefined} */
   let clockTimer;
-  /** @type {number | undefined} */ 
+  /** @type {number | undefined} */
   let autoPassTimer;
   /** What each part of the page was last drawn from: a part is redrawn when its key changes. */
   let drawn = {};

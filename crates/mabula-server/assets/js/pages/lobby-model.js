@@ -21,8 +21,11 @@ const UNRATED = 1500;
  * @typedef {[number, number]} Preset
  */
 
-/** The model of the lobby, with the feed's seeks and status as they are when it opens. */
-export function init({ me = null, seeks = /** @type {Seek[] | null} */ (null), conn = 'offline', quickScoring = 'largest' } = {}) {
+/**
+ * The model of the lobby, with the feed's seeks and status as they are when it opens.
+ * @param {{ me?: string | null, seeks?: Seek[] | null, conn?: string, quickScoring?: string }} [options]
+ */
+export function init({ me = null, seeks = null, conn = 'offline', quickScoring = 'largest' } = {}) {
   return {
     /** The logged-in account's name (null: a guest, who may look but not seek). */
     me,
@@ -47,54 +50,90 @@ export function init({ me = null, seeks = /** @type {Seek[] | null} */ (null), c
 
 // ---- Questions about the model ---------------------------------------------------------------
 
-/** Whether `name` is the logged-in account (names are unique ignoring case). */
+/**
+ * Whether `name` is the logged-in account (names are unique ignoring case).
+ * @param {Model} m
+ * @param {string | null | undefined} name
+ */
 export function isMine(m, name) {
   return Boolean(m.me && name && m.me.toLowerCase() === String(name).toLowerCase());
 }
 
-/** Your rating for a kind of game. */
+/**
+ * Your rating for a kind of game.
+ * @param {Model} m
+ * @param {string} scoring
+ * @param {string} speed
+ */
 export function myRating(m, scoring, speed) {
   const r = m.ratings?.find((x) => x.scoring === scoring && x.speed === speed);
   return r ? r.rating : UNRATED;
 }
 
-/** Whether your rating is in the seek's range. */
+/**
+ * Whether your rating is in the seek's range.
+ * @param {Model} m
+ * @param {Seek} seek
+ */
 export function fits(m, seek) {
   const r = myRating(m, seek.scoring, seek.speed);
   return !((seek.rating_min !== null && seek.rating_min !== undefined && r < seek.rating_min)
     || (seek.rating_max !== null && seek.rating_max !== undefined && r > seek.rating_max));
 }
 
-/** Whether a clock control is the preset `[initial, increment]`. */
-export const sameClock = (control, [i, inc]) => Boolean(control && control.initial_s === i && control.increment_s === inc);
+/**
+ * Whether a clock control is the preset `[initial, increment]`.
+ * @param {import('api-types').TimeControl} control
+ * @param {Preset} preset
+ */
+export const sameClock = (control, [i, inc]) => Boolean(control && 'initial_s' in control && control.initial_s === i && control.increment_s === inc);
 
-/** Shortest first; correspondence last. */
+/**
+ * Shortest first; correspondence last.
+ * @param {Seek} seek
+ */
 function sortKey(seek) {
   const c = seek.control;
-  return c.days !== undefined ? 1e9 + c.days : c.initial_s + 40 * c.increment_s;
+  return 'days' in c ? 1e9 + c.days : c.initial_s + 40 * c.increment_s;
 }
 
-/** The open seeks of others, shortest clock first. */
+/**
+ * The open seeks of others, shortest clock first.
+ * @param {Model} m
+ */
 export function openSeeks(m) {
   return (m.seeks || []).filter((s) => !s.to && !isMine(m, s.name)).sort((a, b) => sortKey(a) - sortKey(b));
 }
 
-/** Your own seeks and the challenges you sent. */
+/**
+ * Your own seeks and the challenges you sent.
+ * @param {Model} m
+ */
 export function mySeeks(m) {
   return (m.seeks || []).filter((s) => isMine(m, s.name));
 }
 
-/** The challenges sent to you. */
+/**
+ * The challenges sent to you.
+ * @param {Model} m
+ */
 export function challengesToMe(m) {
   return (m.seeks || []).filter((s) => s.to && isMine(m, s.to));
 }
 
-/** Your seek waiting for a quick pairing on `preset`, if any. */
+/**
+ * Your seek waiting for a quick pairing on `preset`, if any.
+ * @param {Model} m
+ * @param {Preset} preset
+ */
 export function quickWaiting(m, preset) {
   return (m.seeks || []).find((s) => isMine(m, s.name) && !s.to && s.scoring === m.quickScoring && s.rated && sameClock(s.control, preset)) || null;
 }
 
-/** The kind of game a preset makes (a translation key). */
+/**
+ * The kind of game a preset makes (a translation key).
+ * @param {Preset} preset
+ */
 export function speedName([i, inc]) {
   const estimate = i + 40 * inc;
   if (estimate < 180) return 'lobby.bullet';
@@ -135,7 +174,7 @@ export function seekBody(m, v) {
  * The next model after `msg`, and the effects to carry out. An unchanged model is answered as the
  * same object, so the page knows it has nothing to redraw.
  */
-export function update(m, msg) {
+export function update(/** @type {Model} */ m, /** @type {any} */ msg) {
   /** @type {any[]} */
   const fx = [];
   return { model: step(m, msg, fx), effects: fx };
@@ -146,6 +185,12 @@ function without(m, id) {
   return { ...m, seeks: (m.seeks || []).filter((s) => s.id !== id), openedHere: m.openedHere.filter((x) => x !== id) };
 }
 
+/**
+ * @param {Model} m
+ * @param {any} msg
+ * @param {any[]} fx
+ * @returns {Model}
+ */
 function step(m, msg, fx) {
   switch (msg.type) {
     case 'start':

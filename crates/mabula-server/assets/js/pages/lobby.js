@@ -43,8 +43,10 @@ export function mount(main) {
   const prefs = loadPrefs();
   let model = init({ me: myName(), seeks: lobbyFeed.seeks, conn: lobbyFeed.status, quickScoring: prefs.quickScoring });
   let unmounted = false;
-  /** @type {number | undefined} */ 
+  /** @type {number | undefined} */
   let turnTimer;
+  /** What each part of the page was last drawn from (see `part`). */
+  let drawn = {};
 
   /** The one way the page changes: a message to the model, then render, then the effects. */
   function dispatch(msg) {
@@ -479,8 +481,7 @@ export function mount(main) {
     }
   }
 
-  /** What each part was last drawn from: a part is redrawn when what it shows changed. */
-  let drawn = {};
+  /** Draws a part of the page when what it shows changed since the last time. */
   function part(name, key, draw) {
     if (drawn[name] === key) return;
     drawn[name] = key;
