@@ -23,6 +23,11 @@ import {
   init, update, shown, onMainLine, plies, moveNumber, toMove, otherScoring,
 } from './analysis-model.js';
 
+/**
+ * @typedef {import('./analysis-model.js').Model} Model
+ * @typedef {import('./analysis-model.js').TreeNode} TreeNode
+ */
+
 const GRAPH_W = 640;
 const GRAPH_H = 190;
 /** Room round the plot: the chances written on the left, the move numbers below. */
@@ -302,7 +307,7 @@ export function mount(main) {
     draw();
   }
 
-  function render(m) {
+  function render(/** @type {Model} */ m) {
     if (m.failure) {
       part('failure', [m.failure], () => renderFailure(m.failure));
       return;
@@ -324,7 +329,7 @@ export function mount(main) {
       h('a', { class: 'btn primary', href: '/analysis', i18n: 'analysis.open' })));
   }
 
-  function renderBoard(m) {
+  function renderBoard(/** @type {Model} */ m) {
     const n = shown(m);
     const a = m.analysis[n.id];
     const legal = m.legal[n.id] || [];
@@ -352,7 +357,7 @@ export function mount(main) {
     where.textContent = t('game.where', { k: n.ply, n: onMainLine(m, n.id) ? plies(m) : n.ply });
   }
 
-  function renderEngine(m) {
+  function renderEngine(/** @type {Model} */ m) {
     const n = shown(m);
     const a = m.analysis[n.id];
     clear(lines);
@@ -382,7 +387,7 @@ export function mount(main) {
     }
   }
 
-  function renderTree(m) {
+  function renderTree(/** @type {Model} */ m) {
     clear(tree);
     const notes = m.graph.main.done ? m.graph.main.notes : [];
     const noteOf = (n) => (onMainLine(m, n.id) && n.ply > 0 ? notes[n.ply - 1] : null);
@@ -403,7 +408,7 @@ export function mount(main) {
     // before it (the other children of its parent), indented.
     const line = (startId, container) => {
       let opening = true;
-      for (let at = m.nodes[startId]; at; at = at.children.length ? m.nodes[at.children[0]] : null) {
+      for (let at = /** @type {TreeNode | null} */ (m.nodes[startId]); at; at = at.children.length ? m.nodes[at.children[0]] : null) {
         container.append(button(at, opening));
         opening = false;
         const siblings = at.parent !== null ? m.nodes[at.parent].children : [];
@@ -422,7 +427,7 @@ export function mount(main) {
     if (root.children.length) line(root.children[0], tree);
   }
 
-  function renderGraph(m) {
+  function renderGraph(/** @type {Model} */ m) {
     clear(graphSvg);
     clear(marks);
     const n = plies(m);

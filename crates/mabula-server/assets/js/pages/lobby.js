@@ -21,6 +21,8 @@ import {
   init, update, PRESETS, fits, openSeeks, mySeeks, challengesToMe, quickWaiting, speedName,
 } from './lobby-model.js';
 
+/** @typedef {import('./lobby-model.js').Model} Model */
+
 const PREFS_KEY = 'mabula:seek';
 /** The custom clock's choices: seconds for the game, seconds added per move. */
 const INITIALS = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 420, 480, 540, 600, 720, 900, 1200, 1500, 1800, 2400, 2700, 3600, 4500, 5400, 7200, 9000, 10800];
@@ -337,7 +339,7 @@ export function mount(main) {
       ' ', h('span', { class: 'rating' }, ratingText(seek.rating, seek.provisional)));
   }
 
-  function seekItem(m, seek, mine) {
+  function seekItem(/** @type {Model} */ m, seek, mine) {
     const colour = h('span', { class: 'seek-colour' }, h('span', { class: `dot ${seek.color}`, 'aria-hidden': 'true' }), colourText(seek));
     let action;
     if (mine) {
@@ -360,7 +362,7 @@ export function mount(main) {
       action);
   }
 
-  function renderSeeks(m) {
+  function renderSeeks(/** @type {Model} */ m) {
     clear(seekList);
     if (m.seeks === null) {
       seekList.append(h('li', { class: 'empty-note', i18n: 'lobby.loading' }));
@@ -409,12 +411,12 @@ export function mount(main) {
     }
   }
 
-  function renderConn(m) {
+  function renderConn(/** @type {Model} */ m) {
     connEl.className = `conn ${m.conn}`;
     connEl.textContent = t(`conn.${m.conn === 'offline' ? 'connecting' : m.conn}`);
   }
 
-  function renderQuick(m) {
+  function renderQuick(/** @type {Model} */ m) {
     clear(quickGrid);
     for (const p of PRESETS) {
       const waiting = quickWaiting(m, p);
@@ -430,7 +432,7 @@ export function mount(main) {
     }
   }
 
-  function renderGuest(m) {
+  function renderGuest(/** @type {Model} */ m) {
     clear(guestNote);
     guestNote.hidden = Boolean(m.me);
     // A guest may look; opening seeks and notifications need an account.
@@ -443,7 +445,7 @@ export function mount(main) {
         h('a', { class: 'btn small', href: '/login?next=/lobby', i18n: 'nav.login' })));
   }
 
-  function renderTurn(m) {
+  function renderTurn(/** @type {Model} */ m) {
     clear(turnList);
     const games = m.me ? m.turnGames || [] : [];
     turnCard.hidden = !games.length;
@@ -451,14 +453,14 @@ export function mount(main) {
       const side = st.to_move;
       const other = side === 'white' ? 'black' : 'white';
       const opponent = st.players?.[other]?.name;
-      const left = st.clock ? (side === 'white' ? st.clock.white_ms : st.clock.black_ms) : null;
+      const clock = st.clock;
       turnList.append(h('li', {}, h('a', { class: 'game-item turn-item', href: `/game/${st.id}` },
         h('span', { class: `dot ${side}`, 'aria-hidden': 'true' }),
         h('span', {},
           h('span', { class: 'what' }, opponent ? t('lobby.against', { name: opponent }) : t('mode.friend')),
           h('span', { class: 'meta', style: 'display:block' },
             [st.clock ? controlLabel(st.clock.control) : null, t(`scoring.${st.settings.scoring}`), timeAgo(st.updated_at)].filter(Boolean).join(' · '))),
-        left !== null ? h('span', { class: 'badge live' }, formatClock(left, { days: st.clock.control.days !== undefined })) : h('span'))));
+        clock ? h('span', { class: 'badge live' }, formatClock(side === 'white' ? clock.white_ms : clock.black_ms, { days: 'days' in clock.control })) : h('span'))));
     }
   }
 
@@ -489,7 +491,7 @@ export function mount(main) {
   }
 
   /** Draws the model (the notifications switch follows the browser's permission, not the model). */
-  function render(m) {
+  function render(/** @type {Model} */ m) {
     part('guest', m.me, () => renderGuest(m));
     part('seeks', `${m.me}|${JSON.stringify(m.seeks)}|${JSON.stringify(m.ratings)}`, () => renderSeeks(m));
     part('quick', `${m.me}|${JSON.stringify(m.seeks)}|${m.quickScoring}`, () => renderQuick(m));
