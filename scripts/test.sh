@@ -39,4 +39,5 @@ scripts/schemathesis.sh
 
 if [ -f web-tests/package.json ]; then
   (cd web-tests && bash run.sh)
+  (cd web-tests && node_modules/.bin/tsc -p tsconfig.json)
 fi

@@ -2,6 +2,8 @@
 # The browser tests: builds `mabula`, serves it on a free port with a fresh SQLite database,
 # runs the playwright-core tests against it with Debian's chromium, and stops the server.
 # Screenshots of the key screens land in web-tests/screenshots/.
+# The node tests of the pages' models (tests/*-model.test.mjs) run with them, and the API's
+# TypeScript shapes (types/openapi.d.ts) are checked against the served OpenAPI document.
 #
 #   bash run.sh                 # everything
 #   MABULA_BIN=path bash run.sh # skip the build, test that binary
@@ -15,7 +17,8 @@ if [ ! -x "$chromium" ]; then
   echo "run.sh: no browser at $chromium (apt-get install chromium)" >&2
   exit 1
 fi
-[ -d node_modules ] || npm ci --no-audit --no-fund
+# npm writes node_modules/.package-lock.json as it installs: older than the lock, it is stale.
+[ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund
 
 if [ -z "${MABULA_BIN:-}" ]; then
   target=${CARGO_TARGET_DIR:-$root/target}
@@ -63,6 +66,8 @@ echo "run.sh: testing $url"
 rm -rf "$here/screenshots"
 mkdir -p "$here/screenshots"
 status=0
+# The API's TypeScript shapes (types/openapi.d.ts, for tsconfig.json) must match this server's.
+MABULA_URL="$url" node openapi-types.mjs || status=$?
 MABULA_URL="$url" CHROMIUM="$chromium" SCREENSHOTS="$here/screenshots" \
   node --test --test-concurrency=1 tests/ || status=$?
 if [ "$status" -ne 0 ]; then

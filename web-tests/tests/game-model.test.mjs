@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  init, update, isMyTurn, boardMoves, displayed, clockLeft, abortIn, claimIn, headline, reason,
+  init, update, isMyTurn, boardMoves, displayed, clockLeft, abortIn, claimIn, headline, reason, AUTO_PASS_MS,
 } from '../../crates/mabula-server/assets/js/pages/game-model.js';
 
 const START = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
@@ -196,4 +196,50 @@ test('looking back: one step forward rolls the marbles, the last move is the liv
   model = update(out.model, { type: 'animated', purpose: 'view', count: 2 }).model;
   assert.equal(run(model, { type: 'view', view: 4 }).model.view, null);
   assert.equal(run(init({ id: 'g1', replay: true }), loaded(state(4)), { type: 'view', view: 4 }).model.view, 4, 'a replay stays on its last move');
+});
+
+test('the clocks tick while one runs: the model asks for the timer and for its end', () => {
+  const clock = { control: { initial_s: 60, increment_s: 0 }, label: '1+0', white_ms: 60000, black_ms: 60000, running: 'white', deadline: null, now: 0 };
+  const { model, effects } = run(init({ id: 'g1' }), loaded(state(2, { clock })));
+  assert.deepEqual(effects.filter((e) => e.type === 'ticking'), [{ type: 'ticking', on: true }]);
+  assert.equal(update(model, { type: 'clockTick', at: 100 }).effects.length, 0, 'asked for once');
+  const over = { ...state(3, { clock: { ...clock, running: null } }), status: 'finished', end_reason: 'resigned_black', winner: 'white', result: '1-0' };
+  const ended = update(model, { type: 'server', msg: { type: 'end', state: over }, at: 200 });
+  assert.ok(ended.effects.some((e) => e.type === 'ticking' && !e.on));
+  assert.equal(ended.model.ticking, false);
+});
+
+test('a forced pass is played by itself once its timer fires, with the setting on', () => {
+  const pass = { notation: 'pass', from: null, to: null, slides: [], position: AFTER };
+  const forced = state(2, { must_pass: true, legal_moves: [pass] });
+  const off = run(init({ id: 'g1' }), loaded(forced));
+  assert.ok(!off.effects.some((e) => e.type === 'autoPassTimer'), 'not without the setting');
+  let { model, effects } = run(off.model, { type: 'autoPass', on: true });
+  assert.deepEqual(effects, [{ type: 'saveAutoPass', on: true }, { type: 'autoPassTimer', turn: '2|0', ms: AUTO_PASS_MS }]);
+  ({ model, effects } = run(model, { type: 'preview', move: null }));
+  assert.equal(effects.length, 0, 'scheduled once per turn');
+  ({ model, effects } = run(model, { type: 'autoPassDue', turn: '2|0' }));
+  assert.deepEqual(effects, [{ type: 'send', move: 'pass', number: 3 }]);
+  assert.equal(model.pending, true);
+});
+
+test('a forced pass is not played when the turn has passed, or while the player looks back', () => {
+  const pass = { notation: 'pass', from: null, to: null, slides: [], position: AFTER };
+  const forced = state(2, { must_pass: true, legal_moves: [pass] });
+  let { model } = run(init({ id: 'g1', autoPass: true }), loaded(forced));
+  assert.equal(model.autoPassTurn, '2|0');
+  // Looking back when the timer fires: nothing is played; back at the live view, it is scheduled anew.
+  ({ model } = run(model, { type: 'view', view: 0 }));
+  let out = update(model, { type: 'autoPassDue', turn: '2|0' });
+  assert.ok(!out.effects.some((e) => e.type === 'send'));
+  out = update(out.model, { type: 'view', view: null });
+  assert.ok(out.effects.some((e) => e.type === 'autoPassTimer' && e.turn === '2|0'));
+  // The setting turned off before the timer fires.
+  out = run(out.model, { type: 'autoPass', on: false }, { type: 'autoPassDue', turn: '2|0' });
+  assert.ok(!out.effects.some((e) => e.type === 'send'));
+  // The turn moved on (the pass was played from another screen): the timer is called off.
+  ({ model } = run(init({ id: 'g1', autoPass: true }), loaded(forced)));
+  out = update(model, { type: 'server', msg: { type: 'move', state: state(3) }, at: 0 });
+  assert.ok(out.effects.some((e) => e.type === 'autoPassTimer' && e.turn === null));
+  assert.equal(update(out.model, { type: 'autoPassDue', turn: '2|0' }).effects.length, 0);
 });

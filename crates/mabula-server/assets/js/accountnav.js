@@ -7,7 +7,6 @@ import { t } from './i18n.js';
 import { myName, logOut } from './session.js';
 import { confirmDialog } from './pages/dialogs.js';
 import { errorText } from './pages/errors.js';
-import { navigate } from './nav.js';
 
 let open = false;
 
@@ -83,10 +82,10 @@ document.addEventListener('keydown', (e) => {
   }
 });
 document.addEventListener('click', (e) => {
-  if (open && !e.target.closest('#account')) setOpen(false);
+  if (open && !/** @type {Element} */ (e.target).closest('#account')) setOpen(false);
 });
 document.addEventListener('focusin', (e) => {
-  if (open && !e.target.closest('#account')) setOpen(false);
+  if (open && !/** @type {Element} */ (e.target).closest('#account')) setOpen(false);
 });
 window.addEventListener('routechange', () => {
   setOpen(false);

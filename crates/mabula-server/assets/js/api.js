@@ -13,14 +13,23 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * @typedef {import('api-types').Api} Api
+ * @typedef {{ body?: unknown, token?: string | null, text?: boolean, retried?: boolean }} RequestOptions
+ */
+
 /** The session's CSRF token (null for a guest), and the read of it still under way. */
-const csrf = { token: null, ready: null, refresh: null };
+const csrf = {
+  token: /** @type {string | null} */ (null),
+  ready: /** @type {Promise<unknown> | null} */ (null),
+  refresh: /** @type {(() => Promise<unknown>) | null} */ (null),
+};
 
 /**
  * Set by session.js: the token, a promise that settles once the session is known (writes wait
  * for it), and how to read the session again when the server refuses a stale token.
  */
-export function useCsrf({ token, ready, refresh } = {}) {
+export function useCsrf(/** @type {Partial<typeof csrf>} */ { token, ready, refresh } = {}) {
   if (token !== undefined) csrf.token = token;
   if (ready !== undefined) csrf.ready = ready;
   if (refresh !== undefined) csrf.refresh = refresh;
@@ -31,12 +40,19 @@ export function csrfToken() {
   return csrf.token;
 }
 
-/** Calls the API; answers the parsed JSON (or text for `text: true`, null for 204), throws ApiError. */
+/**
+ * Calls the API; answers the parsed JSON (or text for `text: true`, null for 204), throws ApiError.
+ * @param {string} method
+ * @param {string} path
+ * @param {RequestOptions} [options]
+ * @returns {Promise<any>}
+ */
 export async function request(method, path, { body, token, text = false, retried = false } = {}) {
   const write = method !== 'GET' && method !== 'HEAD';
   if (write && csrf.ready) {
     try { await csrf.ready; } catch { /* a guest, then */ }
   }
+  /** @type {Record<string, string>} */
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers['X-Mabula-Token'] = token;
@@ -84,6 +100,7 @@ function query(params) {
 
 const enc = encodeURIComponent;
 
+/** @type {Api} */
 export const api = {
   create: (settings) => request('POST', '/api/games', { body: settings }),
   list: (filter, limit = 20) => request('GET', `/api/games?filter=${filter}&limit=${limit}`),
@@ -130,6 +147,7 @@ export const api = {
  */
 export function withdrawOnLeave(ids) {
   for (const id of ids) {
+    /** @type {Record<string, string>} */
     const headers = {};
     if (csrf.token) headers['X-CSRF-Token'] = csrf.token;
     try {
@@ -207,11 +225,14 @@ export class Live {
     this.cursor = cursor;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.stopped = false;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.pinger = undefined;
     this.status = 'connecting';
     this.wake = () => {
       if (!this.stopped && (!this.ws || this.ws.readyState > 1)) {

@@ -39,6 +39,14 @@ const login = () => import('./pages/login.js');
 const lobby = () => import('./pages/lobby.js');
 const profile = () => import('./pages/profile.js');
 
+/**
+ * A shown page, and the module that shows one.
+ * @typedef {{ unmount?: () => void, onLang?: () => void, onSession?: () => void }} Page
+ * @typedef {{ mount: (main: HTMLElement, params: any) => Page }} PageModule
+ * @typedef {{ re: RegExp, page: () => Promise<PageModule>, nav: string | null, params?: (m: RegExpMatchArray) => object }} Route
+ */
+
+/** @type {Route[]} */
 const ROUTES = [
   { re: /^\/$/, page: home, nav: 'home' },
   { re: /^\/lobby\/?$/, page: lobby, nav: 'lobby' },
@@ -56,7 +64,7 @@ let current = null;
 let routing = 0;
 
 async function route() {
-  const main = document.getElementById('main');
+  const main = /** @type {HTMLElement} */ (document.getElementById('main'));
   const seq = ++routing;
   if (current) {
     try { current.unmount?.(); } catch (e) { console.warn(e); }
@@ -85,10 +93,10 @@ async function route() {
 }
 
 function markNav(name) {
-  for (const a of document.querySelectorAll('[data-nav]')) {
+  for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-nav]'))) {
     if (a.dataset.nav === 'profile') {
       // The profile link is "current" on the logged-in player's own profile only.
-      if (name === 'profile' && a.getAttribute('href').toLowerCase() === location.pathname.replace(/\/$/, '').toLowerCase()) a.setAttribute('aria-current', 'page');
+      if (name === 'profile' && (a.getAttribute('href') || '').toLowerCase() === location.pathname.replace(/\/$/, '').toLowerCase()) a.setAttribute('aria-current', 'page');
       else a.removeAttribute('aria-current');
       continue;
     }
@@ -100,12 +108,12 @@ function markNav(name) {
 window.addEventListener('routechange', () => {
   route();
   window.scrollTo(0, 0);
-  document.getElementById('main').focus({ preventScroll: true });
+  document.getElementById('main')?.focus({ preventScroll: true });
 });
 
 // Links inside the app are routed here; the API, downloads and new tabs are left alone.
 document.addEventListener('click', (e) => {
-  const a = e.target.closest('a[href]');
+  const a = /** @type {HTMLAnchorElement | null} */ (/** @type {Element} */ (e.target).closest('a[href]'));
   if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   if (a.target || a.hasAttribute('download')) return;
   const url = new URL(a.href, location.href);
@@ -120,14 +128,14 @@ window.addEventListener('popstate', route);
 // ---- Language menu ------------------------------------------------------------------------
 
 function buildLangMenu() {
-  const menu = document.getElementById('lang-menu');
+  const menu = /** @type {HTMLSelectElement} */ (document.getElementById('lang-menu'));
   menu.replaceChildren(...LANGS.map((l) => h('option', { value: l.code, lang: l.code }, l.name)));
   menu.value = lang();
   menu.addEventListener('change', () => setLang(menu.value).catch(() => { menu.value = lang(); }));
 }
 
 window.addEventListener('langchange', () => {
-  const menu = document.getElementById('lang-menu');
+  const menu = /** @type {HTMLSelectElement} */ (document.getElementById('lang-menu'));
   menu.value = lang();
   menu.setAttribute('aria-label', t('lang.label'));
   translateDom(document);
@@ -159,7 +167,7 @@ function applyTheme(name) {
 }
 
 function updateThemeButton() {
-  const button = document.getElementById('theme-button');
+  const button = /** @type {HTMLElement} */ (document.getElementById('theme-button'));
   const key = `theme.${theme()}`;
   button.dataset.i18nAriaLabel = key;
   button.dataset.i18nTitle = key;
@@ -167,7 +175,7 @@ function updateThemeButton() {
   button.setAttribute('title', t(key));
 }
 
-document.getElementById('theme-button').addEventListener('click', () => {
+document.getElementById('theme-button')?.addEventListener('click', () => {
   const next = THEMES[(THEMES.indexOf(theme()) + 1) % THEMES.length];
   applyTheme(next);
 });
@@ -179,7 +187,7 @@ document.getElementById('theme-button').addEventListener('click', () => {
 document.documentElement.lang = lang();
 buildLangMenu();
 await loadLang();
-document.getElementById('lang-menu').setAttribute('aria-label', t('lang.label'));
+document.getElementById('lang-menu')?.setAttribute('aria-label', t('lang.label'));
 translateDom(document);
 updateThemeButton();
 renderAccountNav();
@@ -201,7 +209,7 @@ function keepOffline() {
       const keep = Object.entries(map.imports)
         .filter(([path]) => !path.startsWith('/js/lang/') || path === `/js/lang/${lang()}.js`)
         .map(([, url]) => url);
-      for (const link of document.querySelectorAll('link[href*="?v="]')) keep.push(link.href);
+      for (const link of /** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll('link[href*="?v="]'))) keep.push(link.href);
       reg.active?.postMessage({ keep });
     }, 2000);
   }).catch(() => { /* no offline use */ });

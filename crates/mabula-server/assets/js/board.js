@@ -21,8 +21,9 @@ export class Board {
    * @param {boolean} [opts.labels] file and rank letters around the board
    * @param {boolean} [opts.plain] no wood grain (small thumbnails)
    * @param {string} [opts.label] translation key of the board's accessible name
-   * @param {(move) => void} [opts.onPlay] a move was chosen
-   * @param {(move|null) => void} [opts.onPreview] a move is previewed (or no longer)
+   * @param {(move: any) => void} [opts.onPlay] a move was chosen
+   * @param {(move: any) => void} [opts.onPreview] a move is previewed (or null: no longer)
+   * @param {(square: string | null, moves: any[]) => void} [opts.onSelect] a marble was selected (or none)
    */
   constructor(opts = {}) {
     this.opts = { interactive: false, labels: true, plain: false, label: 'board.label', ...opts };
@@ -126,7 +127,7 @@ export class Board {
 
   buildHits() {
     const g = this.layers.hits;
-    const focused = document.activeElement?.dataset?.square;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.square;
     g.replaceChildren();
     this.hitEls.clear();
     for (const name of SQUARES) {
@@ -417,7 +418,7 @@ export class Board {
     });
     hits.addEventListener('pointerleave', () => {
       this.hovered = null;
-      if (!this.previewPinned) this.hover(document.activeElement?.dataset?.square);
+      if (!this.previewPinned) this.hover(/** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.square);
     });
     // Focus listeners go on the squares (buildHits), not on this layer: in Chromium an SVG
     // element with a focus listener becomes a tab stop of its own.
@@ -573,7 +574,7 @@ export class Board {
       el.getBoundingClientRect();
       el.style.transform = `translate(${x}px, ${y}px)`;
     }
-    return new Promise((resolve) => {
+    return new Promise(/** @param {(value?: unknown) => void} resolve */ (resolve) => {
       setTimeout(() => {
         this.busy = false;
         resolve();
@@ -593,7 +594,11 @@ function marble(colour) {
   );
 }
 
-/** A small static board for lists and diagrams. */
+/**
+ * A small static board for lists and diagrams.
+ * @param {string} position
+ * @param {{ label?: string, groups?: { white: string[][], black: string[][] } | null, lastMove?: { from?: string | null, to?: string | null } | null, plain?: boolean, labels?: boolean }} [options]
+ */
 export function miniBoard(position, { label = 'board.label', groups = null, lastMove = null, plain = true, labels = false } = {}) {
   const b = new Board({ plain, labels, label });
   b.set({ position, groups, showGroups: Boolean(groups), lastMove });

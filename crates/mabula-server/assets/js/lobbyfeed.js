@@ -10,6 +10,8 @@ import { myName, isMe } from './session.js';
 import { notify } from './notify.js';
 import { controlLabel } from './clock.js';
 
+/** @typedef {import('api-types').Seek} Seek */
+
 const SEEN_KEY = 'mabula:challengesSeen';
 
 class LobbyFeed {
@@ -17,11 +19,15 @@ class LobbyFeed {
     /** Pages listening (each gets every message). */
     this.listeners = new Set();
     /** The latest seek list, so a page that starts listening can show it at once. */
+    /** @type {Seek[] | null} */
     this.seeks = null;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.pinger = undefined;
     this.status = 'offline';
     this.wake = () => {
       if (this.wanted() && (!this.ws || this.ws.readyState > 1)) {

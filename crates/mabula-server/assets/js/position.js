@@ -63,6 +63,7 @@ export function tryParse(text) {
 /** Each colour's groups in the field, largest first, each a list of squares. */
 export function groupsOf(board) {
   const seen = new Set();
+  /** @type {{ white: string[][], black: string[][] }} */
   const out = { white: [], black: [] };
   for (let r = 1; r <= 6; r++) {
     for (let f = 1; f <= 6; f++) {
@@ -73,7 +74,7 @@ export function groupsOf(board) {
       const stack = [start];
       seen.add(start);
       while (stack.length) {
-        const cur = stack.pop();
+        const cur = /** @type {string} */ (stack.pop());
         group.push(cur);
         const [cf, cr] = coords(cur);
         for (const [df, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {

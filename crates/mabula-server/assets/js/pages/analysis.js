@@ -7,14 +7,26 @@
 // The server does the work (docs/api.md, "Analysis"): `/api/analysis/stream` sends a position's
 // analysis as it deepens, `/api/analysis/game` the game's positions one by one and then the notes.
 // Both are server-sent events, read here with fetch so that a POST body can be sent.
+//
+// Built like the game page: the model and its `update(model, message)` live in
+// analysis-model.js. Here every event becomes a message for `dispatch`, which updates the model,
+// draws it with `render(model)` and carries out the effects the update asked for.
 
 import { h, s, clear, announce } from '../dom.js';
 import { t, percent, number } from '../i18n.js';
 import { api, request, seatOf, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
-import { tryParse, parsePosition } from '../position.js';
+import { parsePosition } from '../position.js';
 import { errorText } from './errors.js';
+import {
+  init, update, shown, onMainLine, plies, moveNumber, toMove, otherScoring,
+} from './analysis-model.js';
+
+/**
+ * @typedef {import('./analysis-model.js').Model} Model
+ * @typedef {import('./analysis-model.js').TreeNode} TreeNode
+ */
 
 const GRAPH_W = 640;
 const GRAPH_H = 190;
@@ -24,9 +36,10 @@ const LEFT = 52;
 const BOTTOM = 34;
 
 /** Reads a server-sent event stream from `fetch`, calling `onEvent(name, data)` per event. */
-async function readEvents(url, init, onEvent) {
-  const res = await fetch(url, { cache: 'no-store', ...init });
-  if (!res.ok) {
+async function readEvents(url, options, onEvent) {
+  const res = await fetch(url, { cache: 'no-store', ...options });
+  if (!res.ok || !res.body) {
+    /** @type {{ code?: string, message?: string }} */
     let body = {};
     try { body = await res.json(); } catch { /* not JSON */ }
     throw new ApiError(res.status, body.code || 'internal', body.message || res.statusText);
@@ -84,34 +97,41 @@ function shortValue(value) {
   return `${value.result > 0 ? '+' : '−'}${margin}`;
 }
 
-export function mount(main, params = {}) {
+export function mount(main) {
   const query = new URLSearchParams(location.search);
   const gameId = query.get('game');
   const startPosition = query.get('position');
+  let model = init();
   let unmounted = false;
-  let nodeSeq = 0;
-  let root = null;
-  let current = null;
-  let scoring = 'largest';
-  let record = null;
+  /** The stream of the shown position's analysis (one at a time), and every stream open. */
   let stream = null;
-  let flipped = false;
-  const graph = { main: { values: [], notes: [], done: false }, other: { values: [], notes: [], done: false, on: false } };
   const controllers = new Set();
+  /** What each part of the page was last drawn from (see `part`). */
+  let drawn = {};
+
+  /** The one way the page changes: a message to the model, then render, then the effects. */
+  function dispatch(msg) {
+    if (unmounted) return;
+    const { model: next, effects } = update(model, msg);
+    const changed = next !== model;
+    model = next;
+    if (changed) render(model);
+    for (const effect of effects) run(effect);
+  }
 
   document.title = `${t('analysis.title')} · Mabula`;
 
   // ---- Skeleton ----------------------------------------------------------------------------
-  const board = new Board({ interactive: true, label: 'board.label', onPlay: (move) => playVariation(move) });
-  const nav = (label, text, fn) => h('button', { type: 'button', class: 'btn small', 'i18n-aria-label': label, 'i18n-title': label, onclick: fn }, text);
+  const board = new Board({ interactive: true, label: 'board.label', onPlay: (move) => dispatch({ type: 'play', move }) });
+  const nav = (label, text, type) => h('button', { type: 'button', class: 'btn small', 'i18n-aria-label': label, 'i18n-title': label, onclick: () => dispatch({ type }) }, text);
   const where = h('span', { class: 'where' });
   const viewBar = h('div', { class: 'view-bar' },
-    nav('game.first', '«', () => goTo(root)),
-    nav('game.prev', '◀', () => current.parent && goTo(current.parent)),
+    nav('game.first', '«', 'first'),
+    nav('game.prev', '◀', 'prev'),
     where,
-    nav('game.next', '▶', () => current.children[0] && goTo(current.children[0])),
-    nav('game.last', '»', () => goTo(lineEnd(current))),
-    h('button', { type: 'button', class: 'btn small flip-button', i18n: 'game.flip', onclick: () => { flipped = !flipped; board.setFlipped(flipped); renderBoard(); } }));
+    nav('game.next', '▶', 'next'),
+    nav('game.last', '»', 'last'),
+    h('button', { type: 'button', class: 'btn small flip-button', i18n: 'game.flip', onclick: () => dispatch({ type: 'flip' }) }));
   const boardCol = h('div', { class: 'board-col' }, h('div', { class: 'board-wrap' }, board.svg), viewBar);
 
   const evalLine = h('p', { class: 'eval-line', role: 'status' });
@@ -128,7 +148,7 @@ export function mount(main, params = {}) {
 
   const graphSvg = s('svg', { class: 'eval-graph', viewBox: `0 0 ${GRAPH_W} ${GRAPH_H}`, role: 'img', tabindex: '0' });
   const graphState = h('small', { class: 'muted graph-state' });
-  const otherToggle = h('input', { type: 'checkbox', onchange: () => toggleOther(otherToggle.checked) });
+  const otherToggle = h('input', { type: 'checkbox', onchange: () => dispatch({ type: 'other', on: otherToggle.checked }) });
   const otherLabel = h('span');
   const marks = h('ul', { class: 'graph-marks' });
   const counts = h('p', { class: 'graph-counts muted' });
@@ -137,10 +157,17 @@ export function mount(main, params = {}) {
     graphSvg,
     h('label', { class: 'other-mode' }, otherToggle, otherLabel),
     counts, marks);
-  graphSvg.addEventListener('click', (e) => graphClick(e));
+  graphSvg.addEventListener('click', (e) => {
+    // The move under the click: the graph's x axis runs from the start to the last move.
+    const box = graphSvg.getBoundingClientRect();
+    const x = ((e.clientX - box.left) / box.width) * GRAPH_W;
+    dispatch({ type: 'ply', index: Math.round(((x - LEFT) / (GRAPH_W - LEFT - PAD)) * plies(model)) });
+  });
   graphSvg.addEventListener('keydown', (e) => {
-    if (e.key === 'ArrowLeft' && current.parent) { e.preventDefault(); goTo(current.parent); }
-    if (e.key === 'ArrowRight' && current.children[0]) { e.preventDefault(); goTo(current.children[0]); }
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      e.preventDefault();
+      dispatch({ type: e.key === 'ArrowLeft' ? 'prev' : 'next' });
+    }
   });
 
   const section = h('section', { class: 'analysis', 'aria-labelledby': 'analysis-title' },
@@ -148,9 +175,11 @@ export function mount(main, params = {}) {
     boardCol, engineCard, treeCard, graphCard);
 
   const onKey = (e) => {
-    if (e.target.closest('input, textarea, select')) return;
-    if (e.key === 'ArrowLeft' && e.altKey && current.parent) { e.preventDefault(); goTo(current.parent); }
-    if (e.key === 'ArrowRight' && e.altKey && current.children[0]) { e.preventDefault(); goTo(current.children[0]); }
+    if (e.target.closest('input, textarea, select') || !e.altKey || !model.nodes[model.current]) return;
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      e.preventDefault();
+      dispatch({ type: e.key === 'ArrowLeft' ? 'prev' : 'next' });
+    }
   };
   document.addEventListener('keydown', onKey);
 
@@ -164,7 +193,8 @@ export function mount(main, params = {}) {
     },
     onLang() {
       document.title = `${t('analysis.title')} · Mabula`;
-      if (root) render();
+      drawn = {};
+      render(model);
     },
   };
 
@@ -175,6 +205,7 @@ export function mount(main, params = {}) {
       return;
     }
     main.append(section);
+    let msg;
     try {
       if (gameId) {
         // The person who had Black sees the board from Black's side, as on the game page.
@@ -182,33 +213,18 @@ export function mount(main, params = {}) {
           if (err instanceof ApiError && err.code === 'token_invalid') return api.state(gameId);
           throw err;
         });
-        flipped = (state.you || []).length === 1 && state.you[0] === 'black';
-        scoring = state.settings.scoring;
-        root = node(null, null, state.start);
-        let at = root;
-        for (const m of state.moves) at = addChild(at, m, m.position);
-        record = await api.record(gameId);
-        current = root;
+        const record = await api.record(gameId);
+        const you = state.you || [];
+        const flipped = you.length === 1 && you[0] === 'black';
+        msg = { type: 'loaded', start: state.start, moves: state.moves, scoring: state.settings.scoring, flipped, record };
       } else {
         if (!isPosition(startPosition)) throw new ApiError(400, 'bad_request', t('analysis.badPosition'));
-        scoring = query.get('scoring') === 'product' ? 'product' : 'largest';
-        root = node(null, null, startPosition);
-        current = root;
+        msg = { type: 'loaded', start: startPosition, scoring: query.get('scoring') === 'product' ? 'product' : 'largest' };
       }
-    } catch (err) {
-      if (unmounted) return;
-      clear(main);
-      main.append(h('section', { class: 'notfound' },
-        h('h1', { i18n: 'analysis.loadFailed' }),
-        h('p', {}, errorText(err)),
-        h('a', { class: 'btn primary', href: '/analysis', i18n: 'analysis.open' })));
-      return;
+    } catch (error) {
+      msg = { type: 'failed', error };
     }
-    if (unmounted) return;
-    graphCard.hidden = !record;
-    board.setFlipped(flipped);
-    goTo(current);
-    if (record) analyseGame('main', scoring);
+    dispatch(msg);
   }
 
   function showForm() {
@@ -238,246 +254,166 @@ export function mount(main, params = {}) {
     main.append(form);
   }
 
-  // ---- The tree ----------------------------------------------------------------------------
-  function node(parent, move, position) {
-    return { id: ++nodeSeq, parent, move, position, children: [], legal: null, analysis: null, ply: parent ? parent.ply + 1 : 0 };
-  }
+  // ---- Effects -----------------------------------------------------------------------------
 
-  function addChild(parent, move, position) {
-    const child = node(parent, { notation: move.notation, from: move.from, to: move.to }, position);
-    parent.children.push(child);
-    return child;
-  }
-
-  /** Whether Black moved first: then the first move is `1...` and White's moves start rounds. */
-  function blackFirst() {
-    return tryParse(root.position)?.toMove === 'b';
-  }
-
-  /** The record's number of the move that makes `n`, and who made it (as RULES.md numbers). */
-  function moveNumber(n) {
-    const q = n.ply - 1 + (blackFirst() ? 1 : 0);
-    return { num: Math.floor(q / 2) + 1, white: q % 2 === 0 };
-  }
-
-  function lineEnd(n) {
-    let at = n;
-    while (at.children[0]) at = at.children[0];
-    return at;
-  }
-
-  /** Whether `n` is on the game's own line (the first child all the way from the start). */
-  function onMainLine(n) {
-    for (let at = n; at.parent; at = at.parent) if (at.parent.children[0] !== at) return false;
-    return true;
-  }
-
-  function playVariation(move) {
-    const existing = current.children.find((c) => c.move.notation === move.notation);
-    const next = existing || addChild(current, move, move.position);
-    if (!existing) announce(t('analysis.variationAdded', { move: move.notation }));
-    goTo(next);
-  }
-
-  async function goTo(n) {
-    current = n;
-    render();
-    analysePosition(n);
-    if (!n.legal) {
-      try {
-        const res = await request('GET', `/api/analysis/moves?position=${encodeURIComponent(n.position)}`);
-        n.legal = res.legal_moves;
-      } catch {
-        n.legal = [];
-      }
-      if (current === n && !unmounted) renderBoard();
+  function run(e) {
+    switch (e.type) {
+      case 'analyse':
+        if (stream) stream.abort();
+        stream = e.id === null ? null : open(`/api/analysis/stream?position=${encodeURIComponent(e.position)}&scoring=${e.scoring}`, {},
+          (name, data) => name === 'analysis' && dispatch({ type: 'analysis', id: e.id, analysis: data }),
+          (error) => dispatch({ type: 'analysisFailed', id: e.id, error }));
+        break;
+      case 'legal':
+        request('GET', `/api/analysis/moves?position=${encodeURIComponent(e.position)}`)
+          .then((res) => dispatch({ type: 'legal', id: e.id, moves: res.legal_moves }))
+          .catch(() => dispatch({ type: 'legal', id: e.id, moves: [] }));
+        break;
+      case 'analyseGame':
+        open('/api/analysis/game', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ record: e.record, scoring: e.scoring }),
+        }, (name, data) => {
+          if (name === 'position') dispatch({ type: 'gamePosition', which: e.which, index: data.index, analysis: data.analysis });
+          else if (name === 'game') dispatch({ type: 'gameDone', which: e.which, values: data.values, notes: data.notes, counts: data.counts });
+        }, (error) => dispatch({ type: 'gameFailed', which: e.which, error }));
+        break;
+      case 'announce':
+        announce(t(e.key, e.args));
+        break;
+      default:
+        break;
     }
   }
 
-  // ---- Analysis of the shown position --------------------------------------------------------
-  function analysePosition(n) {
-    if (stream) stream.abort();
-    if (n.analysis && n.analysis.done) { renderEngine(); return; }
-    const ctrl = new AbortController();
-    stream = ctrl;
-    controllers.add(ctrl);
-    renderEngine();
-    const url = `/api/analysis/stream?position=${encodeURIComponent(n.position)}&scoring=${scoring}`;
-    readEvents(url, { signal: ctrl.signal }, (name, data) => {
-      if (name !== 'analysis') return;
-      n.analysis = data;
-      if (current === n && !unmounted) { renderEngine(); renderBoard(); }
-    }).catch((err) => {
-      if (err.name === 'AbortError' || unmounted) return;
-      engineState.textContent = errorText(err);
-    }).finally(() => controllers.delete(ctrl));
-  }
-
-  // ---- The game's graph --------------------------------------------------------------------
-  function analyseGame(which, mode) {
-    const g = graph[which];
-    g.values = [];
-    g.notes = [];
-    g.done = false;
-    g.scoring = mode;
+  /** Opens an event stream; answers its controller, which stops it. */
+  function open(url, options, onEvent, onError) {
     const ctrl = new AbortController();
     controllers.add(ctrl);
-    renderGraph();
-    readEvents('/api/analysis/game', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ record, scoring: mode }),
-      signal: ctrl.signal,
-    }, (name, data) => {
-      if (unmounted) return;
-      if (name === 'position') {
-        g.values[data.index] = data.analysis.white;
-        if (which === 'main') {
-          const n = mainLineNode(data.index);
-          if (n && !(n.analysis && n.analysis.done)) n.analysis = data.analysis;
-          if (n === current) { renderEngine(); renderBoard(); }
-        }
-      } else if (name === 'game') {
-        g.values = data.values;
-        g.notes = data.notes;
-        g.counts = data.counts;
-        g.done = true;
-        if (which === 'main') renderTree();
-      }
-      renderGraph();
-    }).catch((err) => {
-      if (err.name === 'AbortError' || unmounted) return;
-      graphState.textContent = errorText(err);
-    }).finally(() => controllers.delete(ctrl));
-  }
-
-  function toggleOther(on) {
-    graph.other.on = on;
-    if (on && !graph.other.values.length) analyseGame('other', scoring === 'largest' ? 'product' : 'largest');
-    renderGraph();
-  }
-
-  function mainLineNode(index) {
-    let at = root;
-    for (let i = 0; i < index && at; i++) at = at.children[0];
-    return at || null;
-  }
-
-  function plies() {
-    return lineEnd(root).ply;
-  }
-
-  function graphX(i) {
-    return LEFT + (i * (GRAPH_W - LEFT - PAD)) / Math.max(1, plies());
-  }
-
-  function graphY(v) {
-    return PAD + (1 - v) * (GRAPH_H - PAD - BOTTOM);
-  }
-
-  function graphClick(e) {
-    const box = graphSvg.getBoundingClientRect();
-    const x = ((e.clientX - box.left) / box.width) * GRAPH_W;
-    const i = Math.round(((x - LEFT) / (GRAPH_W - LEFT - PAD)) * plies());
-    const n = mainLineNode(Math.max(0, Math.min(plies(), i)));
-    if (n) goTo(n);
+    readEvents(url, { ...options, signal: ctrl.signal }, onEvent)
+      .catch((err) => { if (err.name !== 'AbortError') onError(err); })
+      .finally(() => controllers.delete(ctrl));
+    return ctrl;
   }
 
   // ---- Drawing -----------------------------------------------------------------------------
-  function render() {
-    renderBoard();
-    renderEngine();
-    renderTree();
-    renderGraph();
+
+  /** Draws a part of the page when one of its inputs changed since the last time. */
+  function part(name, inputs, draw) {
+    const last = drawn[name];
+    if (last && last.length === inputs.length && last.every((x, i) => x === inputs[i])) return;
+    drawn[name] = inputs;
+    draw();
   }
 
-  function renderBoard() {
-    const n = current;
-    const a = n.analysis;
+  function render(/** @type {Model} */ m) {
+    if (m.failure) {
+      part('failure', [m.failure], () => renderFailure(m.failure));
+      return;
+    }
+    if (!m.nodes[m.current]) return;
+    const id = m.current;
+    part('board', [id, m.analysis[id], m.legal[id], m.flipped, m.nodes], () => renderBoard(m));
+    part('engine', [id, m.analysis[id], m.legal[id], m.engineError], () => renderEngine(m));
+    part('tree', [id, m.nodes, m.graph.main.notes], () => renderTree(m));
+    graphCard.hidden = !m.record;
+    if (m.record) part('graph', [id, m.nodes, m.graph], () => renderGraph(m));
+  }
+
+  function renderFailure(err) {
+    clear(main);
+    main.append(h('section', { class: 'notfound' },
+      h('h1', { i18n: 'analysis.loadFailed' }),
+      h('p', {}, errorText(err)),
+      h('a', { class: 'btn primary', href: '/analysis', i18n: 'analysis.open' })));
+  }
+
+  function renderBoard(/** @type {Model} */ m) {
+    const n = shown(m);
+    const a = m.analysis[n.id];
+    const legal = m.legal[n.id] || [];
     const arrows = [];
     const labels = [];
     if (a && a.moves.length) {
-      a.moves.slice(0, 3).forEach((m, i) => {
-        const mv = (n.legal || []).find((l) => l.notation === m.move);
-        const from = mv ? mv.from : m.move.split('-')[0];
-        const to = mv ? mv.to : m.move.split('-')[1];
+      a.moves.slice(0, 3).forEach((line, i) => {
+        const mv = legal.find((l) => l.notation === line.move);
+        const from = mv ? mv.from : line.move.split('-')[0];
+        const to = mv ? mv.to : line.move.split('-')[1];
         if (from && to) {
           arrows.push([from, to, i === 0 ? 'best' : 'alt']);
           // The value sits on the rim beyond the marble that moves, where it hides no marble.
-          if (i === 0) labels.push([from, shortValue(m.value)]);
+          if (i === 0) labels.push([from, shortValue(line.value)]);
         }
       });
-      for (const m of (a.moves[0].pv || []).slice(1, 3)) {
-        const [from, to] = m.split('-');
+      for (const mv of (a.moves[0].pv || []).slice(1, 3)) {
+        const [from, to] = mv.split('-');
         if (from && to) arrows.push([from, to, 'pv']);
       }
     }
-    board.set({
-      position: n.position,
-      lastMove: n.move,
-      moves: n.legal || [],
-      annotations: { arrows, labels },
-    });
+    board.setFlipped(m.flipped);
+    board.set({ position: n.position, lastMove: n.move, moves: legal, annotations: { arrows, labels } });
     board.svg.dataset.arrows = String(arrows.length);
-    const number = n.ply;
-    where.textContent = t('game.where', { k: number, n: onMainLine(n) ? plies() : number });
+    where.textContent = t('game.where', { k: n.ply, n: onMainLine(m, n.id) ? plies(m) : n.ply });
   }
 
-  function renderEngine() {
-    const a = current.analysis;
+  function renderEngine(/** @type {Model} */ m) {
+    const n = shown(m);
+    const a = m.analysis[n.id];
     clear(lines);
     if (!a) {
       evalLine.textContent = t('analysis.thinking');
-      engineState.textContent = '';
+      engineState.textContent = m.engineError ? errorText(m.engineError) : '';
       return;
     }
     // Everything here is seen by the side to move: the headline, and the values of its moves.
-    const toMove = tryParse(current.position)?.toMove === 'b' ? 'black' : 'white';
+    const side = toMove(n.position);
     if (a.verdict) {
       evalLine.textContent = verdictText(a.verdict);
       evalLine.className = 'eval-line verdict';
     } else {
-      const chances = toMove === 'white' ? a.white : 1 - a.white;
-      evalLine.textContent = t('analysis.estimate', { side: sideName(toMove), p: { percent: chances } });
+      const chances = side === 'white' ? a.white : 1 - a.white;
+      evalLine.textContent = t('analysis.estimate', { side: sideName(side), p: { percent: chances } });
       evalLine.className = 'eval-line';
     }
-    linesHead.textContent = a.moves.length ? t('analysis.valuesFor', { side: sideName(toMove) }) : '';
-    engineState.textContent = a.done
-      ? t('analysis.done', { n: a.playouts, ms: a.elapsed_ms })
-      : t('analysis.deepening', { step: a.step });
-    for (const m of a.moves) {
+    linesHead.textContent = a.moves.length ? t('analysis.valuesFor', { side: sideName(side) }) : '';
+    if (m.engineError) engineState.textContent = errorText(m.engineError);
+    else engineState.textContent = a.done ? t('analysis.done', { n: a.playouts, ms: a.elapsed_ms }) : t('analysis.deepening', { step: a.step });
+    for (const line of a.moves) {
       lines.append(h('li', {},
-        h('button', { type: 'button', class: 'linkish line-move', onclick: () => {
-          const legal = (current.legal || []).find((l) => l.notation === m.move);
-          if (legal) playVariation(legal);
-        } }, m.move),
-        h('span', { class: 'line-value' }, valueText(m.value)),
-        h('span', { class: 'line-pv muted' }, m.pv.slice(1, 7).join(' '))));
+        h('button', { type: 'button', class: 'linkish line-move', onclick: () => dispatch({ type: 'lineMove', notation: line.move }) }, line.move),
+        h('span', { class: 'line-value' }, valueText(line.value)),
+        h('span', { class: 'line-pv muted' }, line.pv.slice(1, 7).join(' '))));
     }
   }
 
-  function renderTree() {
+  function renderTree(/** @type {Model} */ m) {
     clear(tree);
-    const notes = graph.main.done ? graph.main.notes : [];
-    const noteOf = (n) => (onMainLine(n) && n.ply > 0 ? notes[n.ply - 1] : null);
+    const notes = m.graph.main.done ? m.graph.main.notes : [];
+    const noteOf = (n) => (onMainLine(m, n.id) && n.ply > 0 ? notes[n.ply - 1] : null);
     const button = (n, opens) => {
       const note = noteOf(n);
-      const { num, white } = moveNumber(n);
+      const { num, white } = moveNumber(m, n.ply);
       const label = t('game.moveLabel', { num, side: sideName(white ? 'white' : 'black'), move: n.move.notation });
       const mark = note && (note.judgement === 'blunder' ? '??' : note.judgement === 'mistake' ? '?' : '');
+      const here = n.id === m.current;
       return h('button', {
-        type: 'button', role: 'treeitem', class: `tree-move${n === current ? ' current' : ''}${note ? ` ${note.judgement}` : ''}`,
-        'aria-current': n === current ? 'true' : null, 'aria-label': label + (note && mark ? `, ${t(`analysis.${note.judgement}`)}` : ''),
-        dataset: { ply: String(n.ply), main: onMainLine(n) ? '1' : '0' },
-        onclick: () => goTo(n),
+        type: 'button', role: 'treeitem', class: `tree-move${here ? ' current' : ''}${note ? ` ${note.judgement}` : ''}`,
+        'aria-current': here ? 'true' : null, 'aria-label': label + (note && mark ? `, ${t(`analysis.${note.judgement}`)}` : ''),
+        dataset: { ply: String(n.ply), main: onMainLine(m, n.id) ? '1' : '0' },
+        onclick: () => dispatch({ type: 'goTo', id: n.id }),
       }, `${white ? `${num}. ` : opens ? `${num}... ` : ''}${n.move.notation}${mark || ''}`);
     };
-    const line = (start, container) => {
+    // A line: its moves one after another, each followed by the variations that branch off
+    // before it (the other children of its parent), indented.
+    const line = (startId, container) => {
       let opening = true;
-      for (let at = start; at; at = at.children[0]) {
+      for (let at = /** @type {TreeNode | null} */ (m.nodes[startId]); at; at = at.children.length ? m.nodes[at.children[0]] : null) {
         container.append(button(at, opening));
         opening = false;
-        for (const v of at.parent ? at.parent.children.slice(1).filter(() => at.parent.children[0] === at) : []) {
+        const siblings = at.parent !== null ? m.nodes[at.parent].children : [];
+        if (siblings[0] !== at.id) continue;
+        for (const v of siblings.slice(1)) {
           const sub = h('div', { class: 'variation', role: 'group' });
           line(v, sub);
           container.append(sub);
@@ -485,59 +421,64 @@ export function mount(main, params = {}) {
         }
       }
     };
-    const startButton = h('button', { type: 'button', class: `tree-move${current === root ? ' current' : ''}`, dataset: { ply: '0', main: '1' }, onclick: () => goTo(root), i18n: 'game.startPosition' });
-    tree.append(startButton);
-    if (root.children[0]) line(root.children[0], tree);
+    const root = m.nodes[m.root];
+    tree.append(h('button', { type: 'button', class: `tree-move${m.current === m.root ? ' current' : ''}`, dataset: { ply: '0', main: '1' },
+      onclick: () => dispatch({ type: 'goTo', id: m.root }), i18n: 'game.startPosition' }));
+    if (root.children.length) line(root.children[0], tree);
   }
 
-  function renderGraph() {
-    if (!record) return;
+  function renderGraph(/** @type {Model} */ m) {
     clear(graphSvg);
     clear(marks);
-    const n = plies();
+    const n = plies(m);
+    const main = m.graph.main;
+    const x = (i) => LEFT + (i * (GRAPH_W - LEFT - PAD)) / Math.max(1, n);
+    const y = (v) => PAD + (1 - v) * (GRAPH_H - PAD - BOTTOM);
     graphSvg.setAttribute('aria-label', t('analysis.graphLabel'));
     graphSvg.append(
-      s('rect', { class: 'graph-black', x: LEFT, y: graphY(0.5), width: GRAPH_W - LEFT - PAD, height: graphY(0) - graphY(0.5) }),
-      s('line', { class: 'graph-mid', x1: LEFT, x2: GRAPH_W - PAD, y1: graphY(0.5), y2: graphY(0.5) }));
+      s('rect', { class: 'graph-black', x: LEFT, y: y(0.5), width: GRAPH_W - LEFT - PAD, height: y(0) - y(0.5) }),
+      s('line', { class: 'graph-mid', x1: LEFT, x2: GRAPH_W - PAD, y1: y(0.5), y2: y(0.5) }));
     // The axes: White's chances on the left, the record's move numbers below.
     for (const v of [0, 0.5, 1]) {
-      graphSvg.append(s('text', { class: 'graph-axis y', x: LEFT - 6, y: graphY(v) + 5, 'text-anchor': 'end' }, percent(v).replace(/[.,]0(?=\D*$)/, '')));
+      graphSvg.append(s('text', { class: 'graph-axis y', x: LEFT - 6, y: y(v) + 5, 'text-anchor': 'end' }, percent(v).replace(/[.,]0(?=\D*$)/, '')));
     }
     const every = Math.max(1, Math.ceil(n / 2 / 8));
     for (let i = 1; i <= n; i++) {
       // A round's number stands under its first move (Black's, when Black began).
-      const { num, white } = moveNumber({ ply: i });
+      const { num, white } = moveNumber(m, i);
       if ((!white && i > 1) || (num - 1) % every !== 0) continue;
-      graphSvg.append(s('text', { class: 'graph-axis x', x: graphX(i), y: GRAPH_H - BOTTOM + 20, 'text-anchor': 'middle' }, number(num)));
+      graphSvg.append(s('text', { class: 'graph-axis x', x: x(i), y: GRAPH_H - BOTTOM + 20, 'text-anchor': 'middle' }, number(num)));
     }
     graphSvg.append(s('text', { class: 'graph-axis caption', x: GRAPH_W - PAD, y: GRAPH_H - 2, 'text-anchor': 'end' }, t('analysis.axisMoves')));
-    graphSvg.dataset.x0 = String(graphX(0) / GRAPH_W);
-    graphSvg.dataset.x1 = String(graphX(n) / GRAPH_W);
-    if (onMainLine(current)) {
-      graphSvg.append(s('line', { class: 'graph-cursor', x1: graphX(current.ply), x2: graphX(current.ply), y1: PAD / 2, y2: GRAPH_H - BOTTOM + PAD / 2 }));
+    graphSvg.dataset.x0 = String(x(0) / GRAPH_W);
+    graphSvg.dataset.x1 = String(x(n) / GRAPH_W);
+    if (onMainLine(m, m.current)) {
+      const ply = shown(m).ply;
+      graphSvg.append(s('line', { class: 'graph-cursor', x1: x(ply), x2: x(ply), y1: PAD / 2, y2: GRAPH_H - BOTTOM + PAD / 2 }));
     }
     const poly = (g, cls) => {
       const pts = [];
-      for (let i = 0; i <= n; i++) if (typeof g.values[i] === 'number') pts.push(`${graphX(i).toFixed(1)},${graphY(g.values[i]).toFixed(1)}`);
+      for (let i = 0; i <= n; i++) if (typeof g.values[i] === 'number') pts.push(`${x(i).toFixed(1)},${y(g.values[i]).toFixed(1)}`);
       if (pts.length) graphSvg.append(s('polyline', { class: cls, points: pts.join(' ') }));
     };
-    if (graph.other.on) poly(graph.other, 'graph-line other');
-    poly(graph.main, 'graph-line');
-    for (const note of graph.main.notes) {
+    if (m.graph.other.on) poly(m.graph.other, 'graph-line other');
+    poly(main, 'graph-line');
+    for (const note of main.notes) {
       if (note.judgement !== 'blunder' && note.judgement !== 'mistake') continue;
       const i = note.index + 1;
-      const v = graph.main.values[i];
+      const v = main.values[i];
       if (typeof v !== 'number') continue;
-      graphSvg.append(s('circle', { class: `graph-mark ${note.judgement}`, cx: graphX(i), cy: graphY(v), r: note.judgement === 'blunder' ? 6 : 4.5 }));
-      const label = t('game.moveLabel', { num: moveNumber(mainLineNode(i) || { ply: i }).num, side: sideName(note.mover), move: note.move });
-      marks.append(h('li', {}, h('button', { type: 'button', class: `linkish mark-${note.judgement}`, onclick: () => goTo(mainLineNode(i)) },
+      graphSvg.append(s('circle', { class: `graph-mark ${note.judgement}`, cx: x(i), cy: y(v), r: note.judgement === 'blunder' ? 6 : 4.5 }));
+      const label = t('game.moveLabel', { num: moveNumber(m, i).num, side: sideName(note.mover), move: note.move });
+      marks.append(h('li', {}, h('button', { type: 'button', class: `linkish mark-${note.judgement}`, onclick: () => dispatch({ type: 'ply', index: i }) },
         `${label}: ${t(`analysis.${note.judgement}`)} (−${Math.round(100 * note.loss)}%)`)));
     }
-    const known = graph.main.values.filter((v) => typeof v === 'number').length;
-    graphState.textContent = graph.main.done ? '' : t('analysis.graphProgress', { k: known, n: n + 1 });
-    const other = scoring === 'largest' ? 'product' : 'largest';
-    otherLabel.textContent = t('analysis.otherMode', { mode: t(`scoring.${other}.short`) });
-    const c = graph.main.counts;
+    const known = main.values.filter((v) => typeof v === 'number').length;
+    const failed = main.error || m.graph.other.error;
+    graphState.textContent = failed ? errorText(failed) : main.done ? '' : t('analysis.graphProgress', { k: known, n: n + 1 });
+    otherToggle.checked = m.graph.other.on;
+    otherLabel.textContent = t('analysis.otherMode', { mode: t(`scoring.${otherScoring(m.scoring)}.short`) });
+    const c = main.counts;
     counts.textContent = c ? t('analysis.counts', {
       wb: c.white.blunders, wm: c.white.mistakes, bb: c.black.blunders, bm: c.black.mistakes,
     }) : '';

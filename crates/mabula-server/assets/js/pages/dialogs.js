@@ -28,6 +28,8 @@ export function confirmDialog({ title, text, ok, cancel = t('dialog.cancel'), da
 /**
  * The end of a game: the result, why, both scores with the groups, and the final field with its
  * groups outlined. `actions` are extra buttons (rematch, new game).
+ * @param {import('api-types').GameState} state
+ * @param {{ headline: string, reason: string, extra?: Node | null, actions?: Node[] }} parts
  */
 export function endDialog(state, { headline, reason, extra = null, actions = [] }) {
   const scoring = state.settings.scoring;

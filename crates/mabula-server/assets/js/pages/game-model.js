@@ -9,56 +9,77 @@
 
 import { tryParse, groupsOf, scoresOf } from '../position.js';
 
+/**
+ * @typedef {import('api-types').GameState} GameState
+ * @typedef {import('api-types').LegalMove} LegalMove
+ * @typedef {import('api-types').Analysis} Analysis
+ * @typedef {'white' | 'black'} Side
+ * @typedef {{ key: string, args?: Record<string, unknown> }} Said
+ */
+
 /** How many moves behind the page may be and still roll them in one by one. */
 const ROLL_AT_MOST = 3;
+/** How long a forced pass waits before it is played by itself, so that the position can be seen. */
+export const AUTO_PASS_MS = 900;
 
-/** The model of a page that shows game `id` (`replay`: the replay page). */
-export function init({ id, replay = false, token = null, showGroups = false }) {
+/**
+ * The model of a page that shows game `id` (`replay`: the replay page).
+ * @param {{ id: string, replay?: boolean, token?: string | null, showGroups?: boolean, autoPass?: boolean }} options
+ */
+export function init({ id, replay = false, token = null, showGroups = false, autoPass = false }) {
   return {
     id,
     replay,
     /** The seat token this browser holds (null: a spectator, or a player by their session). */
     token,
     /** The sides this page plays. */
-    seats: [],
+    seats: /** @type {Side[]} */ ([]),
     /** The latest state from the server. */
-    state: null,
+    state: /** @type {GameState | null} */ (null),
     /** When that state arrived (the page's clock, ms): the clocks count down from then. */
     clockAt: 0,
     /** The game could not be loaded: the error. */
-    failure: null,
+    failure: /** @type {unknown} */ (null),
     /** The move number looked at, or null for the live position (the replay starts at 0). */
-    view: replay ? 0 : null,
+    view: /** @type {number | null} */ (replay ? 0 : null),
     /** The moves the board has shown (rolled in) so far, and their epoch. */
     shown: { count: 0, epoch: -1 },
     /** Our own move, shown before the server confirms it: `{ move, count }`. */
-    optimistic: null,
+    optimistic: /** @type {{ move: LegalMove, count: number } | null} */ (null),
     /** Marbles are rolling: the board is not redrawn meanwhile. */
     animating: false,
     /** Our move is on its way to the server. */
     pending: false,
     /** The live channel: connecting, online, reconnecting, offline (null in a replay). */
-    conn: replay ? null : 'connecting',
+    conn: /** @type {string | null} */ (replay ? null : 'connecting'),
     /** The board turned, or null until the seats are known. */
-    flipped: null,
+    flipped: /** @type {boolean | null} */ (null),
     /** The replay plays by itself. */
     autoplay: false,
     /** The move previewed on the board. */
-    preview: null,
+    preview: /** @type {LegalMove | null} */ (null),
     showGroups,
     hintsOn: false,
     /** The engine's last hint: `{ count, analysis }` (valid while `count` moves are played). */
-    hint: null,
+    hint: /** @type {{ count: number, analysis: Analysis } | null} */ (null),
     /** Your own clock was said to be low on time (once per turn). */
     lowAnnounced: false,
     /** Why the typed move was refused: `{ key, args }`. */
-    notationError: null,
+    notationError: /** @type {Said | null} */ (null),
     /** The engine's estimate of the deal: White's chances (0 to 1). */
-    deal: null,
+    deal: /** @type {number | null} */ (null),
     /** Since when (the page's clock, ms) the opponent's seat has had no connection, or null. */
-    awaySince: null,
+    awaySince: /** @type {number | null} */ (null),
+    /** The setting: a forced pass is played by itself after a moment. */
+    autoPass,
+    /** The turn (`moves|epoch`) whose forced pass is scheduled, so that it is played once. */
+    autoPassTurn: /** @type {string | null} */ (null),
+    /** The clocks' timer runs (asked for with a `ticking` effect). */
+    ticking: false,
   };
 }
+
+/** @typedef {ReturnType<typeof init>} Model */
 
 // ---- Questions about the model ---------------------------------------------------------------
 
@@ -204,6 +225,21 @@ export function claimIn(m, now) {
   return Math.max(0, m.awaySince + CLAIM_AFTER_MS - now);
 }
 
+/** The pass in `st`'s legal moves (or one made up, should the list not have it). */
+export function passMove(st) {
+  return st.legal_moves.find((mv) => mv.notation === 'pass') || { notation: 'pass', from: null, to: null, slides: [], position: st.position };
+}
+
+/** The turn a scheduled forced pass belongs to. */
+const turnOf = (st) => `${st.moves.length}|${st.epoch}`;
+
+/** Whether a forced pass of ours would be played by itself now. */
+function autoPassDue(m) {
+  const st = m.state;
+  return Boolean(m.autoPass && st && st.status === 'playing' && isMyTurn(m) && st.must_pass
+    && !m.pending && !m.animating && m.view === null);
+}
+
 /** Whether the page must redraw its clocks as time passes. */
 export function clocksTick(m) {
   const c = m.state?.clock;
@@ -225,13 +261,20 @@ function trackAway(m, at) {
  * The next model after `msg`, and the effects to carry out. An unchanged model is answered as the
  * same object, so the page knows it has nothing to redraw.
  */
-export function update(m, msg) {
+export function update(/** @type {Model} */ m, /** @type {any} */ msg) {
   const fx = [];
   let n = step(m, msg, fx);
   n = settle(n, fx);
+  n = timers(n, fx);
   return { model: n, effects: fx };
 }
 
+/**
+ * @param {Model} m
+ * @param {any} msg
+ * @param {any[]} fx
+ * @returns {Model}
+ */
 function step(m, msg, fx) {
   switch (msg.type) {
     case 'loaded': {
@@ -240,7 +283,7 @@ function step(m, msg, fx) {
       n = accept(n, msg.state, fx, { force: true, at: msg.at });
       fx.push({ type: 'estimateDeal' });
       if (!m.replay) fx.push({ type: 'connect' });
-      if (!m.replay && n.seats.length && n.state.status === 'playing') fx.push({ type: 'focusBoard' });
+      if (!m.replay && n.seats.length && n.state?.status === 'playing') fx.push({ type: 'focusBoard' });
       return n;
     }
     case 'failed':
@@ -260,6 +303,7 @@ function step(m, msg, fx) {
     case 'played':
       return accept({ ...m, pending: false }, msg.state, fx, { at: msg.at });
     case 'playFailed': {
+      if (!m.state) return m;
       fx.push({ type: 'toast', error: msg.error, kind: 'error' });
       if (['stale_state', 'not_your_turn'].includes(msg.error.code)) fx.push({ type: 'refetch' });
       return { ...m, pending: false, optimistic: null, shown: { count: m.state.moves.length, epoch: m.state.epoch } };
@@ -288,6 +332,7 @@ function step(m, msg, fx) {
       return { ...n, hint: { count: msg.state.moves.length, analysis: msg.analysis } };
     }
     case 'animated': {
+      if (!m.state) return m;
       const n = { ...m, animating: false };
       if (msg.purpose === 'view') return n;
       if (msg.purpose === 'own') {
@@ -303,6 +348,7 @@ function step(m, msg, fx) {
     case 'end':
       return m.state ? setView(m, m.replay ? m.state.moves.length : null, fx) : m;
     case 'autoplay':
+      if (!m.state) return m;
       if (m.autoplay) {
         fx.push({ type: 'autoplay', on: false });
         return { ...m, autoplay: false };
@@ -312,7 +358,7 @@ function step(m, msg, fx) {
         return m.view === null || m.view >= m.state.moves.length ? setView(n, 0, fx) : n;
       }
     case 'autoplayTick':
-      if (!m.autoplay) return m;
+      if (!m.autoplay || !m.state) return m;
       if (m.view === null || m.view >= m.state.moves.length) {
         fx.push({ type: 'autoplay', on: false });
         return { ...m, autoplay: false };
@@ -329,6 +375,15 @@ function step(m, msg, fx) {
       return { ...m, flipped: !m.flipped };
     case 'clockTick':
       return lowTime(m, msg.at, fx);
+    case 'autoPass':
+      fx.push({ type: 'saveAutoPass', on: msg.on });
+      return { ...m, autoPass: msg.on };
+    case 'autoPassDue':
+      // Played only if it is still due in the turn it was scheduled for; if not (the player
+      // looks back at a move meanwhile), it is scheduled again once it is due.
+      if (m.autoPassTurn !== msg.turn) return m;
+      if (!autoPassDue(m) || turnOf(m.state) !== msg.turn) return { ...m, autoPassTurn: null };
+      return play(m, passMove(m.state), fx);
     default:
       return m;
   }
@@ -487,6 +542,30 @@ function settle(m, fx) {
   return n;
 }
 
+/**
+ * After every message: the timers the model wants. The clocks tick while one runs; a forced pass
+ * is scheduled once per turn (with the setting on) and called off when the turn has passed.
+ */
+function timers(m, fx) {
+  let n = m;
+  const ticking = clocksTick(n);
+  if (ticking !== n.ticking) {
+    fx.push({ type: 'ticking', on: ticking });
+    n = { ...n, ticking };
+  }
+  const turn = n.state ? turnOf(n.state) : null;
+  if (autoPassDue(n)) {
+    if (n.autoPassTurn !== turn) {
+      fx.push({ type: 'autoPassTimer', turn, ms: AUTO_PASS_MS });
+      n = { ...n, autoPassTurn: turn };
+    }
+  } else if (n.autoPassTurn !== null && n.autoPassTurn !== turn) {
+    fx.push({ type: 'autoPassTimer', turn: null });
+    n = { ...n, autoPassTurn: null };
+  }
+  return n;
+}
+
 /** Says once per turn that your own clock runs low. */
 function lowTime(m, at, fx) {
   const c = m.state?.clock;
@@ -495,6 +574,6 @@ function lowTime(m, at, fx) {
   if (c.running !== side) return m;
   const left = clockLeft(m, side, at);
   if (left > lowAt(c.control)) return m;
-  fx.push({ type: 'announceLow', ms: left });
+  fx.push({ type: 'announceLow', ms: left, days: 'days' in c.control });
   return { ...m, lowAnnounced: true };
 }

@@ -22,13 +22,11 @@ import { setPlaying } from '../lobbyfeed.js';
 import { isMe } from '../session.js';
 import {
   init, update, other, isMyTurn, current, displayed, displayedScores, displayedToMove, boardMoves,
-  hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, clocksTick,
+  hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, passMove,
 } from './game-model.js';
 
 const GROUPS_KEY = 'mabula:showGroups';
 const AUTO_PASS_KEY = 'mabula:autoPass';
-/** How long a forced pass waits before it is played by itself, so that the position can be seen. */
-const AUTO_PASS_MS = 900;
 const Cap = { white: 'White', black: 'Black' };
 
 /** Translates `{ key, args }`, where an argument `{ t: key }` is translated too. */
@@ -47,16 +45,16 @@ function sentence(parts) {
 const now = () => performance.now();
 
 export function mount(main, { id, replay }) {
-  let model = init({ id, replay, token: seatOf(id)?.token || null, showGroups: readBool(GROUPS_KEY) });
+  let model = init({ id, replay, token: seatOf(id)?.token || null, showGroups: readBool(GROUPS_KEY), autoPass: readBool(AUTO_PASS_KEY) });
   let live = null;
   let unmounted = false;
   let endDialogOpen = null;
-  let autoplayTimer = null;
-  let clockTimer = null;
-  let autoPass = readBool(AUTO_PASS_KEY);
-  /** The turn (`moves|epoch`) whose forced pass is scheduled, so it is played once. */
-  let autoPassTurn = null;
-  let autoPassTimer = null;
+  /** @type {number | undefined} */
+  let autoplayTimer;
+  /** @type {number | undefined} */
+  let clockTimer;
+  /** @type {number | undefined} */
+  let autoPassTimer;
   /** What each part of the page was last drawn from: a part is redrawn when its key changes. */
   let drawn = {};
 
@@ -112,11 +110,8 @@ export function mount(main, { id, replay }) {
   const groupsToggle = h('input', { type: 'checkbox', checked: model.showGroups, onchange: () => dispatch({ type: 'groups', on: groupsToggle.checked }) });
   const hintsToggle = h('input', { type: 'checkbox', class: 'hints-toggle', onchange: () => dispatch({ type: 'hints', on: hintsToggle.checked }) });
   const hintsLabel = h('label', { hidden: true }, hintsToggle, h('span', { i18n: 'game.hints' }));
-  const autoPassToggle = h('input', { type: 'checkbox', class: 'auto-pass-toggle', checked: autoPass, onchange: () => {
-    autoPass = autoPassToggle.checked;
-    try { localStorage.setItem(AUTO_PASS_KEY, autoPass ? '1' : '0'); } catch { /* private mode */ }
-    maybeAutoPass(model);
-  } });
+  const autoPassToggle = h('input', { type: 'checkbox', class: 'auto-pass-toggle', checked: model.autoPass,
+    onchange: () => dispatch({ type: 'autoPass', on: autoPassToggle.checked }) });
   const autoPassLabel = h('label', { hidden: true }, autoPassToggle, h('span', { i18n: 'game.autoPass' }));
   const toggles = h('div', { class: 'toggles' },
     h('label', {}, groupsToggle, h('span', { i18n: 'game.showGroups' })),
@@ -259,7 +254,7 @@ export function mount(main, { id, replay }) {
         else announce(tr(e.key, e.args));
         break;
       case 'announceLow':
-        announce(t('game.lowTime', { time: formatClock(e.ms, { days: model.state.clock.control.days !== undefined }) }));
+        announce(t('game.lowTime', { time: formatClock(e.ms, { days: e.days }) }));
         break;
       case 'toast':
         toast(e.error ? errorText(e.error) : tr(e.key, e.args), e.kind || 'info');
@@ -285,12 +280,29 @@ export function mount(main, { id, replay }) {
       case 'saveGroups':
         try { localStorage.setItem(GROUPS_KEY, e.on ? '1' : '0'); } catch { /* ignore */ }
         break;
+      case 'saveAutoPass':
+        try { localStorage.setItem(AUTO_PASS_KEY, e.on ? '1' : '0'); } catch { /* private mode */ }
+        break;
+      case 'autoPassTimer':
+        clearTimeout(autoPassTimer);
+        autoPassTimer = e.turn === null ? undefined : setTimeout(() => dispatch({ type: 'autoPassDue', turn: e.turn }), e.ms);
+        break;
+      case 'ticking':
+        // The clocks are the only part that time alone changes: they are redrawn here, and the
+        // model hears the time for its low-time warning.
+        clearInterval(clockTimer);
+        clockTimer = e.on ? setInterval(() => {
+          const at = now();
+          renderClocks(model, at);
+          dispatch({ type: 'clockTick', at });
+        }, 100) : undefined;
+        break;
       case 'clearNotation':
         notationInput.value = '';
         break;
       case 'autoplay':
         clearInterval(autoplayTimer);
-        autoplayTimer = e.on ? setInterval(() => dispatch({ type: 'autoplayTick' }), 1100) : null;
+        autoplayTimer = e.on ? setInterval(() => dispatch({ type: 'autoplayTick' }), 1100) : undefined;
         break;
       default:
         break;
@@ -334,7 +346,7 @@ export function mount(main, { id, replay }) {
       keepGrant(grant);
       navigate(`/game/${grant.game_id}`);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'rematch_taken' && model.state.rematch) navigate(`/game/${model.state.rematch}`);
+      if (err instanceof ApiError && err.code === 'rematch_taken' && model.state?.rematch) navigate(`/game/${model.state.rematch}`);
       else toast(errorText(err), 'error');
     }
   }
@@ -413,28 +425,7 @@ export function mount(main, { id, replay }) {
     hintsToggle.checked = m.hintsOn;
     hintsLabel.hidden = !(st.settings.mode === 'engine' && m.seats.length > 0 && st.status === 'playing');
     autoPassLabel.hidden = m.replay || !m.seats.length || st.status !== 'playing';
-    keepTicking(m);
-    maybeAutoPass(m);
-  }
-
-  /** With the setting on, a forced pass is played by itself after a moment (once per turn). */
-  function maybeAutoPass(m) {
-    const st = m.state;
-    const due = autoPass && st && st.status === 'playing' && isMyTurn(m) && st.must_pass && !m.pending && !m.animating && m.view === null;
-    const turn = st ? `${st.moves.length}|${st.epoch}` : null;
-    if (!due) {
-      if (autoPassTimer && turn !== autoPassTurn) { clearTimeout(autoPassTimer); autoPassTimer = null; autoPassTurn = null; }
-      return;
-    }
-    if (autoPassTurn === turn) return;
-    autoPassTurn = turn;
-    clearTimeout(autoPassTimer);
-    autoPassTimer = setTimeout(() => {
-      autoPassTimer = null;
-      const now = model.state;
-      if (unmounted || !now || `${now.moves.length}|${now.epoch}` !== turn || !now.must_pass || !isMyTurn(model) || model.pending) return;
-      dispatch({ type: 'play', move: now.legal_moves.find((mv) => mv.notation === 'pass') || { notation: 'pass', from: null, slides: [] } });
-    }, AUTO_PASS_MS);
+    autoPassToggle.checked = m.autoPass;
   }
 
   function renderFailure(err) {
@@ -585,21 +576,6 @@ export function mount(main, { id, replay }) {
     }
   }
 
-  /** Keeps a timer redrawing the clocks while one runs (and telling the model, for low time). */
-  function keepTicking(m) {
-    const ticking = clocksTick(m) && !unmounted;
-    if (ticking && !clockTimer) {
-      clockTimer = setInterval(() => {
-        const at = now();
-        renderClocks(model, at);
-        dispatch({ type: 'clockTick', at });
-      }, 100);
-    } else if (!ticking && clockTimer) {
-      clearInterval(clockTimer);
-      clockTimer = null;
-    }
-  }
-
   function renderStatus(m) {
     const st = m.state;
     status.className = 'status';
@@ -727,7 +703,7 @@ export function mount(main, { id, replay }) {
     const playing = st.status === 'playing';
     if (playing && isMyTurn(m) && st.must_pass) {
       actions.append(h('button', { type: 'button', class: 'btn primary attention pass-button', i18n: 'game.pass', disabled: m.pending,
-        onclick: () => dispatch({ type: 'play', move: st.legal_moves.find((mv) => mv.notation === 'pass') || { notation: 'pass', from: null, slides: [] } }) }));
+        onclick: () => dispatch({ type: 'play', move: passMove(st) }) }));
     }
     if (playing && seats.length) {
       const mine = st.moves.some((mv) => seats.includes(mv.side));
@@ -773,7 +749,8 @@ export function mount(main, { id, replay }) {
 
   function renderMoves(m) {
     const st = m.state;
-    const focusedNumber = document.activeElement?.closest?.('.movelist') ? document.activeElement.dataset.number : null;
+    const focused = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusedNumber = focused?.closest?.('.movelist') ? focused.dataset.number : null;
     clear(movelist);
     const n = st.moves.length;
     const cur = current(m);

@@ -111,14 +111,17 @@ export function mount(main) {
     h('div', { class: 'fields' }, rows.level, rows.color, rows.first, rows.scoring, rows.setup, rows.duplicate),
     h('div', { class: 'start-row' }, startButton, formError));
 
+  /** The form's choices; the radio buttons' values are the API's names. */
   function values() {
     const data = new FormData(form);
+    /** @typedef {import('api-types').CreateGame} CreateGame */
+    const pick = (name) => /** @type {any} */ (data.get(name));
     return {
-      mode: data.get('mode'),
+      mode: /** @type {CreateGame['mode']} */ (pick('mode')),
       level: Number(levelInput.value),
-      color: data.get('color'),
-      first: data.get('first'),
-      scoring: data.get('scoring'),
+      color: /** @type {CreateGame['color']} */ (pick('color')),
+      first: /** @type {CreateGame['first']} */ (pick('first')),
+      scoring: /** @type {string} */ (pick('scoring')),
       setup: data.get('setup'),
       position: setupText.value.trim(),
       duplicate: duplicateInput.checked,
@@ -186,6 +189,7 @@ export function mount(main) {
     e.preventDefault();
     const v = values();
     formError.textContent = '';
+    /** @type {import('api-types').CreateGame} */
     const body = { mode: v.mode, scoring: v.scoring };
     if (v.mode !== 'local') body.color = v.color;
     if (v.mode === 'engine') body.engine_level = v.level;

@@ -2,20 +2,28 @@
 // for common clocks, a form to open a seek or challenge a named player, the challenges to you
 // with accept and decline, your games where it is your turn, and the notifications switch. Real-
 // time seeks opened here are withdrawn when the page goes away: nobody waits for an empty chair.
+//
+// Built like the game page: the model and its `update(model, message)` live in lobby-model.js.
+// Here the socket, the clicks and the timer become messages for `dispatch`, which updates the
+// model, draws it with `render(model)` and carries out the effects the update asked for.
 
 import { h, clear, translateDom, toast, announce } from '../dom.js';
 import { t, timeAgo } from '../i18n.js';
-import { api, withdrawOnLeave, ApiError } from '../api.js';
-import { sessionReady, myName, isMe } from '../session.js';
+import { api, withdrawOnLeave } from '../api.js';
+import { sessionReady, myName } from '../session.js';
 import { lobbyFeed, goToGame } from '../lobbyfeed.js';
 import { permission, askPermission } from '../notify.js';
 import { controlLabel, formatSeconds, formatClock } from '../clock.js';
 import { errorText } from './errors.js';
 import { ratingText } from '../widgets.js';
 
+import {
+  init, update, PRESETS, fits, openSeeks, mySeeks, challengesToMe, quickWaiting, speedName,
+} from './lobby-model.js';
+
+/** @typedef {import('./lobby-model.js').Model} Model */
+
 const PREFS_KEY = 'mabula:seek';
-/** The clocks of the quick pairing buttons and the presets of the form, as [initial_s, increment_s]. */
-const PRESETS = [[60, 1], [180, 2], [300, 3], [600, 5]];
 /** The custom clock's choices: seconds for the game, seconds added per move. */
 const INITIALS = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 420, 480, 540, 600, 720, 900, 1200, 1500, 1800, 2400, 2700, 3600, 4500, 5400, 7200, 9000, 10800];
 const INCREMENTS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 45, 60, 90, 120, 150, 180];
@@ -31,18 +39,26 @@ function savePrefs(p) {
 }
 
 const presetKey = ([i, inc]) => `${i}+${inc}`;
-const sameClock = (control, [i, inc]) => control && control.initial_s === i && control.increment_s === inc;
+
 
 export function mount(main) {
   const prefs = loadPrefs();
-  let seeks = lobbyFeed.seeks;
-  let myRatings = null;
-  /** Ids of the real-time seeks opened on this page: withdrawn when it goes away. */
-  const openedHere = new Set();
-  let turnGames = null;
+  let model = init({ me: myName(), seeks: lobbyFeed.seeks, conn: lobbyFeed.status, quickScoring: prefs.quickScoring });
   let unmounted = false;
-  let connStatus = lobbyFeed.status;
-  const timers = [];
+  /** @type {number | undefined} */
+  let turnTimer;
+  /** What each part of the page was last drawn from (see `part`). */
+  let drawn = {};
+
+  /** The one way the page changes: a message to the model, then render, then the effects. */
+  function dispatch(msg) {
+    if (unmounted) return;
+    const { model: next, effects } = update(model, msg);
+    const changed = next !== model;
+    model = next;
+    if (changed) render(model);
+    for (const effect of effects) run(effect);
+  }
 
   const setTitle = () => { document.title = `${t('lobby.title')} · Mabula`; };
   setTitle();
@@ -56,7 +72,7 @@ export function mount(main) {
   const quickScoring = h('div', { class: 'seg' },
     ...['largest', 'product'].map((sc) => h('label', {},
       h('input', { type: 'radio', name: 'quick-scoring', value: sc, checked: prefs.quickScoring === sc,
-        onchange: () => { prefs.quickScoring = sc; savePrefs(prefs); renderQuick(); } }),
+        onchange: () => dispatch({ type: 'quickScoring', scoring: sc }) }),
       h('span', { i18n: `scoring.${sc}` }))));
   const quickGrid = h('div', { class: 'quick-grid' });
   const quickCard = h('section', { class: 'card quick-card', 'aria-labelledby': 'quick-title' },
@@ -97,6 +113,7 @@ export function mount(main) {
       h('div', { class: 'lobby-side' }, turnCard, formCard, notifyCard))));
 
   // ---- The seek form -----------------------------------------------------------------------
+  // Its fields keep their own values (and the preferences); a submit hands them to the model.
   function buildForm() {
     const radio = (name, value, content, checked) => h('label', {},
       h('input', { type: 'radio', name, value, checked }), content);
@@ -149,20 +166,20 @@ export function mount(main) {
     function values() {
       const data = new FormData(form);
       return {
-        time: data.get('time') || '180+2',
+        time: String(data.get('time') || '180+2'),
         initial: INITIALS[Number(initial.value)],
         increment: INCREMENTS[Number(increment.value)],
         days: Number(data.get('days') || 2),
-        scoring: data.get('scoring') || 'largest',
-        rated: data.get('rated') || 'rated',
-        color: data.get('color') || 'random',
+        scoring: String(data.get('scoring') || 'largest'),
+        rated: String(data.get('rated') || 'rated'),
+        color: String(data.get('color') || 'random'),
         min: min.value.trim(),
         max: max.value.trim(),
         to: to.value.trim(),
       };
     }
 
-    function update() {
+    function refresh() {
       const v = values();
       customBox.hidden = v.time !== 'custom';
       daysBox.hidden = v.time !== 'days';
@@ -177,83 +194,142 @@ export function mount(main) {
       savePrefs(prefs);
     }
 
-    form.addEventListener('input', update);
-    form.addEventListener('change', update);
-    form.addEventListener('submit', async (e) => {
+    form.addEventListener('input', refresh);
+    form.addEventListener('change', refresh);
+    form.addEventListener('submit', (e) => {
       e.preventDefault();
       error.textContent = '';
-      if (!myName()) { error.textContent = t('lobby.loginFirst'); return; }
-      const v = values();
-      const body = { scoring: v.scoring, rated: v.rated === 'rated', color: v.color };
-      if (v.time === 'days') body.days = v.days;
-      else if (v.time === 'custom') body.clock = { initial_s: v.initial, increment_s: v.increment };
-      else {
-        const [i, inc] = v.time.split('+').map(Number);
-        body.clock = { initial_s: i, increment_s: inc };
-      }
-      const lo = v.min === '' ? null : Number(v.min);
-      const hi = v.max === '' ? null : Number(v.max);
-      if ((lo !== null && !Number.isInteger(lo)) || (hi !== null && !Number.isInteger(hi))) {
-        error.textContent = t('lobby.rangeBad');
-        return;
-      }
-      if (lo !== null && hi !== null && lo > hi) { error.textContent = t('lobby.rangeOrder'); return; }
-      if (lo !== null) body.rating_min = lo;
-      if (hi !== null) body.rating_max = hi;
-      if (v.to) {
-        if (isMe(v.to)) { error.textContent = t('lobby.notYourself'); to.focus(); return; }
-        body.to = v.to;
-      }
-      submit.disabled = true;
-      try {
-        const seek = await api.openSeek(body);
-        if (!seek.to && seek.speed === 'realtime') openedHere.add(seek.id);
-        mergeSeek(seek);
-        const text = seek.to ? t('lobby.challengeSent', { name: seek.to }) : t('lobby.seekOpened');
-        toast(text);
-        announce(text);
-        to.value = '';
-        update();
-      } catch (err) {
-        error.textContent = err instanceof ApiError && err.code === 'player_not_found' ? t('error.player_not_found') : errorText(err);
-      } finally {
-        submit.disabled = false;
-      }
+      dispatch({ type: 'submit', values: values() });
     });
 
     /** Fills the form for a challenge to `name` (the profile's "challenge" button) and shows it. */
     function challenge(name) {
       to.value = name;
-      update();
+      refresh();
       formCard.scrollIntoView({ block: 'start' });
       to.focus();
     }
 
-    return { form, update, challenge };
+    /** Says why the form's seek was not opened. */
+    function refuse(text, field) {
+      error.textContent = text;
+      if (field === 'to') to.focus();
+    }
+
+    /** The seek was opened: the form is ready for the next one. */
+    function sent() {
+      to.value = '';
+      refresh();
+    }
+
+    return { form, submit, refresh, challenge, refuse, sent };
+  }
+
+  // ---- Effects -------------------------------------------------------------------------------
+
+  function run(e) {
+    switch (e.type) {
+      case 'every':
+        clearInterval(turnTimer);
+        turnTimer = setInterval(() => dispatch({ type: 'tick', hidden: document.hidden }), e.ms);
+        break;
+      case 'stopTimer':
+        clearInterval(turnTimer);
+        turnTimer = undefined;
+        break;
+      case 'loadTurn':
+        loadTurn();
+        break;
+      case 'loadRatings':
+        api.profile(e.name)
+          .then((p) => dispatch({ type: 'ratings', ratings: p.ratings }))
+          .catch(() => { /* every rating counts as 1500 then */ });
+        break;
+      case 'fillChallenge':
+        seekForm.challenge(e.name);
+        break;
+      case 'accept':
+        api.acceptSeek(e.id)
+          .then(({ game_id: gameId }) => dispatch({ type: 'accepted', gameId }))
+          .catch((error) => dispatch({ type: 'acceptFailed', id: e.id, error }));
+        break;
+      case 'goToGame':
+        goToGame(e.id);
+        break;
+      case 'open':
+        if (!e.quiet) seekForm.submit.disabled = true;
+        api.openSeek(e.body)
+          .then((seek) => dispatch({ type: 'opened', seek, quiet: e.quiet }))
+          .catch((error) => dispatch({ type: 'openFailed', error, quiet: e.quiet }))
+          .finally(() => { if (!e.quiet) seekForm.submit.disabled = false; });
+        break;
+      case 'cancel':
+        api.cancelSeek(e.id)
+          .then(() => dispatch({ type: 'cancelled', id: e.id, said: e.said }))
+          .catch((error) => dispatch({ type: 'cancelFailed', error }));
+        break;
+      case 'formError':
+        seekForm.refuse(e.error ? errorText(e.error) : t(e.key), e.field);
+        break;
+      case 'formSent':
+        seekForm.sent();
+        break;
+      case 'savePrefs':
+        prefs.quickScoring = e.quickScoring;
+        savePrefs(prefs);
+        break;
+      case 'toast':
+        toast(e.error ? errorText(e.error) : t(e.key, e.args), e.kind || 'info');
+        break;
+      case 'announce':
+        announce(t(e.key, e.args));
+        break;
+      case 'withdrawStill':
+        withdrawStill(e.ids);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Reads the games where it is your turn (the first ten). */
+  async function loadTurn() {
+    let ids;
+    try { ids = (await api.myTurn()).games; } catch { return; }
+    if (unmounted) return;
+    const states = await Promise.all(ids.slice(0, 10).map((id) => api.state(id).catch(() => null)));
+    dispatch({ type: 'turnLoaded', games: states.filter(Boolean) });
+  }
+
+  /** Withdraws the seeks still open of `ids` (a seek just taken is not). */
+  async function withdrawStill(ids) {
+    try {
+      const open = (await api.seeks()).seeks;
+      for (const id of ids) {
+        if (open.some((s) => s.id === id)) api.cancelSeek(id).catch(() => { /* it lapses by itself */ });
+      }
+    } catch {
+      withdrawOnLeave(ids);
+    }
   }
 
   // ---- Rendering ---------------------------------------------------------------------------
-  function myRating(scoring, speed) {
-    const r = myRatings?.find((x) => x.scoring === scoring && x.speed === speed);
-    return r ? r.rating : 1500;
-  }
-
-  function fits(seek) {
-    const r = myRating(seek.scoring, seek.speed);
-    return !((seek.rating_min !== null && r < seek.rating_min) || (seek.rating_max !== null && r > seek.rating_max));
-  }
-
   function colourText(seek) {
     // The seeker's wish, from the point of view of who accepts.
     if (seek.color === 'random') return t('lobby.colourRandom');
     return t('lobby.colourTheyPlay', { side: t(seek.color === 'white' ? 'colour.White' : 'colour.Black') });
   }
 
+  function range(seek) {
+    return t('lobby.rangeShort', { min: seek.rating_min ?? '…', max: seek.rating_max ?? '…' });
+  }
+
+  const hasRange = (seek) => (seek.rating_min !== null && seek.rating_min !== undefined)
+    || (seek.rating_max !== null && seek.rating_max !== undefined);
+
   function details(seek) {
     const parts = [controlLabel(seek.control), t(`scoring.${seek.scoring}`), t(seek.rated ? 'lobby.rated' : 'lobby.casual')];
-    if (seek.rating_min !== null || seek.rating_max !== null) {
-      parts.push(t('lobby.rangeShort', { min: seek.rating_min ?? '…', max: seek.rating_max ?? '…' }));
-    }
+    if (hasRange(seek)) parts.push(range(seek));
     return parts.join(' · ');
   }
 
@@ -263,48 +339,42 @@ export function mount(main) {
       ' ', h('span', { class: 'rating' }, ratingText(seek.rating, seek.provisional)));
   }
 
-  function seekItem(seek) {
-    const mine = isMe(seek.name);
+  function seekItem(/** @type {Model} */ m, seek, mine) {
     const colour = h('span', { class: 'seek-colour' }, h('span', { class: `dot ${seek.color}`, 'aria-hidden': 'true' }), colourText(seek));
     let action;
     if (mine) {
       action = h('button', { type: 'button', class: 'btn small withdraw-button', i18n: 'lobby.withdraw',
-        'aria-label': t('lobby.withdrawLabel', { what: details(seek) }), onclick: () => withdraw(seek) });
-    } else if (!myName()) {
+        'aria-label': t('lobby.withdrawLabel', { what: details(seek) }), onclick: () => dispatch({ type: 'withdraw', id: seek.id }) });
+    } else if (!m.me) {
       action = h('a', { class: 'btn small', href: '/login?next=/lobby', i18n: 'nav.login' });
     } else {
-      const ok = fits(seek);
+      const ok = fits(m, seek);
       action = h('button', { type: 'button', class: 'btn small primary accept-button', i18n: 'lobby.accept', disabled: !ok,
         title: ok ? null : t('lobby.outOfRange'),
-        'aria-label': t('lobby.acceptLabel', { name: seek.name, what: details(seek) }), onclick: () => accept(seek) });
+        'aria-label': t('lobby.acceptLabel', { name: seek.name, what: details(seek) }), onclick: () => dispatch({ type: 'accept', id: seek.id }) });
     }
     return h('li', { class: `seek${mine ? ' mine' : ''}`, dataset: { id: seek.id, speed: seek.speed } },
       h('span', { class: 'seek-main' }, who(seek),
         h('span', { class: 'seek-what' }, h('strong', { class: 'seek-clock' }, controlLabel(seek.control)),
           ` · ${t(`scoring.${seek.scoring}`)} · ${t(seek.rated ? 'lobby.rated' : 'lobby.casual')}`,
-          seek.rating_min !== null || seek.rating_max !== null ? ` · ${t('lobby.rangeShort', { min: seek.rating_min ?? '…', max: seek.rating_max ?? '…' })}` : ''),
+          hasRange(seek) ? ` · ${range(seek)}` : ''),
         colour),
       action);
   }
 
-  function sortKey(seek) {
-    const c = seek.control;
-    return c.days !== undefined ? 1e9 + c.days : c.initial_s + 40 * c.increment_s;
-  }
-
-  function renderSeeks() {
+  function renderSeeks(/** @type {Model} */ m) {
     clear(seekList);
-    if (seeks === null) {
+    if (m.seeks === null) {
       seekList.append(h('li', { class: 'empty-note', i18n: 'lobby.loading' }));
-      return;
+    } else {
+      const open = openSeeks(m);
+      if (!open.length) seekList.append(h('li', { class: 'empty-note', i18n: 'lobby.noSeeks' }));
+      for (const s of open) seekList.append(seekItem(m, s, false));
     }
-    const open = seeks.filter((s) => !s.to && !isMe(s.name)).sort((a, b) => sortKey(a) - sortKey(b));
-    if (!open.length) seekList.append(h('li', { class: 'empty-note', i18n: 'lobby.noSeeks' }));
-    for (const s of open) seekList.append(seekItem(s));
 
     // Your own seeks, and the challenges you sent.
     clear(mineList);
-    const mine = seeks.filter((s) => isMe(s.name));
+    const mine = mySeeks(m);
     mineCard.hidden = !mine.length;
     for (const s of mine) {
       if (s.to) {
@@ -314,9 +384,9 @@ export function mount(main) {
             h('span', { class: 'seek-what' }, details(s)),
             h('span', { class: 'muted' }, t('lobby.waiting'))),
           h('button', { type: 'button', class: 'btn small withdraw-button', i18n: 'lobby.withdraw',
-            'aria-label': t('lobby.withdrawChallengeLabel', { name: s.to }), onclick: () => withdraw(s) })));
+            'aria-label': t('lobby.withdrawChallengeLabel', { name: s.to }), onclick: () => dispatch({ type: 'withdraw', id: s.id }) })));
       } else {
-        const item = seekItem(s);
+        const item = seekItem(m, s, true);
         item.querySelector('.seek-main').append(h('span', { class: 'muted waiting' }, t('lobby.waiting')));
         mineList.append(item);
       }
@@ -324,7 +394,7 @@ export function mount(main) {
 
     // Challenges to you.
     clear(challengeList);
-    const tome = seeks.filter((s) => s.to && isMe(s.to));
+    const tome = challengesToMe(m);
     challengesCard.hidden = !tome.length;
     for (const s of tome) {
       challengeList.append(h('li', { class: 'seek challenge', dataset: { id: s.id } },
@@ -335,78 +405,62 @@ export function mount(main) {
           h('span', { class: 'seek-colour' }, h('span', { class: `dot ${s.color}`, 'aria-hidden': 'true' }), colourText(s))),
         h('span', { class: 'row-buttons' },
           h('button', { type: 'button', class: 'btn small primary accept-button', i18n: 'lobby.accept',
-            'aria-label': t('lobby.acceptChallengeLabel', { name: s.name }), onclick: () => accept(s) }),
+            'aria-label': t('lobby.acceptChallengeLabel', { name: s.name }), onclick: () => dispatch({ type: 'accept', id: s.id }) }),
           h('button', { type: 'button', class: 'btn small decline-button', i18n: 'lobby.decline',
-            'aria-label': t('lobby.declineLabel', { name: s.name }), onclick: () => decline(s) }))));
+            'aria-label': t('lobby.declineLabel', { name: s.name }), onclick: () => dispatch({ type: 'decline', id: s.id, name: s.name }) }))));
     }
-    renderQuick();
   }
 
-  function renderConn() {
-    connEl.className = `conn ${connStatus === 'online' ? 'online' : connStatus}`;
-    connEl.textContent = t(`conn.${connStatus === 'offline' ? 'connecting' : connStatus}`);
+  function renderConn(/** @type {Model} */ m) {
+    connEl.className = `conn ${m.conn}`;
+    connEl.textContent = t(`conn.${m.conn === 'offline' ? 'connecting' : m.conn}`);
   }
 
-  function renderQuick() {
+  function renderQuick(/** @type {Model} */ m) {
     clear(quickGrid);
-    const scoring = prefs.quickScoring;
     for (const p of PRESETS) {
-      const waiting = (seeks || []).find((s) => isMe(s.name) && !s.to && s.scoring === scoring && s.rated && sameClock(s.control, p));
+      const waiting = quickWaiting(m, p);
       const label = controlLabel({ initial_s: p[0], increment_s: p[1] });
-      const button = h('button', {
+      quickGrid.append(h('button', {
         type: 'button', class: `btn quick-button${waiting ? ' waiting' : ''}`,
         'aria-pressed': waiting ? 'true' : 'false',
         'aria-label': t(waiting ? 'lobby.quickWaitingLabel' : 'lobby.quickLabel', { clock: label }),
-        onclick: () => (waiting ? withdraw(waiting) : quickPair(p)),
+        onclick: () => dispatch({ type: 'quick', preset: p }),
       },
       h('span', { class: 'quick-clock' }, label),
-      h('span', { class: 'quick-sub' }, waiting ? t('lobby.quickWaiting') : t(speedName(p))));
-      quickGrid.append(button);
+      h('span', { class: 'quick-sub' }, waiting ? t('lobby.quickWaiting') : t(speedName(p)))));
     }
   }
 
-  function speedName([i, inc]) {
-    const estimate = i + 40 * inc;
-    if (estimate < 180) return 'lobby.bullet';
-    if (estimate < 480) return 'lobby.blitz';
-    return 'lobby.rapid';
-  }
-
-  function renderGuest() {
+  function renderGuest(/** @type {Model} */ m) {
     clear(guestNote);
-    guestNote.hidden = Boolean(myName());
+    guestNote.hidden = Boolean(m.me);
     // A guest may look; opening seeks and notifications need an account.
-    formCard.hidden = !myName();
-    notifyCard.hidden = !myName();
-    if (myName()) return;
+    formCard.hidden = !m.me;
+    notifyCard.hidden = !m.me;
+    if (m.me) return;
     guestNote.append(h('p', { i18n: 'lobby.guest' }),
       h('div', { class: 'row' },
         h('a', { class: 'btn primary small', href: '/signup?next=/lobby', i18n: 'login.newHere' }),
         h('a', { class: 'btn small', href: '/login?next=/lobby', i18n: 'nav.login' })));
   }
 
-  async function renderTurn() {
-    if (!myName()) { turnCard.hidden = true; return; }
-    let ids;
-    try { ids = (await api.myTurn()).games; } catch { return; }
-    if (unmounted) return;
-    const states = await Promise.all(ids.slice(0, 10).map((id) => api.state(id).catch(() => null)));
-    if (unmounted) return;
-    turnGames = states.filter(Boolean);
+  function renderTurn(/** @type {Model} */ m) {
     clear(turnList);
-    turnCard.hidden = !turnGames.length;
-    for (const st of turnGames) {
+    const games = m.me ? m.turnGames || [] : [];
+    turnCard.hidden = !games.length;
+    for (const st of games) {
       const side = st.to_move;
       const other = side === 'white' ? 'black' : 'white';
       const opponent = st.players?.[other]?.name;
-      const left = st.clock ? (side === 'white' ? st.clock.white_ms : st.clock.black_ms) : null;
+      const clock = st.clock;
       turnList.append(h('li', {}, h('a', { class: 'game-item turn-item', href: `/game/${st.id}` },
         h('span', { class: `dot ${side}`, 'aria-hidden': 'true' }),
         h('span', {},
           h('span', { class: 'what' }, opponent ? t('lobby.against', { name: opponent }) : t('mode.friend')),
           h('span', { class: 'meta', style: 'display:block' },
             [st.clock ? controlLabel(st.clock.control) : null, t(`scoring.${st.settings.scoring}`), timeAgo(st.updated_at)].filter(Boolean).join(' · '))),
-        left !== null ? h('span', { class: 'badge live' }, formatClock(left, { days: st.clock.control.days !== undefined })) : h('span'))));
+        clock ? h('span', { class: 'badge live' }, formatClock(side === 'white' ? clock.white_ms : clock.black_ms, { days: 'days' in clock.control })) : h('span'))));
     }
   }
 
@@ -429,154 +483,55 @@ export function mount(main) {
     }
   }
 
-  function renderAll() {
-    renderGuest();
-    renderSeeks();
-    renderConn();
-    renderNotify();
+  /** Draws a part of the page when what it shows changed since the last time. */
+  function part(name, key, draw) {
+    if (drawn[name] === key) return;
+    drawn[name] = key;
+    draw();
   }
 
-  // ---- Acting ------------------------------------------------------------------------------
-  /** Puts a seek we just opened into the list before the socket's next list arrives. */
-  function mergeSeek(seek) {
-    if (!seeks) seeks = [];
-    if (!seeks.some((s) => s.id === seek.id)) seeks = [...seeks, seek];
-    renderSeeks();
-  }
-
-  async function accept(seek) {
-    try {
-      const { game_id: id } = await api.acceptSeek(seek.id);
-      goToGame(id);
-    } catch (err) {
-      toast(err instanceof ApiError && err.code === 'seek_not_found' ? t('lobby.gone') : errorText(err), 'error');
-      seeks = (seeks || []).filter((s) => s.id !== seek.id);
-      renderSeeks();
-    }
-  }
-
-  async function withdraw(seek) {
-    try {
-      await api.cancelSeek(seek.id);
-      openedHere.delete(seek.id);
-      seeks = (seeks || []).filter((s) => s.id !== seek.id);
-      renderSeeks();
-      announce(t('lobby.withdrawn'));
-    } catch (err) {
-      toast(errorText(err), 'error');
-    }
-  }
-
-  async function decline(seek) {
-    try {
-      await api.cancelSeek(seek.id);
-      seeks = (seeks || []).filter((s) => s.id !== seek.id);
-      renderSeeks();
-      announce(t('lobby.declined', { name: seek.name }));
-    } catch (err) {
-      toast(errorText(err), 'error');
-    }
-  }
-
-  /** Quick pairing: accept a matching open seek if there is one, else open one and wait. */
-  async function quickPair(preset) {
-    if (!myName()) {
-      toast(t('lobby.loginFirst'), 'error');
-      return;
-    }
-    const scoring = prefs.quickScoring;
-    const candidates = (seeks || []).filter((s) => !s.to && !isMe(s.name) && s.rated && s.scoring === scoring
-      && sameClock(s.control, preset) && fits(s));
-    for (const s of candidates) {
-      try {
-        const { game_id: id } = await api.acceptSeek(s.id);
-        goToGame(id);
-        return;
-      } catch (err) {
-        if (!(err instanceof ApiError) || !['seek_not_found', 'seek_not_for_you'].includes(err.code)) {
-          toast(errorText(err), 'error');
-          return;
-        }
-      }
-    }
-    try {
-      const seek = await api.openSeek({ scoring, rated: true, clock: { initial_s: preset[0], increment_s: preset[1] }, color: 'random' });
-      openedHere.add(seek.id);
-      mergeSeek(seek);
-      announce(t('lobby.seekOpened'));
-    } catch (err) {
-      toast(errorText(err), 'error');
-    }
+  /** Draws the model (the notifications switch follows the browser's permission, not the model). */
+  function render(/** @type {Model} */ m) {
+    part('guest', m.me, () => renderGuest(m));
+    part('seeks', `${m.me}|${JSON.stringify(m.seeks)}|${JSON.stringify(m.ratings)}`, () => renderSeeks(m));
+    part('quick', `${m.me}|${JSON.stringify(m.seeks)}|${m.quickScoring}`, () => renderQuick(m));
+    part('conn', m.conn, () => renderConn(m));
+    part('turn', `${m.me}|${JSON.stringify(m.turnGames)}`, () => renderTurn(m));
   }
 
   // ---- Live --------------------------------------------------------------------------------
   const unsubscribe = lobbyFeed.subscribe((msg) => {
-    if (msg.type === 'seeks') {
-      seeks = msg.seeks;
-      // A seek of ours that left the list was taken or lapsed: it is no longer ours to withdraw.
-      for (const id of [...openedHere]) if (!seeks.some((s) => s.id === id)) openedHere.delete(id);
-      renderSeeks();
-    } else if (msg.type === 'status') {
-      connStatus = msg.status;
-      renderConn();
-    } else if (msg.type === 'turn' || msg.type === 'game') {
-      renderTurn();
-    }
+    if (['seeks', 'status', 'turn', 'game'].includes(msg.type)) dispatch(msg);
   });
-
-  const onTurn = () => renderTurn();
+  const onTurn = () => dispatch({ type: 'turn' });
   window.addEventListener('myturn', onTurn);
   // The page is unloaded: the requests must outlive it.
-  const leave = () => withdrawOnLeave([...openedHere]);
+  const leave = () => withdrawOnLeave([...model.openedHere]);
   window.addEventListener('pagehide', leave);
 
-  /** Another page of the site is shown: withdraw what is still open (a seek just taken is not). */
-  async function withdrawStill() {
-    const ids = [...openedHere];
-    openedHere.clear();
-    if (!ids.length) return;
-    try {
-      const open = (await api.seeks()).seeks;
-      for (const id of ids) {
-        if (open.some((s) => s.id === id)) api.cancelSeek(id).catch(() => { /* it lapses by itself */ });
-      }
-    } catch {
-      withdrawOnLeave(ids);
-    }
-  }
-
-  renderAll();
-  seekForm.update();
-  sessionReady().then(async () => {
-    if (unmounted) return;
-    renderAll();
-    const challenge = new URLSearchParams(location.search).get('challenge');
-    if (challenge && myName()) seekForm.challenge(challenge);
-    renderTurn();
-    if (myName()) {
-      try {
-        myRatings = (await api.profile(myName())).ratings;
-        if (!unmounted) renderSeeks();
-      } catch { /* every rating counts as 1500 then */ }
-    }
+  render(model);
+  renderNotify();
+  seekForm.refresh();
+  dispatch({ type: 'start' });
+  sessionReady().then(() => {
+    dispatch({ type: 'session', me: myName(), challenge: new URLSearchParams(location.search).get('challenge') });
   });
-  timers.push(setInterval(() => { if (!document.hidden) renderTurn(); }, 60000));
 
   return {
     unmount() {
+      dispatch({ type: 'leave' });
       unmounted = true;
       unsubscribe();
-      timers.forEach(clearInterval);
       window.removeEventListener('myturn', onTurn);
       window.removeEventListener('pagehide', leave);
-      withdrawStill();
     },
     onLang() {
       setTitle();
       translateDom(main);
-      seekForm.update();
-      renderAll();
-      renderTurn();
+      seekForm.refresh();
+      drawn = {};
+      render(model);
+      renderNotify();
     },
   };
 }

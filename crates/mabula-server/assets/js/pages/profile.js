@@ -25,8 +25,8 @@ export function mount(main, { name }) {
   const q = new URLSearchParams(location.search);
   const filter = {
     page: Math.max(1, Number(q.get('page')) || 1),
-    result: ['win', 'draw', 'loss'].includes(q.get('result')) ? q.get('result') : '',
-    scoring: SCORINGS.includes(q.get('scoring')) ? q.get('scoring') : '',
+    result: ['win', 'draw', 'loss'].includes(q.get('result') || '') ? q.get('result') || '' : '',
+    scoring: SCORINGS.includes(q.get('scoring') || '') ? q.get('scoring') || '' : '',
   };
   let unmounted = false;
   let resizeTimer = null;
@@ -249,7 +249,7 @@ export function mount(main, { name }) {
 
   async function loadGames() {
     const q2 = new URLSearchParams();
-    if (filter.page > 1) q2.set('page', filter.page);
+    if (filter.page > 1) q2.set('page', String(filter.page));
     if (filter.result) q2.set('result', filter.result);
     if (filter.scoring) q2.set('scoring', filter.scoring);
     const qs = q2.toString();

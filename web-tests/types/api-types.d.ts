@@ -1,0 +1,89 @@
+// The shapes the browser's scripts exchange with the server, for `tsc --checkJs` (tsconfig.json).
+// The HTTP API's come from the server's OpenAPI document (openapi.d.ts, generated: see
+// openapi-types.mjs); the WebSocket messages, which the document does not describe, are written
+// here after docs/api.md ("Live updates" and "The lobby").
+//
+// The scripts name them in JSDoc: `/** @typedef {import('api-types').GameState} GameState */`.
+
+import type { components } from './openapi';
+
+type Schemas = components['schemas'];
+
+export type ErrorBody = Schemas['ErrorBody'];
+export type GameState = Schemas['GameState'];
+export type MoveView = Schemas['MoveView'];
+export type LegalMove = Schemas['LegalMoveView'];
+export type Settings = Schemas['SettingsView'];
+export type Seats = Schemas['SeatsView'];
+export type Clock = Schemas['ClockView'];
+export type TimeControl = Schemas['TimeControl'];
+export type SeatGrant = Schemas['SeatGrant'];
+export type GameList = Schemas['GameList'];
+export type CreateGame = Schemas['CreateGame'];
+export type Analysis = Schemas['PositionAnalysis'];
+export type GameAnalysis = Schemas['GameAnalysis'];
+export type GamePositionEvent = Schemas['GamePositionEvent'];
+export type MoveNote = Schemas['NoteView'];
+export type PositionMoves = Schemas['PositionMoves'];
+export type HintAnswer = Schemas['HintAnswer'];
+export type SessionView = Schemas['SessionView'];
+export type ClaimAnswer = Schemas['ClaimAnswer'];
+export type TurnList = Schemas['TurnList'];
+export type Profile = Schemas['Profile'];
+export type RatingRow = Schemas['RatingView'];
+export type PlayerGames = Schemas['PlayerGames'];
+export type RatingHistory = Schemas['RatingHistory'];
+export type Seek = Schemas['SeekView'];
+export type SeekRequest = Schemas['SeekRequest'];
+export type SeekList = Schemas['SeekList'];
+export type Started = Schemas['Started'];
+
+/** What a game's WebSocket sends (docs/api.md, "Live updates"). */
+export type GameMessage =
+  | { type: 'sync'; after: number; moves: MoveView[]; state: GameState; you?: ('white' | 'black')[] }
+  | { type: 'move'; move: MoveView; state: GameState }
+  | { type: 'undo'; state: GameState }
+  | { type: 'end'; result: string; winner: 'white' | 'black' | null; reason: string; state: GameState }
+  | { type: 'update'; reason: string; state: GameState }
+  | { type: 'presence'; seats: Seats; spectators: number }
+  | { type: 'error'; code: string; message: string }
+  | { type: 'pong' };
+
+/** What the lobby's WebSocket sends (docs/api.md, "The lobby"), and the feed's own status. */
+export type LobbyMessage =
+  | { type: 'seeks'; seeks: Seek[] }
+  | { type: 'game'; game_id: string }
+  | { type: 'turn'; game_id: string }
+  | { type: 'status'; status: 'connecting' | 'online' | 'reconnecting' | 'offline' };
+
+/** The calls of `api` in api.js: each answers the body its endpoint documents. */
+export interface Api {
+  create(settings: CreateGame): Promise<SeatGrant>;
+  list(filter: string, limit?: number): Promise<GameList>;
+  state(id: string, token?: string | null): Promise<GameState>;
+  join(id: string, code: string): Promise<SeatGrant>;
+  move(id: string, token: string | null, move: string, number: number): Promise<GameState>;
+  resign(id: string, token: string | null, side?: 'white' | 'black'): Promise<GameState>;
+  claimWin(id: string, token: string | null): Promise<GameState>;
+  undo(id: string, token: string | null): Promise<GameState>;
+  acceptUndo(id: string, token: string | null): Promise<GameState>;
+  declineUndo(id: string, token: string | null): Promise<GameState>;
+  rematch(id: string, token: string | null): Promise<SeatGrant>;
+  record(id: string): Promise<string>;
+  import(record: string): Promise<SeatGrant>;
+  signUp(name: string, password: string): Promise<SessionView>;
+  logIn(name: string, password: string): Promise<SessionView>;
+  session(): Promise<SessionView>;
+  logOut(): Promise<null>;
+  logOutEverywhere(): Promise<null>;
+  claim(games: { id: string; token: string }[]): Promise<ClaimAnswer>;
+  myTurn(): Promise<TurnList>;
+  seeks(): Promise<SeekList>;
+  openSeek(seek: SeekRequest): Promise<Seek>;
+  cancelSeek(id: string): Promise<null>;
+  acceptSeek(id: string): Promise<Started>;
+  profile(name: string): Promise<Profile>;
+  playerGames(name: string, filter?: { page?: number; result?: string; scoring?: string }): Promise<PlayerGames>;
+  ratingHistory(name: string): Promise<RatingHistory>;
+  recordsPath(name: string): string;
+}
