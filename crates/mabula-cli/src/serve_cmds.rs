@@ -1,4 +1,4 @@
-//! Commands of the web server: `mabula serve` and `mabula loadtest`.
+//! Commands of the web server: `mabula serve`, `mabula backup` and `mabula loadtest`.
 
 use anyhow::Context;
 use mabula_client::loadtest::LoadtestConfig;
@@ -66,6 +66,18 @@ pub enum Command {
         #[arg(long = "trusted-proxy", value_name = "ADDR")]
         trusted_proxies: Vec<std::net::IpAddr>,
     },
+    /// Copy a server's SQLite database to a file, consistently, while the server runs on it;
+    /// restore by serving the copy (`mabula serve --database OUT`). PostgreSQL: use pg_dump.
+    Backup {
+        /// The database: sqlite://PATH or a file path. Default: the one `serve` uses by default.
+        #[arg(long)]
+        database: Option<String>,
+        /// Replace OUT if it exists.
+        #[arg(long)]
+        force: bool,
+        /// The file to write the copy to.
+        out: std::path::PathBuf,
+    },
     /// Play many games against a running server, or several instances of it, and report moves
     /// per second, latencies and errors, in all and per instance (start the servers with
     /// --rate-limit 0).
@@ -132,12 +144,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             trusted_proxies,
         } => {
             init_logs();
-            let database = match database {
-                Some(d) => d,
-                None => mabula_server::store::default_database_path()
-                    .display()
-                    .to_string(),
-            };
+            let database = database.unwrap_or_else(default_database);
             let mut config = ServerConfig::new(database);
             if let Some(n) = engine_threads {
                 config.hub.engine_threads = n;
@@ -172,6 +179,18 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 Ok(())
             })
         }
+        Command::Backup {
+            database,
+            force,
+            out,
+        } => {
+            let database = database.unwrap_or_else(default_database);
+            let size = runtime.block_on(mabula_server::store::backup::backup_sqlite(
+                &database, &out, force,
+            ))?;
+            println!("Backed up {database} to {} ({size} bytes)", out.display());
+            Ok(())
+        }
         Command::Loadtest {
             urls,
             games,
@@ -197,6 +216,13 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// The database of `serve` and `backup` when none is named.
+fn default_database() -> String {
+    mabula_server::store::default_database_path()
+        .display()
+        .to_string()
 }
 
 /// Logs to stderr, `RUST_LOG` style (default: info for the server, warnings for the rest).

@@ -18,6 +18,7 @@
 //! every move in flight instead of paid by each.
 
 pub mod analyses;
+pub mod backup;
 pub mod players;
 pub mod postgres;
 pub mod rows;
