@@ -65,6 +65,10 @@ pub enum Command {
         /// several. Without it the header is ignored.
         #[arg(long = "trusted-proxy", value_name = "ADDR")]
         trusted_proxies: Vec<std::net::IpAddr>,
+        /// How the logs on stderr are written: `text` for people, `json` (one object a line)
+        /// for a log collector.
+        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+        log_format: LogFormat,
     },
     /// Copy a server's SQLite database to a file, consistently, while the server runs on it;
     /// restore by serving the copy (`mabula serve --database OUT`). PostgreSQL: use pg_dump.
@@ -142,8 +146,9 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             max_uri_bytes,
             max_header_bytes,
             trusted_proxies,
+            log_format,
         } => {
-            init_logs();
+            init_logs(log_format);
             let database = database.unwrap_or_else(default_database);
             let mut config = ServerConfig::new(database);
             if let Some(n) = engine_threads {
@@ -225,18 +230,32 @@ fn default_database() -> String {
         .to_string()
 }
 
+/// How `serve` writes its logs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Lines for people, coloured on a terminal.
+    Text,
+    /// One JSON object a line: `timestamp`, `level`, `target`, `fields` (with `message`) and
+    /// the request's `span` and `spans`.
+    Json,
+}
+
 /// Logs to stderr, `RUST_LOG` style (default: info for the server, warnings for the rest).
-fn init_logs() {
+fn init_logs(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,mabula_server=info"));
-    // Colour codes only for a terminal: a log file or a pipe gets plain text.
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr())
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let _ = tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => {
+            // Colour codes only for a terminal: a log file or a pipe gets plain text.
+            let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr())
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            logs.with_ansi(ansi).try_init()
+        }
+        LogFormat::Json => logs.json().with_current_span(true).try_init(),
+    };
 }
 
 /// How long `serve` waits for PostgreSQL's port before it gives up.

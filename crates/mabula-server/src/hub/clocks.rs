@@ -49,7 +49,10 @@ impl Hub {
             })
             .await;
         match ended {
-            Ok(_) => Ok(true),
+            Ok(_) => {
+                crate::metrics::flag_fired();
+                Ok(true)
+            }
             Err(e) if e.code == ErrorCode::GameOver => Ok(false),
             Err(e) => Err(e),
         }

@@ -554,6 +554,7 @@ impl Hub {
             self.schedule_engine(h, slot);
             self.arm_clock(h, &slot.game);
             if change == Change::Moved {
+                crate::metrics::move_played();
                 self.announce_turn(h, &slot.game);
             }
             if ended && slot.game.rated {
