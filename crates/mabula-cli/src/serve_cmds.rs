@@ -1,4 +1,4 @@
-//! Commands of the web server: `mabula serve` and `mabula loadtest`.
+//! Commands of the web server: `mabula serve`, `mabula backup` and `mabula loadtest`.
 
 use anyhow::Context;
 use mabula_client::loadtest::LoadtestConfig;
@@ -65,6 +65,22 @@ pub enum Command {
         /// several. Without it the header is ignored.
         #[arg(long = "trusted-proxy", value_name = "ADDR")]
         trusted_proxies: Vec<std::net::IpAddr>,
+        /// How the logs on stderr are written: `text` for people, `json` (one object a line)
+        /// for a log collector.
+        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+        log_format: LogFormat,
+    },
+    /// Copy a server's SQLite database to a file, consistently, while the server runs on it;
+    /// restore by serving the copy (`mabula serve --database OUT`). PostgreSQL: use pg_dump.
+    Backup {
+        /// The database: sqlite://PATH or a file path. Default: the one `serve` uses by default.
+        #[arg(long)]
+        database: Option<String>,
+        /// Replace OUT if it exists.
+        #[arg(long)]
+        force: bool,
+        /// The file to write the copy to.
+        out: std::path::PathBuf,
     },
     /// Play many games against a running server, or several instances of it, and report moves
     /// per second, latencies and errors, in all and per instance (start the servers with
@@ -130,14 +146,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             max_uri_bytes,
             max_header_bytes,
             trusted_proxies,
+            log_format,
         } => {
-            init_logs();
-            let database = match database {
-                Some(d) => d,
-                None => mabula_server::store::default_database_path()
-                    .display()
-                    .to_string(),
-            };
+            init_logs(log_format);
+            let database = database.unwrap_or_else(default_database);
             let mut config = ServerConfig::new(database);
             if let Some(n) = engine_threads {
                 config.services.engine_threads = n;
@@ -172,6 +184,18 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 Ok(())
             })
         }
+        Command::Backup {
+            database,
+            force,
+            out,
+        } => {
+            let database = database.unwrap_or_else(default_database);
+            let size = runtime.block_on(mabula_server::store::backup::backup_sqlite(
+                &database, &out, force,
+            ))?;
+            println!("Backed up {database} to {} ({size} bytes)", out.display());
+            Ok(())
+        }
         Command::Loadtest {
             urls,
             games,
@@ -199,18 +223,39 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     }
 }
 
+/// The database of `serve` and `backup` when none is named.
+fn default_database() -> String {
+    mabula_server::store::default_database_path()
+        .display()
+        .to_string()
+}
+
+/// How `serve` writes its logs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Lines for people, coloured on a terminal.
+    Text,
+    /// One JSON object a line: `timestamp`, `level`, `target`, `fields` (with `message`) and
+    /// the request's `span` and `spans`.
+    Json,
+}
+
 /// Logs to stderr, `RUST_LOG` style (default: info for the server, warnings for the rest).
-fn init_logs() {
+fn init_logs(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,mabula_server=info"));
-    // Colour codes only for a terminal: a log file or a pipe gets plain text.
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr())
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let _ = tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(ansi)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => {
+            // Colour codes only for a terminal: a log file or a pipe gets plain text.
+            let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr())
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            logs.with_ansi(ansi).try_init()
+        }
+        LogFormat::Json => logs.json().with_current_span(true).try_init(),
+    };
 }
 
 /// How long `serve` waits for PostgreSQL's port before it gives up.

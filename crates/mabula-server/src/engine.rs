@@ -42,7 +42,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 // ---- the fair queue --------------------------------------------------------------------------
@@ -358,6 +358,7 @@ impl EnginePool {
             shared: Arc::clone(&self.shared),
             lane,
             queued: Some(id),
+            queued_at: Instant::now(),
             rx,
         };
         if let Some(b) = bounds {
@@ -444,6 +445,8 @@ pub struct Ticket {
     lane: Lane,
     /// Its place in the queue until a slot was handed to it.
     queued: Option<JobId>,
+    /// When it was queued, for the metric of the time spent waiting.
+    queued_at: Instant,
     rx: oneshot::Receiver<Slot>,
 }
 
@@ -454,6 +457,9 @@ impl Future for Ticket {
         match Pin::new(&mut self.rx).poll(cx) {
             Poll::Ready(slot) => {
                 self.queued = None;
+                if slot.is_ok() {
+                    crate::metrics::engine_waited(self.queued_at.elapsed());
+                }
                 Poll::Ready(slot.ok())
             }
             Poll::Pending => Poll::Pending,

@@ -32,6 +32,7 @@ use utoipa::{Modify, OpenApi, ToResponse};
     paths(
         super::health,
         super::ready,
+        super::metrics,
         super::games::create,
         super::games::list,
         super::games::state,

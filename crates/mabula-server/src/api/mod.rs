@@ -1,6 +1,6 @@
 //! The HTTP side: [`AppState`], one router per resource (games, analysis, ws, docs, assets), merged in [`router`], and the layers
 //! every request goes through (body limit, rate limit, JSON errors, panics caught, tracing,
-//! compression).
+//! compression, and outermost the request metrics); `/metrics`, outside all but the last.
 //!
 //! The router expects every request to carry its [`ClientAddr`]; `server` puts it there, together
 //! with the limits that act before a request is read (timeouts, connection caps, head sizes).
@@ -17,16 +17,21 @@ pub mod players;
 pub mod ws;
 
 use crate::analysis::Analyst;
+use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
 use crate::extract::ClientAddr;
+use crate::metrics::{PoolReading, Readings};
 use crate::services::accounts::Accounts;
 use crate::services::lobby::Lobby;
 use crate::services::players::Players;
 use crate::services::{Games, Services};
 use crate::store::Store;
+use crate::store::players::Pools;
 use crate::view::Health;
 use axum::extract::State;
 use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::header;
+use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
 use std::sync::Arc;
@@ -45,8 +50,10 @@ pub struct AppState {
     pub players: Arc<Players>,
     /// The analysis board.
     pub analyst: Arc<Analyst>,
-    /// The store (readiness).
+    /// The store (readiness, metrics).
     pub store: Arc<Store>,
+    /// The engine pool (metrics).
+    pub engine: EnginePool,
     /// Turns true when the server stops (WebSocket sessions close then).
     pub shutdown: watch::Receiver<bool>,
     /// The open WebSockets per client address and in all: each one holds a task and a place in
@@ -69,6 +76,7 @@ impl AppState {
             players: services.players.clone(),
             analyst: services.analyst.clone(),
             store: services.store.clone(),
+            engine: services.engine.clone(),
             shutdown,
             websockets,
         }
@@ -109,6 +117,9 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         // Brotli or gzip as the client asks; not server-sent events, images or tiny bodies.
         .layer(tower_http::compression::CompressionLayer::new())
+        // Added after the layers above: scrapes need no session and are never rate limited.
+        .route("/metrics", get(metrics))
+        .layer(axum::middleware::from_fn(crate::metrics::track_requests))
         .with_state(state)
 }
 
@@ -156,6 +167,37 @@ pub async fn ready(State(app): State<AppState>) -> Result<Json<Health>, ApiError
             "the database did not answer within a second",
         )),
     }
+}
+
+/// The Prometheus metrics of this instance (`docs/deploy.md` lists them), in the OpenMetrics text
+/// format.
+#[utoipa::path(get, path = "/metrics", tag = "server",
+    responses(
+        (status = 200, description = "The metrics, in the OpenMetrics text format", body = String,
+            content_type = "application/openmetrics-text"),
+    ))]
+pub async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
+    let engine = &app.engine;
+    let pools = match app.store.backend().pools() {
+        Pools::Sqlite { writer, reader } => vec![
+            PoolReading::of("writer", &writer),
+            PoolReading::of("reader", &reader),
+        ],
+        Pools::Postgres(pool) => vec![PoolReading::of("main", &pool)],
+    };
+    let readings = Readings {
+        games_in_memory: app.games.games_in_memory(),
+        websockets: app.websockets.open(),
+        engine_queue: engine.waiting(),
+        engine_busy: engine.threads().saturating_sub(engine.available()),
+        engine_threads: engine.threads(),
+        pools,
+        database_up: app.store.is_up(),
+    };
+    (
+        [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
+        crate::metrics::render(&readings),
+    )
 }
 
 async fn method_not_allowed() -> ApiError {

@@ -18,6 +18,7 @@
 //! every move in flight instead of paid by each.
 
 pub mod analyses;
+pub mod backup;
 pub mod players;
 pub mod postgres;
 pub mod rows;
@@ -371,6 +372,7 @@ impl Store {
     /// The stored version of a game.
     pub async fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
         self.gate()?;
+        let _timer = crate::metrics::query("version");
         self.note(self.backend.version(id).await)
     }
 
@@ -399,12 +401,14 @@ impl Store {
     /// Loads a game.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         self.gate()?;
+        let _timer = crate::metrics::query("load");
         self.note(self.backend.load(id).await)
     }
 
     /// Lists games.
     pub async fn list(&self, filter: ListFilter, limit: u32) -> Result<Vec<GameRow>, StoreError> {
         self.gate()?;
+        let _timer = crate::metrics::query("list");
         self.note(self.backend.list(filter, limit).await)
     }
 
@@ -493,6 +497,7 @@ async fn write_loop(backend: Arc<dyn Backend>, mut rx: mpsc::Receiver<Pending>) 
             }
         }
         let ops: Vec<WriteOp> = batch.iter().map(|p| p.op.clone()).collect();
+        let _timer = crate::metrics::query("write");
         match backend.apply(&ops).await {
             Ok(outcomes) => {
                 for (p, outcome) in batch.drain(..).zip(outcomes) {

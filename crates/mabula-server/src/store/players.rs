@@ -53,6 +53,7 @@ macro_rules! on_db {
     ($db:expr, $which:ident, |$pool:ident, $pg:ident| $body:expr) => {{
         let db: &Db = $db;
         db.gate.check()?;
+        let _timer = crate::metrics::query("players");
         let r: Result<_, StoreError> = async { on_db!(@pools db.pools, $which, $pool, $pg, $body) }.await;
         db.gate.note(r)
     }};

@@ -107,6 +107,7 @@ async fn listen_loop(url: String, pool: PgPool, tx: mpsc::Sender<Notice>) {
             match tokio::time::timeout(LISTEN_PING, listener.try_recv()).await {
                 Ok(Ok(Some(n))) => {
                     silent = 0;
+                    crate::metrics::notification_received();
                     if let Some(notice) = Notice::parse(n.payload())
                         && tx.send(notice).await.is_err()
                     {

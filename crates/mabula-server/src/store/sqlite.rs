@@ -25,7 +25,7 @@ pub struct Sqlite {
 }
 
 /// Locks `PATH.lock` beside the database for this process, or says who holds it.
-fn lock(path: &std::path::Path) -> Result<std::fs::File, StoreError> {
+pub(crate) fn lock(path: &std::path::Path) -> Result<std::fs::File, StoreError> {
     let mut name = path.as_os_str().to_owned();
     name.push(".lock");
     let file = std::fs::OpenOptions::new()
@@ -48,16 +48,22 @@ fn lock(path: &std::path::Path) -> Result<std::fs::File, StoreError> {
     }
 }
 
+/// The connection options of `url`: `sqlite://PATH`, `sqlite:PATH`, `sqlite::memory:` or a plain
+/// path.
+pub(crate) fn connect_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
+    Ok(if url.starts_with("sqlite:") {
+        SqliteConnectOptions::from_str(url)?
+    } else {
+        SqliteConnectOptions::new().filename(url)
+    })
+}
+
 impl Sqlite {
     /// Opens (creating the file and its directory if needed) and migrates the database at `url`:
     /// `sqlite://PATH`, `sqlite:PATH`, `sqlite::memory:` or a plain path.
     pub async fn open(url: &str) -> Result<Sqlite, StoreError> {
         let memory = url.contains(":memory:");
-        let options = if url.starts_with("sqlite:") {
-            SqliteConnectOptions::from_str(url)?
-        } else {
-            SqliteConnectOptions::new().filename(url)
-        };
+        let options = connect_options(url)?;
         let mut file_lock = None;
         if !memory {
             let path = options.get_filename();

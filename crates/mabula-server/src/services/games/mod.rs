@@ -524,6 +524,7 @@ impl Games {
                 });
             }
             if change == Change::Moved {
+                crate::metrics::move_played();
                 self.announce_turn(h, &slot.game);
             }
             if ended && slot.game.rated {
@@ -580,7 +581,10 @@ impl Games {
             })
             .await;
         match ended {
-            Ok(_) => Ok(true),
+            Ok(_) => {
+                crate::metrics::flag_fired();
+                Ok(true)
+            }
             Err(e) if e.code == ErrorCode::GameOver => Ok(false),
             Err(e) => Err(e),
         }
