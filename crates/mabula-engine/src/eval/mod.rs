@@ -1,24 +1,23 @@
-//! Learning what positions are worth: exact labels, features and a fitted model.
+//! The learnt evaluation the search can use: reading the shipped weights and evaluating with
+//! them. Fitting them is [`crate::learn`]'s work, behind the `learn` feature.
 //!
-//! The pipeline (`mabula train`, see `docs/strength.md`): [`labels`] plays realistic games and
-//! has the exact solver label positions late in them; [`features`] describes a position by its
-//! groups, its edge marbles and the clock; [`model`] fits a softmax over loss, draw and win to
-//! those features and ships the weights inside the engine.
+//! Level 10 uses none of this yet; player settings do (`prior=on`, `value=on`, `eval=model`,
+//! through [`crate::mcts::MovePrior`], [`crate::mcts::ValuePrior`] and
+//! [`crate::mcts::LeafModel`]). See `docs/strength.md`.
 //!
 //! # Layout
 //!
-//! - [`labels`]: realistic positions from self-play, labelled by the exact solver, and the
-//!   compact file format they are kept in (`data/labels/` in the repository).
 //! - [`features`]: whole-board features for the side to move.
-//! - [`model`]: the model, its weights file, fitting and agreement with the solver.
-//! - [`backward`]: labels for earlier positions from a shallow search whose leaves use a model
-//!   fitted on later ones (the backward stages).
-//! - [`mlp`]: an experiment, a small neural network over the same features (not shipped).
+//! - [`model`]: a softmax over loss, draw and win from those features, per scoring mode and
+//!   phase (`weights/eval.bin`).
+//! - [`prior`]: a move prior from n-tuple tables over the twelve lines and a few counts
+//!   (`weights/prior.bin`); also the inputs and the weights-file reader both table models share.
+//! - [`value`]: a value over the prior's inputs (`weights/value.bin`).
+//!
+//! Nothing here depends on the search: the tree ([`crate::mcts`]) depends on these modules, never
+//! the other way round.
 
-pub mod backward;
 pub mod features;
-pub mod labels;
-pub mod mlp;
 pub mod model;
 pub mod prior;
 pub mod value;

@@ -4,7 +4,8 @@
 //! [`features`](super::features), with its own weights for each scoring mode and each phase of
 //! the game. A phase is two steps of the clock (marbles left on edge spaces 0-1, 2-3, ... 24), so
 //! a position and the one after the opponent's reply share weights. A phase with no training data
-//! takes the weights of the nearest phase that had some.
+//! takes the weights of the nearest phase that had some. The fitting is `learn::model` (behind
+//! the `learn` feature); this module only reads weights and evaluates.
 //!
 //! # The weights file
 //!
@@ -13,7 +14,6 @@
 //! draw, win), feature. The engine embeds `weights/eval.bin` with `include_bytes!`.
 
 use super::features::{FEATURES, Features, features};
-use super::labels::{Label, edges_left};
 use mabula::{Position, Scoring};
 
 /// Phases of the game with their own weights.
@@ -22,16 +22,16 @@ pub const PHASES: usize = 13;
 /// Classes: loss, draw, win for the side to move.
 pub const CLASSES: usize = 3;
 
-const MAGIC: [u8; 6] = *b"MBEVAL";
-const VERSION: u8 = 1;
-const WEIGHTS: usize = 2 * PHASES * CLASSES * FEATURES;
+pub(crate) const MAGIC: [u8; 6] = *b"MBEVAL";
+pub(crate) const VERSION: u8 = 1;
+pub(crate) const WEIGHTS: usize = 2 * PHASES * CLASSES * FEATURES;
 
 /// The weights shipped with the engine.
 static EMBEDDED: &[u8] = include_bytes!("../../weights/eval.bin");
 
 /// The phase of a position: marbles left on edge spaces, two at a time.
 pub fn phase(pos: &Position) -> usize {
-    phase_of(edges_left(pos) as usize)
+    phase_of(pos.edges_left() as usize)
 }
 
 /// The phase of a position with `edges` marbles left on edge spaces.
@@ -39,7 +39,7 @@ pub fn phase_of(edges: usize) -> usize {
     (edges / 2).min(PHASES - 1)
 }
 
-fn scoring_index(scoring: Scoring) -> usize {
+pub(crate) fn scoring_index(scoring: Scoring) -> usize {
     usize::from(scoring == Scoring::Product)
 }
 
@@ -60,8 +60,8 @@ pub enum WeightsError {
 /// A fitted model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    /// Indexed by scoring, phase, class, feature.
-    weights: Vec<f32>,
+    /// Indexed by scoring, phase, class, feature (written by the fitting in `learn::model`).
+    pub(crate) weights: Vec<f32>,
 }
 
 impl Default for Model {
@@ -97,19 +97,7 @@ impl Model {
         Ok(Model { weights })
     }
 
-    /// The weights file of this model.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + 4 * WEIGHTS);
-        out.extend_from_slice(&MAGIC);
-        out.push(VERSION);
-        out.push(FEATURES as u8);
-        for w in &self.weights {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        out
-    }
-
-    fn offset(scoring: Scoring, phase: usize) -> usize {
+    pub(crate) fn offset(scoring: Scoring, phase: usize) -> usize {
         (scoring_index(scoring) * PHASES + phase) * CLASSES * FEATURES
     }
 
@@ -140,7 +128,7 @@ impl Model {
     }
 }
 
-fn logits(block: &[f32], f: &Features) -> [f32; 3] {
+pub(crate) fn logits(block: &[f32], f: &Features) -> [f32; 3] {
     std::array::from_fn(|c| {
         block[c * FEATURES..(c + 1) * FEATURES]
             .iter()
@@ -150,7 +138,7 @@ fn logits(block: &[f32], f: &Features) -> [f32; 3] {
     })
 }
 
-fn softmax(z: [f32; 3]) -> [f32; 3] {
+pub(crate) fn softmax(z: [f32; 3]) -> [f32; 3] {
     let top = z.iter().copied().fold(f32::MIN, f32::max);
     let e = z.map(|v| (v - top).exp());
     let sum: f32 = e.iter().sum();
@@ -162,184 +150,10 @@ pub fn argmax(p: [f32; 3]) -> usize {
     (0..3).fold(0, |best, i| if p[i] > p[best] { i } else { best })
 }
 
-/// A training example: features, phase, scoring and the class (0 loss, 1 draw, 2 win).
-#[derive(Clone, Debug)]
-pub struct Sample {
-    /// The features of the position.
-    pub features: Features,
-    /// Its phase.
-    pub phase: usize,
-    /// The scoring mode.
-    pub scoring: Scoring,
-    /// 0 loss, 1 draw, 2 win for the side to move.
-    pub class: usize,
-}
-
-impl Sample {
-    /// The example of a label.
-    pub fn of(label: &Label) -> Sample {
-        Sample {
-            features: features(&label.position, label.scoring),
-            phase: phase(&label.position),
-            scoring: label.scoring,
-            class: (label.result() + 1) as usize,
-        }
-    }
-}
-
-/// Whether a position belongs to the held-out set (one in ten, by its hash, whatever the file
-/// or the order it comes in).
-pub fn held_out(pos: &Position) -> bool {
-    (pos.hash() >> 7).is_multiple_of(10)
-}
-
-/// How a model is fitted.
-#[derive(Clone, Debug)]
-pub struct FitSettings {
-    /// Passes over the data (full-batch steps).
-    pub epochs: usize,
-    /// Adam's step size.
-    pub rate: f32,
-    /// L2 penalty on the weights (not on the bias).
-    pub l2: f32,
-}
-
-impl Default for FitSettings {
-    fn default() -> FitSettings {
-        FitSettings {
-            epochs: 600,
-            rate: 0.05,
-            l2: 1e-4,
-        }
-    }
-}
-
-/// Fits a model to `samples` by full-batch gradient descent (Adam) on the cross-entropy, one
-/// block of weights per scoring mode and phase; `report(epoch, mean loss)` is called now and
-/// then. Phases without samples copy the nearest phase that has some.
-pub fn fit(
-    samples: &[Sample],
-    settings: &FitSettings,
-    mut report: impl FnMut(usize, f64),
-) -> Model {
-    let mut model = Model::default();
-    let mut trained = [[false; PHASES]; 2];
-    for s in samples {
-        trained[scoring_index(s.scoring)][s.phase] = true;
-    }
-    let n = samples.len().max(1) as f32;
-    let size = CLASSES * FEATURES;
-    let mut m = vec![0f32; WEIGHTS];
-    let mut v = vec![0f32; WEIGHTS];
-    let (b1, b2) = (0.9f32, 0.999f32);
-    for epoch in 1..=settings.epochs {
-        let mut grad = vec![0f32; WEIGHTS];
-        let mut loss = 0f64;
-        for s in samples {
-            let at = Model::offset(s.scoring, s.phase);
-            let p = softmax(logits(&model.weights[at..at + size], &s.features));
-            loss -= f64::from(p[s.class].max(1e-7).ln());
-            for (c, pc) in p.iter().enumerate() {
-                let err = pc - f32::from(c == s.class);
-                let g = &mut grad[at + c * FEATURES..at + (c + 1) * FEATURES];
-                for (gi, x) in g.iter_mut().zip(&s.features) {
-                    *gi += err * x;
-                }
-            }
-        }
-        let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
-        for i in 0..WEIGHTS {
-            let l2 = if i % FEATURES == 0 { 0.0 } else { settings.l2 };
-            let g = grad[i] / n + l2 * model.weights[i];
-            m[i] = b1 * m[i] + (1.0 - b1) * g;
-            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-            model.weights[i] -= settings.rate * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
-        }
-        if epoch == 1 || epoch % 50 == 0 || epoch == settings.epochs {
-            report(epoch, loss / f64::from(n));
-        }
-    }
-    for (si, phases) in trained.iter().enumerate() {
-        for phase in 0..PHASES {
-            if phases[phase] {
-                continue;
-            }
-            let nearest = (0..PHASES)
-                .filter(|&p| phases[p])
-                .min_by_key(|&p| (p.abs_diff(phase), p));
-            if let Some(from) = nearest {
-                let src = (si * PHASES + from) * size;
-                let dst = (si * PHASES + phase) * size;
-                model.weights.copy_within(src..src + size, dst);
-            }
-        }
-    }
-    model
-}
-
-/// Agreement of a model with exact labels, for one group of positions.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Agreement {
-    /// Positions.
-    pub positions: u64,
-    /// Positions whose most likely result is the exact one.
-    pub agreed: u64,
-    /// Exact results: losses, draws, wins for the side to move.
-    pub results: [u64; 3],
-    /// Summed cross-entropy of the exact result.
-    pub log_loss: f64,
-}
-
-impl Agreement {
-    /// Adds one labelled position.
-    pub fn add(&mut self, model: &Model, label: &Label) {
-        let p = model.probabilities(&label.position, label.scoring);
-        let class = (label.result() + 1) as usize;
-        self.positions += 1;
-        self.agreed += u64::from(argmax(p) == class);
-        self.results[class] += 1;
-        self.log_loss -= f64::from(p[class].max(1e-7).ln());
-    }
-
-    /// The share of positions agreed on.
-    pub fn accuracy(&self) -> f64 {
-        self.agreed as f64 / self.positions.max(1) as f64
-    }
-
-    /// The share a constant guess of the commonest result would agree on.
-    pub fn majority(&self) -> f64 {
-        *self.results.iter().max().unwrap_or(&0) as f64 / self.positions.max(1) as f64
-    }
-
-    /// The mean cross-entropy.
-    pub fn mean_log_loss(&self) -> f64 {
-        self.log_loss / self.positions.max(1) as f64
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::labels::Source;
-    use mabula::{Color, Move};
-
-    #[test]
-    fn weights_survive_a_round_trip_through_their_file() {
-        let mut model = Model::default();
-        for (i, w) in model.weights.iter_mut().enumerate() {
-            *w = i as f32 * 0.25 - 7.0;
-        }
-        assert_eq!(Model::from_bytes(&model.to_bytes()).unwrap(), model);
-        let mut bytes = model.to_bytes();
-        bytes[7] = 3;
-        assert_eq!(Model::from_bytes(&bytes), Err(WeightsError::Features(3)));
-        let bytes = model.to_bytes();
-        assert_eq!(
-            Model::from_bytes(&bytes[..20]),
-            Err(WeightsError::Length(20))
-        );
-        assert_eq!(Model::from_bytes(b"MBEVAX"), Err(WeightsError::Header));
-    }
+    use mabula::Color;
 
     /// A position 12 pushes from the end (label 0 of `data/labels/largest-12.mlb`).
     const KNOWN: &str = "2b1wbb1/1bwbw2w/1b2ww2/bbb1w3/b4bw1/w7/w6b/3w2w1 b";
@@ -362,7 +176,18 @@ mod tests {
                 assert!((got - want).abs() < 1e-5, "{scoring}: {p:?}");
             }
         }
-        assert_eq!(Model::from_bytes(EMBEDDED).unwrap().to_bytes(), EMBEDDED);
+    }
+
+    #[test]
+    fn a_weights_file_of_the_wrong_shape_is_refused() {
+        let mut bytes = Vec::from(EMBEDDED);
+        bytes[7] = 3;
+        assert_eq!(Model::from_bytes(&bytes), Err(WeightsError::Features(3)));
+        assert_eq!(
+            Model::from_bytes(&EMBEDDED[..20]),
+            Err(WeightsError::Length(20))
+        );
+        assert_eq!(Model::from_bytes(b"MBEVAX"), Err(WeightsError::Header));
     }
 
     #[test]
@@ -370,47 +195,5 @@ mod tests {
         let pos = mabula::deal::random(1, Color::White);
         let p = Model::default().probabilities(&pos, Scoring::Largest);
         assert!(p.iter().all(|&x| (x - 1.0 / 3.0).abs() < 1e-6));
-    }
-
-    #[test]
-    fn fitting_learns_a_rule_that_the_features_show() {
-        // Positions where the side to move has the larger largest group are called wins,
-        // the others losses: a rule one feature shows, which the fit must find.
-        let mut rng = crate::rng::Rng::new(2);
-        let mut labels = Vec::new();
-        for game in 0..400 {
-            let mut pos = mabula::deal::random(game, Color::White);
-            for _ in 0..14 {
-                let n = pos.count_moves();
-                pos.play_unchecked(pos.nth_move(rng.below(n)));
-            }
-            let s = pos.scores(Scoring::Largest);
-            let me = pos.side_to_move();
-            let margin = (s.of(me) as i32 - s.of(me.other()) as i32).signum();
-            if margin == 0 {
-                continue;
-            }
-            labels.push(Label {
-                position: pos,
-                scoring: Scoring::Largest,
-                margin: margin as i8,
-                best: Move::PASS,
-                source: Source::Exact,
-            });
-        }
-        let samples: Vec<Sample> = labels.iter().map(Sample::of).collect();
-        let model = fit(&samples, &FitSettings::default(), |_, _| {});
-        let mut agreement = Agreement::default();
-        for label in &labels {
-            agreement.add(&model, label);
-        }
-        assert!(agreement.accuracy() > 0.95, "{agreement:?}");
-        // The phase 10 moves later had no data and copies the trained one.
-        let pos = labels[0].position;
-        let f = features(&pos, Scoring::Largest);
-        assert_eq!(
-            model.probabilities_of(&f, Scoring::Largest, 0),
-            model.probabilities_of(&f, Scoring::Largest, phase(&pos))
-        );
     }
 }

@@ -8,7 +8,8 @@
 //! of neighbouring marbles of each side, contacts between the sides, pushes left to each side,
 //! each side's score), with weights per phase. A softmax over the moves of a position turns these
 //! scores into the prior; it is fitted to the visit shares of long level-10 searches
-//! ([`fit`]), so that a short search can start where a long one would end up.
+//! (`learn::prior`, behind the `learn` feature), so that a short search can start where a long
+//! one would end up.
 //!
 //! One judgement is a few dozen table reads: cheap enough to order every expansion of the tree.
 //!
@@ -17,9 +18,8 @@
 //! `MBPRIOR`, a version byte (1), then for each scoring mode (largest, product) the three tables
 //! (`3 x 3^8`) and the count weights (`PHASES x COUNTS`), little-endian `f32`.
 
-use super::labels::edges_left;
 use crate::playout::{contacts, pairs};
-use mabula::{Bitboard, Color, Move, Position, Scoring};
+use mabula::{Bitboard, Color, Position, Scoring};
 
 /// Entries of one table: 3^8 states of a line.
 pub const ENTRIES: usize = 6561;
@@ -32,9 +32,9 @@ pub const PHASES: usize = super::model::PHASES;
 const TABLE_WEIGHTS: usize = TABLES * ENTRIES;
 /// The weights of one scoring mode.
 const MODE_WEIGHTS: usize = TABLE_WEIGHTS + PHASES * COUNTS;
-const WEIGHTS: usize = 2 * MODE_WEIGHTS;
-const MAGIC: [u8; 7] = *b"MBPRIOR";
-pub(super) const VERSION: u8 = 1;
+pub(crate) const WEIGHTS: usize = 2 * MODE_WEIGHTS;
+pub(crate) const MAGIC: [u8; 7] = *b"MBPRIOR";
+pub(crate) const VERSION: u8 = 1;
 
 /// The prior shipped with the engine.
 static EMBEDDED: &[u8] = include_bytes!("../../weights/prior.bin");
@@ -101,7 +101,7 @@ impl Inputs {
         Inputs {
             lines,
             counts,
-            edges: edges_left(pos) as usize,
+            edges: pos.edges_left() as usize,
             product: scoring == Scoring::Product,
         }
     }
@@ -123,51 +123,6 @@ impl Inputs {
             .map(|(w, c)| w * c)
             .sum();
         tables + counts
-    }
-
-    /// Adds `err` times these inputs to `grad` where [`Inputs::dot`] reads its weights.
-    pub(super) fn add_to(&self, grad: &mut [f32], mode: usize, at: usize, err: f32) {
-        for &i in &self.lines {
-            grad[mode + i as usize] += err;
-        }
-        for (g, c) in grad[at..at + COUNTS].iter_mut().zip(&self.counts) {
-            *g += err * c;
-        }
-    }
-}
-
-/// Full-batch Adam (rate 0.02) with an L2 penalty, as both table models ([`Prior`] and
-/// [`super::value::ValueModel`]) are fitted.
-pub(super) struct Adam {
-    m: Vec<f32>,
-    v: Vec<f32>,
-    steps: i32,
-}
-
-impl Adam {
-    pub(super) fn new(len: usize) -> Adam {
-        Adam {
-            m: vec![0.0; len],
-            v: vec![0.0; len],
-            steps: 0,
-        }
-    }
-
-    /// One step on `weights` from `grad`, the gradient summed over `n` examples.
-    pub(super) fn step(&mut self, weights: &mut [f32], grad: &[f32], n: f32, l2: f32) {
-        let (b1, b2, rate) = (0.9f32, 0.999f32, 0.02f32);
-        self.steps += 1;
-        let (c1, c2) = (1.0 - b1.powi(self.steps), 1.0 - b2.powi(self.steps));
-        let (m, v) = (&mut self.m, &mut self.v);
-        for i in 0..weights.len() {
-            let g = grad[i] / n + l2 * weights[i];
-            if g == 0.0 && m[i] == 0.0 {
-                continue;
-            }
-            m[i] = b1 * m[i] + (1.0 - b1) * g;
-            v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-            weights[i] -= rate * (m[i] / c1) / ((v[i] / c2).sqrt() + 1e-8);
-        }
     }
 }
 
@@ -197,17 +152,6 @@ pub(super) fn read_weights(
         .collect())
 }
 
-/// The file [`read_weights`] reads.
-pub(super) fn write_weights(magic: &[u8; 7], weights: &[f32]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(8 + 4 * weights.len());
-    out.extend_from_slice(magic);
-    out.push(VERSION);
-    for w in weights {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
-    out
-}
-
 /// For each scoring mode (blocks of `mode_len` weights), whether any of its weights is set.
 pub(super) fn known_modes(weights: &[f32], mode_len: usize) -> [bool; 2] {
     [0, 1].map(|m| {
@@ -217,31 +161,12 @@ pub(super) fn known_modes(weights: &[f32], mode_len: usize) -> [bool; 2] {
     })
 }
 
-/// A long search: the position, and each move with its visits and expected score.
-pub type Search = (Position, Vec<(Move, f64, f64)>);
-
-/// One long search of the `distill` example's files: the position, a tab, then every move as
-/// `move:visits:score` (the score is the search's expected score for the mover). `None` when
-/// the line is not one.
-pub fn parse_search(line: &str) -> Option<Search> {
-    let (pos, moves) = line.split_once('\t')?;
-    let moves = moves
-        .split(' ')
-        .map(|m| {
-            let mut parts = m.split(':');
-            let mv = parts.next()?.parse().ok()?;
-            let visits = parts.next()?.parse().ok()?;
-            let score = parts.next()?.parse().ok()?;
-            Some((mv, visits, score))
-        })
-        .collect::<Option<_>>()?;
-    Some((pos.parse().ok()?, moves))
-}
-
 /// The fitted prior.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prior {
-    weights: Vec<f32>,
+    /// The tables of each scoring mode, then its count weights per phase (written by the
+    /// fitting in `learn::prior`).
+    pub(crate) weights: Vec<f32>,
     /// For each scoring mode, whether it has weights (was fitted).
     known: [bool; 2],
 }
@@ -267,7 +192,7 @@ impl Prior {
         self.known[usize::from(scoring == Scoring::Product)]
     }
 
-    fn with_weights(weights: Vec<f32>) -> Prior {
+    pub(crate) fn with_weights(weights: Vec<f32>) -> Prior {
         let known = known_modes(&weights, MODE_WEIGHTS);
         Prior { weights, known }
     }
@@ -281,11 +206,6 @@ impl Prior {
         }
     }
 
-    /// The weights file of this prior.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        write_weights(&MAGIC, &self.weights)
-    }
-
     /// The score of a move by its inputs (higher: more worth looking at).
     pub fn score(&self, x: &Inputs) -> f32 {
         let (mode, at) = Prior::offsets(x);
@@ -293,7 +213,7 @@ impl Prior {
     }
 
     /// Where the table weights of `x`'s scoring mode start, and where its count weights are.
-    fn offsets(x: &Inputs) -> (usize, usize) {
+    pub(crate) fn offsets(x: &Inputs) -> (usize, usize) {
         let mode = usize::from(x.product) * MODE_WEIGHTS;
         (mode, mode + TABLE_WEIGHTS + x.phase() * COUNTS)
     }
@@ -304,54 +224,12 @@ impl Prior {
     }
 }
 
-/// One root of a long search: the inputs of each move's position and its share of the visits.
-#[derive(Clone, Debug)]
-pub struct Root {
-    /// Each move: its inputs and its share of the root's visits (the shares sum to 1).
-    pub moves: Vec<(Inputs, f32)>,
-}
-
 /// The softmax of `scores`.
 pub fn softmax(scores: &[f32]) -> Vec<f32> {
     let top = scores.iter().copied().fold(f32::MIN, f32::max);
     let e: Vec<f32> = scores.iter().map(|s| (s - top).exp()).collect();
     let sum: f32 = e.iter().sum();
     e.into_iter().map(|v| v / sum).collect()
-}
-
-/// The mean cross-entropy of the visit shares of `roots` under `prior`.
-pub fn cross_entropy(prior: &Prior, roots: &[Root]) -> f64 {
-    let mut loss = 0.0;
-    for root in roots {
-        let scores: Vec<f32> = root.moves.iter().map(|(x, _)| prior.score(x)).collect();
-        for (p, (_, share)) in softmax(&scores).iter().zip(&root.moves) {
-            loss -= f64::from(*share) * f64::from(p.max(1e-9).ln());
-        }
-    }
-    loss / roots.len().max(1) as f64
-}
-
-/// Fits a prior to the visit shares of `roots` by full-batch Adam on the cross-entropy, with an
-/// L2 penalty `l2` on every weight; `report(epoch, loss)` is called now and then.
-pub fn fit(roots: &[Root], epochs: usize, l2: f32, mut report: impl FnMut(usize, f64)) -> Prior {
-    let mut prior = Prior::default();
-    let mut adam = Adam::new(WEIGHTS);
-    let n = roots.len().max(1) as f32;
-    for epoch in 1..=epochs {
-        let mut grad = vec![0f32; WEIGHTS];
-        for root in roots {
-            let scores: Vec<f32> = root.moves.iter().map(|(x, _)| prior.score(x)).collect();
-            for (p, (x, share)) in softmax(&scores).iter().zip(&root.moves) {
-                let (mode, at) = Prior::offsets(x);
-                x.add_to(&mut grad, mode, at, p - share);
-            }
-        }
-        adam.step(&mut prior.weights, &grad, n, l2);
-        if epoch == 1 || epoch % 50 == 0 || epoch == epochs {
-            report(epoch, cross_entropy(&prior, roots));
-        }
-    }
-    Prior::with_weights(prior.weights)
 }
 
 #[cfg(test)]
@@ -378,35 +256,11 @@ mod tests {
     }
 
     #[test]
-    fn weights_survive_their_file_and_a_fit_learns_a_preference() {
-        let pos = deal::random(9, Color::Black);
-        let moves: Vec<Inputs> = pos
-            .legal_moves()
-            .iter()
-            .map(|&mv| {
-                let mut after = pos;
-                after.play_unchecked(mv);
-                Inputs::of(&after, Color::Black, Scoring::Largest)
-            })
-            .collect();
-        // The long search put all its visits on the first move.
-        let root = Root {
-            moves: moves
-                .iter()
-                .enumerate()
-                .map(|(i, x)| (x.clone(), f32::from(u8::from(i == 0))))
-                .collect(),
-        };
-        let before = cross_entropy(&Prior::default(), std::slice::from_ref(&root));
-        let prior = fit(std::slice::from_ref(&root), 100, 0.0, |_, _| {});
-        assert!(cross_entropy(&prior, &[root]) < before);
-        // Fitted on largest-group roots only: it knows that mode and leaves product alone.
-        assert!(prior.knows(Scoring::Largest) && !prior.knows(Scoring::Product));
-        assert!(!Prior::default().knows(Scoring::Largest));
-        assert_eq!(Prior::from_bytes(&prior.to_bytes()).unwrap(), prior);
+    fn a_weights_file_of_the_wrong_shape_is_refused() {
         assert_eq!(
             Prior::from_bytes(b"MBPRIOR\x01"),
             Err(PriorError::Length(8))
         );
+        assert_eq!(Prior::from_bytes(b"MBVALUE\x01"), Err(PriorError::Header));
     }
 }

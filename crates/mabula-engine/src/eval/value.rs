@@ -5,7 +5,7 @@
 //! marbles left on edge spaces rather than per phase, since that number also tells whose seat the
 //! mover is in (the second player wins most games). A logistic function of the sum gives the
 //! mover's expected score (win 1, draw 1/2, loss 0). It is fitted to the results of level-10
-//! self-play games ([`fit`]); in the tree it gives every new child a head start of a few
+//! self-play games (`learn::value`, behind the `learn` feature); in the tree it gives every new child a head start of a few
 //! playouts' worth at that value ([`crate::mcts::ValuePrior`]).
 //!
 //! # The weights file
@@ -13,18 +13,15 @@
 //! `MBVALUE`, a version byte (1), then for each scoring mode (largest, product) the three tables
 //! (`3 x 3^8`) and the count weights (`EDGES x COUNTS`), little-endian `f32`.
 
-use super::prior::{
-    Adam, BadFile, COUNTS, ENTRIES, Inputs, TABLES, VERSION, known_modes, read_weights,
-    write_weights,
-};
+use super::prior::{BadFile, COUNTS, ENTRIES, Inputs, TABLES, VERSION, known_modes, read_weights};
 use mabula::{Color, Position, Scoring};
 
 /// Rows of count weights: one for each number of marbles left on edge spaces (0 to 24).
 pub const EDGES: usize = 25;
 const TABLE_WEIGHTS: usize = TABLES * ENTRIES;
 const MODE_WEIGHTS: usize = TABLE_WEIGHTS + EDGES * COUNTS;
-const WEIGHTS: usize = 2 * MODE_WEIGHTS;
-const MAGIC: [u8; 7] = *b"MBVALUE";
+pub(crate) const WEIGHTS: usize = 2 * MODE_WEIGHTS;
+pub(crate) const MAGIC: [u8; 7] = *b"MBVALUE";
 
 /// The value shipped with the engine.
 static EMBEDDED: &[u8] = include_bytes!("../../weights/value.bin");
@@ -43,7 +40,9 @@ pub enum ValueError {
 /// The fitted value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueModel {
-    weights: Vec<f32>,
+    /// The tables of each scoring mode, then its count weights per number of marbles left
+    /// (written by the fitting in `learn::value`).
+    pub(crate) weights: Vec<f32>,
     /// For each scoring mode, whether it has weights (was fitted).
     known: [bool; 2],
 }
@@ -69,7 +68,7 @@ impl ValueModel {
         self.known[usize::from(scoring == Scoring::Product)]
     }
 
-    fn with_weights(weights: Vec<f32>) -> ValueModel {
+    pub(crate) fn with_weights(weights: Vec<f32>) -> ValueModel {
         let known = known_modes(&weights, MODE_WEIGHTS);
         ValueModel { weights, known }
     }
@@ -83,13 +82,8 @@ impl ValueModel {
         }
     }
 
-    /// The weights file of this value.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        write_weights(&MAGIC, &self.weights)
-    }
-
     /// Where the table weights of `x`'s scoring mode start, and where its count weights are.
-    fn offsets(x: &Inputs) -> (usize, usize) {
+    pub(crate) fn offsets(x: &Inputs) -> (usize, usize) {
         let mode = usize::from(x.product) * MODE_WEIGHTS;
         (mode, mode + TABLE_WEIGHTS + x.edges.min(EDGES - 1) * COUNTS)
     }
@@ -111,79 +105,12 @@ impl ValueModel {
     }
 }
 
-/// One position from a game: its inputs and the mover's final score (1, 1/2 or 0).
-#[derive(Clone, Debug)]
-pub struct Sample {
-    /// The position after a move, seen by the mover.
-    pub x: Inputs,
-    /// The mover's score in the game.
-    pub target: f32,
-}
-
-/// The mean log loss of `samples` under `model`.
-pub fn log_loss(model: &ValueModel, samples: &[Sample]) -> f64 {
-    let total: f64 = samples
-        .iter()
-        .map(|s| {
-            let p = f64::from(model.expected(&s.x)).clamp(1e-6, 1.0 - 1e-6);
-            let t = f64::from(s.target);
-            -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
-        })
-        .sum();
-    total / samples.len().max(1) as f64
-}
-
-/// Fits a value to `samples` by full-batch Adam on the log loss, with an L2 penalty `l2` on
-/// every weight; `report(epoch, loss)` is called now and then.
-pub fn fit(
-    samples: &[Sample],
-    epochs: usize,
-    l2: f32,
-    mut report: impl FnMut(usize, f64),
-) -> ValueModel {
-    let mut model = ValueModel::default();
-    let mut adam = Adam::new(WEIGHTS);
-    let n = samples.len().max(1) as f32;
-    for epoch in 1..=epochs {
-        let mut grad = vec![0f32; WEIGHTS];
-        for s in samples {
-            let (mode, at) = ValueModel::offsets(&s.x);
-            s.x.add_to(&mut grad, mode, at, model.expected(&s.x) - s.target);
-        }
-        adam.step(&mut model.weights, &grad, n, l2);
-        if epoch == 1 || epoch % 50 == 0 || epoch == epochs {
-            report(epoch, log_loss(&model, samples));
-        }
-    }
-    ValueModel::with_weights(model.weights)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mabula::deal;
 
     #[test]
-    fn weights_survive_their_file_and_a_fit_learns_who_wins() {
-        let pos = deal::random(3, Color::White);
-        let samples: Vec<Sample> = pos
-            .legal_moves()
-            .iter()
-            .enumerate()
-            .map(|(i, &mv)| {
-                let mut after = pos;
-                after.play_unchecked(mv);
-                Sample {
-                    x: Inputs::of(&after, Color::White, Scoring::Largest),
-                    target: f32::from(u8::from(i % 2 == 0)),
-                }
-            })
-            .collect();
-        let before = log_loss(&ValueModel::default(), &samples);
-        let model = fit(&samples, 100, 0.0, |_, _| {});
-        assert!(log_loss(&model, &samples) < before);
-        assert!(model.knows(Scoring::Largest) && !model.knows(Scoring::Product));
-        assert_eq!(ValueModel::from_bytes(&model.to_bytes()).unwrap(), model);
+    fn a_weights_file_of_the_wrong_shape_is_refused() {
         assert_eq!(
             ValueModel::from_bytes(b"MBVALUE\x01"),
             Err(ValueError::Length(8))
@@ -192,5 +119,15 @@ mod tests {
             ValueModel::from_bytes(b"MBPRIOR\x01"),
             Err(ValueError::Header)
         );
+    }
+
+    #[test]
+    fn the_embedded_value_reads_and_gives_a_probability() {
+        let value = ValueModel::embedded();
+        let pos = mabula::deal::random(3, Color::White);
+        let mut after = pos;
+        after.play_unchecked(pos.legal_moves()[0]);
+        let p = value.expected_of(&after, Color::White, Scoring::Largest);
+        assert!((0.0..=1.0).contains(&p), "{p}");
     }
 }
