@@ -1,5 +1,5 @@
 //! The learnt evaluation the search can use: reading the shipped weights and evaluating with
-//! them. Fitting them is [`crate::learn`]'s work, behind the `learn` feature.
+//! them. Fitting them is the work of `learn`, behind the cargo feature `learn`.
 //!
 //! Level 10 uses none of this yet; player settings do (`prior=on`, `value=on`, `eval=model`,
 //! through [`crate::mcts::MovePrior`], [`crate::mcts::ValuePrior`] and

@@ -27,7 +27,8 @@ pub const ENTRIES: usize = 6561;
 pub const TABLES: usize = 3;
 /// The cheap counts beside the tables.
 pub const COUNTS: usize = 8;
-/// Phases with their own count weights: the model's ([`phase`]), two steps of the clock each.
+/// Phases with their own count weights: the model's ([`super::model::phase`]), two steps of the
+/// clock each.
 pub const PHASES: usize = super::model::PHASES;
 const TABLE_WEIGHTS: usize = TABLES * ENTRIES;
 /// The weights of one scoring mode.
