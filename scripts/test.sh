@@ -25,10 +25,19 @@ fi
 # The house style first: formatting and every lint, warnings as errors.
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
+# The engine's labelling and fitting, `mabula train` and the research examples (feature `learn`).
+cargo clippy -p mabula-engine -p mabula-cli --all-targets --features mabula-cli/learn -- -D warnings
+# The engine's modules use each other without a cycle.
+scripts/module-cycles.py crates/mabula-engine/src
 
 cargo nextest run --workspace --no-fail-fast
 # The rules crate's optional serde feature (nothing in the workspace turns it on).
 cargo nextest run -p mabula --features serde --no-fail-fast serde_impls
+# The learn feature's tests: the engine's (all of them, with the tree's fitted-prior tests) and
+# the `mabula train` ones of the CLI.
+cargo nextest run -p mabula-engine --features learn --no-fail-fast
+cargo nextest run -p mabula-cli --features learn --no-fail-fast -E 'test(/backward_stage|train/)'
+cargo test -p mabula-engine --features learn --doc --quiet
 cargo test --workspace --doc --quiet
 
 # The Python package, installed with pip into target/pyvenv, and its pytest tests.

@@ -5,7 +5,7 @@
 use crate::records;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use mabula::{Bitboard, Game, Move, Position, Scoring};
+use mabula::{Game, Move, Position, Scoring};
 use mabula_engine::annotate::{self, Deepening, Report, Settings};
 use mabula_engine::arena::{
     GameReport, GtpPlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, run_match,
@@ -272,7 +272,7 @@ fn solve(
         time: time.map(Duration::from_secs_f64),
         ..Limits::none()
     };
-    let edges = (pos.occupied() & Bitboard::EDGE).count();
+    let edges = pos.edges_left();
     let bar = spinner(&format!("solving ({edges} marbles on edge spaces)"));
     if json {
         bar.finish_and_clear();

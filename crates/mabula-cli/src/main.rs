@@ -10,6 +10,7 @@ mod play_cmds;
 mod records;
 mod rules_cmds;
 mod serve_cmds;
+#[cfg(feature = "learn")]
 mod train_cmds;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -41,8 +42,17 @@ enum Command {
     Play(play_cmds::Command),
     #[command(flatten)]
     Serve(serve_cmds::Command),
+    #[cfg(feature = "learn")]
     #[command(flatten)]
     Train(train_cmds::Command),
+    /// Label positions and fit the evaluation (not in this build: see docs/cli.md).
+    #[cfg(not(feature = "learn"))]
+    #[command(disable_help_flag = true)]
+    Train {
+        /// Whatever follows `train`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Print the help of mabula or of one of its commands.
     Help {
         /// The command, for example `analyze`.
@@ -71,7 +81,13 @@ fn main() -> ExitCode {
         Command::Engine(cmd) => engine_cmds::run(cmd),
         Command::Play(cmd) => play_cmds::run(cmd),
         Command::Serve(cmd) => serve_cmds::run(cmd),
+        #[cfg(feature = "learn")]
         Command::Train(cmd) => train_cmds::run(cmd),
+        #[cfg(not(feature = "learn"))]
+        Command::Train { .. } => Err(anyhow::anyhow!(
+            "this build of mabula has no train command: build it with \
+             `cargo build --release -p mabula-cli --features learn` (docs/cli.md)"
+        )),
         Command::Help { command } => help(&command),
     };
     match result {

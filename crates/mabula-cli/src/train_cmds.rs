@@ -1,12 +1,13 @@
-//! Commands that train the learnt evaluation: `mabula train label`, `fit` and `eval`. The work
-//! is in `mabula_engine::learn`; this module reads arguments, owns the files and the threads,
-//! and shows progress on stderr.
+//! Commands that train the learnt evaluation: `mabula train label`, `fit` and `eval` (built only
+//! with the `learn` feature). The work is in `mabula_engine::learn`; this module reads arguments,
+//! owns the files and the threads, and shows progress on stderr.
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use mabula::Scoring;
+use mabula_engine::eval::model::Model;
 use mabula_engine::learn::labels::{self, HEADER, Label, LabelRun};
-use mabula_engine::learn::model::{Agreement, FitSettings, Model, Sample, fit, held_out};
+use mabula_engine::learn::model::{Agreement, FitSettings, Sample, fit, held_out};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};

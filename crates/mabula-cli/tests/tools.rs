@@ -589,6 +589,18 @@ fn analyze_json_refuses_the_options_that_write_text() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
+#[cfg(not(feature = "learn"))]
+#[test]
+fn a_build_without_the_learn_feature_says_how_to_get_train() {
+    for args in [&["train", "--help"][..], &["train", "fit", "x.mlb"]] {
+        let out = mabula(args);
+        assert_eq!(out.status.code(), Some(1));
+        let text = stderr(&out);
+        assert!(text.contains("--features learn"), "{text}");
+    }
+}
+
+#[cfg(feature = "learn")]
 #[test]
 fn a_backward_stage_labels_the_solvers_positions_by_search_and_resumes() {
     let dir = temp_dir("backward");

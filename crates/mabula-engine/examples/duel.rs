@@ -9,13 +9,13 @@
 //! Settings come from the environment (see `tweak`), and `A_SLOW=LOW-HIGH:MS` gives A more time
 //! in one phase of the game (see `Phased`); the same with `B_`.
 
-use mabula::{Bitboard, Color, Move, Position, Scoring};
+use mabula::{Color, Move, Position, Scoring};
 use mabula_engine::arena::{
     EnginePlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, play_game, run_match,
 };
-use mabula_engine::learn::model::Model;
-use mabula_engine::learn::prior::Prior;
-use mabula_engine::learn::value::ValueModel;
+use mabula_engine::eval::model::Model;
+use mabula_engine::eval::prior::Prior;
+use mabula_engine::eval::value::ValueModel;
 use mabula_engine::limits::Limits;
 use mabula_engine::mcts::{MovePrior, ValuePrior};
 use mabula_engine::playout::Policy;
@@ -120,7 +120,7 @@ impl Player for Phased {
     }
 
     fn genmove(&mut self, pos: &Position) -> Result<Move, PlayerError> {
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let edges = pos.edges_left();
         let limits = if self.edges.contains(&edges) {
             &self.slow
         } else {

@@ -6,7 +6,7 @@
 //! cargo run --release -p mabula-engine --example errors -- [POSITIONS=30] [EDGES=14] [MOVETIME_MS=1000] [largest|product]
 //! ```
 
-use mabula::{Bitboard, Color, Scoring, deal};
+use mabula::{Color, Scoring, deal};
 use mabula_engine::playout::quick_eval;
 use mabula_engine::rng::Rng;
 use mabula_engine::search::Engine;
@@ -24,7 +24,7 @@ fn main() {
     for seed in 0..n {
         let mut pos = deal::random(seed, Color::White);
         let mut g = Rng::new(seed ^ 0xdead);
-        while (pos.occupied() & Bitboard::EDGE).count() > edges && !pos.is_game_over() {
+        while pos.edges_left() > edges && !pos.is_game_over() {
             let me = pos.side_to_move();
             let mut a = pos;
             a.play_unchecked(pos.nth_move(g.below(pos.count_moves())));

@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let p = mlp.probabilities(&s.features, l.scoring);
                 let e = groups.entry((l.scoring.name(), l.left())).or_default();
                 e.0 += 1;
-                e.1 += u64::from(mabula_engine::learn::model::argmax(p) == s.class);
+                e.1 += u64::from(mabula_engine::eval::model::argmax(p) == s.class);
             }
             for ((scoring, left), (n, agreed)) in groups {
                 println!(
@@ -85,7 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let e = groups.entry((l.scoring.name(), l.left())).or_default();
             e.0 += 1;
             let class = (l.result() + 1) as usize;
-            e.1 += u64::from(best.is_some_and(|p| mabula_engine::learn::model::argmax(p) == class));
+            e.1 += u64::from(best.is_some_and(|p| mabula_engine::eval::model::argmax(p) == class));
         }
         for ((scoring, left), (n, agreed)) in groups {
             println!(

@@ -7,8 +7,8 @@
 //! Positions come from the labeller's self-play (seed 1) at 10 to 16 marbles left.
 
 use mabula::Scoring;
+use mabula_engine::eval::model::Model;
 use mabula_engine::learn::labels::LabelRun;
-use mabula_engine::learn::model::Model;
 use mabula_engine::playout::{Policy, playout};
 use mabula_engine::rng::Rng;
 use std::time::Instant;

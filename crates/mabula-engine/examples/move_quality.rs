@@ -13,9 +13,9 @@
 //! keeps (slow from 14 left on).
 
 use mabula::{Move, Position, Scoring};
+use mabula_engine::eval::model::Model;
 use mabula_engine::learn::backward::ShallowSearch;
 use mabula_engine::learn::labels::LabelRun;
-use mabula_engine::learn::model::Model;
 use mabula_engine::{Engine, EngineConfig, Level, Limits, SolveMode, Solver};
 
 fn main() {

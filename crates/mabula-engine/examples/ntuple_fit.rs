@@ -16,10 +16,11 @@
 //! mover keeps the best result.
 
 use mabula::{Move, Position, Scoring};
-use mabula_engine::learn::features::{FEATURES, Features, features};
-use mabula_engine::learn::labels::{edges_left, read_labels};
-use mabula_engine::learn::model::{PHASES, held_out, phase};
-use mabula_engine::learn::prior::{ENTRIES, Inputs, TABLES};
+use mabula_engine::eval::features::{FEATURES, Features, features};
+use mabula_engine::eval::model::{PHASES, phase};
+use mabula_engine::eval::prior::{ENTRIES, Inputs, TABLES};
+use mabula_engine::learn::labels::read_labels;
+use mabula_engine::learn::model::held_out;
 
 const TABLE_WEIGHTS: usize = TABLES * ENTRIES * 3;
 const DENSE_WEIGHTS: usize = PHASES * 3 * FEATURES;
@@ -262,7 +263,7 @@ fn main() {
         };
         let mut by_left: std::collections::BTreeMap<u32, (u32, u32)> = Default::default();
         for (i, item) in test.iter().enumerate() {
-            let e = by_left.entry(edges_left(&item.0)).or_default();
+            let e = by_left.entry(item.0.edges_left()).or_default();
             e.0 += 1;
             e.1 += u32::from(agree(&test_samples, (i, item)));
         }

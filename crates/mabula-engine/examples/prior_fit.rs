@@ -13,8 +13,8 @@
 //! on the prior's five favourites. `EPOCHS` (300) and `L2` (1e-4) tune the fit.
 
 use mabula::{Move, Scoring};
-use mabula_engine::learn::labels::edges_left;
-use mabula_engine::learn::prior::{Inputs, Root, cross_entropy, fit, parse_search, softmax};
+use mabula_engine::eval::prior::{Inputs, softmax};
+use mabula_engine::learn::prior::{Root, cross_entropy, fit, parse_search};
 use std::collections::BTreeMap;
 
 fn main() {
@@ -46,7 +46,7 @@ fn main() {
                     .collect(),
             };
             if line_no % 5 == 4 {
-                test.push((scoring, edges_left(&pos), root));
+                test.push((scoring, pos.edges_left(), root));
             } else {
                 train.push(root);
             }

@@ -16,7 +16,6 @@
 use mabula::Scoring;
 use mabula_engine::Engine;
 use mabula_engine::arena::PlayerSpec;
-use mabula_engine::learn::labels::edges_left;
 use mabula_engine::learn::prior::{Search, parse_search};
 use std::collections::BTreeMap;
 
@@ -55,7 +54,7 @@ fn main() {
             t.0 += 1.0;
             t.1 += best - score;
             t.2 += f64::from(u8::from(mv == most));
-            let e = t.3.entry(edges_left(pos)).or_default();
+            let e = t.3.entry(pos.edges_left()).or_default();
             e.0 += 1.0;
             e.1 += best - score;
         }

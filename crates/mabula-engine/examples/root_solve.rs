@@ -11,7 +11,6 @@
 //! the report counts the moves, how many the root solver proved, and the median thinking time.
 
 use mabula::{Color, Scoring, deal};
-use mabula_engine::learn::labels::edges_left;
 use mabula_engine::{Engine, Level, Limits};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -30,7 +29,7 @@ fn main() {
         let mut engine = Engine::new(Level::new(10, i).config, scoring);
         let mut pos = deal::random(i, Color::White);
         while !pos.is_game_over() {
-            let left = edges_left(&pos);
+            let left = pos.edges_left();
             let analysis = engine.analyze(&pos, &limits);
             if left <= 16 {
                 let e = by.entry(left).or_default();

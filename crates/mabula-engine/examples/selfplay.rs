@@ -13,7 +13,6 @@
 //! in the environment the run starts at game `N` (for a second process).
 
 use mabula::{Color, Outcome, Scoring, deal};
-use mabula_engine::learn::labels::edges_left;
 use mabula_engine::rng::Rng;
 use mabula_engine::{Engine, EngineConfig, Level, Limits};
 use std::io::Write;
@@ -55,7 +54,7 @@ fn main() {
         let mut moves = Vec::new();
         while !pos.is_game_over() {
             let n = pos.count_moves();
-            let mv = if edges_left(&pos) > 16 && rng.below(20) == 0 {
+            let mv = if pos.edges_left() > 16 && rng.below(20) == 0 {
                 pos.nth_move(rng.below(n))
             } else {
                 engine.choose(&pos, &limits)

@@ -17,8 +17,8 @@
 //! values do. `EPOCHS` (200) and `L2` (1e-5) tune the fit.
 
 use mabula::{Color, Move, Position, Scoring};
-use mabula_engine::learn::labels::edges_left;
-use mabula_engine::learn::prior::{Inputs, parse_search};
+use mabula_engine::eval::prior::Inputs;
+use mabula_engine::learn::prior::parse_search;
 use mabula_engine::learn::value::{Sample, fit, log_loss};
 use std::collections::BTreeMap;
 
@@ -66,7 +66,7 @@ fn main() {
             for mv in moves.split(' ') {
                 let mover = pos.side_to_move();
                 pos.play_unchecked(mv.parse::<Move>().expect("move"));
-                if range.contains(&edges_left(&pos)) {
+                if range.contains(&pos.edges_left()) {
                     let target = match winner {
                         Some(c) if c == mover => 1.0,
                         Some(_) => 0.0,
@@ -142,7 +142,7 @@ fn main() {
             let favourite = (0..moves.len())
                 .max_by(|&a, &b| moves[a].2.total_cmp(&moves[b].2))
                 .unwrap();
-            let e = by.entry(edges_left(&pos)).or_default();
+            let e = by.entry(pos.edges_left()).or_default();
             e[0] += 1.0;
             e[1] += f64::from(u8::from(favourite < 5));
             let well: Vec<_> = moves.iter().filter(|m| m.0 >= 1000.0).collect();

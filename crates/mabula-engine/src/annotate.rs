@@ -23,7 +23,7 @@
 use crate::limits::Limits;
 use crate::search::{Engine, EngineConfig, MoveAnalysis, Value};
 use crate::solver::{SolveMode, Solver};
-use mabula::{Bitboard, Color, Move, Position, Scoring};
+use mabula::{Color, Move, Position, Scoring};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -187,7 +187,7 @@ impl Deepening {
         }
         self.engine.clear();
         let total: u32 = STEP_SHARES.iter().sum();
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let edges = pos.edges_left();
         let mut solved: Option<Solved> = None;
         let mut report = None;
         let mut playouts = 0;

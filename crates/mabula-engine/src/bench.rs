@@ -9,7 +9,7 @@ use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::{Engine, EngineConfig};
 use crate::solver::{SolveMode, Solver};
-use mabula::{Bitboard, Color, Position, Scoring, deal};
+use mabula::{Color, Position, Scoring, deal};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -45,7 +45,7 @@ impl BenchReport {
 pub fn position(seed: u64, left: u32) -> Position {
     let mut pos = deal::random(seed, Color::White);
     let mut rng = Rng::new(seed);
-    while (pos.occupied() & Bitboard::EDGE).count() > left && !pos.is_game_over() {
+    while pos.edges_left() > left && !pos.is_game_over() {
         let n = pos.count_moves();
         pos.play_unchecked(pos.nth_move(rng.below(n)));
     }
@@ -138,6 +138,6 @@ mod tests {
     fn the_bench_positions_are_fixed() {
         let a = super::position(3, 10);
         assert_eq!(a, super::position(3, 10));
-        assert_eq!((a.occupied() & mabula::Bitboard::EDGE).count(), 10);
+        assert_eq!(a.edges_left(), 10);
     }
 }

@@ -12,7 +12,10 @@
 //! - [`playout`]: random and cheap-policy playouts.
 //! - [`solver`]: the exact solver (negamax alpha-beta), result or final margin.
 //! - [`tt`]: the solver's lock-free transposition table.
-//! - [`learn`]: exact labels, features and a fitted evaluation model (`mabula train`).
+//! - [`eval`]: the learnt evaluation (features, model, move prior, value) read from the
+//!   embedded weights, for the player settings that use it.
+//! - `learn` (with the `learn` feature): exact labels and the fitting of [`eval`]'s models
+//!   (`mabula train` and the research examples).
 //! - [`levels`]: strength levels 1 to 10.
 //! - [`limits`]: time, node and stop-flag limits.
 //! - [`gtp`]: the engine protocol loop (RULES.md section 7), over any reader and writer.
@@ -33,7 +36,9 @@
 pub mod annotate;
 pub mod arena;
 pub mod bench;
+pub mod eval;
 pub mod gtp;
+#[cfg(feature = "learn")]
 pub mod learn;
 pub mod levels;
 pub mod limits;

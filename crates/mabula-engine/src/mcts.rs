@@ -10,9 +10,9 @@
 //!   [`MctsConfig::expand_after`] times, if the tree has room ([`MctsConfig::capacity`] nodes at
 //!   most: memory is bounded); a full tree keeps running playouts from its leaves. With a
 //!   [`MovePrior`] the children are tried in the prior's order; with a [`ValuePrior`] each
-//!   starts with a few visits' head start at the learnt value ([`crate::learn::value`]).
+//!   starts with a few visits' head start at the learnt value ([`crate::eval::value`]).
 //! - **Playouts**: [`crate::playout`]; or, with a [`LeafModel`], the learnt evaluation
-//!   ([`crate::learn::model`]) on a node's first visit, when its position is in the model's range.
+//!   ([`crate::eval::model`]) on a node's first visit, when its position is in the model's range.
 //! - **Solver**: every node keeps bounds `pess..=opt` of its exact result (-1, 0 or 1 for the
 //!   player who moved into it); terminal positions are exact, and positions with few marbles left
 //!   on edge spaces are handed to the exact solver ([`Solver::prove`]) under a small node
@@ -21,14 +21,14 @@
 //!   never selected again. A proven node counts as a playout with its exact result.
 //! - **Tree reuse**: [`Tree::advance`] keeps the subtree of the position actually reached.
 
-use crate::learn::model::Model;
-use crate::learn::prior::{Inputs, Prior, softmax};
-use crate::learn::value::ValueModel;
+use crate::eval::model::Model;
+use crate::eval::prior::{Inputs, Prior, softmax};
+use crate::eval::value::ValueModel;
 use crate::limits::Clock;
 use crate::playout::{Policy, playout};
 use crate::rng::Rng;
 use crate::solver::Solver;
-use mabula::{Bitboard, Color, Move, Outcome, Position, Scoring};
+use mabula::{Color, Move, Outcome, Position, Scoring};
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
@@ -51,7 +51,7 @@ pub struct MctsConfig {
     pub solve_edges: u32,
     /// The solver's node budget per hand-over.
     pub solve_nodes: u64,
-    /// The most nodes the tree may hold ([`NODE_BYTES`] each).
+    /// The most nodes the tree may hold ([`MctsConfig::node_bytes`] each).
     pub capacity: usize,
     /// The learnt evaluation at the leaves (none: playouts only).
     pub leaf_model: Option<LeafModel>,
@@ -166,6 +166,18 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
+    /// The memory one tree node takes: [`NODE_BYTES`], and [`LEARNT_BYTES`] more when the
+    /// tree keeps what a move prior or a value gave its nodes.
+    pub fn node_bytes(&self) -> usize {
+        NODE_BYTES + if self.keeps_learnt() { LEARNT_BYTES } else { 0 }
+    }
+
+    /// Whether the tree keeps a [`Learnt`] beside each node (only a move prior or a value
+    /// gives nodes anything to keep).
+    fn keeps_learnt(&self) -> bool {
+        self.move_prior.is_some() || self.value_prior.is_some()
+    }
+
     /// Plain UCT: uniformly random playouts, no solver, expansion at once, exploration
     /// constant √2 (the textbook baseline).
     pub fn baseline() -> MctsConfig {
@@ -188,6 +200,12 @@ impl MctsConfig {
 /// The size of one tree node in bytes.
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
+/// The size of what a move prior and a value give one node, kept beside the nodes.
+pub const LEARNT_BYTES: usize = std::mem::size_of::<Learnt>();
+
+// Level 10 uses no prior or value: its nodes are the 16 bytes below, four to a cache line.
+const _: () = assert!(NODE_BYTES == 16);
+
 /// One node: the move into it, statistics for the player who made that move, bounds of its exact
 /// result, and where its children are.
 #[derive(Copy, Clone, Debug)]
@@ -203,9 +221,15 @@ struct Node {
     pess: i8,
     /// The exact result is at most this.
     opt: i8,
+}
+
+/// What the learnt move prior and value gave one node, in an array beside the nodes that only a
+/// tree searched with a prior or a value has (so that a node stays 16 bytes without them).
+#[derive(Copy, Clone, Debug, Default)]
+struct Learnt {
     /// The move prior's share for this move, out of 255 (0 without a prior).
     prior: u8,
-    /// Visits the learnt value gave this node when it was created (included in `visits`).
+    /// Visits the learnt value gave this node when it was created (included in its `visits`).
     head_start: u8,
 }
 
@@ -219,8 +243,6 @@ impl Node {
             mv: mv.code(),
             pess: -1,
             opt: 1,
-            prior: 0,
-            head_start: 0,
         }
     }
 
@@ -257,6 +279,9 @@ pub struct ChildStats {
 /// A search tree for one root position.
 pub struct Tree {
     nodes: Vec<Node>,
+    /// What the prior and the value gave each node, index for index with `nodes`; `None` when
+    /// the search uses neither.
+    learnt: Option<Vec<Learnt>>,
     root: Position,
     scoring: Scoring,
     capacity: usize,
@@ -265,11 +290,17 @@ pub struct Tree {
 impl Tree {
     /// An empty tree for `root`.
     pub fn new(root: Position, scoring: Scoring, capacity: usize) -> Tree {
+        Tree::with_learnt(root, scoring, capacity, false)
+    }
+
+    /// An empty tree for `root` that keeps a [`Learnt`] beside each node when `learnt`.
+    fn with_learnt(root: Position, scoring: Scoring, capacity: usize, learnt: bool) -> Tree {
         let capacity = capacity.max(1 << 8);
         let mut nodes = Vec::with_capacity(capacity.min(1 << 16));
         nodes.push(Node::new(Move::PASS));
         Tree {
             nodes,
+            learnt: learnt.then(|| vec![Learnt::default()]),
             root,
             scoring,
             capacity,
@@ -306,8 +337,9 @@ impl Tree {
     /// below the current root and the subtree has at most `max_copy` nodes; otherwise starts an
     /// empty tree. Returns whether anything was kept.
     pub fn advance(&mut self, pos: &Position, scoring: Scoring, max_copy: usize) -> bool {
+        let learnt = self.learnt.is_some();
         if scoring != self.scoring {
-            *self = Tree::new(*pos, scoring, self.capacity);
+            *self = Tree::with_learnt(*pos, scoring, self.capacity, learnt);
             return false;
         }
         if *pos == self.root {
@@ -315,13 +347,14 @@ impl Tree {
         }
         let found = self.find(0, self.root, pos, 3);
         match found.and_then(|idx| self.copy_subtree(idx, max_copy)) {
-            Some(nodes) => {
+            Some((nodes, learnt)) => {
                 self.nodes = nodes;
+                self.learnt = learnt;
                 self.root = *pos;
                 true
             }
             None => {
-                *self = Tree::new(*pos, scoring, self.capacity);
+                *self = Tree::with_learnt(*pos, scoring, self.capacity, learnt);
                 false
             }
         }
@@ -344,10 +377,15 @@ impl Tree {
         None
     }
 
-    /// The subtree under `idx`, renumbered into a fresh arena (breadth first), if it has at most
-    /// `max_copy` nodes.
-    fn copy_subtree(&self, idx: usize, max_copy: usize) -> Option<Vec<Node>> {
+    /// The subtree under `idx` (and what was learnt of its nodes), renumbered into a fresh
+    /// arena (breadth first), if it has at most `max_copy` nodes.
+    fn copy_subtree(
+        &self,
+        idx: usize,
+        max_copy: usize,
+    ) -> Option<(Vec<Node>, Option<Vec<Learnt>>)> {
         let mut out = Vec::with_capacity(self.capacity.min(1 << 16));
+        let mut learnt = self.learnt.as_ref().map(|l| vec![l[idx]]);
         let mut root = self.nodes[idx];
         root.mv = Move::PASS.code();
         out.push(root);
@@ -360,11 +398,14 @@ impl Tree {
                 }
                 let first = out.len();
                 out.extend_from_slice(&self.nodes[node.children()]);
+                if let (Some(to), Some(from)) = (learnt.as_mut(), self.learnt.as_ref()) {
+                    to.extend_from_slice(&from[node.children()]);
+                }
                 out[next].first = first as u32;
             }
             next += 1;
         }
-        Some(out)
+        Some((out, learnt))
     }
 
     /// Statistics of every move of the root (empty before the first search).
@@ -447,7 +488,7 @@ impl Worker {
         solver: Option<Solver>,
     ) -> Worker {
         Worker {
-            tree: Tree::new(root, scoring, config.capacity),
+            tree: Tree::with_learnt(root, scoring, config.capacity, config.keeps_learnt()),
             rng: Rng::new(seed),
             solver,
             config,
@@ -513,9 +554,8 @@ impl Worker {
                 {
                     break value;
                 }
-                if node.visits - u32::from(node.head_start) + 1 < self.config.expand_after
-                    && idx != 0
-                {
+                let head_start = self.tree.learnt.as_ref().map_or(0, |l| l[idx].head_start);
+                if node.visits - u32::from(head_start) + 1 < self.config.expand_after && idx != 0 {
                     break self.playouts_from(&pos);
                 }
                 match self.expand(idx, &pos, clock) {
@@ -569,7 +609,7 @@ impl Worker {
     /// range.
     fn model_value(&self, pos: &Position, depth: u32) -> Option<([u32; 2], u32)> {
         let leaf = self.config.leaf_model.as_ref()?;
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let edges = pos.edges_left();
         if !leaf.edges.contains(&edges) || depth > leaf.max_depth || pos.is_game_over() {
             return None;
         }
@@ -596,6 +636,7 @@ impl Worker {
             .move_prior
             .as_ref()
             .map_or(0.0, |p| p.bias / 255.0);
+        let learnt = self.tree.learnt.as_deref().unwrap_or_default();
         let mut best = parent.first as usize;
         let mut best_score = f32::NEG_INFINITY;
         for i in parent.children() {
@@ -613,8 +654,8 @@ impl Worker {
                     (1.0 / v, 1.0 / v.sqrt())
                 }
             };
-            let score =
-                (0.5 * n.wins as f32 + bias * f32::from(n.prior)) * inv + explore * inv_sqrt;
+            let prior = learnt.get(i).map_or(0.0, |l| f32::from(l.prior));
+            let score = (0.5 * n.wins as f32 + bias * prior) * inv + explore * inv_sqrt;
             if score > best_score {
                 best_score = score;
                 best = i;
@@ -626,7 +667,7 @@ impl Worker {
     fn expand(&mut self, idx: usize, pos: &Position, clock: &Clock) -> Expansion {
         let moves = pos.legal_moves();
         let mover = pos.side_to_move().other();
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let edges = pos.edges_left();
         if moves.is_empty() {
             if !self.config.prove {
                 return Expansion::Over;
@@ -659,7 +700,13 @@ impl Worker {
         let value = (self.config.value_prior.as_ref())
             .filter(|v| v.edges.contains(&edges) && v.value.knows(scoring));
         nodes.extend(moves.iter().map(|&m| Node::new(m)));
-        if prior.is_some() || value.is_some() {
+        // A worker with a prior or a value has a tree that keeps what they give.
+        if let Some(learnt) = self.tree.learnt.as_mut() {
+            learnt.resize(nodes.len(), Learnt::default());
+        }
+        if (prior.is_some() || value.is_some())
+            && let Some(learnt) = self.tree.learnt.as_mut()
+        {
             let me = pos.side_to_move();
             let inputs: Vec<Inputs> = moves
                 .iter()
@@ -671,18 +718,28 @@ impl Worker {
                 .collect();
             if let Some(v) = value {
                 let w = u32::from(v.weight);
-                for (n, x) in nodes[first..].iter_mut().zip(&inputs) {
+                let children = nodes[first..].iter_mut().zip(&mut learnt[first..]);
+                for ((n, l), x) in children.zip(&inputs) {
                     n.visits = w;
                     n.wins = ((2 * w) as f32 * v.value.expected(x)).round() as u32;
-                    n.head_start = v.weight;
+                    l.head_start = v.weight;
                 }
             }
             if let Some(p) = prior {
                 let scores: Vec<f32> = inputs.iter().map(|x| p.prior.score(x)).collect();
-                for (n, share) in nodes[first..].iter_mut().zip(softmax(&scores)) {
-                    n.prior = (255.0 * share).round() as u8;
+                for (l, share) in learnt[first..].iter_mut().zip(softmax(&scores)) {
+                    l.prior = (255.0 * share).round() as u8;
                 }
-                nodes[first..].sort_by_key(|n| std::cmp::Reverse(n.prior));
+                // Children in the prior's order (a stable sort: ties keep generation order).
+                let mut children: Vec<(Node, Learnt)> = nodes[first..]
+                    .iter()
+                    .copied()
+                    .zip(learnt[first..].iter().copied())
+                    .collect();
+                children.sort_by_key(|(_, l)| std::cmp::Reverse(l.prior));
+                for (k, (n, l)) in children.into_iter().enumerate() {
+                    (nodes[first + k], learnt[first + k]) = (n, l);
+                }
             }
         }
         nodes[idx].first = first as u32;
@@ -737,7 +794,7 @@ mod tests {
     fn late(seed: u64, left: u32) -> Position {
         let mut pos = deal::random(seed, Color::White);
         let mut rng = Rng::new(seed);
-        while (pos.occupied() & Bitboard::EDGE).count() > left && !pos.is_game_over() {
+        while pos.edges_left() > left && !pos.is_game_over() {
             let n = pos.count_moves();
             pos.play_unchecked(pos.nth_move(rng.below(n)));
         }
@@ -788,14 +845,13 @@ mod tests {
     /// spaces and loses when an even number is: after a move from an even count, the side that
     /// moved at the root loses at every depth.
     fn parity_decides() -> Model {
-        use crate::learn::features::{FEATURES, SIDE_FEATURES};
+        use crate::eval::features::{FEATURES, SIDE_FEATURES};
         let odd = 2 + 2 * SIDE_FEATURES;
-        let mut bytes = Model::default().to_bytes();
+        let mut model = Model::default();
         let mut set = |block: usize, feature: usize, w: f32| {
-            let at = 8 + 4 * (block * FEATURES + feature);
-            bytes[at..at + 4].copy_from_slice(&w.to_le_bytes());
+            model.weights[block * FEATURES + feature] = w;
         };
-        let blocks = 2 * crate::learn::model::PHASES * 3;
+        let blocks = 2 * crate::eval::model::PHASES * 3;
         for block in 0..blocks {
             match block % 3 {
                 0 => {
@@ -809,11 +865,7 @@ mod tests {
                 _ => {}
             }
         }
-        Model::from_bytes(&bytes).expect("weights")
-    }
-
-    fn edges_left_of(pos: &Position) -> u32 {
-        (pos.occupied() & Bitboard::EDGE).count()
+        model
     }
 
     #[test]
@@ -838,7 +890,7 @@ mod tests {
             wins as f64 / (2 * visits) as f64
         };
         // Every position below the root is lost for the side that moved at the root.
-        assert_eq!(edges_left_of(&pos) % 2, 0);
+        assert_eq!(pos.edges_left() % 2, 0);
         assert!(run(0..=24, u32::MAX) < 0.01);
         // Out of range, playouts decide, and they are not that one-sided.
         assert!(run(20..=24, u32::MAX) > 0.1);
@@ -847,9 +899,11 @@ mod tests {
         assert_eq!(run(0..=24, 0), run(25..=25, u32::MAX));
     }
 
+    // Fitted priors and values need the fitting code.
+    #[cfg(feature = "learn")]
     #[test]
     fn the_move_prior_orders_the_moves_and_draws_visits_to_its_favourite() {
-        use crate::learn::prior::{Inputs, Root, fit};
+        use crate::learn::prior::{Root, fit};
         let pos = deal::random(6, Color::White);
         let moves = pos.legal_moves();
         // A prior fitted to one long search that looked only at the last move.
@@ -897,6 +951,7 @@ mod tests {
         assert!(2 * biased > top, "{biased} against {top}");
     }
 
+    #[cfg(feature = "learn")]
     #[test]
     fn the_value_gives_new_children_a_head_start_at_its_score() {
         use crate::learn::value::{Sample, fit};
@@ -942,6 +997,52 @@ mod tests {
         let best = stats.iter().max_by_key(|s| s.visits).unwrap();
         assert_eq!(best.mv, favourite);
         assert!(stats.iter().all(|s| s.visits >= 20));
+    }
+
+    #[test]
+    fn what_the_prior_and_the_value_gave_the_nodes_stays_beside_them_through_reuse() {
+        assert_eq!(MctsConfig::default().node_bytes(), 16);
+        let config = MctsConfig {
+            move_prior: Some(MovePrior::embedded()),
+            value_prior: Some(ValuePrior::embedded()),
+            ..MctsConfig::default()
+        };
+        assert_eq!(config.node_bytes(), 16 + LEARNT_BYTES);
+        let pos = deal::random(4, Color::White);
+        let mut w = Worker::new(pos, Scoring::Largest, config, 1, None);
+        let kept = |tree: &Tree| tree.learnt.as_ref().map(Vec::len);
+        w.run(&Limits::none().start(), 5_000);
+        assert_eq!(kept(&w.tree), Some(w.tree.len()));
+        // The root's children are in the prior's order, and each has the value's head start.
+        let learnt = w.tree.learnt.as_ref().expect("kept");
+        let shares: Vec<u8> = w.tree.nodes[0]
+            .children()
+            .map(|c| learnt[c].prior)
+            .collect();
+        assert!(shares.windows(2).all(|p| p[0] >= p[1]), "{shares:?}");
+        assert!(shares[0] > shares[shares.len() - 1], "{shares:?}");
+        let children = w.tree.nodes[0].children();
+        assert!(children.clone().all(|c| learnt[c].head_start == 8));
+        assert!(children.clone().all(|c| w.tree.nodes[c].visits >= 8));
+        // Two moves on, the kept subtree keeps what its nodes were given.
+        let best = (w.tree.root_stats().into_iter())
+            .max_by_key(|s| s.visits)
+            .expect("moves");
+        let next = pos.play(best.mv).and_then(|p| p.play(best.pv[1])).unwrap();
+        assert!(w.tree.advance(&next, Scoring::Largest, usize::MAX));
+        assert_eq!(kept(&w.tree), Some(w.tree.len()));
+        let learnt = w.tree.learnt.as_ref().expect("kept");
+        assert!(w.tree.nodes[0].children().any(|c| learnt[c].prior > 0));
+        w.run(&Limits::none().start(), 2_000);
+        assert_eq!(kept(&w.tree), Some(w.tree.len()));
+        // A new tree for another position keeps them too; a plain search keeps nothing.
+        assert!(
+            !w.tree
+                .advance(&deal::random(5, Color::White), Scoring::Largest, 0)
+        );
+        assert_eq!(kept(&w.tree), Some(1));
+        let plain = Worker::new(pos, Scoring::Largest, MctsConfig::default(), 1, None);
+        assert_eq!(kept(&plain.tree), None);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::mcts::{ChildStats, MctsConfig, Worker};
 use crate::rng::Rng;
 use crate::solver::{Solution, SolveMode, Solver};
 use crate::tt::Table;
-use mabula::{Bitboard, Move, Position, Scoring};
+use mabula::{Move, Position, Scoring};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -261,7 +261,7 @@ impl Engine {
         if self.workers.len() != count || !self.config.reuse {
             self.workers.clear();
         }
-        let capacity = (self.config.tree_mb << 20) / crate::mcts::NODE_BYTES / count.max(1);
+        let capacity = (self.config.tree_mb << 20) / self.config.mcts.node_bytes() / count.max(1);
         let mut config = self.config.mcts.clone();
         config.capacity = capacity;
         let seed = self.config.seed ^ self.searches.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -302,7 +302,7 @@ impl Engine {
                 elapsed: started.elapsed(),
             };
         }
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let edges = pos.edges_left();
         let threads = self.config.threads.max(1);
         let root_solve = self.config.mcts.prove && edges <= self.config.root_solve_edges;
         let tree_threads = if root_solve && threads > 1 {
@@ -736,7 +736,7 @@ mod tests {
         for seed in 0..80 {
             let mut pos = deal::random(seed, Color::White);
             let mut rng = Rng::new(seed);
-            while (pos.occupied() & Bitboard::EDGE).count() > 8 {
+            while pos.edges_left() > 8 {
                 pos.play_unchecked(pos.nth_move(rng.below(pos.count_moves())));
             }
             let mut solver = Solver::new(Scoring::Product, 4);

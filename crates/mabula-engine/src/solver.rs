@@ -307,7 +307,7 @@ impl Solver {
     fn result_value(&mut self, pos: &Position) -> Option<i32> {
         // Whether the root is a cut node of a null-window search depends on its result: guess
         // it from playouts (half points out of 400) where the tree is big enough to care.
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let edges = pos.edges_left();
         let guess = if edges >= PLAYOUT_ORDER_MIN_EDGES {
             self.playout_score(pos, pos.side_to_move(), 200)
         } else {
@@ -501,7 +501,7 @@ impl Solver {
         beta: i32,
         cut: bool,
     ) -> i32 {
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let edges = pos.edges_left();
         if self.threads <= 1 || edges < SPLIT_MIN_EDGES {
             return self.search::<MARGIN>(pos, alpha, beta, cut);
         }
@@ -680,7 +680,7 @@ impl Solver {
         if self.nodes >= self.next_poll {
             self.poll();
         }
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let edges = pos.edges_left();
         if edges <= 1 {
             return self.last_push::<MARGIN>(pos, alpha, beta);
         }
@@ -951,7 +951,7 @@ mod tests {
     fn endgame(seed: u64, left: u32) -> Position {
         let mut pos = deal::random(seed, Color::White);
         let mut rng = crate::rng::Rng::new(seed);
-        while (pos.occupied() & Bitboard::EDGE).count() > left && !pos.is_game_over() {
+        while pos.edges_left() > left && !pos.is_game_over() {
             let n = pos.count_moves();
             pos.play_unchecked(pos.nth_move(rng.below(n)));
         }

@@ -165,7 +165,7 @@ fn an_answer_keeps_the_id_of_its_command() {
 fn late_position(seed: u64, edges: u32) -> Position {
     let mut pos = deal::random(seed, Color::White);
     let mut i = 0;
-    while (pos.occupied() & mabula::Bitboard::EDGE).count() > edges && !pos.is_game_over() {
+    while pos.edges_left() > edges && !pos.is_game_over() {
         let moves = pos.legal_moves();
         pos.play_unchecked(moves[(i * 5 + 2) % moves.len()]);
         i += 1;

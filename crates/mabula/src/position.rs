@@ -181,6 +181,21 @@ impl Position {
         Bitboard(self.marbles[0].0 | self.marbles[1].0)
     }
 
+    /// Marbles of either colour still on edge spaces: the game's clock. Every push brings one
+    /// edge marble into the field and none ever goes back, so it falls by one with each push,
+    /// stays with a pass, and bounds the pushes still to come.
+    ///
+    /// ```
+    /// use mabula::{Color, deal};
+    /// let mut pos = deal::random(1, Color::White);
+    /// assert_eq!(pos.edges_left(), 24);
+    /// pos.play_unchecked(pos.legal_moves()[0]);
+    /// assert_eq!(pos.edges_left(), 23);
+    /// ```
+    pub const fn edges_left(&self) -> u32 {
+        (self.occupied().0 & Bitboard::EDGE.0).count_ones()
+    }
+
     /// The colour of the marble on `sq`, if any.
     pub const fn color_at(&self, sq: Square) -> Option<Color> {
         if self.marbles[0].contains(sq) {
@@ -582,6 +597,28 @@ mod tests {
     #[test]
     fn a_position_fits_in_32_bytes() {
         assert!(std::mem::size_of::<Position>() <= 32);
+    }
+
+    #[test]
+    fn the_edge_clock_falls_by_one_with_each_push_and_stays_with_a_pass() {
+        for seed in 0..20 {
+            let mut pos = crate::deal::random(seed, Color::Black);
+            assert_eq!(pos.edges_left(), 24);
+            let mut k = seed as usize;
+            loop {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[k % moves.len()];
+                k = (k * 31 + 7) % 1009;
+                let before = pos.edges_left();
+                pos.play_unchecked(mv);
+                let fall = u32::from(!mv.is_pass());
+                assert_eq!(pos.edges_left(), before - fall, "after {mv} in {pos}");
+                assert_eq!(pos.edges_left(), pos.edges_left());
+            }
+        }
     }
 
     #[test]

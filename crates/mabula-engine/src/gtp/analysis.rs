@@ -6,7 +6,7 @@ use super::Gtp;
 use crate::annotate::{ExactMoves, exact_moves};
 use crate::limits::Limits;
 use crate::search::{Engine, MoveAnalysis, Value};
-use mabula::{Bitboard, Move, Position, Scoring};
+use mabula::{Move, Position, Scoring};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -89,7 +89,7 @@ pub(super) struct Update {
 
 impl AnalysisState {
     pub(super) fn new(gtp: &Gtp, pos: &Position) -> AnalysisState {
-        let edges = (pos.occupied() & Bitboard::EDGE).count();
+        let edges = pos.edges_left();
         AnalysisState {
             engine: gtp.analysis_engine(),
             scoring: gtp.scoring,

@@ -11,8 +11,7 @@
 //! Like every label, a search label follows from its position alone: the model's features are
 //! seeded by the position, and the moves are searched in their fixed order.
 
-use super::labels::edges_left;
-use super::model::{Model, argmax};
+use crate::eval::model::{Model, argmax};
 use mabula::{Move, Position, Scoring};
 
 /// A search a few pushes deep with a model at its leaves.
@@ -72,7 +71,7 @@ impl<'a> ShallowSearch<'a> {
     /// Searches `pos` (which must have a move to make).
     pub fn search(&mut self, pos: &Position) -> SearchValue {
         self.evaluations = 0;
-        let stop = edges_left(pos).saturating_sub(self.depth);
+        let stop = pos.edges_left().saturating_sub(self.depth);
         self.negamax(pos, stop, 0.0, 1.0)
     }
 
@@ -89,7 +88,7 @@ impl<'a> ShallowSearch<'a> {
                 best: Move::PASS,
             };
         }
-        if edges_left(pos) <= stop {
+        if pos.edges_left() <= stop {
             self.evaluations += 1;
             let p = self.model.probabilities(pos, self.scoring);
             return SearchValue {
@@ -133,7 +132,7 @@ mod tests {
             let margin = pos.scores(scoring).margin(pos.side_to_move());
             return (margin.signum() + 1) as f32 / 2.0;
         }
-        if edges_left(pos) <= stop {
+        if pos.edges_left() <= stop {
             return model.expected(pos, scoring);
         }
         moves
@@ -167,7 +166,7 @@ mod tests {
         let mut rng = Rng::new(21);
         for game in 0..3 {
             let mut pos = deal::random(game, Color::White);
-            while edges_left(&pos) > 13 {
+            while pos.edges_left() > 13 {
                 pos.play_unchecked(pos.nth_move(rng.below(pos.count_moves())));
             }
             let mut search = ShallowSearch::new(&model, Scoring::Largest, 2);
@@ -189,7 +188,7 @@ mod tests {
         let mut rng = Rng::new(22);
         for game in 0..20 {
             let mut pos = deal::random(game, Color::Black);
-            while edges_left(&pos) > 3 {
+            while pos.edges_left() > 3 {
                 pos.play_unchecked(pos.nth_move(rng.below(pos.count_moves())));
             }
             if pos.is_game_over() {

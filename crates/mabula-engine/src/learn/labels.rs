@@ -26,7 +26,7 @@
 //! while writing), and the writer cuts it off before appending.
 
 use super::backward::ShallowSearch;
-use super::model::Model;
+use crate::eval::model::Model;
 use crate::levels::Level;
 use crate::limits::Limits;
 use crate::rng::Rng;
@@ -77,7 +77,7 @@ impl Label {
 
     /// Marbles still on edge spaces.
     pub fn left(&self) -> u32 {
-        edges_left(&self.position)
+        self.position.edges_left()
     }
 
     /// The record of this label.
@@ -187,11 +187,6 @@ pub enum DecodeError {
     Io(#[from] io::Error),
 }
 
-/// Marbles still on edge spaces: the game's clock (see the module documentation).
-pub fn edges_left(pos: &Position) -> u32 {
-    (pos.occupied() & Bitboard::EDGE).count()
-}
-
 /// Reads a whole label file (header and records), ignoring a trailing partial record.
 pub fn read_labels(mut reader: impl Read) -> Result<Vec<Label>, DecodeError> {
     let mut bytes = Vec::new();
@@ -285,7 +280,7 @@ impl LabelRun {
         };
         let limits = Limits::nodes(level.playouts.unwrap_or(1_000));
         let mut engine = Engine::new(config, self.scoring);
-        while edges_left(&pos) > self.left {
+        while pos.edges_left() > self.left {
             let n = pos.count_moves();
             if n == 0 {
                 return None;
@@ -433,7 +428,7 @@ mod tests {
         };
         for index in 0..3 {
             let pos = run.position(index);
-            assert_eq!(edges_left(&pos), 20);
+            assert_eq!(pos.edges_left(), 20);
             assert_eq!(pos, run.position(index));
             assert!(!pos.is_game_over());
         }

@@ -3,8 +3,8 @@
 //! per scoring mode, with the clock as an input instead of weights per phase. It answers whether
 //! the linear model's agreement is limited by its form or by its features; it is not shipped.
 
-use super::features::{FEATURES, Features};
 use super::model::Sample;
+use crate::eval::features::{FEATURES, Features};
 use crate::rng::Rng;
 use mabula::Scoring;
 
@@ -130,7 +130,7 @@ pub fn fit_mlp(samples: &[Sample], epochs: usize, rate: f32, seed: u64) -> Mlp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::features::features;
+    use crate::eval::features::features;
     use mabula::Color;
 
     #[test]

@@ -209,7 +209,7 @@ pub fn features(pos: &Position, scoring: Scoring) -> Features {
         me.other(),
         &mut out[1 + SIDE_FEATURES..1 + 2 * SIDE_FEATURES],
     );
-    let left = (pos.occupied() & Bitboard::EDGE).count();
+    let left = pos.edges_left();
     let mine = (pos.marbles(me) & Bitboard::EDGE).count() as f32;
     let theirs = (pos.marbles(me.other()) & Bitboard::EDGE).count() as f32;
     let g = 1 + 2 * SIDE_FEATURES;
