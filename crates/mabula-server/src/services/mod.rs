@@ -153,14 +153,15 @@ impl Services {
     /// Registers this instance, resumes the engine moves nobody computes, and starts the timed
     /// jobs and the notices' listener until `stop` turns true.
     pub async fn start(&self, stop: watch::Receiver<bool>) -> Result<(), ApiError> {
+        // Followers first, so that no change (an engine move resumed below) goes unheard.
+        self.clocks.follow(self.games.subscribe());
+        self.ratings.follow(self.games.subscribe());
         self.cluster.heartbeat().await.0?;
         match self.games.sweep_engines().await {
             Ok(0) => {}
             Ok(n) => tracing::info!("resumed the engine in {n} games"),
             Err(e) => tracing::warn!("cannot resume engine games: {}", e.message),
         }
-        self.clocks.follow(self.games.subscribe());
-        self.ratings.follow(self.games.subscribe());
         let s = self.clone();
         let mut until = stop.clone();
         tokio::spawn(async move {
