@@ -5,7 +5,7 @@
 use crate::analysis::PositionAnalysis;
 use crate::clock::TimeControl;
 use crate::game::{EndReason, EngineSettings, Mode, PairHalf, SideSchema, UndoOffer};
-use mabula::{Color, Position};
+use mabula::{Color, Position, Square};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -174,11 +174,14 @@ pub struct MoveView {
     /// `b1-b4` or `pass`.
     pub notation: String,
     /// The edge space left; `null` for a pass.
-    pub from: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub from: Option<Square>,
     /// The field square reached; `null` for a pass.
-    pub to: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub to: Option<Square>,
     /// `[from, to]` of every marble that moved, the pusher first.
-    pub slides: Vec<[String; 2]>,
+    #[schema(value_type = Vec<[String; 2]>)]
+    pub slides: Vec<[Square; 2]>,
     /// The position after the move.
     #[schema(value_type = String)]
     pub position: Position,
@@ -199,11 +202,14 @@ pub struct LegalMoveView {
     /// `b1-b4` or `pass`.
     pub notation: String,
     /// The edge space left; `null` for a pass.
-    pub from: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub from: Option<Square>,
     /// The field square reached; `null` for a pass.
-    pub to: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub to: Option<Square>,
     /// `[from, to]` of every marble that would move, the pusher first.
-    pub slides: Vec<[String; 2]>,
+    #[schema(value_type = Vec<[String; 2]>)]
+    pub slides: Vec<[Square; 2]>,
     /// The position after the move.
     #[schema(value_type = String)]
     pub position: Position,
@@ -231,9 +237,11 @@ pub struct AllScores {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct GroupsView {
     /// White's groups, largest first.
-    pub white: Vec<Vec<String>>,
+    #[schema(value_type = Vec<Vec<String>>)]
+    pub white: Vec<Vec<Square>>,
     /// Black's groups, largest first.
-    pub black: Vec<Vec<String>>,
+    #[schema(value_type = Vec<Vec<String>>)]
+    pub black: Vec<Vec<Square>>,
 }
 
 /// One seat.

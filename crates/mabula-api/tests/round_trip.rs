@@ -1,7 +1,7 @@
 //! Every main shape reads back what it writes, and what the server writes on a game's socket
 //! (the borrowed `ServerMessage`) reads as the client's `OwnedServerMessage`.
 
-use mabula::{Color, Position};
+use mabula::{Color, Position, Square};
 use mabula_api::analysis::{
     Counts, GameAnalysis, LineView, NoteView, PositionAnalysis, SideCounts, ValueView, VerdictView,
 };
@@ -41,9 +41,9 @@ fn a_move() -> MoveView {
         record_number: "1.".into(),
         side: Color::White,
         notation: "b1-b4".into(),
-        from: Some("b1".into()),
-        to: Some("b4".into()),
-        slides: vec![["b1".into(), "b4".into()]],
+        from: Some(Square::B1),
+        to: Some(Square::B4),
+        slides: vec![[Square::B1, Square::B4]],
         position: position(AFTER),
     }
 }
@@ -96,7 +96,7 @@ fn a_state() -> GameState {
             product: ScoresView { white: 1, black: 0 },
         },
         groups: GroupsView {
-            white: vec![vec!["b4".into()]],
+            white: vec![vec![Square::B4]],
             black: vec![],
         },
         result: "0-1".into(),

@@ -65,34 +65,25 @@ pub struct RecordQuery {
 }
 
 /// `[from, to]` of every marble that `mv` moves from `pos` to `after`, the pusher first.
-pub fn slides(pos: &Position, mv: Move, after: &Position) -> Vec<[String; 2]> {
+pub fn slides(pos: &Position, mv: Move, after: &Position) -> Vec<[Square; 2]> {
     let (Some(from), Some(line)) = (mv.from(), mv.line()) else {
         return Vec::new();
     };
-    let path: Vec<Square> = std::iter::once(from).chain(line).collect();
-    let before_at: Vec<Square> = path
-        .iter()
-        .copied()
-        .filter(|&s| pos.color_at(s).is_some())
-        .collect();
-    let after_at: Vec<Square> = path
-        .iter()
-        .copied()
-        .filter(|&s| after.color_at(s).is_some())
-        .collect();
+    let path = std::iter::once(from).chain(line);
+    let before_at = path.clone().filter(|&s| pos.color_at(s).is_some());
+    let after_at = path.filter(|&s| after.color_at(s).is_some());
     before_at
-        .iter()
-        .zip(&after_at)
+        .zip(after_at)
         .filter(|(a, b)| a != b)
-        .map(|(a, b)| [a.to_string(), b.to_string()])
+        .map(|(a, b)| [a, b])
         .collect()
 }
 
-fn squares(bb: Bitboard) -> Vec<String> {
-    bb.map(|s| s.to_string()).collect()
+fn squares(bb: Bitboard) -> Vec<Square> {
+    bb.collect()
 }
 
-fn groups(pos: &Position, color: Color) -> Vec<Vec<String>> {
+fn groups(pos: &Position, color: Color) -> Vec<Vec<Square>> {
     let mut gs: Vec<Bitboard> = pos.groups(color).collect();
     gs.sort_by_key(|g| std::cmp::Reverse(g.count()));
     gs.into_iter().map(squares).collect()
@@ -116,8 +107,8 @@ pub fn move_view(game: &mabula::Game, index: usize, before: &Position) -> MoveVi
         record_number: game.move_number(index),
         side: before.side_to_move(),
         notation: mv.to_string(),
-        from: mv.from().map(|s| s.to_string()),
-        to: mv.to().map(|s| s.to_string()),
+        from: mv.from(),
+        to: mv.to(),
         slides: slides(before, mv, &after),
         position: after,
     }
@@ -194,8 +185,8 @@ pub fn legal_move_views(pos: &Position, finished: bool) -> Vec<LegalMoveView> {
             after.play_unchecked(mv);
             LegalMoveView {
                 notation: mv.to_string(),
-                from: mv.from().map(|s| s.to_string()),
-                to: mv.to().map(|s| s.to_string()),
+                from: mv.from(),
+                to: mv.to(),
                 slides: slides(pos, mv, &after),
                 position: after,
             }
@@ -361,7 +352,12 @@ mod tests {
             let mv: Move = text.parse().expect("move");
             slides(&pos, mv, &pos.play(mv).expect("legal"))
         };
-        let pair = |a: &str, b: &str| [a.to_string(), b.to_string()];
+        let pair = |a: &str, b: &str| {
+            [
+                a.parse::<Square>().expect("square"),
+                b.parse().expect("square"),
+            ]
+        };
         assert_eq!(slides_of("b1-b3"), vec![pair("b1", "b3"), pair("b3", "b4")]);
         assert_eq!(slides_of("b1-b2"), vec![pair("b1", "b2")]);
     }

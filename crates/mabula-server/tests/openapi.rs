@@ -74,3 +74,14 @@ fn every_operation_lists_the_rate_limit() {
         assert!(lacking.is_empty(), "{method} {path} does not list 429");
     }
 }
+
+#[test]
+fn every_operation_has_its_own_id() {
+    let mut seen = std::collections::BTreeMap::new();
+    for (method, path, op) in operations() {
+        let id = op["operationId"].as_str().expect("an operation has an id");
+        if let Some(other) = seen.insert(id.to_string(), format!("{method} {path}")) {
+            panic!("{method} {path} and {other} share the operation id {id}");
+        }
+    }
+}

@@ -142,15 +142,31 @@ impl FromStr for Setup {
 /// The longest position string: eight full ranks, seven slashes, a space and the side to move.
 const MAX_LEN: usize = 8 * 8 + 7 + 2;
 
-impl fmt::Display for Setup {
-    /// Writes the position string into a buffer and hands it to the formatter in one piece: the
-    /// server writes dozens per answer, and a `write!` per character costs three times as much.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut buf = [0u8; MAX_LEN];
-        let mut len = 0;
+/// A position string on the stack (see [`Setup::text`]).
+#[derive(Clone, Copy)]
+pub struct PositionText {
+    bytes: [u8; MAX_LEN],
+    len: usize,
+}
+
+impl PositionText {
+    /// The position string.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).expect("the position string is ASCII")
+    }
+}
+
+impl Setup {
+    /// The position string, written without allocating or formatting: the server writes dozens
+    /// an answer, and a `write!` per character costs three times as much.
+    pub fn text(&self) -> PositionText {
+        let mut out = PositionText {
+            bytes: [0; MAX_LEN],
+            len: 0,
+        };
         let mut put = |byte: u8| {
-            buf[len] = byte;
-            len += 1;
+            out.bytes[out.len] = byte;
+            out.len += 1;
         };
         for rank in (0..8).rev() {
             let mut empty = 0;
@@ -179,7 +195,20 @@ impl fmt::Display for Setup {
         }
         put(b' ');
         put(self.turn.char() as u8);
-        f.write_str(std::str::from_utf8(&buf[..len]).expect("the position string is ASCII"))
+        out
+    }
+}
+
+impl Position {
+    /// The position string on the stack (see [`Setup::text`]).
+    pub fn text(&self) -> PositionText {
+        self.to_setup().text()
+    }
+}
+
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text().as_str())
     }
 }
 

@@ -126,7 +126,13 @@ fn sq(index: u8) -> Square {
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.from(), self.to()) {
-            (Some(from), Some(to)) => write!(f, "{from}-{to}"),
+            (Some(from), Some(to)) => {
+                // In one piece: the server writes a notation for every legal move of an answer.
+                let mut text = [b'-'; 5];
+                text[..2].copy_from_slice(from.name().as_bytes());
+                text[3..].copy_from_slice(to.name().as_bytes());
+                f.write_str(std::str::from_utf8(&text).expect("square names are ASCII"))
+            }
             _ => f.write_str("pass"),
         }
     }

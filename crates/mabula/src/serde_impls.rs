@@ -6,12 +6,16 @@ use crate::{Color, Game, GameResult, Move, Position, Scoring, Square};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Implements both traits for a type with `Display` and a parser.
+/// Implements both traits for a type with `Display` (or the given way to write it) and a parser.
 macro_rules! as_text {
     ($ty:ty, $parse:expr) => {
+        as_text!($ty, $parse, |value: &$ty, s: S| s.collect_str(value));
+    };
+    ($ty:ty, $parse:expr, $write:expr) => {
         impl Serialize for $ty {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(self)
+                let write = $write;
+                write(self, s)
             }
         }
 
@@ -25,9 +29,17 @@ macro_rules! as_text {
     };
 }
 
-as_text!(Position, |t| t.parse().map_err(|e| format!("{e}")));
+as_text!(
+    Position,
+    |t| t.parse().map_err(|e| format!("{e}")),
+    |pos: &Position, s: S| s.serialize_str(pos.text().as_str())
+);
 as_text!(Move, |t| t.parse().map_err(|e| format!("{e}")));
-as_text!(Square, |t| t.parse().map_err(|e| format!("{e}")));
+as_text!(
+    Square,
+    |t| t.parse().map_err(|e| format!("{e}")),
+    |square: &Square, s: S| s.serialize_str(square.name())
+);
 as_text!(Scoring, |t| t.parse().map_err(|e| format!("{e}")));
 as_text!(Game, |t| t.parse().map_err(|e| format!("{e}")));
 as_text!(Color, |t| Color::parse(t).ok_or_else(|| format!(

@@ -76,6 +76,23 @@ impl Square {
         (b'a' + self.file()) as char
     }
 
+    /// The square's name, `"a1"` to `"h8"`, without formatting (the server writes hundreds an
+    /// answer).
+    pub fn name(self) -> &'static str {
+        #[rustfmt::skip]
+        const NAMES: [&str; 64] = [
+            "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1",
+            "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+            "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3",
+            "a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4",
+            "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5",
+            "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6",
+            "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7",
+            "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8",
+        ];
+        NAMES[self.index() as usize]
+    }
+
     /// The name's digit, `'1'` to `'8'`.
     pub const fn rank_char(self) -> char {
         (b'1' + self.rank()) as char
@@ -99,7 +116,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file_char(), self.rank_char())
+        f.write_str(self.name())
     }
 }
 
@@ -167,5 +184,20 @@ impl Color {
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_the_file_letter_and_the_rank_digit_and_reads_back() {
+        for square in Square::ALL {
+            let spelled = format!("{}{}", square.file_char(), square.rank_char());
+            assert_eq!(square.name(), spelled);
+            assert_eq!(square.to_string(), spelled);
+            assert_eq!(spelled.parse::<Square>(), Ok(square));
+        }
     }
 }

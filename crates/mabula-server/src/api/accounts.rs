@@ -228,7 +228,7 @@ pub async fn log_out_everywhere(
 }
 
 /// Take guest games into the account: each seat a token holds and that has no account yet.
-#[utoipa::path(post, path = "/api/account/claim", tag = "players", request_body = ClaimRequest,
+#[utoipa::path(post, operation_id = "claim_guest_games", path = "/api/account/claim", tag = "players", request_body = ClaimRequest,
     responses(
         (status = 200, description = "The games taken", body = ClaimAnswer),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),

@@ -56,7 +56,7 @@ pub async fn create(
 }
 
 /// List recent, live or finished games.
-#[utoipa::path(get, path = "/api/games", tag = "games", params(ListQuery),
+#[utoipa::path(get, operation_id = "list_games", path = "/api/games", tag = "games", params(ListQuery),
     responses(
         (status = 200, description = "Games, newest activity first", body = GameList),
         (status = 400, description = "An unknown filter, a limit out of range or an unknown parameter (`bad_request`)", body = ErrorBody),
@@ -191,7 +191,7 @@ pub async fn resign(
 
 /// Claim the win because the other side left: in a game on a real-time clock, once the other
 /// side has had no connection for 30 seconds on its own turn.
-#[utoipa::path(post, path = "/api/games/{id}/claim", tag = "games", request_body = Empty,
+#[utoipa::path(post, operation_id = "claim_win", path = "/api/games/{id}/claim", tag = "games", request_body = Empty,
     params(("id" = String, Path, description = "Game id")),
     security(("token" = [])),
     responses(

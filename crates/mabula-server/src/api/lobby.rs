@@ -32,7 +32,7 @@ pub fn router() -> Router<AppState> {
 pub use mabula_api::lobby::{SeekList, Started};
 
 /// The open seeks, with your challenges.
-#[utoipa::path(get, path = "/api/seeks", tag = "players",
+#[utoipa::path(get, operation_id = "list_seeks", path = "/api/seeks", tag = "players",
     responses(
         (status = 200, description = "The seeks", body = SeekList),
         (status = 429, response = super::docs::Throttled),
@@ -114,7 +114,7 @@ pub async fn accept(
 
 /// The lobby's live channel (`docs/api.md`): the seek list at once and after every change; a
 /// logged-in player's games as they begin.
-#[utoipa::path(get, path = "/api/lobby/ws", tag = "players",
+#[utoipa::path(get, operation_id = "lobby_socket", path = "/api/lobby/ws", tag = "players",
     responses(
         (status = 101, description = "The connection is now a WebSocket"),
         (status = 400, description = "Not a WebSocket handshake (`bad_request`)", body = ErrorBody),

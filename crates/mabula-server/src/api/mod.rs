@@ -37,9 +37,21 @@ use axum::{Json, Router};
 use std::sync::Arc;
 use tokio::sync::watch;
 
-/// What every handler can reach: the services it may use, and the edge's own state.
+/// What every handler can reach (see [`Handles`]), behind one pointer: axum clones the state for
+/// every handler and layer of every request.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Handles>);
+
+impl std::ops::Deref for AppState {
+    type Target = Handles;
+
+    fn deref(&self) -> &Handles {
+        &self.0
+    }
+}
+
+/// The services a handler may use, and the edge's own state.
+pub struct Handles {
     /// The live games.
     pub games: Arc<Games>,
     /// Seeks and challenges.
@@ -69,7 +81,7 @@ impl AppState {
         shutdown: watch::Receiver<bool>,
         websockets: Arc<limits::Slots>,
     ) -> AppState {
-        AppState {
+        AppState(Arc::new(Handles {
             games: services.games.clone(),
             lobby: services.lobby.clone(),
             accounts: services.accounts.clone(),
@@ -79,7 +91,7 @@ impl AppState {
             engine: services.engine.clone(),
             shutdown,
             websockets,
-        }
+        }))
     }
 }
 

@@ -38,7 +38,7 @@ const CLOSE_GRACE: Duration = Duration::from_secs(1);
 const MAX_MESSAGES_PER_SECOND: u32 = 20;
 
 /// The live channel of a game: a WebSocket (the protocol is in `docs/api.md`, section 5).
-#[utoipa::path(get, path = "/api/games/{id}/ws", tag = "games",
+#[utoipa::path(get, operation_id = "game_socket", path = "/api/games/{id}/ws", tag = "games",
     params(("id" = String, Path, description = "Game id")),
     responses(
         (status = 101, description = "The connection is now a WebSocket"),

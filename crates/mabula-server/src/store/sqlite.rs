@@ -10,6 +10,7 @@ use sqlx::sqlite::{
     SqliteRow, SqliteSynchronous,
 };
 use std::str::FromStr;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -121,7 +122,12 @@ impl super::Backend for Sqlite {
             let mut tx = conn.begin().await?;
             let mut outcomes = Vec::with_capacity(ops.len());
             for op in ops {
-                outcomes.push(apply_one(&mut tx, op).await?);
+                outcomes.push(match op {
+                    WriteOp::Change(c) if matches!(c.moves, MovesChange::Append { .. }) => {
+                        change_and_append(&mut tx, c).await?
+                    }
+                    _ => apply_one(&mut tx, op).await?,
+                });
             }
             tx.commit().await?;
             Ok(outcomes)
@@ -223,3 +229,28 @@ impl super::Backend for Sqlite {
 }
 
 super::sql::queries!(SqliteConnection, SqliteRow);
+
+/// [`q::CHANGE_GAME`] and then, only if it changed the game (`changes()` counts the rows of the
+/// statement just before), the move appended: two statements in one query, so one trip to
+/// SQLite's worker thread instead of two for every move.
+static CHANGE_APPEND: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{}; INSERT INTO moves (game_id, ply, notation, played_at) \
+         SELECT $1, $27, $28, $10 WHERE changes() = 1",
+        q::CHANGE_GAME
+    )
+});
+
+/// A change that appends a move (the change of most moves), in one query; whether it applied.
+async fn change_and_append(conn: &mut SqliteConnection, c: &RowChange) -> Result<bool, StoreError> {
+    let MovesChange::Append { ply, mv } = &c.moves else {
+        unreachable!("only changes that append a move come here");
+    };
+    let done = bind_change(CHANGE_APPEND.as_str(), c)
+        .bind(i64::from(*ply))
+        .bind(mv.to_string())
+        .execute(&mut *conn)
+        .await?;
+    // The update and the insert, or neither.
+    Ok(done.rows_affected() == 2)
+}

@@ -12,6 +12,7 @@
 // analysis-model.js. Here every event becomes a message for `dispatch`, which updates the model,
 // draws it with `render(model)` and carries out the effects the update asked for.
 
+import { program } from '../program.js';
 import { h, s, clear, announce } from '../dom.js';
 import { t, percent, number } from '../i18n.js';
 import { api, request, seatOf, ApiError } from '../api.js';
@@ -101,23 +102,14 @@ export function mount(main) {
   const query = new URLSearchParams(location.search);
   const gameId = query.get('game');
   const startPosition = query.get('position');
-  let model = init();
-  let unmounted = false;
+  const page = program(init(), update, render, run);
+  const dispatch = page.dispatch;
   /** The stream of the shown position's analysis (one at a time), and every stream open. */
   let stream = null;
   const controllers = new Set();
   /** What each part of the page was last drawn from (see `part`). */
   let drawn = {};
 
-  /** The one way the page changes: a message to the model, then render, then the effects. */
-  function dispatch(msg) {
-    if (unmounted) return;
-    const { model: next, effects } = update(model, msg);
-    const changed = next !== model;
-    model = next;
-    if (changed) render(model);
-    for (const effect of effects) run(effect);
-  }
 
   document.title = `${t('analysis.title')} · Mabula`;
 
@@ -161,7 +153,7 @@ export function mount(main) {
     // The move under the click: the graph's x axis runs from the start to the last move.
     const box = graphSvg.getBoundingClientRect();
     const x = ((e.clientX - box.left) / box.width) * GRAPH_W;
-    dispatch({ type: 'ply', index: Math.round(((x - LEFT) / (GRAPH_W - LEFT - PAD)) * plies(model)) });
+    dispatch({ type: 'ply', index: Math.round(((x - LEFT) / (GRAPH_W - LEFT - PAD)) * plies(page.model)) });
   });
   graphSvg.addEventListener('keydown', (e) => {
     if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
@@ -175,7 +167,7 @@ export function mount(main) {
     boardCol, engineCard, treeCard, graphCard);
 
   const onKey = (e) => {
-    if (e.target.closest('input, textarea, select') || !e.altKey || !model.nodes[model.current]) return;
+    if (e.target.closest('input, textarea, select') || !e.altKey || !page.model.nodes[page.model.current]) return;
     if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
       e.preventDefault();
       dispatch({ type: e.key === 'ArrowLeft' ? 'prev' : 'next' });
@@ -187,14 +179,14 @@ export function mount(main) {
 
   return {
     unmount() {
-      unmounted = true;
+      page.stopped = true;
       document.removeEventListener('keydown', onKey);
       for (const c of controllers) c.abort();
     },
     onLang() {
       document.title = `${t('analysis.title')} · Mabula`;
       drawn = {};
-      render(model);
+      render(page.model);
     },
   };
 

@@ -8,6 +8,7 @@
 // becomes a message for `dispatch`, which updates the model, draws it with one `render(model)`
 // and carries out the effects the update asked for, whose results come back as messages.
 
+import { program } from '../program.js';
 import { h, s, clear, translateDom, setText, announce, toast, copyText, reducedMotion, usingKeyboard } from '../dom.js';
 import { t } from '../i18n.js';
 import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, Live, ApiError } from '../api.js';
@@ -45,9 +46,9 @@ function sentence(parts) {
 const now = () => performance.now();
 
 export function mount(main, { id, replay }) {
-  let model = init({ id, replay, token: seatOf(id)?.token || null, showGroups: readBool(GROUPS_KEY), autoPass: readBool(AUTO_PASS_KEY) });
+  const page = program(init({ id, replay, token: seatOf(id)?.token || null, showGroups: readBool(GROUPS_KEY), autoPass: readBool(AUTO_PASS_KEY) }), update, render, run);
+  const dispatch = page.dispatch;
   let live = null;
-  let unmounted = false;
   let endDialogOpen = null;
   /** @type {number | undefined} */
   let autoplayTimer;
@@ -58,15 +59,6 @@ export function mount(main, { id, replay }) {
   /** What each part of the page was last drawn from: a part is redrawn when its key changes. */
   let drawn = {};
 
-  /** The one way the page changes: a message to the model, then render, then the effects. */
-  function dispatch(msg) {
-    if (unmounted) return;
-    const { model: next, effects } = update(model, msg);
-    const changed = next !== model;
-    model = next;
-    if (changed) render(model);
-    for (const effect of effects) run(effect);
-  }
 
   // ---- Skeleton ------------------------------------------------------------------------------
   const board = new Board({
@@ -107,10 +99,10 @@ export function mount(main, { id, replay }) {
   const banners = h('div', { class: 'banners', style: 'display:grid;gap:10px' });
   const dealNote = h('p', { class: 'deal-note muted', hidden: true });
   const actions = h('div', { class: 'actions' });
-  const groupsToggle = h('input', { type: 'checkbox', checked: model.showGroups, onchange: () => dispatch({ type: 'groups', on: groupsToggle.checked }) });
+  const groupsToggle = h('input', { type: 'checkbox', checked: page.model.showGroups, onchange: () => dispatch({ type: 'groups', on: groupsToggle.checked }) });
   const hintsToggle = h('input', { type: 'checkbox', class: 'hints-toggle', onchange: () => dispatch({ type: 'hints', on: hintsToggle.checked }) });
   const hintsLabel = h('label', { hidden: true }, hintsToggle, h('span', { i18n: 'game.hints' }));
-  const autoPassToggle = h('input', { type: 'checkbox', class: 'auto-pass-toggle', checked: model.autoPass,
+  const autoPassToggle = h('input', { type: 'checkbox', class: 'auto-pass-toggle', checked: page.model.autoPass,
     onchange: () => dispatch({ type: 'autoPass', on: autoPassToggle.checked }) });
   const autoPassLabel = h('label', { hidden: true }, autoPassToggle, h('span', { i18n: 'game.autoPass' }));
   const toggles = h('div', { class: 'toggles' },
@@ -143,7 +135,7 @@ export function mount(main, { id, replay }) {
       toast(t(ok ? 'game.copied' : 'game.copyFailed'), ok ? 'info' : 'error');
     } }),
     h('button', { type: 'button', class: 'btn small share-button', i18n: 'share.button',
-      onclick: () => model.state && shareDialog(id, { ply: current(model), flipped: Boolean(model.flipped) }) }),
+      onclick: () => page.model.state && shareDialog(id, { ply: current(page.model), flipped: Boolean(page.model.flipped) }) }),
     replay ? null : h('a', { class: 'btn small', href: `/replay/${id}`, i18n: 'game.replay' }),
     h('a', { class: 'btn small analyse-link', href: `/analysis?game=${id}`, i18n: 'game.analyse' }));
 
@@ -158,7 +150,7 @@ export function mount(main, { id, replay }) {
 
   /** Takes the seat of a join link first, if the address carries one; then loads the game. */
   async function start() {
-    let token = model.token;
+    let token = page.model.token;
     const join = new URLSearchParams(location.hash.slice(1)).get('join');
     if (join) {
       history.replaceState(null, '', location.pathname);
@@ -210,17 +202,17 @@ export function mount(main, { id, replay }) {
     switch (e.type) {
       case 'connect':
         live = new Live(id, {
-          token: model.token,
-          cursor: () => ({ since: model.state ? model.state.moves.length : 0, epoch: model.state ? model.state.epoch : 0 }),
+          token: page.model.token,
+          cursor: () => ({ since: page.model.state ? page.model.state.moves.length : 0, epoch: page.model.state ? page.model.state.epoch : 0 }),
           onMessage: (msg) => dispatch({ type: 'server', msg, at: now() }),
           onStatus: (st) => dispatch({ type: 'conn', status: st }),
         }).start();
         break;
       case 'estimateDeal':
-        estimateDeal(model.state);
+        estimateDeal(page.model.state);
         break;
       case 'send':
-        api.move(id, model.token, e.move, e.number)
+        api.move(id, page.model.token, e.move, e.number)
           .then((st) => dispatch({ type: 'played', state: st, at: now() }))
           .catch((error) => dispatch({ type: 'playFailed', error }));
         break;
@@ -239,12 +231,12 @@ export function mount(main, { id, replay }) {
         confirmResign(e.local, e.side);
         break;
       case 'askHint':
-        request('POST', `/api/games/${id}/hint`, { token: model.token, body: {} })
+        request('POST', `/api/games/${id}/hint`, { token: page.model.token, body: {} })
           .then((res) => dispatch({ type: 'hinted', state: res.state, analysis: res.analysis, at: now() }))
           .catch((error) => dispatch({ type: 'actFailed', error }));
         break;
       case 'refetch':
-        api.state(id, model.token)
+        api.state(id, page.model.token)
           .then((st) => dispatch({ type: 'refetched', state: st, at: now() }))
           .catch(() => { /* the socket will resync */ })
           .finally(() => live?.resync());
@@ -293,7 +285,7 @@ export function mount(main, { id, replay }) {
         clearInterval(clockTimer);
         clockTimer = e.on ? setInterval(() => {
           const at = now();
-          renderClocks(model, at);
+          renderClocks(page.model, at);
           dispatch({ type: 'clockTick', at });
         }, 100) : undefined;
         break;
@@ -318,7 +310,7 @@ export function mount(main, { id, replay }) {
   }
 
   function actRequest(action, side) {
-    const token = model.token;
+    const token = page.model.token;
     switch (action) {
       case 'undo': return api.undo(id, token);
       case 'acceptUndo': return api.acceptUndo(id, token);
@@ -342,11 +334,11 @@ export function mount(main, { id, replay }) {
 
   async function rematch() {
     try {
-      const grant = await api.rematch(id, model.token);
+      const grant = await api.rematch(id, page.model.token);
       keepGrant(grant);
       navigate(`/game/${grant.game_id}`);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'rematch_taken' && model.state?.rematch) navigate(`/game/${model.state.rematch}`);
+      if (err instanceof ApiError && err.code === 'rematch_taken' && page.model.state?.rematch) navigate(`/game/${page.model.state.rematch}`);
       else toast(errorText(err), 'error');
     }
   }
@@ -362,8 +354,8 @@ export function mount(main, { id, replay }) {
   }
 
   function showEnd() {
-    const m = model;
-    if (unmounted || !m.state || m.state.status !== 'finished') return;
+    const m = page.model;
+    if (page.stopped || !m.state || m.state.status !== 'finished') return;
     if (endDialogOpen && endDialogOpen.open) return;
     const buttons = [];
     const close = () => endDialogOpen?.close();
@@ -805,7 +797,7 @@ export function mount(main, { id, replay }) {
 
   // Arrow keys outside the board and the fields step through the moves.
   function onKey(e) {
-    if (!model.state || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!page.model.state || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     const tag = e.target.tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || e.target.closest?.('svg.board') || e.target.closest?.('dialog')) return;
     if (e.key === 'ArrowLeft') { e.preventDefault(); dispatch({ type: 'step', by: -1 }); }
@@ -817,7 +809,7 @@ export function mount(main, { id, replay }) {
 
   return {
     unmount() {
-      unmounted = true;
+      page.stopped = true;
       if (live) live.stop();
       clearInterval(autoplayTimer);
       clearInterval(clockTimer);
@@ -829,10 +821,10 @@ export function mount(main, { id, replay }) {
     onLang() {
       translateDom(main);
       board.svg.setAttribute('aria-label', t('board.label'));
-      if (model.state) {
+      if (page.model.state) {
         board.render();
         drawn = {};
-        render(model);
+        render(page.model);
       }
     },
   };

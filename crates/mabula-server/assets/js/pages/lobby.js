@@ -7,6 +7,7 @@
 // Here the socket, the clicks and the timer become messages for `dispatch`, which updates the
 // model, draws it with `render(model)` and carries out the effects the update asked for.
 
+import { program } from '../program.js';
 import { h, clear, translateDom, toast, announce } from '../dom.js';
 import { t, timeAgo } from '../i18n.js';
 import { api, withdrawOnLeave } from '../api.js';
@@ -43,22 +44,13 @@ const presetKey = ([i, inc]) => `${i}+${inc}`;
 
 export function mount(main) {
   const prefs = loadPrefs();
-  let model = init({ me: myName(), seeks: lobbyFeed.seeks, conn: lobbyFeed.status, quickScoring: prefs.quickScoring });
-  let unmounted = false;
+  const page = program(init({ me: myName(), seeks: lobbyFeed.seeks, conn: lobbyFeed.status, quickScoring: prefs.quickScoring }), update, render, run);
+  const dispatch = page.dispatch;
   /** @type {number | undefined} */
   let turnTimer;
   /** What each part of the page was last drawn from (see `part`). */
   let drawn = {};
 
-  /** The one way the page changes: a message to the model, then render, then the effects. */
-  function dispatch(msg) {
-    if (unmounted) return;
-    const { model: next, effects } = update(model, msg);
-    const changed = next !== model;
-    model = next;
-    if (changed) render(model);
-    for (const effect of effects) run(effect);
-  }
 
   const setTitle = () => { document.title = `${t('lobby.title')} · Mabula`; };
   setTitle();
@@ -296,7 +288,7 @@ export function mount(main) {
   async function loadTurn() {
     let ids;
     try { ids = (await api.myTurn()).games; } catch { return; }
-    if (unmounted) return;
+    if (page.stopped) return;
     const states = await Promise.all(ids.slice(0, 10).map((id) => api.state(id).catch(() => null)));
     dispatch({ type: 'turnLoaded', games: states.filter(Boolean) });
   }
@@ -506,10 +498,10 @@ export function mount(main) {
   const onTurn = () => dispatch({ type: 'turn' });
   window.addEventListener('myturn', onTurn);
   // The page is unloaded: the requests must outlive it.
-  const leave = () => withdrawOnLeave([...model.openedHere]);
+  const leave = () => withdrawOnLeave([...page.model.openedHere]);
   window.addEventListener('pagehide', leave);
 
-  render(model);
+  render(page.model);
   renderNotify();
   seekForm.refresh();
   dispatch({ type: 'start' });
@@ -520,7 +512,7 @@ export function mount(main) {
   return {
     unmount() {
       dispatch({ type: 'leave' });
-      unmounted = true;
+      page.stopped = true;
       unsubscribe();
       window.removeEventListener('myturn', onTurn);
       window.removeEventListener('pagehide', leave);
@@ -530,7 +522,7 @@ export function mount(main) {
       translateDom(main);
       seekForm.refresh();
       drawn = {};
-      render(model);
+      render(page.model);
       renderNotify();
     },
   };
