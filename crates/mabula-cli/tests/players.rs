@@ -653,3 +653,165 @@ async fn a_player_who_leaves_a_clocked_game_is_claimed_against_after_thirty_seco
     gus.on(at(2)).play_first_legal(&new_id).await;
     fay.on(at(0)).play_first_legal(&new_id).await;
 }
+
+/// Fills `database` with 3,000 open seeks from 600 accounts (a flood from before this server
+/// started), through the store as the server would.
+async fn flood_seeks(database: &str) {
+    use mabula_server::model::TimeControl;
+    use mabula_server::store::players::{AccountRow, SeekRow};
+    let store = mabula_server::store::Store::open(database)
+        .await
+        .expect("the database");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("time")
+        .as_millis() as i64;
+    for a in 0..600 {
+        let key = format!("flood{a}");
+        let account = AccountRow {
+            key: key.clone(),
+            name: key.clone(),
+            password_hash: "not a hash".into(),
+            created_at: now - 60_000,
+        };
+        assert!(store.db().create_account(&account).await.expect("stored"));
+        for s in 0..5 {
+            let seek = SeekRow {
+                id: format!("f{a}x{s}"),
+                account: key.clone(),
+                name: key.clone(),
+                rating: 1500,
+                provisional: true,
+                target: None,
+                scoring: mabula::Scoring::Largest,
+                rated: false,
+                control: TimeControl::Days { days: 3 },
+                color: "random".into(),
+                rating_min: None,
+                rating_max: None,
+                created_at: now - 60_000 + a,
+                expires_at: now + 3_600_000,
+                address: format!("10.0.{}.{}", a / 200, a % 200),
+            };
+            assert!(store.db().insert_seek(&seek, None).await.expect("stored"));
+        }
+    }
+    store.close().await;
+}
+
+/// Three instances on PostgreSQL when it is there, else one on SQLite, on a database that
+/// `prepare` filled first.
+async fn instances(dir: &tempfile::TempDir) -> (Vec<Instance>, String) {
+    match std::env::var("MABULA_TEST_POSTGRES_URL") {
+        Ok(url) => {
+            let db = mabula_server::store::postgres::create_database(&url)
+                .await
+                .expect("a fresh database");
+            flood_seeks(&db).await;
+            ((0..3).map(|_| Instance::start(&db, 20)).collect(), db)
+        }
+        Err(_) => {
+            let db = sqlite(dir);
+            flood_seeks(&db).await;
+            (vec![Instance::start(&db, 20)], db)
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_flood_of_3000_seeks_a_new_seek_is_listed_accepted_and_withdrawn_on_every_instance()
+{
+    let dir = tempfile::tempdir().expect("dir");
+    let (nodes, _db) = instances(&dir).await;
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    let last = bases.len() - 1;
+    let alice = Player::sign_up(&bases[0], "alice").await;
+    let bob = Player::sign_up(&bases[last], "bob").await;
+    let seek_body = json!({"scoring": "largest", "days": 2});
+
+    // Alice's seek is listed to her and to Bob, behind 3,000 older ones.
+    let (status, seek) = alice.post("/api/seeks", seek_body.clone()).await;
+    assert_eq!(status, 201, "{seek}");
+    let id = seek["id"].as_str().expect("id").to_string();
+    for (who, p) in [("alice", &alice), ("bob", &bob)] {
+        let (_, list) = p.get("/api/seeks").await;
+        let ids: Vec<&str> = list["seeks"]
+            .as_array()
+            .expect("seeks")
+            .iter()
+            .filter_map(|s| s["id"].as_str())
+            .collect();
+        assert!(
+            ids.contains(&id.as_str()),
+            "{who} does not see the new seek"
+        );
+    }
+    // Withdrawn on another instance than it was opened on.
+    assert_eq!(
+        alice
+            .on(&bases[last])
+            .delete(&format!("/api/seeks/{id}"))
+            .await,
+        204
+    );
+
+    // A second seek, accepted by Bob: the game begins.
+    let (status, seek) = alice.post("/api/seeks", seek_body.clone()).await;
+    assert_eq!(status, 201, "{seek}");
+    let id = seek["id"].as_str().expect("id");
+    let (status, game) = bob
+        .post(&format!("/api/seeks/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{game}");
+    // A third player accepting someone else's challenge is told it is not theirs (403).
+    let carol = Player::sign_up(&bases[0], "carol").await;
+    let (status, challenge) = alice
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "days": 2, "to": "bob"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{challenge}");
+    let cid = challenge["id"].as_str().expect("id");
+    let (status, refused) = carol
+        .post(&format!("/api/seeks/{cid}/accept"), json!({}))
+        .await;
+    assert_eq!(
+        (status, refused["code"].as_str()),
+        (403, Some("seek_not_for_you"))
+    );
+    assert_eq!(carol.delete(&format!("/api/seeks/{cid}")).await, 403);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_seeks_are_capped_per_player_and_per_address() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = sqlite(&dir);
+    let node = Instance::start(&db, 20);
+    let base = node.client.base().to_string();
+    let seek_body = json!({"scoring": "largest", "days": 2});
+    // Five a player.
+    let dora = Player::sign_up(&base, "dora").await;
+    for _ in 0..5 {
+        assert_eq!(dora.post("/api/seeks", seek_body.clone()).await.0, 201);
+    }
+    let (status, refused) = dora.post("/api/seeks", seek_body.clone()).await;
+    assert_eq!(status, 422, "{refused}");
+    // Twenty an address: the fifth player from this address gets none.
+    for n in 0..3 {
+        let p = Player::sign_up(&base, &format!("extra{n}")).await;
+        for _ in 0..5 {
+            assert_eq!(p.post("/api/seeks", seek_body.clone()).await.0, 201);
+        }
+    }
+    let last = Player::sign_up(&base, "last").await;
+    let (status, refused) = last.post("/api/seeks", seek_body.clone()).await;
+    assert_eq!(status, 422, "{refused}");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("per address"),
+        "{refused}"
+    );
+}

@@ -4,6 +4,7 @@
 //! correspondence game.
 
 use super::AppState;
+use super::limits::client_key;
 use crate::auth::Session;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{ClientAddr, JsonBody, MaybeSession};
@@ -63,10 +64,14 @@ pub async fn list(
     ))]
 pub async fn open(
     State(app): State<AppState>,
+    client: ClientAddr,
     session: Session,
     JsonBody(req): JsonBody<SeekRequest>,
 ) -> Result<Response, ApiError> {
-    let seek = app.lobby.open_seek(&session, req).await?;
+    let seek = app
+        .lobby
+        .open_seek(&session, &client_key(client), req)
+        .await?;
     Ok((StatusCode::CREATED, Json(seek)).into_response())
 }
 

@@ -10,7 +10,7 @@ use super::{Games, now_ms};
 use crate::auth::{self, Session};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{Player, Speed, TimeControl};
-use crate::store::players::SeekRow;
+use crate::store::players::{SeekCaps, SeekRow};
 use crate::store::{Notice, Store};
 use mabula::Scoring;
 use std::sync::Arc;
@@ -21,8 +21,11 @@ const REALTIME_SEEK_MS: i64 = 30 * 60 * 1000;
 /// How long a correspondence seek or challenge stays open (ms).
 const CORRESPONDENCE_SEEK_MS: i64 = 7 * 86_400_000;
 
-/// The most open seeks and challenges one player may have.
-const SEEKS_PER_PLAYER: usize = 5;
+/// The most open seeks and challenges one player, and one client address, may have.
+const SEEK_CAPS: SeekCaps = SeekCaps {
+    per_account: 5,
+    per_address: 20,
+};
 
 pub use mabula_api::lobby::{ClockRequest, SeekRequest, SeekView};
 
@@ -97,10 +100,12 @@ impl Lobby {
         Ok(())
     }
 
-    /// Opens a seek (or a challenge, with `to`) for the player of `session`.
+    /// Opens a seek (or a challenge, with `to`) for the player of `session`, asking from
+    /// `client`.
     pub async fn open_seek(
         &self,
         session: &Session,
+        client: &str,
         req: SeekRequest,
     ) -> Result<SeekView, ApiError> {
         let scoring: Scoring = req
@@ -147,19 +152,6 @@ impl Lobby {
             }
         };
         let now = now_ms();
-        let mine = self
-            .store
-            .db()
-            .seeks(now, Some(&session.key))
-            .await?
-            .into_iter()
-            .filter(|s| s.account == session.key)
-            .count();
-        if mine >= SEEKS_PER_PLAYER {
-            return Err(invalid(format!(
-                "you have {SEEKS_PER_PLAYER} open seeks and challenges already: withdraw one first"
-            )));
-        }
         let rating = self
             .store
             .db()
@@ -185,8 +177,15 @@ impl Lobby {
             rating_max: req.rating_max,
             created_at: now,
             expires_at: now + lifetime,
+            address: client.to_string(),
         };
-        self.store.db().insert_seek(&seek).await?;
+        if !self.store.db().insert_seek(&seek, Some(SEEK_CAPS)).await? {
+            return Err(invalid(format!(
+                "{} seeks and challenges may be open at once per player, and {} per address: \
+                 withdraw one first",
+                SEEK_CAPS.per_account, SEEK_CAPS.per_address
+            )));
+        }
         self.cluster.deliver(seek_notices(&seek));
         let names = self.target_names(std::slice::from_ref(&seek)).await?;
         Ok(seek_view(&seek, &names))
@@ -219,26 +218,19 @@ impl Lobby {
         Ok(names)
     }
 
-    /// The open seek `id` as `session`'s player sees it (seeks, and challenges to or from them).
-    async fn open_seek_of(
-        &self,
-        session: &Session,
-        id: &str,
-        now: i64,
-    ) -> Result<SeekRow, ApiError> {
+    /// The open seek or challenge `id` (looked up by its id: no number of other seeks hides it).
+    async fn open_seek_of(&self, id: &str, now: i64) -> Result<SeekRow, ApiError> {
         self.store
             .db()
-            .seeks(now, Some(&session.key))
+            .seek(id, now)
             .await?
-            .into_iter()
-            .find(|s| s.id == id)
             .ok_or_else(|| seek_gone(id))
     }
 
     /// Withdraws a seek (its owner) or declines a challenge (its target).
     pub async fn cancel_seek(&self, session: &Session, id: &str) -> Result<(), ApiError> {
         let now = now_ms();
-        let seek = self.open_seek_of(session, id, now).await?;
+        let seek = self.open_seek_of(id, now).await?;
         if seek.account != session.key && seek.target.as_deref() != Some(session.key.as_str()) {
             return Err(ApiError::new(
                 ErrorCode::SeekNotForYou,
@@ -259,7 +251,7 @@ impl Lobby {
     /// their game begins. Answers the game's id.
     pub async fn accept_seek(&self, session: &Session, id: &str) -> Result<String, ApiError> {
         let now = now_ms();
-        let seek = self.open_seek_of(session, id, now).await?;
+        let seek = self.open_seek_of(id, now).await?;
         let not_for_you = |why: &str| ApiError::new(ErrorCode::SeekNotForYou, why.to_string());
         if seek.account == session.key {
             return Err(not_for_you(
@@ -327,7 +319,7 @@ impl Lobby {
             Ok(id) => id,
             Err(e) => {
                 // The game could not be stored: the seek goes back to the lobby.
-                if let Err(e2) = self.store.db().insert_seek(&seek).await {
+                if let Err(e2) = self.store.db().insert_seek(&seek, None).await {
                     tracing::warn!("seek {id} lost: {e2}");
                 }
                 return Err(e);

@@ -167,6 +167,25 @@ pub struct SeekRow {
     pub created_at: i64,
     /// When it lapses (ms).
     pub expires_at: i64,
+    /// The client address it was opened from (open seeks are capped per address too).
+    pub address: String,
+}
+
+/// How many seeks and challenges may be open at once, per account and per client address.
+#[derive(Clone, Copy, Debug)]
+pub struct SeekCaps {
+    /// Per account.
+    pub per_account: u32,
+    /// Per client address.
+    pub per_address: u32,
+}
+
+/// The columns of a `seeks` row, as [`seek_row!`] reads them, in `concat!`.
+macro_rules! seek_columns {
+    () => {
+        "id, account, name, rating, provisional, target, scoring, rated, initial_s, \
+         increment_s, days, color, rating_min, rating_max, created_at, expires_at, address"
+    };
 }
 
 /// A player's finished games counted by the side they played, whether that side moved first,
@@ -276,6 +295,7 @@ macro_rules! seek_row {
             rating_max: small(r.try_get("rating_max")?),
             created_at: r.try_get("created_at")?,
             expires_at: r.try_get("expires_at")?,
+            address: r.try_get("address")?,
             id,
         })
     }};
@@ -662,8 +682,14 @@ impl Db {
         })
     }
 
-    /// Stores a seek and announces it.
-    pub async fn insert_seek(&self, s: &SeekRow) -> Result<(), StoreError> {
+    /// Puts seek `s` in the lobby, announcing it. With `caps`, only if its account and its
+    /// address have fewer open seeks than they allow (counted in the same statement, so
+    /// instances do not each count their own); whether it was put.
+    pub async fn insert_seek(
+        &self,
+        s: &SeekRow,
+        caps: Option<SeekCaps>,
+    ) -> Result<bool, StoreError> {
         let (initial, increment, days) = match s.control {
             TimeControl::Clock {
                 initial_s,
@@ -676,14 +702,20 @@ impl Db {
             TimeControl::Days { days } => (None, None, Some(i64::from(days))),
         };
         let notices = seek_notices(s);
+        let caps = caps.unwrap_or(SeekCaps {
+            per_account: u32::MAX,
+            per_address: u32::MAX,
+        });
         on_db!(self, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
-            sqlx::query(
-                "INSERT INTO seeks (id, account, name, rating, provisional, target, scoring, \
-                 rated, initial_s, increment_s, days, color, rating_min, rating_max, created_at, \
-                 expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-                 $15, $16)",
-            )
+            let done = sqlx::query(concat!(
+                "INSERT INTO seeks (",
+                seek_columns!(),
+                ") SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
+                 $17 WHERE (SELECT count(*) FROM seeks WHERE account = $2 AND expires_at > $15) \
+                 < $18 AND (SELECT count(*) FROM seeks WHERE address = $17 AND expires_at > $15) \
+                 < $19"
+            ))
             .bind(&s.id)
             .bind(&s.account)
             .bind(&s.name)
@@ -700,30 +732,58 @@ impl Db {
             .bind(s.rating_max.map(i64::from))
             .bind(s.created_at)
             .bind(s.expires_at)
+            .bind(&s.address)
+            .bind(i64::from(caps.per_account))
+            .bind(i64::from(caps.per_address))
             .execute(&mut *tx)
             .await?;
+            if done.rows_affected() == 0 {
+                return Ok(false);
+            }
             tx.announce(&notices).await?;
             tx.commit().await?;
-            Ok(())
+            Ok(true)
         })
     }
 
-    /// Open seeks and challenges not lapsed at `now`: all seeks, and the challenges to or from
-    /// `me`.
+    /// Open seeks and challenges not lapsed at `now`, oldest first: all seeks, and the
+    /// challenges to or from `me`; at most 500, those of `me` and then the newest first, so
+    /// that no number of other seeks hides a player's own.
     pub async fn seeks(&self, now: i64, me: Option<&str>) -> Result<Vec<SeekRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
-            let rows = sqlx::query(
-                "SELECT id, account, name, rating, provisional, target, scoring, rated, \
-                 initial_s, increment_s, days, color, rating_min, rating_max, created_at, \
-                 expires_at FROM seeks WHERE expires_at > $1 \
+        let mut rows = on_db!(self, read, |pool, _pg| {
+            let rows = sqlx::query(concat!(
+                "SELECT ",
+                seek_columns!(),
+                " FROM seeks WHERE expires_at > $1 \
                  AND (target IS NULL OR target = $2 OR account = $2) \
-                 ORDER BY created_at LIMIT 500",
-            )
+                 ORDER BY CASE WHEN account = $2 OR target = $2 THEN 0 ELSE 1 END, \
+                 created_at DESC LIMIT 500"
+            ))
             .bind(now)
             .bind(me.unwrap_or(""))
             .fetch_all(pool)
             .await?;
-            rows.iter().map(|r| seek_row!(r)).collect()
+            rows.iter()
+                .map(|r| seek_row!(r))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        rows.sort_by_key(|s| s.created_at);
+        Ok(rows)
+    }
+
+    /// Open seek or challenge `id`, whoever it is for, if it has not lapsed at `now`.
+    pub async fn seek(&self, id: &str, now: i64) -> Result<Option<SeekRow>, StoreError> {
+        on_db!(self, read, |pool, _pg| {
+            let row = sqlx::query(concat!(
+                "SELECT ",
+                seek_columns!(),
+                " FROM seeks WHERE id = $1 AND expires_at > $2"
+            ))
+            .bind(id)
+            .bind(now)
+            .fetch_optional(pool)
+            .await?;
+            row.map(|r| seek_row!(&r)).transpose()
         })
     }
 
@@ -732,11 +792,10 @@ impl Db {
     pub async fn take_seek(&self, id: &str, now: i64) -> Result<Option<SeekRow>, StoreError> {
         on_db!(self, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
-            let row = sqlx::query(
-                "DELETE FROM seeks WHERE id = $1 AND expires_at > $2 RETURNING id, account, name, \
-                 rating, provisional, target, scoring, rated, initial_s, increment_s, days, color, \
-                 rating_min, rating_max, created_at, expires_at",
-            )
+            let row = sqlx::query(concat!(
+                "DELETE FROM seeks WHERE id = $1 AND expires_at > $2 RETURNING ",
+                seek_columns!()
+            ))
             .bind(id)
             .bind(now)
             .fetch_optional(&mut *tx)
