@@ -815,3 +815,49 @@ async fn open_seeks_are_capped_per_player_and_per_address() {
         "{refused}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_with_a_control_character_is_refused_as_invalid_not_a_server_error() {
+    let dir = tempfile::tempdir().expect("dir");
+    // PostgreSQL refuses NUL in text: the case that answered 500.
+    let nodes = match cluster().await {
+        Some(nodes) => nodes,
+        None => vec![Instance::start(&sqlite(&dir), 20)],
+    };
+    let base = nodes[0].client.base().to_string();
+    let erin = Player::sign_up(&base, "erin").await;
+    let (status, body) = Player::guest(&base)
+        .post(
+            "/api/session",
+            json!({"name": "er\u{0}in", "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("invalid_account")),
+        "{body}"
+    );
+    let (status, body) = erin
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "days": 2, "to": "b\u{0}b"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("invalid_account")),
+        "{body}"
+    );
+    for path in [
+        "/api/players/er%00in",
+        "/api/players/er%00in/games",
+        "/api/players/er%01in/records",
+    ] {
+        let (status, body) = erin.get(path).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (422, Some("invalid_account")),
+            "{path}: {body}"
+        );
+    }
+}

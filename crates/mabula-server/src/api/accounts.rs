@@ -150,6 +150,7 @@ pub async fn sign_up(
         (status = 200, description = "Logged in (the session cookie is set)", body = SessionView),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 401, description = "The name and password do not match an account (`login_failed`)", body = ErrorBody),
+        (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
         (status = 413, response = super::docs::BodyTooLarge),
         (status = 415, response = super::docs::NotJson),
         (status = 429, description = "Too many requests, or too many failed log-ins for this name or address (`rate_limited`)", body = ErrorBody),

@@ -50,6 +50,7 @@ pub struct GamesQuery {
         (status = 200, description = "The profile", body = Profile),
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
+        (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
         (status = 429, response = super::docs::Throttled),
         (status = 503, response = super::docs::Unavailable),
     ))]
@@ -96,6 +97,7 @@ pub async fn profile(
         (status = 200, description = "The games", body = PlayerGames),
         (status = 400, description = "A malformed query (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
+        (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
         (status = 429, response = super::docs::Throttled),
         (status = 503, response = super::docs::Unavailable),
     ))]
@@ -176,6 +178,7 @@ pub async fn games(
         (status = 200, description = "The history", body = RatingHistory),
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
+        (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
         (status = 429, response = super::docs::Throttled),
         (status = 503, response = super::docs::Unavailable),
     ))]
@@ -207,6 +210,7 @@ pub async fn history(
         (status = 200, description = "The records, one after another", content_type = "text/plain", body = String),
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
+        (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
         (status = 429, response = super::docs::Throttled),
         (status = 503, response = super::docs::Unavailable),
     ))]

@@ -63,6 +63,16 @@ fn invalid(message: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::InvalidAccount, message)
 }
 
+/// The key of a name given to find an account (a login, a profile, a challenge), or `422
+/// invalid_account` when it holds control characters: no account has them, and PostgreSQL
+/// refuses NUL in text.
+pub fn lookup_key(name: &str) -> Result<String, ApiError> {
+    if name.chars().any(char::is_control) {
+        return Err(invalid("a name has no control characters"));
+    }
+    Ok(auth::account_key(name.trim()))
+}
+
 /// Checks a new name: 3 to 20 letters, digits, `_` or `-`, starting with a letter.
 pub fn check_name(name: &str) -> Result<(), ApiError> {
     let n = name.chars().count();
@@ -227,7 +237,7 @@ impl Accounts {
         password: &str,
         address: &str,
     ) -> Result<NewSession, ApiError> {
-        let key = auth::account_key(name.trim());
+        let key = lookup_key(name)?;
         let now = now_ms();
         let since = now - FAILURE_WINDOW_MS;
         let name_key = format!("n:{key}");

@@ -139,7 +139,7 @@ impl Lobby {
         let target = match &req.to {
             None => None,
             Some(name) => {
-                let key = auth::account_key(name.trim());
+                let key = super::accounts::lookup_key(name)?;
                 if key == session.key {
                     return Err(invalid("you cannot challenge yourself"));
                 }

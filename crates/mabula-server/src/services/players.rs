@@ -5,7 +5,6 @@
 use super::games::record_text;
 use super::ratings::Ratings;
 use crate::analysis::Analyst;
-use crate::auth;
 use crate::error::{ApiError, ErrorCode};
 use crate::store::Store;
 use crate::store::players::{AccountRow, HistoryFilter, HistoryGame, HistoryRow, RatingRow, Tally};
@@ -37,7 +36,7 @@ impl Players {
     pub async fn account(&self, name: &str) -> Result<AccountRow, ApiError> {
         self.store
             .db()
-            .account(&auth::account_key(name))
+            .account(&super::accounts::lookup_key(name)?)
             .await?
             .ok_or_else(|| player_not_found(name))
     }
