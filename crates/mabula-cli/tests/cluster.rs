@@ -572,3 +572,64 @@ async fn an_analysis_is_computed_once_and_taken_over_when_its_instance_dies() {
         killed_at.elapsed()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_players_asking_for_a_rematch_at_once_on_two_instances_make_one_game() {
+    let Some((db, nodes)) = cluster(20).await else {
+        return;
+    };
+    let store = mabula_server::store::Store::open(&db)
+        .await
+        .expect("the database");
+    for round in 0..10 {
+        let white = nodes[0]
+            .client
+            .create(&friend_game())
+            .await
+            .expect("create");
+        let id = white.game_id.clone();
+        let black = nodes[1]
+            .client
+            .join(&id, white.join_code.as_deref().expect("code"))
+            .await
+            .expect("join");
+        nodes[2]
+            .client
+            .resign(&id, &black.token)
+            .await
+            .expect("resign");
+        let (a, b) = tokio::join!(
+            nodes[0].client.rematch(&id, &white.token),
+            nodes[1].client.rematch(&id, &black.token)
+        );
+        let (a, b) = (a.expect("white's rematch"), b.expect("black's rematch"));
+        assert_eq!(a.game_id, b.game_id, "round {round}: two rematches");
+        let state = nodes[2].client.state(&id, None).await.expect("state");
+        assert_eq!(state.rematch.as_deref(), Some(a.game_id.as_str()));
+        // Each holds one seat of the one new game, the colours swapped.
+        let new = nodes[2]
+            .client
+            .state(&a.game_id, Some(&a.token))
+            .await
+            .expect("state");
+        assert_eq!(new.you, Some(vec![mabula::Color::Black]), "round {round}");
+        let new = nodes[2]
+            .client
+            .state(&b.game_id, Some(&b.token))
+            .await
+            .expect("state");
+        assert_eq!(new.you, Some(vec![mabula::Color::White]), "round {round}");
+    }
+    // Ten games and ten rematches are stored: no orphan.
+    let rows = store
+        .list(mabula_server::store::ListFilter::Recent, 100)
+        .await
+        .expect("list");
+    assert_eq!(
+        rows.len(),
+        20,
+        "{:?}",
+        rows.iter().map(|r| &r.id).collect::<Vec<_>>()
+    );
+    store.close().await;
+}

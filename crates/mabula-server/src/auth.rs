@@ -36,6 +36,18 @@ pub fn new_game_id() -> String {
         .collect()
 }
 
+/// The id of the rematch of game `id`: the same on every instance, so that two players asking
+/// for the rematch at once on two instances make one game (the second insert finds it there).
+/// Like a new id, 10 characters `[a-z0-9]`; anyone who sees the game sees its rematch anyway.
+pub fn rematch_game_id(id: &str) -> String {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let digest = Sha256::digest(format!("rematch of {id}").as_bytes());
+    digest[..10]
+        .iter()
+        .map(|b| ALPHABET[(*b % 36) as usize] as char)
+        .collect()
+}
+
 /// Whether `id` has the shape of a game id (checked before any lookup).
 pub fn is_game_id(id: &str) -> bool {
     id.len() == 10

@@ -39,6 +39,8 @@ pub(super) const LIST_LIVE: &str =
     list_sql!("WHERE finished = FALSE AND (deadline_at IS NOT NULL OR updated_at >= $2)");
 pub(super) const LIST_FINISHED: &str = list_sql!("WHERE finished = TRUE");
 
+/// A new game, unless a game with its id is there already (a rematch made at the same moment
+/// on another instance: see `auth::rematch_game_id`).
 pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, created_at, updated_at, mode, \
     scoring, seed, start, engine_color, engine_level, engine_movetime_ms, white_token, \
     black_token, join_code, position, to_move, move_count, finished, epoch, result, end_reason, \
@@ -48,7 +50,7 @@ pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, created_at, updated
     clock_increment_s, clock_days, white_clock_ms, black_clock_ms, turn_started_at, deadline_at) \
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
     $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, \
-    $39, $40, $41, $42, $43, $44, $45)";
+    $39, $40, $41, $42, $43, $44, $45) ON CONFLICT (id) DO NOTHING";
 
 pub(super) const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, notation, played_at) VALUES ($1, $2, $3, $4)";
@@ -140,7 +142,7 @@ macro_rules! queries {
             row: &RowState,
         ) -> Result<bool, StoreError> {
             let engine = g.engine;
-            sqlx::query(q::INSERT_GAME)
+            let done = sqlx::query(q::INSERT_GAME)
                 .bind(g.id.as_str())
                 .bind(g.created_at)
                 .bind(g.updated_at)
@@ -188,6 +190,9 @@ macro_rules! queries {
                 .bind(row.deadline)
                 .execute(&mut *conn)
                 .await?;
+            if done.rows_affected() != 1 {
+                return Ok(false);
+            }
             for (ply, mv) in g.moves.iter().enumerate() {
                 sqlx::query(q::INSERT_MOVE)
                     .bind(g.id.as_str())

@@ -208,8 +208,12 @@ impl Games {
             (mode == Mode::Friend && rematch_of.is_none() && players.iter().all(Option::is_none))
                 .then(auth::new_join_code);
         let now = now_ms();
+        let id = match &rematch_of {
+            Some(old) => auth::rematch_game_id(old),
+            None => auth::new_game_id(),
+        };
         let mut live = LiveGame {
-            id: auth::new_game_id(),
+            id,
             created_at: now,
             updated_at: now,
             mode,
@@ -244,9 +248,14 @@ impl Games {
             .then(|| self.cluster.instance().to_string());
         let stored = StoredGame::from_live(&live, owner.clone());
         let row = RowState::of(&live, owner.clone());
-        self.store
+        if !self
+            .store
             .write(WriteOp::Insert(Box::new(stored), Box::new(row)))
-            .await?;
+            .await?
+        {
+            // Only a rematch's id can be there already: another instance made it just now.
+            return Err(Refusal::RematchTaken.into());
+        }
         let h = self.make_handle(live, owner);
         self.games
             .lock()
@@ -484,8 +493,14 @@ impl Games {
             black: seats.white,
         };
         if slot.game.rematch_id.is_none() {
-            let new = self.new_rematch(&slot.game, new_seats, client).await?;
-            let new_id = new.game_id.clone();
+            // Two players asking at once (on two instances) both get here: both make the game
+            // with the same id, and only the first insert stores it; the other joins it below.
+            let created = match self.new_rematch(&slot.game, new_seats, client).await {
+                Ok(new) => Some(new),
+                Err(e) if e.code == ErrorCode::RematchTaken => None,
+                Err(e) => return Err(e),
+            };
+            let new_id = auth::rematch_game_id(&h.id);
             let set = self
                 .transact(&h, &mut slot, |g| {
                     if g.rematch_id.is_some() {
@@ -497,11 +512,13 @@ impl Games {
                 })
                 .await;
             match set {
-                Ok(_) => return Ok(new),
-                // Another instance set up the rematch at the same moment: ours stays unused,
-                // and this request claims a seat in theirs.
+                Ok(_) => {}
+                // The other request named the rematch first: the same game.
                 Err(e) if e.code == ErrorCode::StaleState && slot.game.rematch_id.is_some() => {}
                 Err(e) => return Err(e),
+            }
+            if let Some(new) = created {
+                return Ok(new);
             }
         }
         let new_id = slot.game.rematch_id.clone().unwrap_or_default();
