@@ -372,6 +372,21 @@ test('logging in, a wrong password, logging out, and out everywhere', async () =
   await ctx.close();
 });
 
+test('a login page sent on to another site stays on this one', async () => {
+  const ctx = await context();
+  const page = await ctx.newPage();
+  // Browsers read `/\evil.example` as `//evil.example`: another site.
+  await page.goto(`${BASE}/login?next=${encodeURIComponent('/\\evil.example/x')}`);
+  await page.waitForSelector('form.login-card');
+  await page.fill('#login-name', ANN);
+  await page.fill('#login-password', PASSWORD);
+  await page.press('#login-password', 'Enter');
+  await page.waitForURL(/\/lobby$/);
+  assert.equal(new URL(page.url()).origin, new URL(BASE).origin);
+  noErrors(ctx);
+  await ctx.close();
+});
+
 test('the new pages switch every visible string with the language menu', async () => {
   const ctx = await context({ reducedMotion: 'reduce' });
   const page = await ctx.newPage();

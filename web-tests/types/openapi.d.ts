@@ -1512,6 +1512,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description Opened by a page of another site (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 404: components["responses"]["NoSuchGame"];
                 429: components["responses"]["Throttled"];
                 503: components["responses"]["Unavailable"];
@@ -1554,6 +1563,15 @@ export interface paths {
                 };
                 /** @description Not a WebSocket handshake (`bad_request`) */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Opened by a page of another site (`csrf_failed`) */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1613,6 +1631,15 @@ export interface paths {
                 };
                 /** @description No such player (`player_not_found`) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The name holds control characters (`invalid_account`) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1685,6 +1712,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description The name holds control characters (`invalid_account`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 429: components["responses"]["Throttled"];
                 503: components["responses"]["Unavailable"];
             };
@@ -1744,6 +1780,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                /** @description The name holds control characters (`invalid_account`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 429: components["responses"]["Throttled"];
                 503: components["responses"]["Unavailable"];
             };
@@ -1796,6 +1841,15 @@ export interface paths {
                 };
                 /** @description No such player (`player_not_found`) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The name holds control characters (`invalid_account`) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2199,6 +2253,15 @@ export interface paths {
                 };
                 413: components["responses"]["BodyTooLarge"];
                 415: components["responses"]["NotJson"];
+                /** @description The name holds control characters (`invalid_account`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 /** @description Too many requests, or too many failed log-ins for this name or address (`rate_limited`) */
                 429: {
                     headers: {

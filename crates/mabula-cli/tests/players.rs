@@ -861,3 +861,75 @@ async fn a_name_with_a_control_character_is_refused_as_invalid_not_a_server_erro
         );
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_carry_the_security_headers_and_sockets_from_other_sites_are_refused() {
+    let dir = tempfile::tempdir().expect("dir");
+    let node = Instance::start(&sqlite(&dir), 20);
+    let base = node.client.base().to_string();
+
+    // The page: a policy naming its own inline scripts by hash; every answer: no sniffing, no
+    // framing, no referrer to other sites.
+    let page = reqwest::get(format!("{base}/")).await.expect("the page");
+    let csp = page.headers()["content-security-policy"]
+        .to_str()
+        .expect("text")
+        .to_string();
+    assert!(csp.contains("script-src 'self' 'sha256-"), "{csp}");
+    assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+    let api = reqwest::get(format!("{base}/api/games?limit=1"))
+        .await
+        .expect("an answer");
+    for r in [page.headers(), api.headers()] {
+        assert_eq!(r["x-content-type-options"], "nosniff");
+        assert_eq!(r["x-frame-options"], "DENY");
+        assert_eq!(r["referrer-policy"], "same-origin");
+    }
+
+    // A client that is no proxy cannot make the session cookie `Secure` by saying "https".
+    let r = reqwest::Client::new()
+        .post(format!("{base}/api/accounts"))
+        .header("x-forwarded-proto", "https")
+        .json(&json!({"name": "frank", "password": PASSWORD}))
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(r.status(), 201);
+    let set = r.headers()["set-cookie"]
+        .to_str()
+        .expect("text")
+        .to_string();
+    assert!(!set.contains("Secure"), "{set}");
+
+    // A lobby socket with the cookie, opened by a page of another site: refused; by this one's
+    // page (or by a client that is no browser): accepted.
+    let grace = Player::sign_up(&base, "grace").await;
+    let handshake = |origin: Option<&str>| {
+        let url = format!("{}/api/lobby/ws", base.replacen("http", "ws", 1));
+        let mut req = url.into_client_request().expect("request");
+        req.headers_mut().insert(
+            "cookie",
+            grace
+                .cookie
+                .as_deref()
+                .expect("cookie")
+                .parse()
+                .expect("header"),
+        );
+        if let Some(o) = origin {
+            req.headers_mut()
+                .insert("origin", o.parse().expect("header"));
+        }
+        tokio_tungstenite::connect_async(req)
+    };
+    let refused = handshake(Some("https://evil.example"))
+        .await
+        .expect_err("refused");
+    match refused {
+        tokio_tungstenite::tungstenite::Error::Http(r) => assert_eq!(r.status(), 403),
+        other => panic!("not refused with a status: {other}"),
+    }
+    let own = base.clone();
+    assert!(handshake(Some(&own)).await.is_ok(), "this site's page");
+    assert!(handshake(None).await.is_ok(), "a client that is no browser");
+}

@@ -159,6 +159,37 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     }
 }
 
+/// Whether a request (a WebSocket handshake) comes from a page of another site: its `Origin`
+/// names another host than its `Host` (ports aside: a proxy may pass the host without one). A
+/// client that is not a browser sends no `Origin` and is let through; a browser always sends it
+/// with a handshake, so another site's page cannot open a socket with this site's cookie.
+pub fn from_another_site(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(axum::http::header::ORIGIN) else {
+        return false;
+    };
+    let host_of = |authority: &str| -> String {
+        let authority = authority.trim();
+        let host = match authority.strip_prefix('[') {
+            Some(v6) => v6.split(']').next().unwrap_or(""),
+            None => authority.split(':').next().unwrap_or(""),
+        };
+        host.to_ascii_lowercase()
+    };
+    let origin_host = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://"))
+        .map(|(_, rest)| host_of(rest.split('/').next().unwrap_or("")));
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(host_of);
+    match (origin_host, host) {
+        (Some(o), Some(h)) => o.is_empty() || o != h,
+        _ => true,
+    }
+}
+
 /// The proxies whose `X-Forwarded-For` header is believed (`mabula serve --trusted-proxy`).
 ///
 /// Anyone can send the header, so it says nothing unless the connection comes from a proxy we
@@ -239,6 +270,32 @@ mod tests {
 
     fn ip(s: &str) -> IpAddr {
         s.parse().expect("ip")
+    }
+
+    #[test]
+    fn a_socket_from_another_sites_page_is_told_apart_from_this_sites() {
+        let with = |origin: Option<&str>, host: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert("host", HeaderValue::from_str(host).expect("header"));
+            if let Some(o) = origin {
+                headers.insert("origin", HeaderValue::from_str(o).expect("header"));
+            }
+            from_another_site(&headers)
+        };
+        assert!(!with(None, "mabula.example"), "not a browser");
+        assert!(!with(Some("https://mabula.example"), "mabula.example"));
+        assert!(!with(Some("http://127.0.0.1:8080"), "127.0.0.1:8080"));
+        assert!(
+            !with(Some("https://Mabula.Example"), "mabula.example:443"),
+            "ports aside"
+        );
+        assert!(!with(Some("http://[::1]:8080"), "[::1]:8080"));
+        assert!(with(Some("https://evil.example"), "mabula.example"));
+        assert!(with(Some("null"), "mabula.example"));
+        assert!(with(
+            Some("https://mabula.example.evil.example"),
+            "mabula.example"
+        ));
     }
 
     #[test]

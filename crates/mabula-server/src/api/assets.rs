@@ -70,6 +70,8 @@ struct Body {
     data: Cow<'static, [u8]>,
     version: String,
     mime: String,
+    /// The page's Content-Security-Policy (`index.html` only).
+    csp: Option<String>,
 }
 
 fn body(path: &str) -> Option<Body> {
@@ -79,6 +81,7 @@ fn body(path: &str) -> Option<Body> {
             data: Cow::Owned(page.text.clone().into_bytes()),
             version: page.version.clone(),
             mime: "text/html; charset=utf-8".into(),
+            csp: Some(page.csp.clone()),
         });
     }
     let asset = Assets::get(path)?;
@@ -86,6 +89,7 @@ fn body(path: &str) -> Option<Body> {
         version: hex(&asset.metadata.sha256_hash()),
         mime: asset.metadata.mimetype().to_string(),
         data: asset.data,
+        csp: None,
     })
 }
 
@@ -117,6 +121,9 @@ fn file(path: &str, asked: Option<&str>, headers: &HeaderMap) -> Option<Response
         out.insert(header::ETAG, v);
     }
     out.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    if let Some(v) = body.csp.and_then(|p| HeaderValue::from_str(&p).ok()) {
+        out.insert(header::CONTENT_SECURITY_POLICY, v);
+    }
     if path == "sw.js" {
         // The service worker may control every page, not only those under /.
         out.insert("service-worker-allowed", HeaderValue::from_static("/"));
@@ -129,6 +136,8 @@ fn file(path: &str, asked: Option<&str>, headers: &HeaderMap) -> Option<Response
 struct Page {
     text: String,
     version: String,
+    /// Its Content-Security-Policy: its own inline scripts (by hash) and this site's files only.
+    csp: String,
 }
 
 fn page() -> Cow<'static, Page> {
@@ -169,7 +178,39 @@ fn build_page() -> Page {
         use sha2::Digest;
         hex(&sha2::Sha256::digest(text.as_bytes()))
     };
-    Page { text, version }
+    let csp = content_security_policy(&text);
+    Page { text, version, csp }
+}
+
+/// The policy of page `text`: scripts only from this site and the page's own inline scripts
+/// (the theme before the first paint, the import map), named by their SHA-256; inline style
+/// attributes are allowed (the pages set a few); no plugins, no framing, no other base.
+fn content_security_policy(text: &str) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    let mut hashes = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("<script") {
+        let after = &rest[open..];
+        let Some(tag_end) = after.find('>') else {
+            break;
+        };
+        let Some(close) = after.find("</script>") else {
+            break;
+        };
+        if !after[..tag_end].contains(" src=") {
+            let body = &after[tag_end + 1..close];
+            let digest = sha2::Sha256::digest(body.as_bytes());
+            let b64 = base64::engine::general_purpose::STANDARD.encode(digest);
+            hashes.push_str(&format!(" 'sha256-{b64}'"));
+        }
+        rest = &after[close + "</script>".len()..];
+    }
+    format!(
+        "default-src 'self'; script-src 'self'{hashes}; style-src 'self' 'unsafe-inline'; \
+         img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; \
+         form-action 'self'; frame-ancestors 'none'"
+    )
 }
 
 /// The version of an asset (the start of its SHA-256 in hex), for links outside `index.html`.

@@ -123,6 +123,7 @@ pub async fn accept(
     responses(
         (status = 101, description = "The connection is now a WebSocket"),
         (status = 400, description = "Not a WebSocket handshake (`bad_request`)", body = ErrorBody),
+        (status = 403, description = "Opened by a page of another site (`csrf_failed`)", body = ErrorBody),
         (status = 429, response = super::docs::Throttled),
         (status = 503, response = super::docs::Unavailable),
     ))]
@@ -131,7 +132,14 @@ async fn upgrade(
     ClientAddr(client): ClientAddr,
     MaybeSession(session): MaybeSession,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
+    if crate::extract::from_another_site(&headers) {
+        return Err(ApiError::new(
+            ErrorCode::CsrfFailed,
+            "this socket was opened by a page of another site",
+        ));
+    }
     let ws = ws.map_err(|e| {
         ApiError::new(
             ErrorCode::BadRequest,

@@ -30,12 +30,14 @@ use crate::store::players::Pools;
 use crate::view::Health;
 use axum::extract::State;
 use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::HeaderValue;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
 use std::sync::Arc;
 use tokio::sync::watch;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 /// What every handler can reach (see [`Handles`]), behind one pointer: axum clones the state for
 /// every handler and layer of every request.
@@ -129,6 +131,20 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(request_span))
         // Brotli or gzip as the client asks; not server-sent events, images or tiny bodies.
         .layer(tower_http::compression::CompressionLayer::new())
+        // Every answer: no sniffing of types, no framing by other sites, no full URLs sent on
+        // to other sites (the page's Content-Security-Policy is set with the page).
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
         // Added after the layers above: scrapes need no session and are never rate limited.
         .route("/metrics", get(metrics))
         .layer(axum::middleware::from_fn(crate::metrics::track_requests))

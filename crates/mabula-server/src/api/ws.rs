@@ -43,6 +43,7 @@ const MAX_MESSAGES_PER_SECOND: u32 = 20;
     responses(
         (status = 101, description = "The connection is now a WebSocket"),
         (status = 400, description = "Not a WebSocket handshake, or an id that is not valid UTF-8 (`bad_request`)", body = crate::error::ErrorBody),
+        (status = 403, description = "Opened by a page of another site (`csrf_failed`)", body = crate::error::ErrorBody),
         (status = 404, response = super::docs::NoSuchGame),
         (status = 429, response = super::docs::Throttled),
         (status = 503, response = super::docs::Unavailable),
@@ -53,7 +54,14 @@ async fn upgrade(
     Path(id): Path<String>,
     caller: Caller,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
+    if crate::extract::from_another_site(&headers) {
+        return Err(ApiError::new(
+            ErrorCode::CsrfFailed,
+            "this socket was opened by a page of another site",
+        ));
+    }
     let handle = app.games.handle(&id).await?;
     let ws = ws.map_err(|e| {
         ApiError::new(

@@ -532,6 +532,11 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
         let done = RequestDone(Arc::clone(&self.activity));
         let client = self.edge.proxies.client_addr(self.peer, req.headers());
         let mut req = req.map(Body::new);
+        if !self.edge.proxies.contains(self.peer) {
+            // Only our own proxy may say the request came over HTTPS (it makes the session
+            // cookie `Secure`); anyone else's word on it is dropped here.
+            req.headers_mut().remove("x-forwarded-proto");
+        }
         req.extensions_mut().insert(ClientAddr(client));
         let refusal = self.edge.check_head(&req);
         let router = self.edge.router.clone();

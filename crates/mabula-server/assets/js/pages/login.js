@@ -14,7 +14,12 @@ const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{2,19}$/;
 /** Where to go afterwards: a path of this site from `?next=`, else the lobby. */
 function nextPath() {
   const next = new URLSearchParams(location.search).get('next') || '';
-  return next.startsWith('/') && !next.startsWith('//') && !/^\/(login|signup)\b/.test(next) ? next : '/lobby';
+  // Read as the browser would read a link (`/\evil.example` is another site to it), and kept
+  // only when it stays on this site.
+  let url;
+  try { url = new URL(next, location.origin); } catch { return '/lobby'; }
+  const path = url.pathname + url.search + url.hash;
+  return next.startsWith('/') && url.origin === location.origin && !/^\/(login|signup)\b/.test(url.pathname) ? path : '/lobby';
 }
 
 export function mount(main, { signUp: startWithSignUp }) {
