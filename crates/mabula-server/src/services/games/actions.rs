@@ -483,7 +483,9 @@ impl Games {
         token: &Caller,
         client: &str,
     ) -> Result<SeatGrant, ApiError> {
-        let h = self.handle(id).await?;
+        // The stored game, not this instance's copy: the game may have ended on another
+        // instance a moment ago, and its notice still be on the way.
+        let h = self.latest(id).await?;
         let mut slot = h.slot.lock().await;
         let seats = seats_for(&slot.game, token)?;
         slot.game.check_rematch()?;
