@@ -69,7 +69,7 @@ pub struct Solution {
 }
 
 /// A bound beyond every value of both modes (they fit in an `i8`).
-const INF: i32 = 127;
+pub(crate) const INF: i32 = 127;
 
 /// Below this many marbles on edge spaces, children are not ordered by their static score
 /// (near the leaves the cost of scoring children is more than the nodes it saves).
@@ -264,10 +264,48 @@ impl Solver {
         limits: &Limits,
         threads: usize,
     ) -> Option<Solution> {
-        self.threads = threads.max(1);
+        self.set_threads(threads);
         let solution = self.solve_with_clock(pos, mode, limits.start());
         self.threads = 1;
         solution
+    }
+
+    /// Sets the threads the searches of [`Solver::probe`] and [`Solver::line`] split the top of
+    /// the tree between (one: deterministic).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// One null-window search: whether `pos` is worth at least `beta` for the side to move.
+    /// The answer is a bound (fail-soft): a value `v >= beta` means `pos` is worth at least `v`,
+    /// a value `v < beta` means at most `v`. `cut` says whether the search is expected to reach
+    /// `beta` (the costly move ordering is spent where it is). `None` when a limit ran out; what
+    /// was learnt stays in the table. The step an anytime analysis is built of: MTD(f) is a
+    /// series of them.
+    pub fn probe(
+        &mut self,
+        pos: &Position,
+        mode: SolveMode,
+        beta: i32,
+        cut: bool,
+        clock: Clock,
+    ) -> Option<i32> {
+        self.begin(mode, clock);
+        let v = match mode {
+            SolveMode::Result => self.split::<false>(pos, beta - 1, beta, cut),
+            SolveMode::Margin => self.split::<true>(pos, beta - 1, beta, cut),
+        };
+        (!self.aborted).then_some(v)
+    }
+
+    /// A principal line from `pos`, known to be worth exactly `value` (found by [`Solver::probe`]
+    /// or a solve in the same mode), to the end of the game; shorter if the clock ran out.
+    pub fn line(&mut self, pos: &Position, mode: SolveMode, value: i32, clock: Clock) -> Vec<Move> {
+        self.begin(mode, clock);
+        match mode {
+            SolveMode::Result => self.principal_line::<false>(pos, value),
+            SolveMode::Margin => self.principal_line::<true>(pos, value),
+        }
     }
 
     /// The result (-1, 0, 1) of `pos` for the side to move, without a principal line: the call a
