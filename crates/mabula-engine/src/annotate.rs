@@ -391,10 +391,7 @@ impl Deepening {
             _ => u64::MAX,
         };
         let mut used = 0u64;
-        loop {
-            let Some(state) = self.state.as_mut() else {
-                break;
-            };
+        while let Some(state) = self.state.as_mut() {
             let doubling = 1u64 << state.steps.min(30);
             state.steps += 1;
             // The tree search: every move gets visits, a value and a line.
