@@ -199,7 +199,9 @@ const DEFAULT_WORK: u64 = 1 << 22;
 /// itself; the bounds found before stay.
 pub struct Deepening {
     engine: Engine,
-    solver: Solver,
+    /// Made when a position is late enough to need it, and kept (its table stays warm from
+    /// one position of a game to the next).
+    solver: Option<Solver>,
     scoring: Scoring,
     settings: Settings,
     state: Option<State>,
@@ -301,11 +303,9 @@ impl Deepening {
             root_solve_edges: 0,
             ..EngineConfig::default()
         };
-        let mut solver = Solver::new(scoring, settings.table_mb.max(1));
-        solver.set_threads(threads);
         Deepening {
             engine: Engine::new(config, scoring),
-            solver,
+            solver: None,
             scoring,
             settings: settings.clone(),
             state: None,
@@ -412,6 +412,11 @@ impl Deepening {
             }
             // The solver: null-window searches, one move at a time.
             if let Some(mode) = state.mode {
+                let solver = self.solver.get_or_insert_with(|| {
+                    let mut solver = Solver::new(self.scoring, self.settings.table_mb.max(1));
+                    solver.set_threads(self.settings.threads);
+                    solver
+                });
                 let mut nodes = (FIRST_NODES * doubling).min(budget - used);
                 while nodes > 0
                     && let Some((i, beta, fail)) = state.next_test()
@@ -419,14 +424,14 @@ impl Deepening {
                     let mv = state.bounds[i].mv;
                     let mut child = pos;
                     child.play_unchecked(mv);
-                    let found = self.solver.probe(
+                    let found = solver.probe(
                         &child,
                         mode,
                         1 - beta,
                         fail,
                         clock.clone().with_nodes(nodes),
                     );
-                    let spent = self.solver.nodes();
+                    let spent = solver.nodes();
                     let Some(v) = found else {
                         used += spent;
                         break;
@@ -441,13 +446,13 @@ impl Deepening {
                     b.guess = value;
                     let mut spent = spent;
                     if let Some(exact) = b.exact() {
-                        let line = self.solver.line(
+                        let line = solver.line(
                             &child,
                             mode,
                             -exact,
                             clock.clone().with_nodes(LINE_NODES),
                         );
-                        spent += self.solver.nodes();
+                        spent += solver.nodes();
                         b.pv = std::iter::once(mv).chain(line).collect();
                         // A sibling's value is a good first guess.
                         for other in &mut state.bounds {
