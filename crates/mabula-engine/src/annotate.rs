@@ -397,8 +397,15 @@ impl Deepening {
             // The tree search: every move gets visits, a value and a line.
             let playouts = (FIRST_PLAYOUTS * doubling).min((budget - used) / PLAYOUT_WORK);
             if playouts > 0 {
+                // When the solver works, the tree's step takes at most a quarter of the time
+                // this call has (a stream's steps grow past its interval), so that the solver
+                // gets its turn in every call.
+                let share = match (state.mode, limits.time) {
+                    (Some(_), Some(t)) => t / 4,
+                    _ => Duration::MAX,
+                };
                 let tree_limits = Limits {
-                    time: clock.remaining(),
+                    time: clock.remaining().map(|left| left.min(share)),
                     nodes: Some(playouts),
                     stop: limits.stop.clone(),
                 };
@@ -446,12 +453,8 @@ impl Deepening {
                     b.guess = value;
                     let mut spent = spent;
                     if let Some(exact) = b.exact() {
-                        let line = solver.line(
-                            &child,
-                            mode,
-                            -exact,
-                            clock.clone().with_nodes(LINE_NODES),
-                        );
+                        let line =
+                            solver.line(&child, mode, -exact, clock.clone().with_nodes(LINE_NODES));
                         spent += solver.nodes();
                         b.pv = std::iter::once(mv).chain(line).collect();
                         // A sibling's value is a good first guess.
@@ -885,7 +888,7 @@ mod tests {
 
     #[test]
     fn a_longer_analysis_never_knows_less_than_a_shorter_one() {
-        let budgets = [3_000, 40_000, 150_000, 400_000, 1_500_000, 6_000_000];
+        let budgets = [3_000, 40_000, 150_000, 600_000, 2_500_000];
         for (scoring, seed, left) in [
             (Scoring::Largest, 1, 11),
             (Scoring::Product, 2, 11),
@@ -923,6 +926,36 @@ mod tests {
                 assert!(v.exact_margin);
             }
         }
+    }
+
+    #[test]
+    fn an_analysis_continued_in_small_pieces_keeps_what_it_knew_until_every_move_is_exact() {
+        // The protocol's streams continue one analysis from update to update.
+        let pos = endgame(7, 11);
+        let settings = Settings {
+            threads: 1,
+            lines: usize::MAX,
+            ..Settings::default()
+        };
+        let mut deepening = Deepening::new(Scoring::Product, &settings);
+        deepening.start(&pos);
+        let mut last: Option<Report> = None;
+        for piece in 0.. {
+            let report = deepening.advance(&Limits::nodes(50_000), |_| {});
+            if let Some(before) = &last {
+                assert_keeps(&pos, before, &report, &format!("piece {piece}"));
+            }
+            last = Some(report);
+            if deepening.complete() {
+                break;
+            }
+            assert!(piece < 2_000, "{pos}: not exact after {piece} pieces");
+        }
+        let report = last.expect("a report");
+        let exact = Solver::new(Scoring::Product, 16)
+            .solve(&pos, SolveMode::Margin, &Limits::none())
+            .expect("solved");
+        assert_eq!(margin_of(&report.moves[0]), Some(exact.value), "{pos}");
     }
 
     #[test]
