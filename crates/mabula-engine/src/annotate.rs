@@ -404,8 +404,14 @@ impl Deepening {
                     (Some(_), Some(t)) => t / 4,
                     _ => Duration::MAX,
                 };
+                // The first step always runs to its end (a few milliseconds): however short the
+                // analysis, every move has visits and a line.
+                let first = state.steps == 1 && state.playouts == 0;
                 let tree_limits = Limits {
-                    time: clock.remaining().map(|left| left.min(share)),
+                    time: clock
+                        .remaining()
+                        .map(|left| left.min(share))
+                        .filter(|_| !first),
                     nodes: Some(playouts),
                     stop: limits.stop.clone(),
                 };
@@ -956,6 +962,23 @@ mod tests {
             .solve(&pos, SolveMode::Margin, &Limits::none())
             .expect("solved");
         assert_eq!(margin_of(&report.moves[0]), Some(exact.value), "{pos}");
+    }
+
+    #[test]
+    fn even_an_analysis_without_time_visits_every_move() {
+        let pos = endgame(9, 13);
+        let settings = Settings {
+            time: Duration::ZERO,
+            lines: usize::MAX,
+            ..quick()
+        };
+        let r = Deepening::new(Scoring::Largest, &settings).run(&pos, |_| {});
+        assert_eq!(r.moves.len(), pos.legal_moves().len());
+        assert!(r.playouts >= FIRST_PLAYOUTS, "{}", r.playouts);
+        assert!(
+            r.moves.iter().all(|m| m.visits > 0 && m.pv.len() > 1),
+            "{r:?}"
+        );
     }
 
     #[test]
