@@ -22,7 +22,7 @@
 
 use crate::limits::Limits;
 use crate::search::{Engine, EngineConfig, MoveAnalysis, Value};
-use crate::solver::{INF, SolveMode, Solver};
+use crate::solver::{INF, SolveMode, Solver, Window};
 use mabula::{Color, Move, Position, Scoring};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -222,39 +222,26 @@ struct State {
     started: Instant,
 }
 
-/// What the solver knows about one move: bounds on its value for the side to move (a margin or
-/// a result, by the mode), the last value a search returned (the next guess), and once the
-/// value is exact, its principal line.
+/// What the solver knows about one move: its MTD(f) window (bounds on its value for the side
+/// to move, a margin or a result by the mode), and once the value is exact, its principal line.
 #[derive(Clone, Debug)]
 struct MoveBounds {
     mv: Move,
-    lo: i32,
-    hi: i32,
-    guess: i32,
+    window: Window,
     pv: Vec<Move>,
 }
 
 impl MoveBounds {
     fn exact(&self) -> Option<i32> {
-        (self.lo == self.hi).then_some(self.lo)
-    }
-
-    /// The next null-window test of MTD(f): the value it asks "at least?" about, and whether
-    /// the answer is expected to be no.
-    fn next_test(&self) -> (i32, bool) {
-        let g = self.guess.clamp(self.lo, self.hi);
-        if g == self.lo {
-            (g + 1, true)
-        } else {
-            (g, false)
-        }
+        self.window.exact()
     }
 
     /// The bounds on the result (-1, 0, 1) that the bounds on the value give.
     fn results(&self, mode: SolveMode) -> (i32, i32) {
+        let (lo, hi) = (self.window.lo, self.window.hi);
         match mode {
-            SolveMode::Result => (self.lo, self.hi),
-            SolveMode::Margin => (self.lo.clamp(-1, 1), self.hi.clamp(-1, 1)),
+            SolveMode::Result => (lo, hi),
+            SolveMode::Margin => (lo.clamp(-1, 1), hi.clamp(-1, 1)),
         }
     }
 }
@@ -266,20 +253,20 @@ impl State {
         // The move known best, or the tree's favourite, gets its exact value first.
         let best = (0..self.bounds.len())
             .rev()
-            .max_by_key(|&i| self.bounds[i].lo)?;
+            .max_by_key(|&i| self.bounds[i].window.lo)?;
         let b = &self.bounds[best];
         if b.exact().is_none() {
-            let (beta, fail) = b.next_test();
+            let (beta, fail) = b.window.next();
             return Some((best, beta, fail));
         }
         // Then no move may be better (that settles the verdict).
-        let value = b.lo;
-        if let Some(i) = self.bounds.iter().position(|m| m.hi > value) {
+        let value = b.window.lo;
+        if let Some(i) = self.bounds.iter().position(|m| m.window.hi > value) {
             return Some((i, value + 1, true));
         }
         // Then every move's exact value, the tree's favourites first.
         let i = self.bounds.iter().position(|m| m.exact().is_none())?;
-        let (beta, fail) = self.bounds[i].next_test();
+        let (beta, fail) = self.bounds[i].window.next();
         Some((i, beta, fail))
     }
 
@@ -344,9 +331,7 @@ impl Deepening {
             .iter()
             .map(|&mv| MoveBounds {
                 mv,
-                lo,
-                hi,
-                guess: 0,
+                window: Window::new(lo, hi, 0),
                 pv: Vec::new(),
             })
             .collect();
@@ -450,13 +435,7 @@ impl Deepening {
                         break;
                     };
                     let b = &mut state.bounds[i];
-                    let value = -v;
-                    if value >= beta {
-                        b.lo = b.lo.max(value);
-                    } else {
-                        b.hi = b.hi.min(value);
-                    }
-                    b.guess = value;
+                    b.window.record(beta, -v);
                     let mut spent = spent;
                     if let Some(exact) = b.exact() {
                         let line =
@@ -465,8 +444,8 @@ impl Deepening {
                         b.pv = std::iter::once(mv).chain(line).collect();
                         // A sibling's value is a good first guess.
                         for other in &mut state.bounds {
-                            if other.exact().is_none() && other.guess == 0 {
-                                other.guess = exact;
+                            if !other.window.probed() {
+                                other.window.set_guess(exact);
                             }
                         }
                     }
@@ -542,7 +521,7 @@ impl Deepening {
                             margin: None,
                         };
                     }
-                    bounds = (b.lo, b.hi);
+                    bounds = (b.window.lo, b.window.hi);
                 }
                 (m, bounds)
             })
@@ -553,7 +532,7 @@ impl Deepening {
         // The verdict: the solver's bounds on the root, or else the results of the moves.
         let mode = state.mode.unwrap_or(SolveMode::Result);
         let top = |f: &dyn Fn(&MoveBounds) -> i32| state.bounds.iter().map(f).max();
-        let solved = match (top(&|b| b.lo), top(&|b| b.hi)) {
+        let solved = match (top(&|b| b.window.lo), top(&|b| b.window.hi)) {
             (Some(lo), Some(hi)) if lo == hi && state.mode.is_some() => Some(Verdict {
                 white: white_side(me, lo),
                 exact_margin: mode == SolveMode::Margin,

@@ -99,11 +99,95 @@ const ETC_MIN_EDGES: u32 = 7;
 /// From this many marbles on edge spaces on, the threads of a solve split the work.
 const SPLIT_MIN_EDGES: u32 = 8;
 
+/// Whether MTD(f) gallops: after answers in a row that move the same bound it steps further
+/// (2, 4, 8, ...), and once both bounds are known it halves the interval between them.
+const GALLOP: bool = false;
+
 /// How often (in nodes) the clock is looked at (about every 0.2 to 1 ms).
 const POLL: u64 = 1 << 10;
 
 /// How often (in nodes) the progress callback runs.
 const PROGRESS: u64 = 1 << 20;
+
+/// What an MTD(f) search knows of a value: it lies in `lo..=hi`, and a null-window search last
+/// found `guess` (the next test starts from there). [`Window::next`] says which test to make and
+/// [`Window::record`] takes its answer, until the value is exact.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// The value is at least this.
+    pub lo: i32,
+    /// The value is at most this.
+    pub hi: i32,
+    guess: i32,
+    /// Answers in a row that moved the same bound: positive for the lower, negative for the
+    /// upper.
+    streak: i32,
+}
+
+impl Window {
+    /// A value in `lo..=hi`, probably near `guess`.
+    pub fn new(lo: i32, hi: i32, guess: i32) -> Window {
+        Window {
+            lo,
+            hi,
+            guess,
+            streak: 0,
+        }
+    }
+
+    /// The value, once the bounds meet.
+    pub fn exact(&self) -> Option<i32> {
+        (self.lo == self.hi).then_some(self.lo)
+    }
+
+    /// Whether a test has been recorded.
+    pub fn probed(&self) -> bool {
+        self.streak != 0
+    }
+
+    /// Takes `guess` as the next starting point (say, a sibling's value).
+    pub fn set_guess(&mut self, guess: i32) {
+        self.guess = guess;
+    }
+
+    /// The next null-window test while the value is not exact: `beta` to ask "at least?" about
+    /// (`lo < beta <= hi`), and whether the answer is expected to be no. From the guess it steps
+    /// by one, as MTD(f) does;
+    pub fn next(&self) -> (i32, bool) {
+        let (lo, hi) = (self.lo, self.hi);
+        let g = self.guess.clamp(lo, hi);
+        let step = 1 << self.streak.unsigned_abs().saturating_sub(1).min(6);
+        let beta = if !GALLOP {
+            if g == lo { g + 1 } else { g }
+        } else if lo > -INF && hi < INF && hi - lo > 2 {
+            lo + (hi - lo + 1) / 2
+        } else if g == lo {
+            (lo + step).min(hi)
+        } else if g == hi {
+            (hi - step + 1).max(lo + 1)
+        } else {
+            g
+        };
+        (beta, beta > g)
+    }
+
+    /// Takes the answer `v` of a fail-soft null-window test at `beta`.
+    pub fn record(&mut self, beta: i32, v: i32) {
+        let up = v >= beta;
+        if up {
+            self.lo = self.lo.max(v);
+        } else {
+            self.hi = self.hi.min(v);
+        }
+        self.guess = v;
+        self.streak = match (up, self.streak) {
+            (true, s) if s > 0 => s + 1,
+            (true, _) => 1,
+            (false, s) if s < 0 => s - 1,
+            (false, _) => -1,
+        };
+    }
+}
 
 /// An exact solver with its transposition table. Cheap to keep between searches: the table
 /// stays valid for the same scoring mode, and entries of the other mode are told apart.
@@ -373,21 +457,16 @@ impl Solver {
 
     /// MTD(f): null-window searches closing in on the exact margin.
     fn margin_value(&mut self, pos: &Position) -> Option<i32> {
-        let (mut lower, mut upper) = (-INF, INF);
-        let mut guess = 0;
-        while lower < upper {
-            let beta = if guess == lower { guess + 1 } else { guess };
-            guess = self.split::<true>(pos, beta - 1, beta, true);
+        let mut window = Window::new(-INF, INF, 0);
+        while window.exact().is_none() {
+            let (beta, _) = window.next();
+            let v = self.split::<true>(pos, beta - 1, beta, true);
             if self.aborted {
                 return None;
             }
-            if guess < beta {
-                upper = guess;
-            } else {
-                lower = guess;
-            }
+            window.record(beta, v);
         }
-        Some(lower)
+        window.exact()
     }
 
     /// Walks down from `pos` (worth `value`) along moves that keep the value, to the end.
@@ -1174,6 +1253,32 @@ mod tests {
             solver.solve_threads(&pos, SolveMode::Margin, &limits, 2),
             None
         );
+    }
+
+    #[test]
+    fn a_window_closes_on_the_value_whatever_the_guess_and_the_answers() {
+        // Fail-hard answers (the least a search may say) and fail-soft ones (the value itself).
+        for soft in [false, true] {
+            for value in -81..=81 {
+                for guess in [-81, -3, 0, 1, 5, 40, 81] {
+                    let mut w = Window::new(-INF, INF, guess);
+                    let mut tests = 0;
+                    while w.exact().is_none() {
+                        let (beta, _) = w.next();
+                        assert!(w.lo < beta && beta <= w.hi, "{value} {guess}: {w:?} {beta}");
+                        let v = match (soft, value >= beta) {
+                            (true, _) => value,
+                            (false, true) => beta,
+                            (false, false) => beta - 1,
+                        };
+                        w.record(beta, v);
+                        tests += 1;
+                        assert!(tests <= 300, "{value} {guess}");
+                    }
+                    assert_eq!(w.exact(), Some(value));
+                }
+            }
+        }
     }
 
     #[test]
