@@ -331,11 +331,7 @@ impl Deepening {
             .iter()
             .map(|&mv| MoveBounds {
                 mv,
-                window: if mode == Some(SolveMode::Margin) && self.scoring == Scoring::Product {
-                    Window::new(lo, hi, 0).wide()
-                } else {
-                    Window::new(lo, hi, 0)
-                },
+                window: Window::new(lo, hi, 0),
                 pv: Vec::new(),
             })
             .collect();

@@ -99,6 +99,10 @@ const ETC_MIN_EDGES: u32 = 7;
 /// From this many marbles on edge spaces on, the threads of a solve split the work.
 const SPLIT_MIN_EDGES: u32 = 8;
 
+/// Whether MTD(f) gallops: after answers in a row that move the same bound it steps further
+/// (2, 4, 8, ...), and once both bounds are known it halves the interval between them.
+const GALLOP: bool = false;
+
 /// How often (in nodes) the clock is looked at (about every 0.2 to 1 ms).
 const POLL: u64 = 1 << 10;
 
@@ -118,11 +122,6 @@ pub struct Window {
     /// Answers in a row that moved the same bound: positive for the lower, negative for the
     /// upper.
     streak: i32,
-    /// Whether the value may be far from the guess (product margins reach 81): then the tests
-    /// step further after answers in a row that move the same bound (2, 4, 8, ...), and halve
-    /// the interval once both bounds are known. Largest-group margins stay near the guess, and
-    /// stepping by one costs fewer nodes there.
-    wide: bool,
 }
 
 impl Window {
@@ -133,15 +132,7 @@ impl Window {
             hi,
             guess,
             streak: 0,
-            wide: false,
         }
-    }
-
-    /// The same window for a value that may be far from the guess (see `wide`).
-    #[must_use]
-    pub fn wide(mut self) -> Window {
-        self.wide = true;
-        self
     }
 
     /// The value, once the bounds meet.
@@ -161,12 +152,12 @@ impl Window {
 
     /// The next null-window test while the value is not exact: `beta` to ask "at least?" about
     /// (`lo < beta <= hi`), and whether the answer is expected to be no. From the guess it steps
-    /// by one, as MTD(f) does, or further in a wide window.
+    /// by one, as MTD(f) does;
     pub fn next(&self) -> (i32, bool) {
         let (lo, hi) = (self.lo, self.hi);
         let g = self.guess.clamp(lo, hi);
         let step = 1 << self.streak.unsigned_abs().saturating_sub(1).min(6);
-        let beta = if !self.wide {
+        let beta = if !GALLOP {
             if g == lo { g + 1 } else { g }
         } else if lo > -INF && hi < INF && hi - lo > 2 {
             lo + (hi - lo + 1) / 2
@@ -467,9 +458,6 @@ impl Solver {
     /// MTD(f): null-window searches closing in on the exact margin.
     fn margin_value(&mut self, pos: &Position) -> Option<i32> {
         let mut window = Window::new(-INF, INF, 0);
-        if self.scoring == Scoring::Product {
-            window = window.wide();
-        }
         while window.exact().is_none() {
             let (beta, _) = window.next();
             let v = self.split::<true>(pos, beta - 1, beta, true);
@@ -1272,14 +1260,8 @@ mod tests {
         // Fail-hard answers (the least a search may say) and fail-soft ones (the value itself).
         for soft in [false, true] {
             for value in -81..=81 {
-                for (guess, wide) in [-81, -3, 0, 1, 5, 40, 81]
-                    .into_iter()
-                    .flat_map(|g| [(g, false), (g, true)])
-                {
+                for guess in [-81, -3, 0, 1, 5, 40, 81] {
                     let mut w = Window::new(-INF, INF, guess);
-                    if wide {
-                        w = w.wide();
-                    }
                     let mut tests = 0;
                     while w.exact().is_none() {
                         let (beta, _) = w.next();
