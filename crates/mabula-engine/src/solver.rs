@@ -99,10 +99,6 @@ const ETC_MIN_EDGES: u32 = 7;
 /// From this many marbles on edge spaces on, the threads of a solve split the work.
 const SPLIT_MIN_EDGES: u32 = 8;
 
-/// Whether MTD(f) gallops: after answers in a row that move the same bound it steps further
-/// (2, 4, 8, ...), and once both bounds are known it halves the interval between them.
-const GALLOP: bool = false;
-
 /// How often (in nodes) the clock is looked at (about every 0.2 to 1 ms).
 const POLL: u64 = 1 << 10;
 
@@ -119,9 +115,8 @@ pub struct Window {
     /// The value is at most this.
     pub hi: i32,
     guess: i32,
-    /// Answers in a row that moved the same bound: positive for the lower, negative for the
-    /// upper.
-    streak: i32,
+    /// Whether an answer was recorded.
+    probed: bool,
 }
 
 impl Window {
@@ -131,7 +126,7 @@ impl Window {
             lo,
             hi,
             guess,
-            streak: 0,
+            probed: false,
         }
     }
 
@@ -142,7 +137,7 @@ impl Window {
 
     /// Whether a test has been recorded.
     pub fn probed(&self) -> bool {
-        self.streak != 0
+        self.probed
     }
 
     /// Takes `guess` as the next starting point (say, a sibling's value).
@@ -151,41 +146,28 @@ impl Window {
     }
 
     /// The next null-window test while the value is not exact: `beta` to ask "at least?" about
-    /// (`lo < beta <= hi`), and whether the answer is expected to be no. From the guess it steps
-    /// by one, as MTD(f) does;
+    /// (`lo < beta <= hi`), and whether the answer is expected to be no: MTD(f)'s step from the
+    /// guess. (Galloping away from the guess and halving the interval once both bounds are known
+    /// took fewer passes but not fewer nodes: 7% fewer at 12 left in product scoring, 2.5% more
+    /// at 13, 10% more for largest-group margins at 13.)
     pub fn next(&self) -> (i32, bool) {
-        let (lo, hi) = (self.lo, self.hi);
-        let g = self.guess.clamp(lo, hi);
-        let step = 1 << self.streak.unsigned_abs().saturating_sub(1).min(6);
-        let beta = if !GALLOP {
-            if g == lo { g + 1 } else { g }
-        } else if lo > -INF && hi < INF && hi - lo > 2 {
-            lo + (hi - lo + 1) / 2
-        } else if g == lo {
-            (lo + step).min(hi)
-        } else if g == hi {
-            (hi - step + 1).max(lo + 1)
+        let g = self.guess.clamp(self.lo, self.hi);
+        if g == self.lo {
+            (g + 1, true)
         } else {
-            g
-        };
-        (beta, beta > g)
+            (g, false)
+        }
     }
 
     /// Takes the answer `v` of a fail-soft null-window test at `beta`.
     pub fn record(&mut self, beta: i32, v: i32) {
-        let up = v >= beta;
-        if up {
+        if v >= beta {
             self.lo = self.lo.max(v);
         } else {
             self.hi = self.hi.min(v);
         }
         self.guess = v;
-        self.streak = match (up, self.streak) {
-            (true, s) if s > 0 => s + 1,
-            (true, _) => 1,
-            (false, s) if s < 0 => s - 1,
-            (false, _) => -1,
-        };
+        self.probed = true;
     }
 }
 
