@@ -402,22 +402,6 @@ impl Gtp {
         engine
     }
 
-    /// A fresh full-strength engine for analyses, keeping its tree between the steps of one.
-    fn analysis_engine(&self) -> Engine {
-        let mut config = EngineConfig {
-            reuse: true,
-            seed: self.seed,
-            ..EngineConfig::default()
-        };
-        if let Some(t) = self.threads {
-            config.threads = t;
-        }
-        if let Some(mb) = self.table_mb {
-            config.table_mb = mb;
-        }
-        Engine::new(config, self.scoring)
-    }
-
     fn undo(&mut self) -> Answer {
         if self.moves.pop().is_none() {
             return Err("there is no move to take back".into());
@@ -661,7 +645,7 @@ impl Gtp {
         let pos = self.current;
         let total = self.movetime.unwrap_or(Duration::from_secs(1));
         let mut state = AnalysisState::new(self, &pos);
-        let update = state.step(total, total / 2, None);
+        let update = state.step(total, None);
         let text = update.render(request, &pos);
         if request.info {
             format!("\n{text}")
@@ -692,7 +676,7 @@ impl Gtp {
             let stop_flag = Arc::clone(&stop);
             let searcher = scope.spawn(move || -> io::Result<()> {
                 loop {
-                    let update = state.step(interval, interval / 2, Some(&stop_flag));
+                    let update = state.step(interval, Some(&stop_flag));
                     if stop_flag.load(Ordering::Relaxed) {
                         return Ok(());
                     }

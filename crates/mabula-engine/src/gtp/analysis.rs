@@ -1,22 +1,16 @@
 //! The analyses of the protocol: `analyze` and `analyze_info` read their options here, and
-//! [`AnalysisState`] searches in steps (the exact solver first, late in the game, then the tree
-//! search, kept between steps) and renders each [`Update`] in either format.
+//! [`AnalysisState`] runs the same analysis as `mabula analyze` ([`Deepening`]: the tree search
+//! and, late in the game, the exact solver in turn, each step continuing the last) and renders
+//! each [`Update`] in either format.
 
 use super::Gtp;
-use crate::annotate::{ExactMoves, exact_moves};
+use crate::annotate::{Deepening, Report, Settings};
 use crate::limits::Limits;
-use crate::search::{Engine, MoveAnalysis, Value};
-use mabula::{Move, Position, Scoring};
+use crate::search::{EngineConfig, MoveAnalysis, Value};
+use mabula::{Move, Position};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-/// The solver is asked for the exact margin of every move when at most this many marbles are on
-/// edge spaces (the solver needs milliseconds there).
-const SOLVE_EDGES: u32 = 14;
-
-/// The least time the solver gets in an analysis when the position is late enough.
-const SOLVER_FLOOR: Duration = Duration::from_millis(250);
 
 /// How an analysis is asked for: `analyze [lines N]`, `analyze_info [lines N] [interval MS]`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -60,18 +54,11 @@ pub(super) fn analysis_request(args: &str, info: bool) -> Result<AnalysisRequest
     Ok(request)
 }
 
-/// An analysis in progress: the tree search (kept between steps) and the solver's exact values.
+/// An analysis in progress.
 pub(super) struct AnalysisState {
-    engine: Engine,
-    scoring: Scoring,
-    table_mb: usize,
-    pos: Position,
-    exact: Option<ExactMoves>,
-    /// Whether the solver is worth asking (few marbles left on edge spaces).
-    solvable: bool,
+    deepening: Deepening,
     started: Instant,
     updates: u32,
-    playouts: u64,
 }
 
 /// One update of an analysis.
@@ -89,95 +76,39 @@ pub(super) struct Update {
 
 impl AnalysisState {
     pub(super) fn new(gtp: &Gtp, pos: &Position) -> AnalysisState {
-        let edges = pos.edges_left();
-        AnalysisState {
-            engine: gtp.analysis_engine(),
-            scoring: gtp.scoring,
+        let settings = Settings {
+            threads: gtp.threads.unwrap_or(EngineConfig::default().threads),
             table_mb: gtp.table_mb.unwrap_or(64).min(64),
-            pos: *pos,
-            exact: None,
-            solvable: edges <= SOLVE_EDGES,
+            seed: gtp.seed,
+            lines: usize::MAX,
+            ..Settings::default()
+        };
+        let mut deepening = Deepening::new(gtp.scoring, &settings);
+        deepening.start(pos);
+        AnalysisState {
+            deepening,
             started: Instant::now(),
             updates: 0,
-            playouts: 0,
         }
     }
 
-    /// Searches for about `time` (the solver first, with `solver_time` at least
-    /// [`SOLVER_FLOOR`], while no exact values are known) and gives the update.
-    pub(super) fn step(
-        &mut self,
-        time: Duration,
-        solver_time: Duration,
-        stop: Option<&Arc<AtomicBool>>,
-    ) -> Update {
-        let with_stop = |limits: Limits| match stop {
-            Some(s) => limits.with_stop(Arc::clone(s)),
-            None => limits,
-        };
-        let began = Instant::now();
-        if self.solvable && self.exact.is_none() {
-            let limits = with_stop(Limits::time(solver_time.max(SOLVER_FLOOR)));
-            self.exact = exact_moves(&self.pos, self.scoring, self.table_mb, &limits);
+    /// Goes on with the analysis for about `time` (or until `stop` is raised) and gives the
+    /// update.
+    pub(super) fn step(&mut self, time: Duration, stop: Option<&Arc<AtomicBool>>) -> Update {
+        let mut limits = Limits::time(time);
+        if let Some(s) = stop {
+            limits = limits.with_stop(Arc::clone(s));
         }
-        let left = time
-            .saturating_sub(began.elapsed())
-            .max(Duration::from_millis(1));
-        let tree_time = if self.exact.is_some() {
-            left.min(Duration::from_millis(100))
-        } else {
-            left
-        };
-        let analysis = self
-            .engine
-            .analyze(&self.pos, &with_stop(Limits::time(tree_time)));
+        let report: Report = self.deepening.advance(&limits, |_| {});
         self.updates += 1;
-        // The engine's playouts are those of this step; its visits count the whole tree.
-        self.playouts += analysis.playouts;
-        let estimates = analysis
-            .moves
-            .iter()
-            .map(|m| {
-                let e = match m.value {
-                    Value::Estimate(p) if m.visits > 0 => Some(p),
-                    Value::Estimate(_) => None,
-                    Value::Exact { .. } => Some(m.value.expected()),
-                };
-                (m.mv, e)
-            })
-            .collect();
-        let mut moves = analysis.moves;
-        let solved = self.exact.is_some() || analysis.solved.is_some();
-        if let Some(exact) = &self.exact {
-            for m in &mut moves {
-                if let Some(&(_, margin)) = exact.margins.iter().find(|(mv, _)| *mv == m.mv) {
-                    m.value = Value::from_margin(margin);
-                }
-            }
-            // Best margin first; among equals, more visits first.
-            moves.sort_by_key(|m| {
-                let margin = match m.value {
-                    Value::Exact {
-                        margin: Some(x), ..
-                    } => x,
-                    _ => i32::MIN,
-                };
-                (std::cmp::Reverse(margin), std::cmp::Reverse(m.visits))
-            });
-            if let Some(first) = moves.first_mut()
-                && exact.pv.first() == Some(&first.mv)
-            {
-                first.pv = exact.pv.clone();
-            }
-        }
         Update {
             number: self.updates,
             elapsed: self.started.elapsed(),
-            playouts: self.playouts,
-            final_: self.exact.is_some() || moves.is_empty(),
-            moves,
-            estimates,
-            solved,
+            playouts: report.playouts,
+            final_: self.deepening.complete() || report.moves.is_empty(),
+            solved: report.verdict.is_some(),
+            moves: report.moves,
+            estimates: self.deepening.estimates(),
         }
     }
 }
