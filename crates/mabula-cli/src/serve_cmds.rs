@@ -40,6 +40,10 @@ pub enum Command {
         /// The time a client has to send a request head, in milliseconds (then: 408 and closed).
         #[arg(long, default_value_t = 10_000)]
         header_timeout_ms: u64,
+        /// The time a client has to send a request body once its head is in, in milliseconds
+        /// (then: 408 and closed).
+        #[arg(long, default_value_t = 10_000)]
+        body_timeout_ms: u64,
         /// The time a connection may stay open with no request, in milliseconds.
         #[arg(long, default_value_t = 60_000)]
         idle_timeout_ms: u64,
@@ -138,6 +142,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             rate_burst,
             analysis_ms,
             header_timeout_ms,
+            body_timeout_ms,
             idle_timeout_ms,
             max_connections_per_address,
             max_connections,
@@ -159,6 +164,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.rate_burst = rate_burst;
             config.services.analysis_time = Duration::from_millis(analysis_ms.max(1));
             config.header_timeout = Duration::from_millis(header_timeout_ms.max(1));
+            config.body_timeout = Duration::from_millis(body_timeout_ms.max(1));
             config.idle_timeout = Duration::from_millis(idle_timeout_ms.max(1));
             config.max_connections_per_address = max_connections_per_address;
             config.max_connections = max_connections;

@@ -37,10 +37,14 @@ pub struct ServerConfig {
     /// The time a client has to send a request head, from the connection's start or from the
     /// head's first byte; then it is answered `408` (if part of a head came) and disconnected.
     pub header_timeout: Duration,
+    /// The time a client has to send a request's body once its head is in; then it is answered
+    /// `408` and disconnected.
+    pub body_timeout: Duration,
     /// The time a connection may stay open with no request in flight after a response.
     pub idle_timeout: Duration,
     /// Open connections allowed from one client address (0: no cap). Connections from a
-    /// trusted proxy are not counted per address.
+    /// trusted proxy are not counted per address; instead each request that comes through one
+    /// counts, while it is in flight, for the client the proxy names.
     pub max_connections_per_address: usize,
     /// Open connections allowed in all (0: no cap). Keep it below the process's limit on open
     /// files, or the server fails to accept before it can refuse.
@@ -66,6 +70,7 @@ impl ServerConfig {
             rate_limit: 50.0,
             rate_burst: 100.0,
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             max_connections_per_address: 256,
             max_connections: 4096,
@@ -131,10 +136,16 @@ pub async fn run(
         router: app,
         proxies: TrustedProxies::new(config.trusted_proxies.iter().copied()),
         header_timeout: config.header_timeout,
+        body_timeout: config.body_timeout,
         idle_timeout: config.idle_timeout,
         max_uri_bytes: config.max_uri_bytes,
         max_header_bytes: config.max_header_bytes,
         lingering: Arc::new(Semaphore::new(MAX_LINGERING)),
+        proxied: Arc::new(Slots::new(
+            "connections",
+            config.max_connections_per_address,
+            0,
+        )),
     });
     let connections = Arc::new(Slots::new(
         "connections",

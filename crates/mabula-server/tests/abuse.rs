@@ -435,3 +435,100 @@ async fn x_forwarded_for_is_believed_only_from_a_trusted_proxy() {
         429
     );
 }
+
+/// The head of a `POST /api/session` whose body is `length` bytes, from `forwarded` through a
+/// proxy if given.
+fn post_head(length: usize, forwarded: Option<&str>) -> String {
+    let forwarded = forwarded.map_or(String::new(), |f| format!("X-Forwarded-For: {f}\r\n"));
+    format!(
+        "POST /api/session HTTP/1.1\r\nHost: mabula\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         {forwarded}Content-Length: {length}\r\n\r\n"
+    )
+}
+
+#[tokio::test]
+async fn a_body_trickled_a_byte_at_a_time_is_answered_408_at_its_deadline() {
+    let server = TestServer::start_with(|c| {
+        c.body_timeout = Duration::from_millis(500);
+        c.header_timeout = Duration::from_secs(30);
+        c.idle_timeout = Duration::from_secs(30);
+    })
+    .await;
+    let stream = connect(server.addr, SECOND).await;
+    let (mut read, mut write) = stream.into_split();
+    // A byte every 100 ms would take 40 s to send the whole body: far past the deadline, with
+    // never a pause long enough for any other timeout.
+    let trickle = tokio::spawn(async move {
+        write.write_all(post_head(400, None).as_bytes()).await?;
+        for _ in 0..400 {
+            write.write_all(b" ").await?;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        std::io::Result::Ok(())
+    });
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(20), read.read_to_end(&mut answer))
+        .await
+        .expect("the connection is closed long before the body could be sent whole")
+        .ok();
+    trickle.abort();
+    let (status, body) = parse_answer(&answer);
+    assert_eq!((status, &body["code"]), (408, &json!("request_timeout")));
+
+    // A body sent at once is read as usual.
+    let login = r#"{"name":"nobody","password":"not this one"}"#;
+    let request = format!("{}{login}", post_head(login.len(), None));
+    let (status, body) = raw(server.addr, SECOND, request.as_bytes()).await;
+    assert_eq!(
+        (status, &body["code"]),
+        (401, &json!("login_failed")),
+        "a whole body reaches the handler"
+    );
+}
+
+#[tokio::test]
+async fn a_client_behind_a_trusted_proxy_is_held_to_the_per_address_cap() {
+    let server = TestServer::start_with(|c| {
+        c.trusted_proxies = vec![IpAddr::from(FIRST)];
+        c.max_connections_per_address = 2;
+        c.body_timeout = Duration::from_secs(60);
+    })
+    .await;
+    let proxy = client_from(FIRST);
+    // Two requests of one client, through the proxy, whose bodies never come.
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut stream = connect(server.addr, FIRST).await;
+        stream
+            .write_all(post_head(100, Some("198.51.100.7")).as_bytes())
+            .await
+            .expect("send a head");
+        held.push(stream);
+    }
+    // The server counts a request when its head is in: wait for that, not for a clock.
+    let mut status = 0;
+    for _ in 0..100 {
+        status = health_forwarded(&server, &proxy, "198.51.100.7").await;
+        if status == 429 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(status, 429, "a third request of the same client is refused");
+    assert_eq!(
+        health_forwarded(&server, &proxy, "198.51.100.8").await,
+        200,
+        "another client of the same proxy is served"
+    );
+
+    drop(held.pop());
+    let mut served = false;
+    for _ in 0..100 {
+        if health_forwarded(&server, &proxy, "198.51.100.7").await == 200 {
+            served = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(served, "a request that ends gives its client's place back");
+}

@@ -4,10 +4,11 @@
 //! send a request head, or that keeps an idle connection open, is cut off, and so that the
 //! answers hyper writes by itself when it cannot parse a request (400, 414, 431, with empty
 //! bodies) go out with the API's JSON body instead. Each request goes through [`ConnService`],
-//! which stamps it with its [`ClientAddr`], refuses an oversized head, and tells the socket when
-//! requests begin and end. Both share the connection's [`Activity`].
+//! which stamps it with its [`ClientAddr`], refuses an oversized head, gives its body a deadline
+//! ([`TimedBody`]), counts it for its client when it came through a trusted proxy, and tells the
+//! socket when requests begin and end. Both share the connection's [`Activity`].
 
-use crate::api::limits::Slot;
+use crate::api::limits::{Slot, Slots};
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{ClientAddr, TrustedProxies};
 use axum::Router;
@@ -21,6 +22,7 @@ use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker, ready};
 use std::time::Duration;
@@ -38,6 +40,8 @@ pub(super) struct Edge {
     pub proxies: TrustedProxies,
     /// The time a client has to send a whole request head.
     pub header_timeout: Duration,
+    /// The time a client has to send a request's body once its head is in.
+    pub body_timeout: Duration,
     /// The time a connection may stay open with no request in flight.
     pub idle_timeout: Duration,
     /// The longest request target, in bytes.
@@ -46,6 +50,9 @@ pub(super) struct Edge {
     pub max_header_bytes: usize,
     /// Permits for connections being closed gently (see [`close_gently`]).
     pub lingering: Arc<Semaphore>,
+    /// Requests in flight through a trusted proxy, counted for the client it names: a proxy's
+    /// connections are not capped per address, so a client behind it is capped this way.
+    pub proxied: Arc<Slots>,
 }
 
 impl Edge {
@@ -529,34 +536,62 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
 
     fn call(&self, req: Request<Incoming>) -> Self::Future {
         self.activity.request_started();
-        let done = RequestDone(Arc::clone(&self.activity));
         let client = self.edge.proxies.client_addr(self.peer, req.headers());
-        let mut req = req.map(Body::new);
-        if !self.edge.proxies.contains(self.peer) {
+        let proxied = self.edge.proxies.contains(self.peer);
+        let (slot, over_cap) = match proxied.then(|| self.edge.proxied.take(client, true)) {
+            Some(Err(err)) => (None, Some(err)),
+            slot => (slot.and_then(Result::ok), None),
+        };
+        let done = RequestDone {
+            activity: Arc::clone(&self.activity),
+            _slot: slot,
+        };
+        // Set when the request's body did not come in time (requests without one have none).
+        let late = (!req.body().is_end_stream()).then(|| Arc::new(AtomicBool::new(false)));
+        let mut req = match &late {
+            None => req.map(Body::new),
+            Some(late) => {
+                let deadline = Box::pin(tokio::time::sleep(self.edge.body_timeout));
+                let late = Arc::clone(late);
+                req.map(|body| {
+                    Body::new(TimedBody {
+                        body,
+                        deadline,
+                        late,
+                    })
+                })
+            }
+        };
+        if !proxied {
             // Only our own proxy may say the request came over HTTPS (it makes the session
             // cookie `Secure`); anyone else's word on it is dropped here.
             req.headers_mut().remove("x-forwarded-proto");
         }
         req.extensions_mut().insert(ClientAddr(client));
-        let refusal = self.edge.check_head(&req);
+        let refusal = self.edge.check_head(&req).or(over_cap);
         let router = self.edge.router.clone();
         let activity = Arc::clone(&self.activity);
         Box::pin(async move {
-            let response = match refusal {
+            let mut response = match refusal {
                 Some(err) => {
                     tracing::debug!(%client, "request refused: {}", err.message);
-                    let mut response = err.into_response();
-                    // The rest of such a request is not worth reading.
-                    response
-                        .headers_mut()
-                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
-                    response
+                    closing(err.into_response())
                 }
                 None => match router.oneshot(req).await {
                     Ok(response) => response,
                     Err(never) => match never {},
                 },
             };
+            if late.is_some_and(|late| late.load(Ordering::Relaxed)) {
+                tracing::debug!(%client, "request body not sent in time");
+                response = closing(
+                    ApiError::new(
+                        ErrorCode::RequestTimeout,
+                        "the request body was not sent in time",
+                    )
+                    .into_response(),
+                );
+            }
             if response.status() == StatusCode::SWITCHING_PROTOCOLS {
                 activity.upgraded();
             }
@@ -565,13 +600,61 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
     }
 }
 
+/// `response`, asking hyper to close the connection after it: the rest of the request is not
+/// worth reading.
+fn closing(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// A request body that must come whole before its deadline. Past it, reading fails and `late`
+/// is set, so that the answer becomes a `408` and the connection closes; a body that is never
+/// read costs nothing.
+struct TimedBody {
+    body: Incoming,
+    deadline: Pin<Box<Sleep>>,
+    late: Arc<AtomicBool>,
+}
+
+impl HttpBody for TimedBody {
+    type Data = Bytes;
+    type Error = axum::BoxError;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::BoxError>>> {
+        let this = self.get_mut();
+        if let Poll::Ready(frame) = Pin::new(&mut this.body).poll_frame(cx) {
+            return Poll::Ready(frame.map(|f| f.map_err(Into::into)));
+        }
+        ready!(this.deadline.as_mut().poll(cx));
+        this.late.store(true, Ordering::Relaxed);
+        Poll::Ready(Some(Err("the request body was not sent in time".into())))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
 /// Tells the connection's [`Activity`] that a request is over when dropped: when hyper has sent
-/// the response's body whole, or gave up on it.
-struct RequestDone(Arc<Activity>);
+/// the response's body whole, or gave up on it. A request through a trusted proxy holds its
+/// client's place under the caps until then.
+struct RequestDone {
+    activity: Arc<Activity>,
+    _slot: Option<Slot>,
+}
 
 impl Drop for RequestDone {
     fn drop(&mut self) {
-        self.0.request_done();
+        self.activity.request_done();
     }
 }
 
