@@ -654,6 +654,90 @@ async fn a_player_who_leaves_a_clocked_game_is_claimed_against_after_thirty_seco
     fay.on(at(0)).play_first_legal(&new_id).await;
 }
 
+/// Fay's claim of the win in game `id` on `base`: the status, and the seconds to wait when it
+/// is too early.
+async fn claim_from(fay: &Player, base: &str, id: &str) -> (u16, Option<u64>) {
+    let r = fay
+        .http
+        .post(format!("{base}/api/games/{id}/claim"))
+        .header("cookie", fay.cookie.as_deref().expect("cookie"))
+        .header("x-csrf-token", fay.csrf.as_deref().expect("csrf"))
+        .json(&json!({}))
+        .send()
+        .await
+        .expect("answer");
+    let retry = r
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok()?.parse().ok());
+    (r.status().as_u16(), retry)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_never_opened_a_socket_is_away_from_their_last_move_or_request() {
+    let dir = tempfile::tempdir().expect("dir");
+    let nodes = match cluster().await {
+        Some(nodes) => nodes,
+        None => vec![Instance::start(&sqlite(&dir), 20)],
+    };
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    let at = |i: usize| &bases[i % bases.len()];
+    let fay = Player::sign_up(at(0), "fay").await;
+    let hal = Player::sign_up(at(1), "hal").await;
+    let (_, seek) = fay
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "rated": false, "clock": {"initial_s": 300, "increment_s": 0}, "color": "white"}),
+        )
+        .await;
+    let (status, started) = hal
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let id = started["game_id"].as_str().expect("game").to_string();
+
+    // Neither player ever opens a socket: every move goes over HTTP, to any instance.
+    fay.on(at(0)).play_first_legal(&id).await;
+    hal.on(at(1)).play_first_legal(&id).await;
+    let hal_moved = Instant::now();
+    fay.on(at(2)).play_first_legal(&id).await;
+
+    // Ten seconds on, Hal asks how the game stands: a sign of life as good as a socket's.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let (status, _) = hal.on(at(2)).get(&format!("/api/games/{id}")).await;
+    assert_eq!(status, 200);
+    let hal_asked = Instant::now();
+
+    // Thirty seconds after his move, a claim counts from his request, not from itself.
+    tokio::time::sleep(Duration::from_secs(30).saturating_sub(hal_moved.elapsed())).await;
+    let (status, retry) = claim_from(&fay, at(1), &id).await;
+    assert_eq!(status, 409);
+    let retry = retry.expect("retry-after");
+    assert!((1..=21).contains(&retry), "retry after {retry} s");
+
+    // Thirty seconds after the request, the claim ends the game: it did not wait for a first
+    // claim to start the absence.
+    tokio::time::sleep(Duration::from_secs(30).saturating_sub(hal_asked.elapsed())).await;
+    let mut claimed = None;
+    for _ in 0..20 {
+        match claim_from(&fay, at(0), &id).await {
+            (200, _) => {
+                claimed = Some(hal_asked.elapsed());
+                break;
+            }
+            (409, Some(_)) => tokio::time::sleep(Duration::from_millis(250)).await,
+            other => panic!("claim: {other:?}"),
+        }
+    }
+    let claimed = claimed.expect("the claim is granted about 30 s after the last sign of life");
+    assert!(claimed < Duration::from_secs(36), "{claimed:?}");
+    let (_, end) = fay.get(&format!("/api/games/{id}")).await;
+    assert_eq!(end["end_reason"], "abandoned_black", "{end}");
+}
+
 /// Fills `database` with 3,000 open seeks from 600 accounts (a flood from before this server
 /// started), through the store as the server would.
 async fn flood_seeks(database: &str) {

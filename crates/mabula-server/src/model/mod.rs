@@ -283,6 +283,15 @@ impl LiveGame {
         self.updated_at = now;
     }
 
+    /// Whether a player who leaves this game may be claimed against: it is on a real-time
+    /// clock and not over.
+    pub fn is_claimable(&self) -> bool {
+        !self.is_over()
+            && self
+                .clock
+                .is_some_and(|c| c.control.speed() == Speed::Realtime)
+    }
+
     /// Checks that the holder of `seats` may claim the win because the other side left: a game
     /// on a real-time clock past its first two moves, the other side to move and away since
     /// `away_since` (ms; `None`: not known to be away) for [`CLAIM_AFTER_MS`] at `now`. Answers
@@ -296,10 +305,7 @@ impl LiveGame {
         if self.is_over() {
             return Err(Refusal::ClaimAfterEnd);
         }
-        let realtime = self
-            .clock
-            .is_some_and(|c| c.control.speed() == Speed::Realtime);
-        if !realtime || self.game.moves().len() < 2 {
+        if !self.is_claimable() || self.game.moves().len() < 2 {
             return Err(Refusal::ClaimNotOnClock);
         }
         let Some(me) = seats.only() else {

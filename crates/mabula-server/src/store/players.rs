@@ -826,15 +826,18 @@ impl Db {
     }
 
     /// Records which seats of game `id` have no connection on any instance: a seat away keeps
-    /// the time it was first seen away (`now` if it is new), a seat present loses it.
+    /// the time it was first seen away (`now` if it is new; 0 if it never held a socket there,
+    /// so that its other signs of life count alone), a seat present loses it.
     pub async fn set_away(&self, id: &str, away: [bool; 2], now: i64) -> Result<(), StoreError> {
         on_db!(self, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             for (side, away) in ["white", "black"].into_iter().zip(away) {
                 let query = if away {
                     sqlx::query(
-                        "INSERT INTO absences (game_id, side, since) VALUES ($1, $2, $3) \
-                         ON CONFLICT (game_id, side) DO NOTHING",
+                        "INSERT INTO absences (game_id, side, since) \
+                         SELECT $1, $2, CASE WHEN EXISTS (SELECT 1 FROM seen \
+                           WHERE game_id = $1 AND side = $2 AND socket = 1) THEN $3 ELSE 0 END \
+                         WHERE TRUE ON CONFLICT (game_id, side) DO NOTHING",
                     )
                     .bind(id)
                     .bind(side)
@@ -851,16 +854,62 @@ impl Db {
         })
     }
 
-    /// Since when `color`'s seat of game `id` has had no connection, if it is recorded away.
-    pub async fn away_since(&self, id: &str, color: Color) -> Result<Option<i64>, StoreError> {
+    /// Records a sign of life of `color`'s seat of game `id` at `now`: a request about the game,
+    /// or (`socket`) a socket opened on it. A request within a second of the last one recorded
+    /// writes nothing.
+    pub async fn seen(
+        &self,
+        id: &str,
+        color: Color,
+        now: i64,
+        socket: bool,
+    ) -> Result<(), StoreError> {
+        on_db!(self, write, |pool, _pg| {
+            sqlx::query(
+                "INSERT INTO seen (game_id, side, at, socket) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (game_id, side) DO UPDATE SET \
+                   at = CASE WHEN excluded.at > seen.at THEN excluded.at ELSE seen.at END, \
+                   socket = CASE WHEN excluded.socket = 1 THEN 1 ELSE seen.socket END \
+                 WHERE seen.at < excluded.at - 1000 OR seen.socket < excluded.socket",
+            )
+            .bind(id)
+            .bind(color.name())
+            .bind(now)
+            .bind(i32::from(socket))
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    /// The last sign of life of `color`'s seat of game `id`, if the seat is recorded away: the
+    /// latest of the time it was first seen away, its last request about the game and its last
+    /// move (the moves of ply parity `parity`). `None` if it is not recorded away.
+    pub async fn away_since(
+        &self,
+        id: &str,
+        color: Color,
+        parity: u32,
+    ) -> Result<Option<i64>, StoreError> {
         on_db!(self, read, |pool, _pg| {
-            let row = sqlx::query("SELECT since FROM absences WHERE game_id = $1 AND side = $2")
-                .bind(id)
-                .bind(color.name())
-                .fetch_optional(pool)
-                .await?;
+            let row = sqlx::query(
+                "SELECT since, \
+                   (SELECT at FROM seen WHERE game_id = $1 AND side = $2), \
+                   (SELECT MAX(played_at) FROM moves WHERE game_id = $1 AND ply % 2 = $3) \
+                 FROM absences WHERE game_id = $1 AND side = $2",
+            )
+            .bind(id)
+            .bind(color.name())
+            .bind(i64::from(parity))
+            .fetch_optional(pool)
+            .await?;
             Ok(match row {
-                Some(r) => Some(r.try_get(0)?),
+                Some(r) => {
+                    let since: i64 = r.try_get(0)?;
+                    let seen: Option<i64> = r.try_get(1)?;
+                    let moved: Option<i64> = r.try_get(2)?;
+                    Some(since.max(seen.unwrap_or(0)).max(moved.unwrap_or(0)))
+                }
                 None => None,
             })
         })

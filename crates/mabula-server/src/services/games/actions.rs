@@ -277,6 +277,10 @@ impl Games {
             (None, Some(_)) => Some(token.seats(&slot.game)?).filter(|s| !s.is_empty()),
             (Some(_), _) => Some(seats_for(&slot.game, token)?),
         };
+        // A player who follows the game by asking is there, socket or not.
+        if let Some(seats) = you.filter(|_| slot.game.is_claimable()) {
+            self.seen(&h, seats, false);
+        }
         Ok(self.state_of(&h, &mut slot, you))
     }
 
@@ -342,7 +346,7 @@ impl Games {
         self.enforce_clock(&h, &mut slot).await?;
         let away = seats_for(&slot.game, token)?.only().map(Color::other);
         let since = match away {
-            Some(color) => self.away_since(&h, color).await?,
+            Some(color) => self.away_since(&h, &slot.game, color).await?,
             None => None,
         };
         let (seats, state) = self

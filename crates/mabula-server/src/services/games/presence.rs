@@ -5,7 +5,7 @@
 
 use super::{GameHandle, Games, now_ms};
 use crate::error::ApiError;
-use crate::model::{Seats, Speed};
+use crate::model::{LiveGame, Seats, Speed};
 use crate::protocol::ServerMessage;
 use crate::store::{Notice, PresenceCounts, StoreError};
 use crate::view;
@@ -60,11 +60,13 @@ impl Games {
         }
     }
 
-    /// Since when `color`'s seat of the game in `h` has had no connection on any instance;
-    /// `None` while it has one. A seat found away that was not recorded so is recorded now.
+    /// Since when `color`'s seat of `game` (the game in `h`) has shown no sign of life: no
+    /// connection on any instance, no request about the game and no move since then; `None`
+    /// while it has a connection. A seat found away that was not recorded so is recorded now.
     pub(super) async fn away_since(
         &self,
         h: &Arc<GameHandle>,
+        game: &LiveGame,
         color: Color,
     ) -> Result<Option<i64>, ApiError> {
         let totals = self.presence_totals(h, None).await?;
@@ -73,7 +75,30 @@ impl Games {
             return Ok(None);
         }
         self.store.db().set_away(&h.id, away, now_ms()).await?;
-        Ok(self.store.db().away_since(&h.id, color).await?)
+        // Moves alternate (a pass is a move): the first mover's are the even plies.
+        let parity = u32::from(game.game.start().side_to_move() != color);
+        let since = self.store.db().away_since(&h.id, color, parity).await?;
+        Ok(since.map(|since| since.max(game.created_at)))
+    }
+
+    /// Records that the holder of `seats` showed a sign of life in the game in `h` (a request
+    /// about it, or with `socket` a socket opened on it), for the claims of the other side.
+    pub(super) fn seen(self: &Arc<Games>, h: &GameHandle, seats: Seats, socket: bool) {
+        for color in [Color::White, Color::Black] {
+            let held = match color {
+                Color::White => seats.white,
+                Color::Black => seats.black,
+            };
+            if !held {
+                continue;
+            }
+            let (games, id) = (Arc::clone(self), h.id.clone());
+            tokio::spawn(async move {
+                if let Err(e) = games.store.db().seen(&id, color, now_ms(), socket).await {
+                    tracing::warn!("sign of life in game {id} not stored: {e}");
+                }
+            });
+        }
     }
 
     /// The connections to the game in `h` over all instances, after storing this instance's
@@ -118,6 +143,9 @@ impl Games {
             }
         }
         h.touched.store(now_ms(), Ordering::Relaxed);
+        if let Some(seats) = seats.filter(|_| delta > 0) {
+            self.seen(h, seats, true);
+        }
         if h.presence_pending.swap(true, Ordering::AcqRel) {
             return;
         }
