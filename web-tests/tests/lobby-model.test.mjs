@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  init, update, openSeeks, mySeeks, challengesToMe, quickWaiting, fits, seekBody, TURN_EVERY_MS,
+  init, update, openSeeks, mySeeks, challengesToMe, quickWaiting, fits, seekBody, TURN_EVERY_MS, applyChanges,
 } from '../../crates/mabula-server/assets/js/pages/lobby-model.js';
 
 /** A seek as the server describes one. */
@@ -140,4 +140,13 @@ test('the seek form is checked before anything is sent', () => {
   assert.deepEqual(effects, [{ type: 'open', body: { scoring: 'largest', rated: true, color: 'white', clock: { initial_s: 300, increment_s: 3 } }, quiet: false }]);
   const refused = run(player(), { type: 'openFailed', error: { code: 'player_not_found' }, quiet: false });
   assert.deepEqual(refused.effects, [{ type: 'formError', error: { code: 'player_not_found' } }]);
+});
+
+test('the changes the socket sends are applied to the list it sent first, oldest first', () => {
+  const list = [seek('s1', 'ben', { created_at: 1 }), seek('s2', 'cid', { created_at: 2 })];
+  const next = applyChanges(list, [seek('s3', 'dan', { created_at: 3 }), seek('s0', 'eve', { created_at: 0 })], ['s1']);
+  assert.deepEqual(next.map((s) => s.id), ['s0', 's2', 's3']);
+  // A seek added twice (a change heard twice) is listed once; removing what is gone is harmless.
+  assert.deepEqual(applyChanges(next, [next[0]], ['s9']).map((s) => s.id), ['s0', 's2', 's3']);
+  assert.deepEqual(list.map((s) => s.id), ['s1', 's2'], 'the list given is left as it was');
 });

@@ -91,10 +91,17 @@ pub struct Started {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LobbyMessage<'a> {
-    /// The seeks now.
+    /// The seeks now (the socket's first message).
     Seeks {
         /// Seeks open to all, and the challenges to and from you, oldest first.
         seeks: &'a [SeekView],
+    },
+    /// What changed in the seeks since the socket's last message about them.
+    SeeksChanged {
+        /// Seeks and challenges opened, oldest first.
+        added: &'a [SeekView],
+        /// The ids of those that went (accepted, withdrawn, declined or lapsed).
+        removed: &'a [String],
     },
     /// A game of yours began.
     Game {
@@ -127,10 +134,17 @@ impl LobbyMessage<'_> {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum OwnedLobbyMessage {
-    /// The seeks now.
+    /// The seeks now (the socket's first message).
     Seeks {
         /// Seeks open to all, and the challenges to and from you, oldest first.
         seeks: Vec<SeekView>,
+    },
+    /// What changed in the seeks since the socket's last message about them.
+    SeeksChanged {
+        /// Seeks and challenges opened, oldest first.
+        added: Vec<SeekView>,
+        /// The ids of those that went.
+        removed: Vec<String>,
     },
     /// A game of yours began.
     Game {
@@ -156,6 +170,9 @@ impl OwnedLobbyMessage {
     pub fn as_message(&self) -> LobbyMessage<'_> {
         match self {
             OwnedLobbyMessage::Seeks { seeks } => LobbyMessage::Seeks { seeks },
+            OwnedLobbyMessage::SeeksChanged { added, removed } => {
+                LobbyMessage::SeeksChanged { added, removed }
+            }
             OwnedLobbyMessage::Game { game_id } => LobbyMessage::Game { game_id },
             OwnedLobbyMessage::Turn { game_id } => LobbyMessage::Turn { game_id },
             OwnedLobbyMessage::Error { code, message } => LobbyMessage::Error {

@@ -396,8 +396,13 @@ fn every_lobby_message_reads_as_the_clients_type() {
         created_at: 9,
     };
     let seeks = [seek];
+    let removed = ["s0".to_string()];
     for message in [
         LobbyMessage::Seeks { seeks: &seeks },
+        LobbyMessage::SeeksChanged {
+            added: &seeks,
+            removed: &removed,
+        },
         LobbyMessage::Game { game_id: "g1" },
         LobbyMessage::Turn { game_id: "g2" },
         LobbyMessage::Error {

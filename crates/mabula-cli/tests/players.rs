@@ -158,6 +158,27 @@ struct Lobby {
 impl Lobby {
     /// The next message of type `kind`.
     async fn until(&mut self, kind: &str) -> Value {
+        self.until_sized(kind).await.0
+    }
+
+    /// Reads `seeks_changed` messages until one is `done`; each must be small (at most two seeks
+    /// in it, under a kilobyte).
+    async fn changes_until(&mut self, done: impl Fn(&Value) -> bool) {
+        loop {
+            let (change, bytes) = self.until_sized("seeks_changed").await;
+            let count = |k: &str| change[k].as_array().map_or(0, Vec::len);
+            assert!(
+                bytes < 1_000 && count("added") + count("removed") <= 2,
+                "{bytes} bytes: {change}"
+            );
+            if done(&change) {
+                return;
+            }
+        }
+    }
+
+    /// The next message of type `kind`, and its size in bytes.
+    async fn until_sized(&mut self, kind: &str) -> (Value, usize) {
         loop {
             let msg = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
                 .await
@@ -167,7 +188,7 @@ impl Lobby {
             if let Message::Text(t) = msg {
                 let v: Value = serde_json::from_str(&t).expect("JSON");
                 if v["type"] == kind {
-                    return v;
+                    return (v, t.len());
                 }
             }
         }
@@ -336,9 +357,9 @@ async fn a_seek_accepted_on_another_instance_is_flagged_by_the_server_and_rated_
         )
         .await;
     assert_eq!(status, 201, "{seek}");
-    let seen = bob_lobby.until("seeks").await;
-    assert_eq!(seen["seeks"][0]["id"], seek["id"], "{seen}");
-    assert_eq!(seen["seeks"][0]["label"], "15s+0");
+    let seen = bob_lobby.until("seeks_changed").await;
+    assert_eq!(seen["added"][0]["id"], seek["id"], "{seen}");
+    assert_eq!(seen["added"][0]["label"], "15s+0");
 
     // Bob accepts on instance 1; Alice hears of the game on instance 0.
     let (status, started) = bob
@@ -865,6 +886,60 @@ async fn after_a_flood_of_3000_seeks_a_new_seek_is_listed_accepted_and_withdrawn
         (403, Some("seek_not_for_you"))
     );
     assert_eq!(carol.delete(&format!("/api/seeks/{cid}")).await, 403);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_flood_a_lobby_change_costs_bytes_in_proportion_to_the_change() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (nodes, _db) = instances(&dir).await;
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    let last = bases.len() - 1;
+    let alice = Player::sign_up(&bases[0], "alice").await;
+    let bob = Player::sign_up(&bases[last], "bob").await;
+    let guest = Player::guest(&bases[last % 2]);
+    // The first message is the whole list: 500 seeks.
+    let mut sockets = Vec::new();
+    for p in [&alice, &bob, &guest] {
+        let mut socket = p.lobby().await;
+        let (list, bytes) = socket.until_sized("seeks").await;
+        assert_eq!(list["seeks"].as_array().map(Vec::len), Some(500));
+        assert!(bytes > 100_000, "{bytes} bytes");
+        sockets.push(socket);
+    }
+
+    // A seek opened, then withdrawn, on any instance: each socket hears that one seek came and
+    // went (and, the list being the newest 500, that the oldest left it and came back), in a
+    // few hundred bytes, not the list again.
+    let (status, seek) = alice
+        .post("/api/seeks", json!({"scoring": "largest", "days": 2}))
+        .await;
+    assert_eq!(status, 201, "{seek}");
+    let id = seek["id"].as_str().expect("id").to_string();
+    for socket in &mut sockets {
+        socket
+            .changes_until(|c| {
+                c["added"]
+                    .as_array()
+                    .is_some_and(|a| a.iter().any(|s| s["id"] == id.as_str()))
+            })
+            .await;
+    }
+    assert_eq!(
+        alice
+            .on(&bases[last])
+            .delete(&format!("/api/seeks/{id}"))
+            .await,
+        204
+    );
+    for socket in &mut sockets {
+        socket
+            .changes_until(|c| {
+                c["removed"]
+                    .as_array()
+                    .is_some_and(|r| r.iter().any(|s| s == id.as_str()))
+            })
+            .await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,6 +9,7 @@ import { navigate } from './nav.js';
 import { myName, isMe } from './session.js';
 import { notify } from './notify.js';
 import { controlLabel } from './clock.js';
+import { applyChanges } from './pages/lobby-model.js';
 
 /** @typedef {import('api-types').Seek} Seek */
 
@@ -87,6 +88,10 @@ class LobbyFeed {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === 'seeks_changed') {
+        // The server sends the whole list once, then what changed: the pages see whole lists.
+        msg = { type: 'seeks', seeks: applyChanges(this.seeks || [], msg.added, msg.removed) };
+      }
       if (msg.type === 'seeks') {
         this.attempt = 0;
         this.seeks = msg.seeks;

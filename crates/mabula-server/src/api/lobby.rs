@@ -8,7 +8,8 @@ use super::limits::client_key;
 use crate::auth::Session;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{ClientAddr, JsonBody, MaybeSession};
-use crate::services::lobby::{SeekRequest, SeekView};
+use crate::services::lobby::{Listed, SeekRequest, SeekView, Shown};
+use crate::services::now_ms;
 use crate::store::Notice;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -166,8 +167,8 @@ fn user_message(what: &str) -> Option<Utf8Bytes> {
     }
 }
 
-/// How long lobby changes are gathered before the list is sent again.
-const LOBBY_DELAY: Duration = Duration::from_millis(100);
+/// How long a player's own seek changes are gathered before they are read again.
+const OWN_DELAY: Duration = Duration::from_millis(100);
 
 async fn lobby_session(
     app: AppState,
@@ -176,22 +177,46 @@ async fn lobby_session(
 ) {
     let (mut sink, mut stream) = socket.split();
     let mut events = app.lobby.notices();
+    let mut public = app.lobby.public_seeks();
     let mut shutdown = app.shutdown.clone();
     let me = session.as_ref().map(|s| s.key.clone());
-    let send_list = |seeks: Result<Vec<SeekView>, ApiError>| match seeks {
-        Ok(s) => LobbyMessage::Seeks { seeks: &s }.to_text(),
-        Err(e) => LobbyMessage::Error {
+    let error = |e: ApiError| {
+        LobbyMessage::Error {
             code: e.code,
             message: &e.message,
         }
-        .to_text(),
+        .to_text()
     };
-    let first = send_list(app.lobby.seeks(session.as_ref()).await);
-    if sink.send(Message::Text(first)).await.is_err() {
-        return;
-    }
+    let mut shown = Shown::default();
+    let mut own: Vec<Listed> = Vec::new();
+    let mut own_stale = me.is_some();
     let mut window = (std::time::Instant::now(), 0u32);
     loop {
+        if own_stale && let Some(key) = &me {
+            if shown.started() {
+                // Changes that come meanwhile are in the list read then.
+                tokio::time::sleep(OWN_DELAY).await;
+            }
+            match app.lobby.own_seeks(key).await {
+                Ok(listed) => {
+                    own = listed;
+                    own_stale = false;
+                }
+                Err(e) => {
+                    if sink.send(Message::Text(error(e))).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        // Nothing is said until the instance has read the seeks once (it has just started).
+        let read = public.borrow_and_update().clone();
+        if let Some(public) = read
+            && let Some(text) = shown.message(Shown::visible(&public, &own, now_ms()))
+            && sink.send(Message::Text(text)).await.is_err()
+        {
+            break;
+        }
         tokio::select! {
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Close(_)) | Err(_)) | None => break,
@@ -206,38 +231,18 @@ async fn lobby_session(
                     }
                 }
             },
-            event = events.recv() => {
-                let refresh = match event {
-                    Ok(Notice::Lobby) => true,
-                    Ok(Notice::User { key, what }) if Some(&key) == me.as_ref() => {
-                        match user_message(&what) {
-                            Some(m) => {
-                                if sink.send(Message::Text(m)).await.is_err() { break; }
-                                false
-                            }
-                            None => true, // their challenges changed
-                        }
+            changed = public.changed() => if changed.is_err() { break },
+            event = events.recv() => match event {
+                Ok(Notice::User { key, what }) if Some(&key) == me.as_ref() => {
+                    match user_message(&what) {
+                        Some(m) => if sink.send(Message::Text(m)).await.is_err() { break },
+                        None => own_stale = true, // their seeks or challenges changed
                     }
-                    Ok(_) => false,
-                    Err(broadcast::error::RecvError::Lagged(_)) => true,
-                    Err(broadcast::error::RecvError::Closed) => break,
-                };
-                if refresh {
-                    tokio::time::sleep(LOBBY_DELAY).await;
-                    // Changes that came meanwhile are in the list read now.
-                    while let Ok(n) = events.try_recv() {
-                        if let Notice::User { key, what } = n
-                            && Some(&key) == me.as_ref()
-                            && let Some(m) = user_message(&what)
-                            && sink.send(Message::Text(m)).await.is_err()
-                        {
-                            return;
-                        }
-                    }
-                    let list = send_list(app.lobby.seeks(session.as_ref()).await);
-                    if sink.send(Message::Text(list)).await.is_err() { break; }
                 }
-            }
+                Ok(_) => {}
+                Err(broadcast::error::RecvError::Lagged(_)) => own_stale = true,
+                Err(broadcast::error::RecvError::Closed) => break,
+            },
             _ = shutdown.changed() => {
                 let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
                 let _ = sink.send(Message::Close(Some(frame))).await;

@@ -2,7 +2,9 @@
 //! lives in the database until it is accepted, cancelled or lapses; accepting takes it out with
 //! one `DELETE … RETURNING`, so two players who accept the same seek on two instances cannot
 //! both get a game. The lobby's sockets hear of every change on every instance (see
-//! [`Notice::Lobby`] and [`Notice::User`]).
+//! [`Notice::Lobby`] and [`Notice::User`]): the seeks open to everyone are read once per change
+//! for all of an instance's sockets ([`Lobby::follow`]), each socket reads its player's own seeks
+//! and challenges when they change, and sends only what changed ([`Shown`]).
 
 use super::cluster::Cluster;
 use super::players::player_not_found;
@@ -13,7 +15,10 @@ use crate::model::{Player, Speed, TimeControl};
 use crate::store::players::{SeekCaps, SeekRow};
 use crate::store::{Notice, Store};
 use mabula::Scoring;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{broadcast, watch};
 
 /// How long a real-time seek stays open (ms): the lobby page withdraws it when it closes.
 const REALTIME_SEEK_MS: i64 = 30 * 60 * 1000;
@@ -27,10 +32,11 @@ const SEEK_CAPS: SeekCaps = SeekCaps {
     per_address: 20,
 };
 
+use mabula_api::lobby::LobbyMessage;
 pub use mabula_api::lobby::{ClockRequest, SeekRequest, SeekView};
 
 /// The lobby's view of seek `s`, naming a challenged player as `names` spells them.
-fn seek_view(s: &SeekRow, names: &std::collections::HashMap<String, String>) -> SeekView {
+fn seek_view(s: &SeekRow, names: &HashMap<String, String>) -> SeekView {
     SeekView {
         id: s.id.clone(),
         name: s.name.clone(),
@@ -70,11 +76,25 @@ pub(crate) fn shown(r: &crate::model::rating::Rating) -> (i32, bool) {
     (r.rating.round() as i32, r.provisional())
 }
 
+/// How long lobby changes are gathered before the seeks are read again.
+const LOBBY_DELAY: Duration = Duration::from_millis(100);
+
 /// Seeks and challenges.
 pub struct Lobby {
     store: Arc<Store>,
     games: Arc<Games>,
     cluster: Arc<Cluster>,
+    /// The seeks open to everyone, as last read (see [`Lobby::follow`]).
+    public: watch::Sender<Option<Arc<Vec<SeekView>>>>,
+}
+
+/// A seek shown on a lobby socket, and when it lapses.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    /// The seek.
+    pub view: SeekView,
+    /// When it lapses (ms).
+    pub expires_at: i64,
 }
 
 impl Lobby {
@@ -84,7 +104,77 @@ impl Lobby {
             store,
             games,
             cluster,
+            public: watch::channel(None).0,
         }
+    }
+
+    /// Keeps the seeks open to everyone up to date for this instance's lobby sockets: read
+    /// again (once, whatever the number of sockets) after each change on any instance, until
+    /// `stop`. A read that fails is tried again each second.
+    pub fn follow(self: &Arc<Self>, mut stop: watch::Receiver<bool>) {
+        let lobby = Arc::clone(self);
+        let mut notices = self.cluster.notices();
+        tokio::spawn(async move {
+            let mut stale = true;
+            let mut retry = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                if stale {
+                    tokio::time::sleep(LOBBY_DELAY).await;
+                    // Changes that came meanwhile are in the list read now.
+                    loop {
+                        match notices.try_recv() {
+                            Err(broadcast::error::TryRecvError::Closed) => return,
+                            Err(broadcast::error::TryRecvError::Empty) => break,
+                            _ => {}
+                        }
+                    }
+                    stale = !lobby.read_public().await;
+                }
+                tokio::select! {
+                    notice = notices.recv() => match notice {
+                        Ok(Notice::Lobby) | Err(broadcast::error::RecvError::Lagged(_)) => stale = true,
+                        Ok(_) => {}
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    },
+                    _ = retry.tick(), if stale => {}
+                    _ = stop.changed() => return,
+                }
+            }
+        });
+    }
+
+    /// Reads the seeks open to everyone; `false` if the database did not answer.
+    async fn read_public(&self) -> bool {
+        match self.store.db().public_seeks(now_ms()).await {
+            Ok(rows) => {
+                let views = rows.iter().map(|s| seek_view(s, &HashMap::new())).collect();
+                self.public.send_replace(Some(Arc::new(views)));
+                true
+            }
+            Err(e) => {
+                tracing::warn!("cannot read the lobby's seeks: {e}");
+                false
+            }
+        }
+    }
+
+    /// The seeks open to everyone, as last read (`None` before the first read), and each time
+    /// they change.
+    pub fn public_seeks(&self) -> watch::Receiver<Option<Arc<Vec<SeekView>>>> {
+        self.public.subscribe()
+    }
+
+    /// The open seeks and challenges of the player `key` and the challenges to them.
+    pub async fn own_seeks(&self, key: &str) -> Result<Vec<Listed>, ApiError> {
+        let rows = self.store.db().own_seeks(now_ms(), key).await?;
+        let names = self.target_names(&rows).await?;
+        Ok(rows
+            .iter()
+            .map(|s| Listed {
+                view: seek_view(s, &names),
+                expires_at: s.expires_at,
+            })
+            .collect())
     }
 
     /// The lobby's and the players' notices, for a lobby socket.
@@ -203,11 +293,8 @@ impl Lobby {
     }
 
     /// The names of the players challenged in `rows`, by key.
-    async fn target_names(
-        &self,
-        rows: &[SeekRow],
-    ) -> Result<std::collections::HashMap<String, String>, ApiError> {
-        let mut names = std::collections::HashMap::new();
+    async fn target_names(&self, rows: &[SeekRow]) -> Result<HashMap<String, String>, ApiError> {
+        let mut names = HashMap::new();
         for t in rows.iter().filter_map(|s| s.target.as_ref()) {
             if !names.contains_key(t)
                 && let Some(a) = self.store.db().account(t).await?
@@ -342,4 +429,61 @@ fn seek_notices(s: &SeekRow) -> Vec<Notice> {
         .iter()
         .filter_map(|n| Notice::parse(n))
         .collect()
+}
+
+/// The seeks a lobby socket has shown, so that it sends only what changed.
+#[derive(Debug, Default)]
+pub struct Shown {
+    /// The ids shown; `None` before the first message.
+    ids: Option<HashSet<String>>,
+}
+
+impl Shown {
+    /// The seeks to show now: those open to everyone (`public`) and the player's own (`own`,
+    /// less those lapsed at `now`), once each, oldest first.
+    pub fn visible(public: &[SeekView], own: &[Listed], now: i64) -> Vec<SeekView> {
+        let mut seen = HashSet::new();
+        let mut all: Vec<SeekView> = own
+            .iter()
+            .filter(|l| l.expires_at > now)
+            .map(|l| &l.view)
+            .chain(public)
+            .filter(|s| seen.insert(s.id.as_str()))
+            .cloned()
+            .collect();
+        all.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+        all
+    }
+
+    /// Whether the first message was sent.
+    pub fn started(&self) -> bool {
+        self.ids.is_some()
+    }
+
+    /// The message that brings the socket to `now`: the whole list the first time, then the
+    /// seeks added and the ids removed, or nothing if nothing changed. A seek never changes once
+    /// open, so its id is enough to know it.
+    pub fn message<T: From<String>>(&mut self, now: Vec<SeekView>) -> Option<T> {
+        let ids: HashSet<String> = now.iter().map(|s| s.id.clone()).collect();
+        let Some(before) = self.ids.replace(ids) else {
+            return Some(LobbyMessage::Seeks { seeks: &now }.to_text());
+        };
+        let after = self.ids.as_ref()?;
+        let mut removed: Vec<String> = before.difference(after).cloned().collect();
+        removed.sort();
+        let added: Vec<SeekView> = now
+            .into_iter()
+            .filter(|s| !before.contains(&s.id))
+            .collect();
+        if added.is_empty() && removed.is_empty() {
+            return None;
+        }
+        Some(
+            LobbyMessage::SeeksChanged {
+                added: &added,
+                removed: &removed,
+            }
+            .to_text(),
+        )
+    }
 }

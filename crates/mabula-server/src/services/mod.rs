@@ -156,6 +156,7 @@ impl Services {
         // Followers first, so that no change (an engine move resumed below) goes unheard.
         self.clocks.follow(self.games.subscribe());
         self.ratings.follow(self.games.subscribe());
+        self.lobby.follow(stop.clone());
         self.cluster.heartbeat().await.0?;
         match self.games.sweep_engines().await {
             Ok(0) => {}

@@ -771,6 +771,48 @@ impl Db {
         Ok(rows)
     }
 
+    /// Open seeks to everyone not lapsed at `now`, oldest first: the newest 500.
+    pub async fn public_seeks(&self, now: i64) -> Result<Vec<SeekRow>, StoreError> {
+        let mut rows = on_db!(self, read, |pool, _pg| {
+            let rows = sqlx::query(concat!(
+                "SELECT ",
+                seek_columns!(),
+                " FROM seeks WHERE expires_at > $1 AND target IS NULL \
+                 ORDER BY created_at DESC LIMIT 500"
+            ))
+            .bind(now)
+            .fetch_all(pool)
+            .await?;
+            rows.iter()
+                .map(|r| seek_row!(r))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        rows.reverse();
+        Ok(rows)
+    }
+
+    /// The open seeks and challenges of `me` and the challenges to `me` not lapsed at `now`,
+    /// oldest first: the newest 500.
+    pub async fn own_seeks(&self, now: i64, me: &str) -> Result<Vec<SeekRow>, StoreError> {
+        let mut rows = on_db!(self, read, |pool, _pg| {
+            let rows = sqlx::query(concat!(
+                "SELECT ",
+                seek_columns!(),
+                " FROM seeks WHERE expires_at > $1 AND (account = $2 OR target = $2) \
+                 ORDER BY created_at DESC LIMIT 500"
+            ))
+            .bind(now)
+            .bind(me)
+            .fetch_all(pool)
+            .await?;
+            rows.iter()
+                .map(|r| seek_row!(r))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        rows.reverse();
+        Ok(rows)
+    }
+
     /// Open seek or challenge `id`, whoever it is for, if it has not lapsed at `now`.
     pub async fn seek(&self, id: &str, now: i64) -> Result<Option<SeekRow>, StoreError> {
         on_db!(self, read, |pool, _pg| {
@@ -1112,12 +1154,11 @@ impl Db {
     }
 }
 
-/// The notices a change of seek `s` sends: the lobby, and the challenged player.
+/// The notices a change of seek `s` sends: the lobby, its owner and the challenged player.
 pub fn seek_notices(s: &SeekRow) -> Vec<String> {
-    let mut n = vec!["l".to_string()];
+    let mut n = vec!["l".to_string(), format!("u {} challenges", s.account)];
     if let Some(t) = &s.target {
         n.push(format!("u {t} challenges"));
-        n.push(format!("u {} challenges", s.account));
     }
     n
 }
