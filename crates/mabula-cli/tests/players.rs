@@ -888,6 +888,38 @@ async fn after_a_flood_of_3000_seeks_a_new_seek_is_listed_accepted_and_withdrawn
     assert_eq!(carol.delete(&format!("/api/seeks/{cid}")).await, 403);
 }
 
+/// Opens the lobby socket at `base` by hand, offering permessage-deflate, and reads the head of
+/// the first frame: whether it is compressed (RSV1), and its length on the wire.
+async fn first_frame_compressed(base: &str) -> (bool, u64) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(host).await.expect("connect");
+    let handshake = format!(
+        "GET /api/lobby/ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n\
+         Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+         Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"
+    );
+    stream.write_all(handshake.as_bytes()).await.expect("send");
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        head.push(stream.read_u8().await.expect("a head"));
+    }
+    let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 101"), "{head}");
+    assert!(
+        head.contains("sec-websocket-extensions: permessage-deflate"),
+        "{head}"
+    );
+    let first = stream.read_u8().await.expect("a frame");
+    let length = match stream.read_u8().await.expect("a length") & 0x7f {
+        126 => u64::from(stream.read_u16().await.expect("length")),
+        127 => stream.read_u64().await.expect("length"),
+        n => u64::from(n),
+    };
+    (first & 0x40 != 0, length)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_flood_a_lobby_change_costs_bytes_in_proportion_to_the_change() {
     let dir = tempfile::tempdir().expect("dir");
@@ -906,6 +938,11 @@ async fn after_a_flood_a_lobby_change_costs_bytes_in_proportion_to_the_change() 
         assert!(bytes > 100_000, "{bytes} bytes");
         sockets.push(socket);
     }
+
+    // A client that offers compression (as browsers do) gets the list compressed.
+    let (compressed, wire) = first_frame_compressed(&bases[0]).await;
+    assert!(compressed, "the first message is compressed");
+    assert!(wire < 30_000, "{wire} bytes on the wire");
 
     // A seek opened, then withdrawn, on any instance: each socket hears that one seek came and
     // went (and, the list being the newest 500, that the oldest left it and came back), in a

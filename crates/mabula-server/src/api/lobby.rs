@@ -11,7 +11,6 @@ use crate::extract::{ClientAddr, JsonBody, MaybeSession};
 use crate::services::lobby::{Listed, SeekRequest, SeekView, Shown};
 use crate::services::now_ms;
 use crate::store::Notice;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -21,6 +20,8 @@ use futures_util::{SinkExt, StreamExt};
 use mabula_api::lobby::LobbyMessage;
 use std::time::Duration;
 use tokio::sync::broadcast;
+use yawc::close::CloseCode;
+use yawc::frame::{Frame, OpCode};
 
 /// The routes of the lobby.
 pub fn router() -> Router<AppState> {
@@ -132,7 +133,7 @@ async fn upgrade(
     State(app): State<AppState>,
     ClientAddr(client): ClientAddr,
     MaybeSession(session): MaybeSession,
-    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+    ws: Result<yawc::IncomingUpgrade, StatusCode>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
     if crate::extract::from_another_site(&headers) {
@@ -141,24 +142,32 @@ async fn upgrade(
             "this socket was opened by a page of another site",
         ));
     }
-    let ws = ws.map_err(|e| {
+    let not_a_handshake = |e: &dyn std::fmt::Display| {
         ApiError::new(
             ErrorCode::BadRequest,
-            format!("this endpoint speaks WebSocket only: {}", e.body_text()),
+            format!("this endpoint speaks WebSocket only: {e}"),
         )
-    })?;
+    };
+    let ws = ws.map_err(|status| not_a_handshake(&status))?;
     let slot = app.websockets.take(client, true)?;
-    Ok(ws
-        .max_message_size(4 * 1024)
-        .on_upgrade(move |socket| async move {
+    // Compressed when the client offers permessage-deflate (browsers do): the first list is
+    // mostly the same words over and over.
+    let options = yawc::Options::default()
+        .with_compression_level(yawc::CompressionLevel::fast())
+        .with_max_payload_read(4 * 1024);
+    let (response, socket) = ws.upgrade(options).map_err(|e| not_a_handshake(&e))?;
+    tokio::spawn(async move {
+        if let Ok(socket) = socket.await {
             lobby_session(app, session, socket).await;
-            drop(slot);
-        }))
+        }
+        drop(slot);
+    });
+    Ok(response.map(axum::body::Body::new))
 }
 
 /// The message of a player's notice `what` (`game ID`, `turn ID`); `None` for a change of
 /// their challenges, which the seek list shows.
-fn user_message(what: &str) -> Option<Utf8Bytes> {
+fn user_message(what: &str) -> Option<String> {
     let mut words = what.split(' ');
     match (words.next(), words.next()) {
         (Some("game"), Some(id)) => Some(LobbyMessage::Game { game_id: id }.to_text()),
@@ -173,7 +182,7 @@ const OWN_DELAY: Duration = Duration::from_millis(100);
 async fn lobby_session(
     app: AppState,
     session: Option<Session>,
-    socket: axum::extract::ws::WebSocket,
+    socket: yawc::WebSocket<yawc::HttpStream>,
 ) {
     let (mut sink, mut stream) = socket.split();
     let mut events = app.lobby.notices();
@@ -181,11 +190,13 @@ async fn lobby_session(
     let mut shutdown = app.shutdown.clone();
     let me = session.as_ref().map(|s| s.key.clone());
     let error = |e: ApiError| {
-        LobbyMessage::Error {
-            code: e.code,
-            message: &e.message,
-        }
-        .to_text()
+        Frame::text(
+            LobbyMessage::Error {
+                code: e.code,
+                message: &e.message,
+            }
+            .to_text::<String>(),
+        )
     };
     let mut shown = Shown::default();
     let mut own: Vec<Listed> = Vec::new();
@@ -203,7 +214,7 @@ async fn lobby_session(
                     own_stale = false;
                 }
                 Err(e) => {
-                    if sink.send(Message::Text(error(e))).await.is_err() {
+                    if sink.send(error(e)).await.is_err() {
                         break;
                     }
                 }
@@ -212,15 +223,16 @@ async fn lobby_session(
         // Nothing is said until the instance has read the seeks once (it has just started).
         let read = public.borrow_and_update().clone();
         if let Some(public) = read
-            && let Some(text) = shown.message(Shown::visible(&public, &own, now_ms()))
-            && sink.send(Message::Text(text)).await.is_err()
+            && let Some(text) = shown.message::<String>(Shown::visible(&public, &own, now_ms()))
+            && sink.send(Frame::text(text)).await.is_err()
         {
             break;
         }
         tokio::select! {
             incoming = stream.next() => match incoming {
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-                Some(Ok(_)) => {
+                Some(frame) if frame.opcode() == OpCode::Close => break,
+                None => break,
+                Some(_) => {
                     // Clients only ping; a flood closes the socket.
                     if window.0.elapsed() >= Duration::from_secs(1) {
                         window = (std::time::Instant::now(), 0);
@@ -235,7 +247,7 @@ async fn lobby_session(
             event = events.recv() => match event {
                 Ok(Notice::User { key, what }) if Some(&key) == me.as_ref() => {
                     match user_message(&what) {
-                        Some(m) => if sink.send(Message::Text(m)).await.is_err() { break },
+                        Some(m) => if sink.send(Frame::text(m)).await.is_err() { break },
                         None => own_stale = true, // their seeks or challenges changed
                     }
                 }
@@ -244,8 +256,7 @@ async fn lobby_session(
                 Err(broadcast::error::RecvError::Closed) => break,
             },
             _ = shutdown.changed() => {
-                let frame = CloseFrame { code: 1001, reason: Utf8Bytes::from_static("server shutting down") };
-                let _ = sink.send(Message::Close(Some(frame))).await;
+                let _ = sink.send(Frame::close(CloseCode::Away, "server shutting down")).await;
                 break;
             }
         }
