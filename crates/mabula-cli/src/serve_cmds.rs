@@ -61,6 +61,10 @@ pub enum Command {
         /// The most bytes of request headers accepted (more: 431).
         #[arg(long, default_value_t = 32 * 1024)]
         max_header_bytes: usize,
+        /// Accounts that one client address may make in an hour (0: no limit); counted in the
+        /// database, so it holds across instances.
+        #[arg(long, default_value_t = mabula_server::services::accounts::SIGNUPS_PER_ADDRESS_HOUR)]
+        signups_per_address_hour: u32,
         /// A proxy (IP address) whose X-Forwarded-For header names the client; repeat for
         /// several. Without it the header is ignored.
         #[arg(long = "trusted-proxy", value_name = "ADDR")]
@@ -145,6 +149,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             max_websockets,
             max_uri_bytes,
             max_header_bytes,
+            signups_per_address_hour,
             trusted_proxies,
             log_format,
         } => {
@@ -166,6 +171,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.max_websockets = max_websockets;
             config.max_uri_bytes = max_uri_bytes;
             config.max_header_bytes = max_header_bytes;
+            config.services.signups_per_address_hour = signups_per_address_hour;
             config.trusted_proxies = trusted_proxies;
             runtime.block_on(async move {
                 check_postgres(&config.database).await?;
