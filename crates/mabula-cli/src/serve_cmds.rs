@@ -88,7 +88,7 @@ pub enum Command {
     },
     /// Play many games against a running server, or several instances of it, and report moves
     /// per second, latencies and errors, in all and per instance (start the servers with
-    /// --rate-limit 0).
+    /// --rate-limit 0, and with --signups-per-address-hour 0 for --rated).
     Loadtest {
         /// The server, e.g. http://127.0.0.1:8080; with several instances, each game is created
         /// on one and its moves go round all of them, and the spectators are spread over them.

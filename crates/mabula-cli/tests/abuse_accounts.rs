@@ -179,7 +179,9 @@ async fn two_hundred_and_twenty_farmed_games_leave_the_advantage_where_it_was() 
         // The first ten of the day are rated; the pair's further games are casual from the
         // start, so their page says so.
         assert_eq!(after["rated"], i < 10, "game {i}: {after}");
-        let reply = after["legal_moves"][0]["notation"].as_str().expect("a move");
+        let reply = after["legal_moves"][0]["notation"]
+            .as_str()
+            .expect("a move");
         let (status, after) = black
             .post(
                 &format!("/api/games/{id}/moves"),
