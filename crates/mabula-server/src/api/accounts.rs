@@ -164,7 +164,7 @@ fn started(headers: &HeaderMap, status: StatusCode, new: NewSession) -> Response
         (status = 413, response = super::docs::BodyTooLarge),
         (status = 415, response = super::docs::NotJson),
         (status = 422, description = "The name or password breaks the rules (`invalid_account`)", body = ErrorBody),
-        (status = 429, description = "Too many requests, or too many accounts made from this address in the last hour (`rate_limited`, with `retry_after`)", body = ErrorBody),
+        (status = 429, description = "Too many requests, or too many accounts made from this address in the last hour (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn sign_up(
