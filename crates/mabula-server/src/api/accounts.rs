@@ -332,4 +332,14 @@ mod tests {
                 .ends_with("Secure")
         );
     }
+
+    #[test]
+    fn the_device_cookie_is_kept_a_year_and_sent_only_to_log_in() {
+        let h = HeaderMap::new();
+        let c = cookie_header(&h, DEVICE_COOKIE, "/api/session", "d", DEVICE_MAX_AGE_S);
+        assert_eq!(
+            c.to_str().unwrap(),
+            "mabula_device=d; Path=/api/session; HttpOnly; SameSite=Lax; Max-Age=31536000"
+        );
+    }
 }

@@ -330,22 +330,22 @@ impl Accounts {
         let now = now_ms();
         let since = now - FAILURE_WINDOW_MS;
         let db = self.store.db();
-        let device_hash = device.map(auth::hash);
-        let trusted = match &device_hash {
-            Some(hash) => db.device_account(hash).await?.as_deref() == Some(key.as_str()),
-            None => false,
+        // The counts this attempt is held to, and its failure would add to.
+        let trusted_device = match device.map(auth::hash) {
+            Some(hash) if db.device_account(&hash).await?.as_deref() == Some(key.as_str()) => {
+                Some(hash)
+            }
+            _ => None,
         };
-        let failure_keys = match device_hash.filter(|_| trusted) {
-            Some(hash) => vec![format!("d:{}", auth::hex(&hash))],
-            None => vec![format!("n:{key}"), format!("a:{address}")],
+        let counts: Vec<(String, u32)> = match &trusted_device {
+            Some(hash) => vec![(format!("d:{}", auth::hex(hash)), FAILURES_PER_DEVICE)],
+            None => vec![
+                (format!("n:{key}"), FAILURES_PER_NAME),
+                (format!("a:{address}"), FAILURES_PER_ADDRESS),
+            ],
         };
-        let caps: &[u32] = if trusted {
-            &[FAILURES_PER_DEVICE]
-        } else {
-            &[FAILURES_PER_NAME, FAILURES_PER_ADDRESS]
-        };
-        for (failure_key, cap) in failure_keys.iter().zip(caps) {
-            if db.login_failures(failure_key, since).await? >= *cap {
+        for (count, cap) in &counts {
+            if db.login_failures(count, since).await? >= *cap {
                 crate::metrics::refused("login");
                 return Err(limited(
                     "too many failed log-ins: wait a quarter of an hour and try again",
@@ -360,13 +360,16 @@ impl Accounts {
             .unwrap_or_else(dummy_hash);
         let ok = verify_password(password.to_string(), stored).await && account.is_some();
         let Some(account) = account.filter(|_| ok) else {
-            db.add_login_failure(&failure_keys, now, since).await?;
+            let keys: Vec<String> = counts.into_iter().map(|(count, _)| count).collect();
+            db.add_login_failure(&keys, now, since).await?;
             return Err(ApiError::new(
                 ErrorCode::LoginFailed,
                 "this name and password do not match an account",
             ));
         };
-        self.new_session(account.key, account.name, !trusted).await
+        let new_device = trusted_device.is_none();
+        self.new_session(account.key, account.name, new_device)
+            .await
     }
 
     /// Ends one session.
