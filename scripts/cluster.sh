@@ -185,6 +185,11 @@ if "$DIR/mabula" serve --help 2>/dev/null | grep -q -- '--trusted-proxy'; then
     PROXY_ARGS=(--trusted-proxy 127.0.0.1)
 fi
 # The instances share this machine's cores rather than each taking all of them.
+# The load test's --rated makes two accounts a pair, all from this address.
+LIMIT_ARGS=()
+if "$DIR/mabula" serve --help 2>/dev/null | grep -q -- '--signups-per-address-hour'; then
+    LIMIT_ARGS=(--signups-per-address-hour 0)
+fi
 THREAD_ARGS=()
 if "$DIR/mabula" serve --help 2>/dev/null | grep -q -- '--threads'; then
     share=$(($(nproc) / INSTANCES))
@@ -194,7 +199,7 @@ INSTANCE_URLS=()
 for i in $(seq 1 "$INSTANCES"); do
     port="$(free_port)"
     setsid "$DIR/mabula" serve --bind "127.0.0.1:$port" --database "$DB_URL" --rate-limit 0 \
-        "${PROXY_ARGS[@]}" "${THREAD_ARGS[@]}" >"$DIR/instance-$i.log" 2>&1 </dev/null &
+        "${PROXY_ARGS[@]}" "${LIMIT_ARGS[@]}" "${THREAD_ARGS[@]}" >"$DIR/instance-$i.log" 2>&1 </dev/null &
     echo $! >>"$DIR/pids"
     url="http://127.0.0.1:$port"
     if ! wait_healthy "$url"; then

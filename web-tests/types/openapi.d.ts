@@ -142,7 +142,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The account, logged in (the session cookie is set) */
+                /** @description The account, logged in (the session cookie and the device cookie are set) */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -180,7 +180,15 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                429: components["responses"]["Throttled"];
+                /** @description Too many requests, or too many accounts made from this address in the last hour (`rate_limited`, with `Retry-After`) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -2224,7 +2232,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Logged in (the session cookie is set) */
+                /** @description Logged in (the session cookie is set, and the device cookie when the client brought none for this name) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2262,7 +2270,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description Too many requests, or too many failed log-ins for this name or address (`rate_limited`) */
+                /** @description Too many requests, or too many failed log-ins for this name or address (or, with a device cookie of this name, for this device) (`rate_limited`) */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2517,12 +2525,13 @@ export interface components {
             estimate?: number | null;
             /**
              * Format: double
-             * @description The first players' average score.
+             * @description The first players' average score (weighted as `games`).
              */
             first_score?: number | null;
             /**
              * Format: int32
-             * @description Rated games counted.
+             * @description Rated games counted: those that ended for real (by the board, or after 20 moves), each
+             *     pair of accounts weighing 10 games at most (the weights' sum, rounded down).
              */
             games: number;
             /** @description `largest` or `product`. */

@@ -127,9 +127,10 @@ pub struct RatingHistory {
 pub struct AdvantageView {
     /// `largest` or `product`.
     pub scoring: String,
-    /// Rated games counted.
+    /// Rated games counted: those that ended for real (by the board, or after 20 moves), each
+    /// pair of accounts weighing 10 games at most (the weights' sum, rounded down).
     pub games: u32,
-    /// The first players' average score.
+    /// The first players' average score (weighted as `games`).
     pub first_score: Option<f64>,
     /// The advantage in rating points that explains the scores best (`null` with too few or
     /// one-sided games).

@@ -6,6 +6,7 @@
 
 mod chart;
 mod engine_cmds;
+mod moderation_cmds;
 mod play_cmds;
 mod records;
 mod rules_cmds;
@@ -42,6 +43,8 @@ enum Command {
     Play(play_cmds::Command),
     #[command(flatten)]
     Serve(serve_cmds::Command),
+    #[command(flatten)]
+    Moderation(moderation_cmds::Command),
     #[cfg(feature = "learn")]
     #[command(flatten)]
     Train(train_cmds::Command),
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
         Command::Engine(cmd) => engine_cmds::run(cmd),
         Command::Play(cmd) => play_cmds::run(cmd),
         Command::Serve(cmd) => serve_cmds::run(cmd),
+        Command::Moderation(cmd) => moderation_cmds::run(cmd),
         #[cfg(feature = "learn")]
         Command::Train(cmd) => train_cmds::run(cmd),
         #[cfg(not(feature = "learn"))]

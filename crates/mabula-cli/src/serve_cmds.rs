@@ -65,6 +65,10 @@ pub enum Command {
         /// The most bytes of request headers accepted (more: 431).
         #[arg(long, default_value_t = 32 * 1024)]
         max_header_bytes: usize,
+        /// Accounts that one client address may make in an hour (0: no limit); counted in the
+        /// database, so it holds across instances.
+        #[arg(long, default_value_t = mabula_server::services::accounts::SIGNUPS_PER_ADDRESS_HOUR)]
+        signups_per_address_hour: u32,
         /// A proxy (IP address) whose X-Forwarded-For header names the client; repeat for
         /// several. Without it the header is ignored.
         #[arg(long = "trusted-proxy", value_name = "ADDR")]
@@ -88,7 +92,7 @@ pub enum Command {
     },
     /// Play many games against a running server, or several instances of it, and report moves
     /// per second, latencies and errors, in all and per instance (start the servers with
-    /// --rate-limit 0).
+    /// --rate-limit 0, and with --signups-per-address-hour 0 for --rated).
     Loadtest {
         /// The server, e.g. http://127.0.0.1:8080; with several instances, each game is created
         /// on one and its moves go round all of them, and the spectators are spread over them.
@@ -150,6 +154,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             max_websockets,
             max_uri_bytes,
             max_header_bytes,
+            signups_per_address_hour,
             trusted_proxies,
             log_format,
         } => {
@@ -172,6 +177,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.max_websockets = max_websockets;
             config.max_uri_bytes = max_uri_bytes;
             config.max_header_bytes = max_header_bytes;
+            config.services.signups_per_address_hour = signups_per_address_hour;
             config.trusted_proxies = trusted_proxies;
             runtime.block_on(async move {
                 check_postgres(&config.database).await?;

@@ -61,6 +61,13 @@ struct QueryLabels {
     query: &'static str,
 }
 
+/// The label of a refusal of the accounts' limits.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct LimitLabels {
+    /// `signup` (too many accounts from one address) or `login` (too many failed log-ins).
+    limit: &'static str,
+}
+
 /// The label of a database pool.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct PoolLabels {
@@ -76,6 +83,8 @@ pub struct Metrics {
     moves: Counter,
     flags: Counter,
     notifications: Counter,
+    refusals: Family<LimitLabels, Counter>,
+    casual_pairs: Counter,
     engine_wait_seconds: Histogram,
     query_seconds: Family<QueryLabels, Histogram, fn() -> Histogram>,
     games_in_memory: Gauge,
@@ -98,6 +107,8 @@ impl Metrics {
             moves: Counter::default(),
             flags: Counter::default(),
             notifications: Counter::default(),
+            refusals: Family::default(),
+            casual_pairs: Counter::default(),
             engine_wait_seconds: latency_histogram(),
             query_seconds: Family::new_with_constructor(latency_histogram),
             games_in_memory: Gauge::default(),
@@ -136,6 +147,17 @@ impl Metrics {
             "notifications",
             "PostgreSQL notifications received by this instance's listener",
             m.notifications.clone(),
+        );
+        r.register(
+            "account_refusals",
+            "Sign-ups and log-ins this instance refused for a limit of the accounts",
+            m.refusals.clone(),
+        );
+        r.register(
+            "pair_games_made_casual",
+            "Rated games this instance made casual because their two players had played enough \
+             rated games together that day (the pair is flagged for the moderators)",
+            m.casual_pairs.clone(),
         );
         r.register_with_unit(
             "engine_wait",
@@ -209,6 +231,16 @@ pub fn move_played() {
 /// A game ended on time.
 pub fn flag_fired() {
     METRICS.flags.inc();
+}
+
+/// A sign-up or log-in was refused by the limit `limit` (`signup`, `login`).
+pub fn refused(limit: &'static str) {
+    METRICS.refusals.get_or_create(&LimitLabels { limit }).inc();
+}
+
+/// A game asked for as rated was made casual: its pair had played enough rated games that day.
+pub fn pair_game_made_casual() {
+    METRICS.casual_pairs.inc();
 }
 
 /// The PostgreSQL listener received a notification.

@@ -373,3 +373,97 @@ async fn a_second_process_on_one_sqlite_file_is_refused() {
         .await
         .expect("free again once the first closed");
 }
+
+/// The quotas, trusted devices and flagged pairs of issue 35 on the database at `url`, through
+/// two stores at once where the database allows it (two instances).
+async fn abuse_tables(url: &str, two: bool) {
+    let a = Store::open(url).await.expect("open");
+    let b = if two {
+        Some(Store::open(url).await.expect("open again"))
+    } else {
+        None
+    };
+    let dbs = [a.db().clone(), b.as_ref().unwrap_or(&a).db().clone()];
+    // Twenty sign-ups at once from one address, under a cap of five: five get through.
+    let tries = (0..20).map(|i| {
+        let db = dbs[i % 2].clone();
+        tokio::spawn(async move { db.take_quota("s:10.0.0.1", 1_000 + i as i64, 0, 5).await })
+    });
+    let mut taken = 0;
+    for t in tries {
+        taken += usize::from(t.await.expect("joined").expect("stored"));
+    }
+    assert_eq!(taken, 5);
+    assert!(
+        dbs[1]
+            .oldest_quota("s:10.0.0.1", 0)
+            .await
+            .expect("read")
+            .is_some()
+    );
+    assert!(
+        dbs[0]
+            .take_quota("s:10.0.0.2", 1_000, 0, 5)
+            .await
+            .expect("stored")
+    );
+    // Once the window has passed the old ones are forgotten.
+    assert!(
+        dbs[1]
+            .take_quota("s:10.0.0.1", 9_000, 5_000, 5)
+            .await
+            .expect("stored")
+    );
+
+    let account = mabula_server::store::players::AccountRow {
+        key: "owner".into(),
+        name: "Owner".into(),
+        password_hash: "x".into(),
+        created_at: 0,
+    };
+    assert!(dbs[0].create_account(&account).await.expect("stored"));
+    let device = [7u8; 32];
+    assert_eq!(dbs[1].device_account(&device).await.expect("read"), None);
+    dbs[0]
+        .add_device(&device, "owner", 1)
+        .await
+        .expect("stored");
+    dbs[0]
+        .add_device(&device, "owner", 2)
+        .await
+        .expect("twice is once");
+    assert_eq!(
+        dbs[1]
+            .device_account(&device)
+            .await
+            .expect("read")
+            .as_deref(),
+        Some("owner")
+    );
+
+    dbs[0].flag_pair("alice", "bob", 10).await.expect("stored");
+    dbs[1].flag_pair("alice", "bob", 20).await.expect("stored");
+    let flags = dbs[0].pair_flags().await.expect("read");
+    assert_eq!(flags.len(), 1);
+    assert_eq!(
+        (flags[0].games, flags[0].first_at, flags[0].last_at),
+        (2, 10, 20)
+    );
+    if let Some(b) = b {
+        b.close().await;
+    }
+    a.close().await;
+}
+
+#[tokio::test]
+async fn quotas_devices_and_flags_hold_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    abuse_tables(&sqlite_url(&dir), false).await;
+}
+
+#[tokio::test]
+async fn quotas_devices_and_flags_hold_across_two_stores_on_postgres() {
+    if let Some(url) = fresh_postgres().await {
+        abuse_tables(&url, true).await;
+    }
+}

@@ -1,6 +1,8 @@
 //! A real `mabula serve` process for the tests, on a free port, killed when dropped.
 #![allow(dead_code)]
 
+pub mod player;
+
 use mabula_client::client::Client;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

@@ -6,6 +6,10 @@
 //! that changes something and carries a session cookie must send the session's CSRF token in
 //! `X-CSRF-Token`, or it is refused with `csrf_failed`; logging in and signing up are the
 //! exceptions (they make a new session whatever cookie came along).
+//!
+//! A successful log-in or sign-up also sets the `mabula_device` cookie (same flags, a year,
+//! sent only to `/api/session`): the device cookie that lets this browser log in while
+//! strangers' failed log-ins lock the name (see [`crate::services::accounts`]).
 
 use super::AppState;
 use super::limits::client_key;
@@ -26,6 +30,12 @@ pub const COOKIE: &str = "mabula_session";
 
 /// How long a session cookie is kept by the browser (30 days).
 const COOKIE_MAX_AGE_S: u64 = 30 * 86_400;
+
+/// The device cookie's name.
+pub const DEVICE_COOKIE: &str = "mabula_device";
+
+/// How long a device cookie is kept by the browser (365 days).
+const DEVICE_MAX_AGE_S: u64 = 365 * 86_400;
 
 /// The routes of accounts and sessions.
 pub fn router() -> Router<AppState> {
@@ -62,9 +72,19 @@ fn over_https(headers: &HeaderMap) -> bool {
 }
 
 fn set_cookie(headers: &HeaderMap, value: &str, max_age: u64) -> HeaderValue {
+    cookie_header(headers, COOKIE, "/", value, max_age)
+}
+
+fn cookie_header(
+    headers: &HeaderMap,
+    name: &str,
+    path: &str,
+    value: &str,
+    max_age: u64,
+) -> HeaderValue {
     let secure = if over_https(headers) { "; Secure" } else { "" };
     let text =
-        format!("{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}");
+        format!("{name}={value}; Path={path}; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}");
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
@@ -120,40 +140,56 @@ fn started(headers: &HeaderMap, status: StatusCode, new: NewSession) -> Response
         header::SET_COOKIE,
         set_cookie(headers, &new.secret, COOKIE_MAX_AGE_S),
     );
+    if let Some(device) = &new.device {
+        response.headers_mut().append(
+            header::SET_COOKIE,
+            cookie_header(
+                headers,
+                DEVICE_COOKIE,
+                "/api/session",
+                device,
+                DEVICE_MAX_AGE_S,
+            ),
+        );
+    }
     response
 }
 
 /// Sign up: create an account and log in.
 #[utoipa::path(post, path = "/api/accounts", tag = "players", request_body = Credentials,
     responses(
-        (status = 201, description = "The account, logged in (the session cookie is set)", body = SessionView),
+        (status = 201, description = "The account, logged in (the session cookie and the device cookie are set)", body = SessionView),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 409, description = "The name is taken (`name_taken`)", body = ErrorBody),
         (status = 413, response = super::docs::BodyTooLarge),
         (status = 415, response = super::docs::NotJson),
         (status = 422, description = "The name or password breaks the rules (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
+        (status = 429, description = "Too many requests, or too many accounts made from this address in the last hour (`rate_limited`, with `Retry-After`)", body = ErrorBody),
         (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn sign_up(
     State(app): State<AppState>,
+    client: ClientAddr,
     headers: HeaderMap,
     JsonBody(req): JsonBody<Credentials>,
 ) -> Result<Response, ApiError> {
-    let new = app.accounts.sign_up(&req.name, &req.password).await?;
+    let new = app
+        .accounts
+        .sign_up(&req.name, &req.password, &client_key(client))
+        .await?;
     Ok(started(&headers, StatusCode::CREATED, new))
 }
 
 /// Log in.
 #[utoipa::path(post, path = "/api/session", tag = "players", request_body = Credentials,
     responses(
-        (status = 200, description = "Logged in (the session cookie is set)", body = SessionView),
+        (status = 200, description = "Logged in (the session cookie is set, and the device cookie when the client brought none for this name)", body = SessionView),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 401, description = "The name and password do not match an account (`login_failed`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
         (status = 413, response = super::docs::BodyTooLarge),
         (status = 415, response = super::docs::NotJson),
-        (status = 429, description = "Too many requests, or too many failed log-ins for this name or address (`rate_limited`)", body = ErrorBody),
+        (status = 429, description = "Too many requests, or too many failed log-ins for this name or address (or, with a device cookie of this name, for this device) (`rate_limited`)", body = ErrorBody),
         (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn log_in(
@@ -164,7 +200,12 @@ pub async fn log_in(
 ) -> Result<Response, ApiError> {
     let new = app
         .accounts
-        .log_in(&req.name, &req.password, &client_key(client))
+        .log_in(
+            &req.name,
+            &req.password,
+            &client_key(client),
+            cookie(&headers, DEVICE_COOKIE),
+        )
         .await?;
     Ok(started(&headers, StatusCode::OK, new))
 }
@@ -289,6 +330,16 @@ mod tests {
                 .to_str()
                 .unwrap()
                 .ends_with("Secure")
+        );
+    }
+
+    #[test]
+    fn the_device_cookie_is_kept_a_year_and_sent_only_to_log_in() {
+        let h = HeaderMap::new();
+        let c = cookie_header(&h, DEVICE_COOKIE, "/api/session", "d", DEVICE_MAX_AGE_S);
+        assert_eq!(
+            c.to_str().unwrap(),
+            "mabula_device=d; Path=/api/session; HttpOnly; SameSite=Lax; Max-Age=31536000"
         );
     }
 }

@@ -245,11 +245,12 @@ pub async fn advantage(State(app): State<AppState>) -> Result<Json<Advantage>, A
     let mut measured = Vec::new();
     for scoring in [Scoring::Largest, Scoring::Product] {
         let games = app.players.first_player_results(scoring).await?;
-        let n = games.len();
+        let worth: f64 = games.iter().map(|g| g.2).sum();
         measured.push(AdvantageView {
             scoring: scoring.name().to_string(),
-            games: n as u32,
-            first_score: (n > 0).then(|| games.iter().map(|g| g.1).sum::<f64>() / n as f64),
+            games: worth as u32,
+            first_score: (worth > 0.0)
+                .then(|| games.iter().map(|g| g.1 * g.2).sum::<f64>() / worth),
             estimate: estimate_advantage(&games),
         });
     }

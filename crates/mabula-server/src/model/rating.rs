@@ -215,20 +215,75 @@ impl Glicko2 {
     }
 }
 
+/// Moves a game needs before a resignation, a flag or a claim ends it for real (ten each): a
+/// game resigned after two moves says nothing about who moves first.
+pub const REAL_END_MOVES: u32 = 20;
+
+/// The most games' worth that one pair of accounts brings to the advantage's estimate, however
+/// many games they played: two accounts of one person cannot outweigh everyone else.
+pub const PAIR_WEIGHT: f64 = 10.0;
+
+/// Rated games one pair of accounts may begin in a day; further games of the pair that day are
+/// casual (and the pair is flagged for the moderators).
+pub const PAIR_RATED_PER_DAY: u32 = 10;
+
+/// Whether a game that ended for `reason` (its name, as stored) after `moves` moves ended for
+/// real: by the board (no moves left), or resigned, flagged or claimed after
+/// [`REAL_END_MOVES`]. An imported result or an abort never is.
+pub fn real_end(reason: &str, moves: u32) -> bool {
+    match reason {
+        "no_moves" => true,
+        r if r.starts_with("resigned_")
+            || r.starts_with("timeout_")
+            || r.starts_with("abandoned_") =>
+        {
+            moves >= REAL_END_MOVES
+        }
+        _ => false,
+    }
+}
+
+/// A rated game as the advantage sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FirstPlayerGame {
+    /// The first player's rating minus the second's, from the ratings stored in the game.
+    pub diff: f64,
+    /// The first player's score.
+    pub score: f64,
+    /// The two accounts, in order, whichever moved first.
+    pub pair: (String, String),
+    /// Whether the game ended for real ([`real_end`]).
+    pub real_end: bool,
+}
+
+/// The games that count toward the advantage, as (difference, score, weight): only those that
+/// ended for real, and each pair's games weigh [`PAIR_WEIGHT`] games at most in all.
+pub fn weigh_games(games: &[FirstPlayerGame]) -> Vec<(f64, f64, f64)> {
+    let real = || games.iter().filter(|g| g.real_end);
+    let mut per_pair: std::collections::HashMap<&(String, String), f64> = Default::default();
+    for g in real() {
+        *per_pair.entry(&g.pair).or_default() += 1.0;
+    }
+    real()
+        .map(|g| (g.diff, g.score, (PAIR_WEIGHT / per_pair[&g.pair]).min(1.0)))
+        .collect()
+}
+
 /// The advantage of the second player, in rating points, that makes the expected scores of
-/// `games` (each: the first player's rating minus the second's, and the first player's score)
-/// add up to the scores the first players made: the maximum-likelihood estimate under the
-/// logistic model. `None` with no games, or when one side scored everything.
-pub fn estimate_advantage(games: &[(f64, f64)]) -> Option<f64> {
-    let total: f64 = games.iter().map(|g| g.1).sum();
-    if games.is_empty() || total <= 0.0 || total >= games.len() as f64 {
+/// `games` (each: the first player's rating minus the second's, the first player's score and
+/// the game's weight) add up to the scores the first players made: the maximum-likelihood
+/// estimate under the logistic model. `None` with no games, or when one side scored everything.
+pub fn estimate_advantage(games: &[(f64, f64, f64)]) -> Option<f64> {
+    let weight: f64 = games.iter().map(|g| g.2).sum();
+    let total: f64 = games.iter().map(|g| g.1 * g.2).sum();
+    if games.is_empty() || total <= 0.0 || total >= weight {
         return None;
     }
     // The expected total falls as the advantage grows: bisect.
     let expected = |adv: f64| -> f64 {
         games
             .iter()
-            .map(|&(diff, _)| 1.0 / (1.0 + (-(diff - adv) / SCALE).exp()))
+            .map(|&(diff, _, w)| w / (1.0 + (-(diff - adv) / SCALE).exp()))
             .sum()
     };
     let (mut lo, mut hi) = (-2000.0, 2000.0);
@@ -311,10 +366,47 @@ mod tests {
     #[test]
     fn the_advantage_is_found_back_from_games() {
         // Equal players, the first scoring 30%: the advantage is ln(7/3) on the Glicko-2 scale.
-        let mut games = vec![(0.0, 0.0); 70];
-        games.extend(vec![(0.0, 1.0); 30]);
+        let mut games = vec![(0.0, 0.0, 1.0); 70];
+        games.extend(vec![(0.0, 1.0, 1.0); 30]);
         let adv = estimate_advantage(&games).expect("mixed results");
         assert!((adv - (7.0f64 / 3.0).ln() * SCALE).abs() < 0.01, "{adv}");
-        assert_eq!(estimate_advantage(&[(0.0, 1.0)]), None);
+        assert_eq!(estimate_advantage(&[(0.0, 1.0, 1.0)]), None);
+    }
+
+    fn game(pair: &str, score: f64, real_end: bool) -> FirstPlayerGame {
+        FirstPlayerGame {
+            diff: 0.0,
+            score,
+            pair: (pair.to_string(), "z".to_string()),
+            real_end,
+        }
+    }
+
+    #[test]
+    fn a_farming_pair_weighs_ten_games_and_short_games_nothing() {
+        // 70 honest pairs, the first player scoring 30%; one pair farms 1000 first-player wins.
+        let mut games: Vec<_> = (0..70)
+            .map(|i| game(&format!("p{i}"), if i < 21 { 1.0 } else { 0.0 }, true))
+            .collect();
+        games.extend((0..1000).map(|_| game("farm", 1.0, true)));
+        games.extend((0..500).map(|_| game("short", 1.0, false)));
+        let weighed = weigh_games(&games);
+        let weight: f64 = weighed.iter().map(|g| g.2).sum();
+        assert!((weight - 80.0).abs() < 1e-9, "{weight}");
+        let adv = estimate_advantage(&weighed).expect("mixed");
+        let honest = estimate_advantage(&weigh_games(&games[..70])).expect("mixed");
+        // The farm moves the estimate, but as ten games would, not as a thousand.
+        assert!(adv < honest && adv > honest - 150.0, "{adv} vs {honest}");
+    }
+
+    #[test]
+    fn a_real_end_is_the_boards_or_comes_after_twenty_moves() {
+        assert!(real_end("no_moves", 3));
+        assert!(!real_end("resigned_white", 2));
+        assert!(real_end("resigned_black", 20));
+        assert!(!real_end("timeout_white", 19));
+        assert!(real_end("abandoned_black", 40));
+        assert!(!real_end("declared", 60));
+        assert!(!real_end("aborted", 0));
     }
 }

@@ -6,6 +6,14 @@
 //! blocking thread. A session is a random 256-bit secret in an HTTP-only cookie; only its
 //! SHA-256 hash is stored, with the CSRF token that every write of the session must carry.
 //! Failed log-ins are stored per name and per address, so the limit holds across instances.
+//!
+//! A device that logged in before holds a device cookie (OWASP's "device cookies"): a random
+//! secret whose hash the store ties to the account. A log-in that brings the cookie of a device
+//! trusted for that name is counted against that device alone, so strangers' failures, which
+//! lock the name for every other client, never lock its owner out.
+//!
+//! Sign-ups are counted per client address in the store, and refused past
+//! [`SIGNUPS_PER_ADDRESS_HOUR`] an hour before the password is hashed.
 
 use super::{Games, now_ms};
 use crate::auth::{self, Session};
@@ -24,6 +32,16 @@ const FAILURES_PER_NAME: u32 = 5;
 
 /// Failed log-ins allowed per address within the window.
 const FAILURES_PER_ADDRESS: u32 = 20;
+
+/// Failed log-ins allowed per trusted device within the window.
+const FAILURES_PER_DEVICE: u32 = 5;
+
+/// Accounts one client address may make in an hour, unless the operator says otherwise
+/// (`mabula serve --signups-per-address-hour`).
+pub const SIGNUPS_PER_ADDRESS_HOUR: u32 = 5;
+
+/// The window over which sign-ups are counted (ms).
+const SIGNUP_WINDOW_MS: i64 = 60 * 60 * 1000;
 
 /// Names nobody may take: they read as something other than a person.
 const RESERVED: &[&str] = &[
@@ -175,26 +193,79 @@ pub struct NewSession {
     pub secret: String,
     /// The session.
     pub session: Session,
+    /// The secret of a new device cookie, when the client brought none trusted for this
+    /// account.
+    pub device: Option<String>,
+}
+
+/// `429 rate_limited` with a message and the seconds to wait.
+fn limited(message: &str, retry_after_s: i64) -> ApiError {
+    let mut e = ApiError::new(ErrorCode::RateLimited, message);
+    e.retry_after = Some(retry_after_s.max(1) as u64);
+    e
+}
+
+fn name_taken(name: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::NameTaken,
+        format!("the name '{name}' is taken (names are the same whatever their case)"),
+    )
 }
 
 /// Accounts and sessions.
 pub struct Accounts {
     store: Arc<Store>,
     games: Arc<Games>,
+    /// Accounts one client address may make in an hour (0: no limit).
+    signups_per_address_hour: u32,
 }
 
 impl Accounts {
-    /// The accounts, whose guest games are taken from `games`.
-    pub fn new(store: Arc<Store>, games: Arc<Games>) -> Accounts {
-        Accounts { store, games }
+    /// The accounts, whose guest games are taken from `games`, with at most
+    /// `signups_per_address_hour` new ones per client address and hour (0: no limit).
+    pub fn new(store: Arc<Store>, games: Arc<Games>, signups_per_address_hour: u32) -> Accounts {
+        Accounts {
+            store,
+            games,
+            signups_per_address_hour,
+        }
     }
 
-    /// Creates an account and logs it in.
-    pub async fn sign_up(&self, name: &str, password: &str) -> Result<NewSession, ApiError> {
+    /// Creates an account for a client at `address` and logs it in. The limit of sign-ups per
+    /// address is taken before the password is hashed, so a flood of sign-ups costs no hashing.
+    pub async fn sign_up(
+        &self,
+        name: &str,
+        password: &str,
+        address: &str,
+    ) -> Result<NewSession, ApiError> {
         let name = name.trim();
         check_name(name)?;
         check_password(name, password)?;
         let key = auth::account_key(name);
+        if self.store.db().account(&key).await?.is_some() {
+            return Err(name_taken(name));
+        }
+        if self.signups_per_address_hour > 0 {
+            let now = now_ms();
+            let since = now - SIGNUP_WINDOW_MS;
+            let db = self.store.db();
+            let quota = format!("s:{address}");
+            if !db
+                .take_quota(&quota, now, since, self.signups_per_address_hour)
+                .await?
+            {
+                let oldest = db.oldest_quota(&quota, since).await?.unwrap_or(now);
+                crate::metrics::refused("signup");
+                return Err(limited(
+                    &format!(
+                        "at most {} accounts an hour are made from one address: try again later",
+                        self.signups_per_address_hour
+                    ),
+                    (oldest + SIGNUP_WINDOW_MS - now + 999) / 1000,
+                ));
+            }
+        }
         let password_hash = hash_password(password.to_string()).await?;
         let row = AccountRow {
             key: key.clone(),
@@ -203,15 +274,18 @@ impl Accounts {
             created_at: now_ms(),
         };
         if !self.store.db().create_account(&row).await? {
-            return Err(ApiError::new(
-                ErrorCode::NameTaken,
-                format!("the name '{name}' is taken (names are the same whatever their case)"),
-            ));
+            return Err(name_taken(name));
         }
-        self.new_session(key, name.to_string()).await
+        self.new_session(key, name.to_string(), true).await
     }
 
-    async fn new_session(&self, key: String, name: String) -> Result<NewSession, ApiError> {
+    /// A new session of `key`, with a new trusted device when `new_device`.
+    async fn new_session(
+        &self,
+        key: String,
+        name: String,
+        new_device: bool,
+    ) -> Result<NewSession, ApiError> {
         let secret = auth::new_token();
         let id_hash = auth::hash(&secret);
         let csrf = auth::new_secret(16);
@@ -219,7 +293,18 @@ impl Accounts {
             .db()
             .create_session(&id_hash, &key, &csrf, now_ms())
             .await?;
+        let device = if new_device {
+            let device = auth::new_token();
+            self.store
+                .db()
+                .add_device(&auth::hash(&device), &key, now_ms())
+                .await?;
+            Some(device)
+        } else {
+            None
+        };
         Ok(NewSession {
+            device,
             secret,
             session: Session {
                 id_hash,
@@ -230,45 +315,61 @@ impl Accounts {
         })
     }
 
-    /// Logs in, within the limits on failed attempts per name and per address (`address`).
+    /// Logs in, within the limits on failed attempts. A client that brings `device`, the
+    /// cookie of a device that logged this name in before, is held to that device's own
+    /// failures; any other is held to the name's and its address's (`address`), so that
+    /// strangers' failures lock the name for strangers only.
     pub async fn log_in(
         &self,
         name: &str,
         password: &str,
         address: &str,
+        device: Option<&str>,
     ) -> Result<NewSession, ApiError> {
         let key = lookup_key(name)?;
         let now = now_ms();
         let since = now - FAILURE_WINDOW_MS;
-        let name_key = format!("n:{key}");
-        let address_key = format!("a:{address}");
-        let by_name = self.store.db().login_failures(&name_key, since).await?;
-        let by_address = self.store.db().login_failures(&address_key, since).await?;
-        if by_name >= FAILURES_PER_NAME || by_address >= FAILURES_PER_ADDRESS {
-            let mut e = ApiError::new(
-                ErrorCode::RateLimited,
-                "too many failed log-ins: wait a quarter of an hour and try again",
-            );
-            e.retry_after = Some((FAILURE_WINDOW_MS / 1000) as u64);
-            return Err(e);
+        let db = self.store.db();
+        // The counts this attempt is held to, and its failure would add to.
+        let trusted_device = match device.map(auth::hash) {
+            Some(hash) if db.device_account(&hash).await?.as_deref() == Some(key.as_str()) => {
+                Some(hash)
+            }
+            _ => None,
+        };
+        let counts: Vec<(String, u32)> = match &trusted_device {
+            Some(hash) => vec![(format!("d:{}", auth::hex(hash)), FAILURES_PER_DEVICE)],
+            None => vec![
+                (format!("n:{key}"), FAILURES_PER_NAME),
+                (format!("a:{address}"), FAILURES_PER_ADDRESS),
+            ],
+        };
+        for (count, cap) in &counts {
+            if db.login_failures(count, since).await? >= *cap {
+                crate::metrics::refused("login");
+                return Err(limited(
+                    "too many failed log-ins: wait a quarter of an hour and try again",
+                    FAILURE_WINDOW_MS / 1000,
+                ));
+            }
         }
-        let account = self.store.db().account(&key).await?;
+        let account = db.account(&key).await?;
         let stored = account
             .as_ref()
             .map(|a| a.password_hash.clone())
             .unwrap_or_else(dummy_hash);
         let ok = verify_password(password.to_string(), stored).await && account.is_some();
         let Some(account) = account.filter(|_| ok) else {
-            self.store
-                .db()
-                .add_login_failure(&[name_key, address_key], now, since)
-                .await?;
+            let keys: Vec<String> = counts.into_iter().map(|(count, _)| count).collect();
+            db.add_login_failure(&keys, now, since).await?;
             return Err(ApiError::new(
                 ErrorCode::LoginFailed,
                 "this name and password do not match an account",
             ));
         };
-        self.new_session(account.key, account.name).await
+        let new_device = trusted_device.is_none();
+        self.new_session(account.key, account.name, new_device)
+            .await
     }
 
     /// Ends one session.

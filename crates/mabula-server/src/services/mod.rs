@@ -61,6 +61,9 @@ pub struct Config {
     /// An instance not heard from for this long is taken for dead: its engine moves are taken
     /// over and its WebSockets no longer count.
     pub instance_timeout: Duration,
+    /// Accounts that one client address may make in an hour (0: no limit): each costs a
+    /// password hash, and each pair of accounts can farm ratings.
+    pub signups_per_address_hour: u32,
 }
 
 impl Default for Config {
@@ -73,6 +76,7 @@ impl Default for Config {
             idle_eviction: Duration::from_secs(60),
             analysis_time: Duration::from_millis(1500),
             instance_timeout: Duration::from_secs(5),
+            signups_per_address_hour: accounts::SIGNUPS_PER_ADDRESS_HOUR,
         }
     }
 }
@@ -120,6 +124,7 @@ impl Services {
             });
         }
         let analyst = Arc::new(analyst);
+        let signups_per_address_hour = config.signups_per_address_hour;
         let games = Games::new(
             store.clone(),
             engine.clone(),
@@ -135,7 +140,11 @@ impl Services {
                 games.clone(),
                 cluster.clone(),
             )),
-            accounts: Arc::new(accounts::Accounts::new(store.clone(), games.clone())),
+            accounts: Arc::new(accounts::Accounts::new(
+                store.clone(),
+                games.clone(),
+                signups_per_address_hour,
+            )),
             players: Arc::new(players::Players::new(
                 store.clone(),
                 ratings.clone(),

@@ -99,13 +99,15 @@ impl Players {
         Ok(text)
     }
 
-    /// White's score in each rated game of `scoring`, with the players' ratings (what the
-    /// advantage is measured on).
+    /// The rated games of `scoring` that the advantage is measured on, as (the first player's
+    /// rating minus the second's, the first player's score, the game's weight): see
+    /// [`weigh_games`](crate::model::rating::weigh_games).
     pub async fn first_player_results(
         &self,
         scoring: Scoring,
-    ) -> Result<Vec<(f64, f64)>, ApiError> {
-        Ok(self.store.db().first_player_results(scoring).await?)
+    ) -> Result<Vec<(f64, f64, f64)>, ApiError> {
+        let games = self.store.db().first_player_results(scoring).await?;
+        Ok(crate::model::rating::weigh_games(&games))
     }
 
     /// The second player's advantages in use (largest, product).

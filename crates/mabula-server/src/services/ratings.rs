@@ -5,13 +5,15 @@
 
 use super::{GameEvent, Games, now_ms};
 use crate::error::ApiError;
-use crate::model::rating::{Glicko2, SECOND_PLAYER_ADVANTAGE, estimate_advantage};
+use crate::model::rating::{Glicko2, SECOND_PLAYER_ADVANTAGE, estimate_advantage, weigh_games};
 use crate::store::Store;
 use mabula::Scoring;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
-/// Rated games of a scoring mode needed before their measured advantage replaces the default.
+/// Rated games of a scoring mode needed before their measured advantage replaces the default
+/// (games that ended for real, each pair of accounts weighing ten at most:
+/// [`weigh_games`]).
 pub const MEASURED_AFTER: usize = 200;
 
 /// How often the measured advantage is read again (ms).
@@ -80,8 +82,9 @@ impl Ratings {
     }
 
     /// The second player's advantage per scoring mode (largest, product): measured on the rated
-    /// games once a mode has [`MEASURED_AFTER`] of them, else [`SECOND_PLAYER_ADVANTAGE`]. Read
-    /// from the database at most every [`ADVANTAGE_REFRESH_MS`].
+    /// games once a mode has [`MEASURED_AFTER`] games' worth of them (as [`weigh_games`] counts),
+    /// else [`SECOND_PLAYER_ADVANTAGE`]. Read from the database at most every
+    /// [`ADVANTAGE_REFRESH_MS`].
     pub async fn advantages(&self) -> [f64; 2] {
         let now = now_ms();
         if let Ok(cached) = self.advantage.lock()
@@ -93,12 +96,15 @@ impl Ratings {
         let mut values = [SECOND_PLAYER_ADVANTAGE; 2];
         for (i, scoring) in [Scoring::Largest, Scoring::Product].into_iter().enumerate() {
             match self.store.db().first_player_results(scoring).await {
-                Ok(games) if games.len() >= MEASURED_AFTER => {
-                    if let Some(a) = estimate_advantage(&games) {
+                Ok(games) => {
+                    let games = weigh_games(&games);
+                    let worth: f64 = games.iter().map(|g| g.2).sum();
+                    if worth >= MEASURED_AFTER as f64
+                        && let Some(a) = estimate_advantage(&games)
+                    {
                         values[i] = a;
                     }
                 }
-                Ok(_) => {}
                 Err(e) => tracing::warn!("cannot measure the second player's advantage: {e}"),
             }
         }

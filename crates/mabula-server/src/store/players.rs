@@ -10,7 +10,7 @@
 //! process, and the caller delivers the same [`Notice`] itself.
 
 use super::{CHANNEL, Gate, Notice, StoreError};
-use crate::model::rating::{Glicko2, Rating};
+use crate::model::rating::{self, FirstPlayerGame, Glicko2, Rating};
 use crate::model::{Speed, TimeControl};
 use mabula::{Color, GameResult, Position, Scoring};
 use sqlx::Row;
@@ -169,6 +169,22 @@ pub struct SeekRow {
     pub expires_at: i64,
     /// The client address it was opened from (open seeks are capped per address too).
     pub address: String,
+}
+
+/// A pair of accounts flagged for the moderators: they played more rated games together in a
+/// day than count as rated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairFlagRow {
+    /// One account's key (the lesser).
+    pub low: String,
+    /// The other's.
+    pub high: String,
+    /// Their games made casual.
+    pub games: i64,
+    /// When the first was (ms).
+    pub first_at: i64,
+    /// When the last was (ms).
+    pub last_at: i64,
 }
 
 /// How many seeks and challenges may be open at once, per account and per client address.
@@ -442,6 +458,84 @@ impl Db {
                 .await?;
             tx.commit().await?;
             Ok(())
+        })
+    }
+
+    /// Notes one event under `key` (a sign-up from an address, a rated game of a pair) at `now`
+    /// if fewer than `cap` were noted since `since` (counted in the same statement, and on
+    /// PostgreSQL under a lock of the key, so that instances do not each count their own);
+    /// forgets the key's events before `since`. Whether it was noted.
+    pub async fn take_quota(
+        &self,
+        key: &str,
+        now: i64,
+        since: i64,
+        cap: u32,
+    ) -> Result<bool, StoreError> {
+        on_db!(self, write, |pool, pg| {
+            let mut tx = pool.begin().await?;
+            if pg {
+                sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                    .bind(key)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            sqlx::query("DELETE FROM quotas WHERE key = $1 AND at < $2")
+                .bind(key)
+                .bind(since)
+                .execute(&mut *tx)
+                .await?;
+            let done = sqlx::query(
+                "INSERT INTO quotas (key, at) SELECT $1, $2 \
+                 WHERE (SELECT count(*) FROM quotas WHERE key = $1 AND at >= $3) < $4",
+            )
+            .bind(key)
+            .bind(now)
+            .bind(since)
+            .bind(i64::from(cap))
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// The oldest event under `key` since `since` (ms), if any: when the quota frees a place.
+    pub async fn oldest_quota(&self, key: &str, since: i64) -> Result<Option<i64>, StoreError> {
+        on_db!(self, read, |pool, _pg| {
+            let row = sqlx::query("SELECT min(at) FROM quotas WHERE key = $1 AND at >= $2")
+                .bind(key)
+                .bind(since)
+                .fetch_one(pool)
+                .await?;
+            Ok(row.try_get::<Option<i64>, _>(0)?)
+        })
+    }
+
+    /// Trusts the device whose cookie's secret hashes to `hash` to log in `key`.
+    pub async fn add_device(&self, hash: &[u8; 32], key: &str, now: i64) -> Result<(), StoreError> {
+        on_db!(self, write, |pool, _pg| {
+            sqlx::query(
+                "INSERT INTO devices (hash, account, created_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (hash) DO NOTHING",
+            )
+            .bind(hash.to_vec())
+            .bind(key)
+            .bind(now)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    /// The account the device whose cookie's secret hashes to `hash` logged in, if any.
+    pub async fn device_account(&self, hash: &[u8; 32]) -> Result<Option<String>, StoreError> {
+        on_db!(self, read, |pool, _pg| {
+            let row = sqlx::query("SELECT account FROM devices WHERE hash = $1")
+                .bind(hash.to_vec())
+                .fetch_optional(pool)
+                .await?;
+            row.map(|r| Ok(r.try_get(0)?)).transpose()
         })
     }
 
@@ -1120,15 +1214,17 @@ impl Db {
         })
     }
 
-    /// The rated games' first-player results: the first player's rating minus the second's
-    /// (from the ratings stored in the game) and the first player's score, per scoring mode.
+    /// The rated games' first-player results, per scoring mode: the difference of the ratings
+    /// stored in the game, the first player's score, the two accounts and whether the game
+    /// ended for real.
     pub async fn first_player_results(
         &self,
         scoring: Scoring,
-    ) -> Result<Vec<(f64, f64)>, StoreError> {
+    ) -> Result<Vec<FirstPlayerGame>, StoreError> {
         on_db!(self, read, |pool, _pg| {
             let rows = sqlx::query(
-                "SELECT substr(start, length(start)), white_rating, black_rating, result \
+                "SELECT substr(start, length(start)), white_rating, black_rating, result, \
+                 white_account, black_account, end_reason, move_count \
                  FROM games WHERE rated = TRUE AND finished = TRUE AND scoring = $1 \
                  AND white_rating IS NOT NULL AND black_rating IS NOT NULL LIMIT 100000",
             )
@@ -1143,13 +1239,73 @@ impl Db {
                 let Some(white_score) = white_score(&result) else {
                     continue;
                 };
-                out.push(if first == "w" {
+                let white: Option<String> = r.try_get(4)?;
+                let black: Option<String> = r.try_get(5)?;
+                let reason: Option<String> = r.try_get(6)?;
+                let moves: i64 = r.try_get(7)?;
+                let real_end = reason.is_some_and(|reason| {
+                    rating::real_end(&reason, u32::try_from(moves).unwrap_or(0))
+                });
+                let (white, black) = (white.unwrap_or_default(), black.unwrap_or_default());
+                let pair = if white <= black {
+                    (white, black)
+                } else {
+                    (black, white)
+                };
+                let (diff, score) = if first == "w" {
                     ((w - b) as f64, white_score)
                 } else {
                     ((b - w) as f64, 1.0 - white_score)
+                };
+                out.push(FirstPlayerGame {
+                    diff,
+                    score,
+                    pair,
+                    real_end,
                 });
             }
             Ok(out)
+        })
+    }
+
+    /// Flags the pair of accounts `low`, `high` (in order) for the moderators: one more of
+    /// their games was made casual at `now`.
+    pub async fn flag_pair(&self, low: &str, high: &str, now: i64) -> Result<(), StoreError> {
+        on_db!(self, write, |pool, _pg| {
+            sqlx::query(
+                "INSERT INTO pair_flags (low, high, games, first_at, last_at) \
+                 VALUES ($1, $2, 1, $3, $3) ON CONFLICT (low, high) \
+                 DO UPDATE SET games = pair_flags.games + 1, last_at = $3",
+            )
+            .bind(low)
+            .bind(high)
+            .bind(now)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
+
+    /// The flagged pairs, the latest first.
+    pub async fn pair_flags(&self) -> Result<Vec<PairFlagRow>, StoreError> {
+        on_db!(self, read, |pool, _pg| {
+            let rows = sqlx::query(
+                "SELECT low, high, games, first_at, last_at FROM pair_flags \
+                 ORDER BY last_at DESC LIMIT 10000",
+            )
+            .fetch_all(pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(PairFlagRow {
+                        low: r.try_get(0)?,
+                        high: r.try_get(1)?,
+                        games: r.try_get(2)?,
+                        first_at: r.try_get(3)?,
+                        last_at: r.try_get(4)?,
+                    })
+                })
+                .collect()
         })
     }
 }

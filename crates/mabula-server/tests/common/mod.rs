@@ -25,10 +25,12 @@ pub struct TestServer {
     _dir: Option<tempfile::TempDir>,
 }
 
-/// Settings for tests: no rate limit, a quick engine.
+/// Settings for tests: no rate limit and no limit of sign-ups (the load test makes accounts
+/// for as long as it runs), a quick engine.
 pub fn test_config(database: &str) -> ServerConfig {
     let mut config = ServerConfig::new(database);
     config.rate_limit = 0.0;
+    config.services.signups_per_address_hour = 0;
     config.services.engine_threads = 2;
     config.services.engine_movetime = Duration::from_millis(20);
     config

@@ -6,6 +6,7 @@ use super::{Change, Games, Plan, seats_for, stale};
 use crate::analysis::Analyst;
 use crate::auth::{self, Caller};
 use crate::error::{ApiError, ErrorCode};
+use crate::model::rating::PAIR_RATED_PER_DAY;
 use crate::model::{
     Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, Refusal, Seats,
     TimeControl, TokenHash, UndoOffer,
@@ -15,6 +16,9 @@ use crate::store::{ListFilter, MovesChange, RowState, StoredGame, WriteOp};
 use crate::view::{self, ColorChoice, CreateGame, GameState, GameSummary, SeatGrant, SeedInput};
 use mabula::{Color, Game, GameResult, Position, Scoring};
 use std::sync::Arc;
+
+/// A day, over which the rated games of a pair are counted (ms).
+const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// The engine's estimate of a start for the record: `White 52.3%`, or the exact verdict.
 fn deal_estimate(r: &mabula_engine::annotate::Report) -> String {
@@ -202,6 +206,7 @@ impl Games {
             rated,
             clock,
         } = origin;
+        let rated = rated && self.pair_may_play_rated(&players).await?;
         let token = auth::new_token();
         let hash = auth::hash(&token);
         let join_code =
@@ -621,6 +626,34 @@ impl Games {
             },
         )
         .await
+    }
+
+    /// Whether the two accounts of a game asked for as rated may begin one more rated game
+    /// today: at most [`PAIR_RATED_PER_DAY`] a day, counted in the store (so on every instance
+    /// together). Beyond it the game is made casual before it begins, so that its page says so,
+    /// and the pair is flagged for the moderators.
+    async fn pair_may_play_rated(&self, players: &[Option<Player>; 2]) -> Result<bool, ApiError> {
+        let [Some(a), Some(b)] = players else {
+            return Ok(true);
+        };
+        let (low, high) = if a.key <= b.key {
+            (&a.key, &b.key)
+        } else {
+            (&b.key, &a.key)
+        };
+        let now = now_ms();
+        let db = self.store.db();
+        let quota = format!("p:{low} {high}");
+        if db
+            .take_quota(&quota, now, now - DAY_MS, PAIR_RATED_PER_DAY)
+            .await?
+        {
+            return Ok(true);
+        }
+        db.flag_pair(low, high, now).await?;
+        crate::metrics::pair_game_made_casual();
+        tracing::info!("{low} and {high}: over {PAIR_RATED_PER_DAY} rated games today, casual");
+        Ok(false)
     }
 
     /// Starts a game between two players with accounts (a seek or challenge accepted); answers
