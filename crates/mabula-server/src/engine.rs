@@ -21,9 +21,20 @@
 //! when no client is known) and served round-robin across keys: a key's next job joins the round
 //! being served, and each key gets one job per round. So a key that queued many jobs delays
 //! another key's job by at most the job that holds the slot now plus one job per other waiting
-//! key, however long its own queue. Jobs are counted, not timed: a long engine move and a short
-//! one each take one turn.
+//! key, however long its own queue.
 //!
+//! # Turns
+//!
+//! Jobs are counted, not timed, so an engine move takes its slot in turns ([`Slot::run_in_turns`],
+//! [`mabula_engine::Turns`]): after each [`SLICE`] of computing it queues again under its key and
+//! hands its slot on, and its search waits, paused with its tree, until its next turn. A short
+//! move queued behind long ones therefore waits for one slice per other waiting key, not for
+//! their whole moves. A search counts only the time it ran against its thinking time, so waiting
+//! does not weaken its move; it finishes later instead. Paused searches keep their memory and a
+//! blocking thread each: the cap on engine games per client address (the games service) bounds
+//! how many one client can hold. Hints and analyses still hold their slot to the end, bounded by
+//! the analysis time.
+
 //! # Bounds
 //!
 //! [`EnginePool::queue`] takes optional [`Bounds`]: how many jobs one key may have queued or
@@ -36,6 +47,7 @@
 //! and frees its place for the key.
 
 use mabula::{Move, Position, Scoring};
+use mabula_engine::Turns;
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
@@ -44,6 +56,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
+
+/// How long an engine move computes before it hands its slot on (see the module docs): long enough
+/// that handing on costs nothing measurable, short enough that a job queued behind ten other
+/// clients starts within about half a second.
+pub const SLICE: Duration = Duration::from_millis(50);
 
 // ---- the fair queue --------------------------------------------------------------------------
 
@@ -339,7 +356,10 @@ impl EnginePool {
     /// Queues `work` under `key`, within `bounds` if given. The ticket resolves to a [`Slot`]
     /// when the job's turn comes (at once if a slot is free); dropping it leaves the queue.
     pub fn queue(&self, work: Work, key: &str, bounds: Option<Bounds>) -> Result<Ticket, Refused> {
-        let lane = work.lane();
+        self.queue_in(work.lane(), key, bounds)
+    }
+
+    fn queue_in(&self, lane: Lane, key: &str, bounds: Option<Bounds>) -> Result<Ticket, Refused> {
         let mut state = self.shared.lock();
         if state.closed {
             return Err(Refused::Closed);
@@ -391,8 +411,20 @@ impl EnginePool {
         seed: u64,
     ) -> Option<Move> {
         let slot = self.queue(Work::Move, key, None).ok()?.await?;
-        slot.run(move || mabula_engine::choose_move(&pos, scoring, level, Some(movetime), seed))
-            .await
+        slot.run_in_turns(move |turns| {
+            let mv = mabula_engine::choose_move_in_turns(
+                &pos,
+                scoring,
+                level,
+                Some(movetime),
+                seed,
+                Some(turns.clone()),
+            );
+            // Cut short because the pool closed: not the move of its level.
+            (!turns.ended()).then_some(mv)
+        })
+        .await
+        .flatten()
     }
 
     /// [`EnginePool::choose_for`] under a key of its own: first come, first served among the
@@ -467,6 +499,17 @@ impl Future for Ticket {
     }
 }
 
+impl Ticket {
+    /// Blocks the thread until the slot comes; `None` if the pool closed. Only for blocking
+    /// threads, never in async code.
+    fn wait(mut self) -> Option<Slot> {
+        let rx = std::mem::replace(&mut self.rx, oneshot::channel().1);
+        let slot = rx.blocking_recv().ok();
+        self.queued = None;
+        slot
+    }
+}
+
 impl Drop for Ticket {
     fn drop(&mut self) {
         if let Some(id) = self.queued.take() {
@@ -500,6 +543,46 @@ impl Slot {
         .await
         .ok()
     }
+
+    /// Runs `work` on a blocking thread in [`Turns`] of [`SLICE`]: between slices the slot goes
+    /// back to the pool and the work queues again under its key, behind the keys waiting now,
+    /// while it stays paused where it was. `None` if it panicked.
+    pub async fn run_in_turns<T: Send + 'static>(
+        self,
+        work: impl FnOnce(Turns) -> T + Send + 'static,
+    ) -> Option<T> {
+        let pool = EnginePool {
+            shared: Arc::clone(&self.shared),
+        };
+        let (lane, key) = (self.lane, self.key.clone());
+        // The slot while the work runs; empty while it waits for its next turn.
+        let held = Arc::new(Mutex::new(Some(self)));
+        let holder = Arc::clone(&held);
+        let turns = Turns::new(SLICE, move || {
+            // Queued before the slot is given up, so that the key's place is kept.
+            let ticket = pool.queue_in(lane, &key, None);
+            drop(lock(&holder).take());
+            match ticket.ok().and_then(Ticket::wait) {
+                Some(slot) => {
+                    *lock(&holder) = Some(slot);
+                    true
+                }
+                None => false,
+            }
+        });
+        tokio::task::spawn_blocking(move || {
+            let out = work(turns);
+            drop(lock(&held).take());
+            out
+        })
+        .await
+        .ok()
+    }
+}
+
+/// Locks `m`, which stays consistent even if a holder panicked (it only holds a slot).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Drop for Slot {
@@ -732,5 +815,70 @@ mod tests {
             Some(Refused::Closed)
         );
         assert_eq!(pool.waiting(), 0);
+    }
+
+    /// Three jobs of one key that compute until `stop`, taking turns, on a pool of one thread.
+    fn long_jobs(
+        pool: &EnginePool,
+        stop: &Arc<std::sync::atomic::AtomicBool>,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        (0..3)
+            .map(|_| {
+                let (pool, stop) = (pool.clone(), Arc::clone(stop));
+                tokio::spawn(async move {
+                    let slot = queue(&pool, Work::Move, "long").await.expect("a slot");
+                    slot.run_in_turns(move |turns| {
+                        let clock = mabula_engine::Limits {
+                            turns: Some(turns),
+                            ..mabula_engine::Limits::none()
+                        }
+                        .start();
+                        while !stop.load(Ordering::Relaxed) && !clock.expired() {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                    })
+                    .await;
+                })
+            })
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_short_job_gets_a_slot_between_the_slices_of_long_ones() {
+        let pool = EnginePool::new(1);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let long = long_jobs(&pool, &stop);
+        tokio::time::sleep(SLICE * 4).await;
+        let asked = Instant::now();
+        let slot = tokio::time::timeout(Duration::from_secs(20), queue(&pool, Work::Move, "short"))
+            .await
+            .expect("a turn between the long jobs' slices, not after them")
+            .expect("a slot");
+        let waited = asked.elapsed();
+        assert_eq!(slot.run(|| 7).await, Some(7));
+        stop.store(true, Ordering::Relaxed);
+        for job in long {
+            job.await.expect("the long job ends");
+        }
+        // One slice, normally; the bound leaves room for a loaded machine.
+        assert!(waited < Duration::from_secs(5), "waited {waited:?}");
+        assert_eq!(pool.available(), 1);
+        assert_eq!(pool.waiting(), 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_paused_job_ends_when_the_pool_closes() {
+        let pool = EnginePool::new(1);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let long = long_jobs(&pool, &stop);
+        tokio::time::sleep(SLICE * 4).await;
+        pool.close();
+        for job in long {
+            tokio::time::timeout(Duration::from_secs(20), job)
+                .await
+                .expect("a paused job gives up")
+                .expect("it ends");
+        }
+        assert_eq!(pool.available(), 1);
     }
 }
