@@ -82,7 +82,7 @@ fn insert(g: StoredGame) -> WriteOp {
         &g.clone().into_live().expect("valid"),
         g.engine_owner.clone(),
     );
-    WriteOp::Insert(Box::new(g), Box::new(row))
+    WriteOp::Insert(Box::new(g), Box::new(row), None)
 }
 
 /// The change from version `expect` to the game `next`.
