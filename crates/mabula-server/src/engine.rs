@@ -1,6 +1,6 @@
-//! The engine pool: engine moves, hints and the analysis board's analyses are computed on Tokio's
-//! blocking threads, at most `threads` at a time, so the async workers never compute and the
-//! server keeps answering while engines think.
+//! The engine pool: engine moves, hints and the analysis board's analyses are computed off the
+//! async workers (hints and analyses on Tokio's blocking threads, engine moves on threads of their
+//! own), at most `threads` at a time, so the server keeps answering while engines think.
 //!
 //! # The queue
 //!
@@ -31,8 +31,8 @@
 //! move queued behind long ones therefore waits for one slice per other waiting key, not for
 //! their whole moves. A search counts only the time it ran against its thinking time, so waiting
 //! does not weaken its move; it finishes later instead. Paused searches keep their memory and a
-//! blocking thread each: the cap on engine games per client address (the games service) bounds
-//! how many one client can hold. Hints and analyses still hold their slot to the end, bounded by
+//! thread each: the cap on engine games per client address (the games service) bounds how many
+//! one client can hold. Hints and analyses still hold their slot to the end, bounded by
 //! the analysis time.
 
 //! # Bounds
@@ -58,9 +58,10 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 /// How long an engine move computes before it hands its slot on (see the module docs): long enough
-/// that handing on costs nothing measurable, short enough that a job queued behind ten other
-/// clients starts within about half a second.
-pub const SLICE: Duration = Duration::from_millis(50);
+/// that handing on costs little (a few microseconds, and caches warmed again), short enough that a
+/// job queued behind ten other clients starts within about half a second even when its own key
+/// was served in this round already (two rounds of ten turns).
+pub const SLICE: Duration = Duration::from_millis(25);
 
 // ---- the fair queue --------------------------------------------------------------------------
 
@@ -544,9 +545,13 @@ impl Slot {
         .ok()
     }
 
-    /// Runs `work` on a blocking thread in [`Turns`] of [`SLICE`]: between slices the slot goes
-    /// back to the pool and the work queues again under its key, behind the keys waiting now,
-    /// while it stays paused where it was. `None` if it panicked.
+    /// Runs `work` on a thread of its own in [`Turns`] of [`SLICE`]: between slices the slot
+    /// goes back to the pool and the work queues again under its key, behind the keys waiting
+    /// now, while it stays paused where it was. `None` if it panicked or no thread could be
+    /// started.
+    ///
+    /// Not on Tokio's blocking threads: paused work holds its thread, and enough of it would
+    /// leave none for the others there (password hashes, pictures), nor for a job given a slot.
     pub async fn run_in_turns<T: Send + 'static>(
         self,
         work: impl FnOnce(Turns) -> T + Send + 'static,
@@ -570,13 +575,20 @@ impl Slot {
                 None => false,
             }
         });
-        tokio::task::spawn_blocking(move || {
-            let out = work(turns);
-            drop(lock(&held).take());
-            out
-        })
-        .await
-        .ok()
+        let (tx, rx) = oneshot::channel();
+        let thread = std::thread::Builder::new()
+            .name("mabula-engine".into())
+            .spawn(move || {
+                let out = work(turns);
+                drop(lock(&held).take());
+                let _ = tx.send(out);
+            });
+        if let Err(e) = thread {
+            // The work, and the slot with it, was dropped.
+            tracing::error!("no thread for an engine computation: {e}");
+            return None;
+        }
+        rx.await.ok()
     }
 }
 
