@@ -34,7 +34,7 @@
 //! thread each: the cap on engine games per client address (the games service) bounds how many
 //! one client can hold. Hints and analyses still hold their slot to the end, bounded by
 //! the analysis time.
-
+//!
 //! # Bounds
 //!
 //! [`EnginePool::queue`] takes optional [`Bounds`]: how many jobs one key may have queued or
