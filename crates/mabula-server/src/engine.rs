@@ -32,8 +32,10 @@
 //! their whole moves. A search counts only the time it ran against its thinking time, so waiting
 //! does not weaken its move; it finishes later instead. Paused searches keep their memory and a
 //! thread each: the cap on engine games per client address (the games service) bounds how many
-//! one client can hold. Hints and analyses still hold their slot to the end, bounded by
-//! the analysis time.
+//! one client can hold. So that memory stays bounded in all, at most [`LONG_PER_THREAD`] long
+//! searches (level 10, limited by its time alone) per thread are started at once; the next long
+//! search waits in its place in the queue until one ends, while shorter work passes it. Hints and
+//! analyses still hold their slot to the end, bounded by the analysis time.
 //!
 //! # Bounds
 //!
@@ -143,6 +145,15 @@ impl<T> FairQueue<T> {
         Some(job)
     }
 
+    /// Takes the first job in serving order that `fits`, with its key; the jobs passed over keep
+    /// their places.
+    pub fn pop_where(&mut self, fits: impl Fn(&T) -> bool) -> Option<(String, T)> {
+        let id = *self.jobs.iter().find(|(_, (_, job))| fits(job))?.0;
+        let job = self.jobs.remove(&id)?;
+        self.round = self.round.max(id.round);
+        Some(job)
+    }
+
     /// Takes a queued job out (its client left); `None` if it is no longer queued.
     pub fn remove(&mut self, id: JobId) -> Option<(String, T)> {
         let (key, job) = self.jobs.remove(&id)?;
@@ -226,7 +237,16 @@ pub enum Refused {
 }
 
 /// A queued job's way to its slot: the pool sends the slot when its turn comes.
-type Waiter = oneshot::Sender<Slot>;
+struct Waiter {
+    tx: oneshot::Sender<Slot>,
+    /// It starts a long search (see [`LONG_PER_THREAD`]).
+    starts_long: bool,
+}
+
+/// Long searches (level 10, limited by time alone) started and not finished, per engine thread.
+/// A paused search keeps its memory (level 10: up to a few hundred MB of tree and table), so more
+/// wait in the queue without starting; shorter searches pass them.
+pub const LONG_PER_THREAD: usize = 4;
 
 /// The pool's state, behind one lock.
 struct State {
@@ -238,6 +258,8 @@ struct State {
     held: HashMap<(Lane, String), usize>,
     /// Set by [`EnginePool::close`]: nothing new is queued.
     closed: bool,
+    /// Long searches started and not finished, at most `threads * LONG_PER_THREAD`.
+    long: usize,
 }
 
 struct Shared {
@@ -280,23 +302,26 @@ impl State {
     fn dispatch(&mut self, shared: &Arc<Shared>) -> Vec<(Waiter, Slot)> {
         let mut grants = Vec::new();
         while self.running[0] + self.running[1] < shared.threads {
-            let lane = if !self.lanes[Lane::Play as usize].is_empty() {
-                Lane::Play
-            } else if !self.lanes[Lane::Board as usize].is_empty()
-                && self.running[Lane::Board as usize] < shared.board_threads
-            {
-                Lane::Board
-            } else {
-                break;
+            let room = self.long < shared.threads * LONG_PER_THREAD;
+            let board = self.running[Lane::Board as usize] < shared.board_threads;
+            let next = match self.lanes[Lane::Play as usize].pop_where(|w| room || !w.starts_long) {
+                Some(job) => (Lane::Play, job),
+                None if board => match self.lanes[Lane::Board as usize].pop() {
+                    Some(job) => (Lane::Board, job),
+                    None => break,
+                },
+                None => break,
             };
-            let Some((key, waiter)) = self.lanes[lane as usize].pop() else {
-                break;
-            };
+            let (lane, (key, waiter)) = next;
             self.running[lane as usize] += 1;
+            if waiter.starts_long {
+                self.long += 1;
+            }
             let slot = Slot {
                 shared: Arc::clone(shared),
                 lane,
                 key,
+                long: waiter.starts_long.then(|| Long(Arc::clone(shared))),
             };
             grants.push((waiter, slot));
         }
@@ -307,7 +332,7 @@ impl State {
 fn deliver(grants: Vec<(Waiter, Slot)>) {
     for (waiter, slot) in grants {
         // A job that has gone hands its slot back here, as the slot drops.
-        let _ = waiter.send(slot);
+        let _ = waiter.tx.send(slot);
     }
 }
 
@@ -339,6 +364,7 @@ impl EnginePool {
                     running: [0, 0],
                     held: HashMap::new(),
                     closed: false,
+                    long: 0,
                 }),
             }),
         }
@@ -357,10 +383,17 @@ impl EnginePool {
     /// Queues `work` under `key`, within `bounds` if given. The ticket resolves to a [`Slot`]
     /// when the job's turn comes (at once if a slot is free); dropping it leaves the queue.
     pub fn queue(&self, work: Work, key: &str, bounds: Option<Bounds>) -> Result<Ticket, Refused> {
-        self.queue_in(work.lane(), key, bounds)
+        self.queue_in(work.lane(), key, bounds, false)
     }
 
-    fn queue_in(&self, lane: Lane, key: &str, bounds: Option<Bounds>) -> Result<Ticket, Refused> {
+    /// [`EnginePool::queue`] in `lane`; `starts_long` if the job starts a long search.
+    fn queue_in(
+        &self,
+        lane: Lane,
+        key: &str,
+        bounds: Option<Bounds>,
+        starts_long: bool,
+    ) -> Result<Ticket, Refused> {
         let mut state = self.shared.lock();
         if state.closed {
             return Err(Refused::Closed);
@@ -372,7 +405,7 @@ impl EnginePool {
             }
         }
         let (tx, rx) = oneshot::channel();
-        let id = state.lanes[lane as usize].push(key, tx);
+        let id = state.lanes[lane as usize].push(key, Waiter { tx, starts_long });
         state.hold(lane, key);
         let grants = state.dispatch(&self.shared);
         let mut ticket = Ticket {
@@ -411,7 +444,8 @@ impl EnginePool {
         movetime: Duration,
         seed: u64,
     ) -> Option<Move> {
-        let slot = self.queue(Work::Move, key, None).ok()?.await?;
+        let long = level >= mabula_engine::MAX_LEVEL;
+        let slot = self.queue_in(Lane::Play, key, None, long).ok()?.await?;
         slot.run_in_turns(move |turns| {
             let mv = mabula_engine::choose_move_in_turns(
                 &pos,
@@ -529,6 +563,22 @@ pub struct Slot {
     shared: Arc<Shared>,
     lane: Lane,
     key: String,
+    /// The first slot of a long search carries its place among the long searches, which the
+    /// search keeps across its turns.
+    long: Option<Long>,
+}
+
+/// A long search's place among those started; given back when dropped.
+struct Long(Arc<Shared>);
+
+impl Drop for Long {
+    fn drop(&mut self) {
+        let mut state = self.0.lock();
+        state.long -= 1;
+        let grants = state.dispatch(&self.0);
+        drop(state);
+        deliver(grants);
+    }
 }
 
 impl Slot {
@@ -553,9 +603,10 @@ impl Slot {
     /// Not on Tokio's blocking threads: paused work holds its thread, and enough of it would
     /// leave none for the others there (password hashes, pictures), nor for a job given a slot.
     pub async fn run_in_turns<T: Send + 'static>(
-        self,
+        mut self,
         work: impl FnOnce(Turns) -> T + Send + 'static,
     ) -> Option<T> {
+        let long = self.long.take();
         let pool = EnginePool {
             shared: Arc::clone(&self.shared),
         };
@@ -565,7 +616,7 @@ impl Slot {
         let holder = Arc::clone(&held);
         let turns = Turns::new(SLICE, move || {
             // Queued before the slot is given up, so that the key's place is kept.
-            let ticket = pool.queue_in(lane, &key, None);
+            let ticket = pool.queue_in(lane, &key, None, false);
             drop(lock(&holder).take());
             match ticket.ok().and_then(Ticket::wait) {
                 Some(slot) => {
@@ -581,6 +632,7 @@ impl Slot {
             .spawn(move || {
                 let out = work(turns);
                 drop(lock(&held).take());
+                drop(long);
                 let _ = tx.send(out);
             });
         if let Err(e) = thread {
@@ -834,11 +886,22 @@ mod tests {
         pool: &EnginePool,
         stop: &Arc<std::sync::atomic::AtomicBool>,
     ) -> Vec<tokio::task::JoinHandle<()>> {
-        (0..3)
+        searches(pool, stop, 3, false)
+    }
+
+    /// `n` jobs of one key that compute until `stop`, taking turns; `long` searches if `long`.
+    fn searches(
+        pool: &EnginePool,
+        stop: &Arc<std::sync::atomic::AtomicBool>,
+        n: usize,
+        long: bool,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        (0..n)
             .map(|_| {
                 let (pool, stop) = (pool.clone(), Arc::clone(stop));
                 tokio::spawn(async move {
-                    let slot = queue(&pool, Work::Move, "long").await.expect("a slot");
+                    let ticket = pool.queue_in(Lane::Play, "long", None, long);
+                    let slot = ticket.expect("queued").await.expect("a slot");
                     slot.run_in_turns(move |turns| {
                         let clock = mabula_engine::Limits {
                             turns: Some(turns),
@@ -891,6 +954,37 @@ mod tests {
                 .expect("a paused job gives up")
                 .expect("it ends");
         }
+        assert_eq!(pool.available(), 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn only_a_few_long_searches_start_and_short_ones_pass_the_others() {
+        let pool = EnginePool::new(1);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let long = searches(&pool, &stop, LONG_PER_THREAD + 2, true);
+        let started = Instant::now();
+        while pool.shared.lock().long < LONG_PER_THREAD {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "the first ones start"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        tokio::time::sleep(SLICE * 8).await;
+        assert_eq!(pool.shared.lock().long, LONG_PER_THREAD, "and no more");
+        let slot = tokio::time::timeout(Duration::from_secs(20), queue(&pool, Work::Move, "short"))
+            .await
+            .expect("a short job passes the long searches that have not started")
+            .expect("a slot");
+        drop(slot);
+        stop.store(true, Ordering::Relaxed);
+        for job in long {
+            tokio::time::timeout(Duration::from_secs(20), job)
+                .await
+                .expect("every long search starts in the end")
+                .expect("and ends");
+        }
+        assert_eq!(pool.shared.lock().long, 0);
         assert_eq!(pool.available(), 1);
     }
 }
