@@ -136,13 +136,7 @@ impl<T> FairQueue<T> {
 
     /// Takes the next job to serve, with its key.
     pub fn pop(&mut self) -> Option<(String, T)> {
-        let (id, job) = self.jobs.pop_first()?;
-        self.round = id.round;
-        if self.next_round.len() > 2 * self.jobs.len() + 64 {
-            let round = self.round;
-            self.next_round.retain(|_, next| *next > round);
-        }
-        Some(job)
+        self.pop_where(|_| true)
     }
 
     /// Takes the first job in serving order that `fits`, with its key; the jobs passed over keep
@@ -151,6 +145,10 @@ impl<T> FairQueue<T> {
         let id = *self.jobs.iter().find(|(_, (_, job))| fits(job))?.0;
         let job = self.jobs.remove(&id)?;
         self.round = self.round.max(id.round);
+        if self.next_round.len() > 2 * self.jobs.len() + 64 {
+            let round = self.round;
+            self.next_round.retain(|_, next| *next > round);
+        }
         Some(job)
     }
 
@@ -749,6 +747,16 @@ mod tests {
         q.push("b", "b2");
         assert_eq!(drain(&mut q), ["a1", "b1", "a3", "b2"]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn a_job_passed_over_keeps_its_place() {
+        let mut q = FairQueue::new();
+        for (key, job) in [("a", "a1"), ("b", "b1"), ("c", "c1")] {
+            q.push(key, job);
+        }
+        assert_eq!(q.pop_where(|j| *j != "a1").map(|(_, j)| j), Some("b1"));
+        assert_eq!(drain(&mut q), ["a1", "c1"]);
     }
 
     /// Whether a ticket has its slot now (without a runtime: the pool hands slots out as plain
