@@ -47,6 +47,10 @@ pub enum Command {
         /// The time a connection may stay open with no request, in milliseconds.
         #[arg(long, default_value_t = 60_000)]
         idle_timeout_ms: u64,
+        /// Unfinished engine games allowed from one client address (0: no cap); a game left
+        /// alone for an hour no longer counts.
+        #[arg(long, default_value_t = 4)]
+        max_engine_games_per_address: u32,
         /// Open connections allowed from one client address (0: no cap).
         #[arg(long, default_value_t = 256)]
         max_connections_per_address: usize,
@@ -149,6 +153,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             body_timeout_ms,
             idle_timeout_ms,
             max_connections_per_address,
+            max_engine_games_per_address,
             max_connections,
             max_websockets_per_address,
             max_websockets,
@@ -165,6 +170,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
                 config.services.engine_threads = n;
             }
             config.services.engine_movetime = Duration::from_millis(engine_movetime_ms);
+            config.services.engine_games_per_address = max_engine_games_per_address;
             config.rate_limit = rate_limit;
             config.rate_burst = rate_burst;
             config.services.analysis_time = Duration::from_millis(analysis_ms.max(1));

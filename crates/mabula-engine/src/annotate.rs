@@ -307,6 +307,7 @@ impl Deepening {
             time: Some(self.settings.time),
             nodes: self.settings.work,
             stop: None,
+            turns: None,
         };
         self.advance(&limits, on_step)
     }
@@ -399,6 +400,7 @@ impl Deepening {
                         .filter(|_| !first),
                     nodes: Some(playouts),
                     stop: limits.stop.clone(),
+                    turns: limits.turns.clone(),
                 };
                 let analysis = self.engine.analyze(&pos, &tree_limits);
                 used += analysis.playouts * PLAYOUT_WORK;

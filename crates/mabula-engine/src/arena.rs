@@ -526,6 +526,7 @@ impl PlayerSpec {
                         time,
                         nodes,
                         stop: None,
+                        turns: None,
                     },
                 ))
             }
@@ -544,6 +545,7 @@ impl PlayerSpec {
                         time,
                         nodes: *playouts,
                         stop: None,
+                        turns: None,
                     },
                 ))
             }

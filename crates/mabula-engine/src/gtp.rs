@@ -379,6 +379,7 @@ impl Gtp {
             time,
             nodes: level.playouts,
             stop: None,
+            turns: None,
         }
     }
 

@@ -17,7 +17,7 @@
 //! - `learn` (with the `learn` feature): exact labels and the fitting of [`eval`]'s models
 //!   (`mabula train` and the research examples).
 //! - [`levels`]: strength levels 1 to 10.
-//! - [`limits`]: time, node and stop-flag limits.
+//! - [`limits`]: time, node and stop-flag limits, and turns taken with other searches.
 //! - [`gtp`]: the engine protocol loop (RULES.md section 7), over any reader and writer.
 //! - [`arena`]: players and games between them, for matches.
 //! - [`bench`]: the fixed search bench (node counts and speed).
@@ -51,7 +51,7 @@ pub mod solver;
 pub mod tt;
 
 pub use levels::{Level, LevelName, MAX_LEVEL};
-pub use limits::Limits;
+pub use limits::{Limits, Turns};
 pub use search::{Analysis, Engine, EngineConfig, MoveAnalysis, Value};
 pub use solver::{Solution, SolveMode, Solver};
 
@@ -70,6 +70,20 @@ pub fn choose_move(
     movetime: Option<Duration>,
     seed: u64,
 ) -> Move {
+    choose_move_in_turns(pos, scoring, level, movetime, seed, None)
+}
+
+/// [`choose_move`], taking `turns` with other searches if given: the search pauses between its
+/// slices, and only the time it runs counts against `movetime`, so the move is as strong however
+/// long it waits.
+pub fn choose_move_in_turns(
+    pos: &Position,
+    scoring: Scoring,
+    level: u8,
+    movetime: Option<Duration>,
+    seed: u64,
+    turns: Option<Turns>,
+) -> Move {
     let level = Level::new(level, seed);
     let time = match (movetime, level.playouts) {
         (None, None) => Some(levels::DEFAULT_MOVETIME),
@@ -79,6 +93,7 @@ pub fn choose_move(
         time,
         nodes: level.playouts,
         stop: None,
+        turns,
     };
     let config = EngineConfig {
         reuse: false,

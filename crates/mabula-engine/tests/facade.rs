@@ -1,7 +1,7 @@
 //! The two calls other crates use: `choose_move` and `analyze`.
 
 use mabula::{Color, Move, Position, Scoring, deal};
-use mabula_engine::{Limits, Value, analyze, choose_move};
+use mabula_engine::{Limits, Turns, Value, analyze, choose_move, choose_move_in_turns};
 use std::time::Duration;
 
 fn after(seed: u64, plies: usize) -> Position {
@@ -34,6 +34,24 @@ fn a_level_below_ten_with_a_seed_repeats_its_choice() {
         let a = choose_move(&pos, Scoring::Largest, level, None, 11);
         let b = choose_move(&pos, Scoring::Largest, level, None, 11);
         assert_eq!(a, b, "level {level}");
+    }
+}
+
+#[test]
+fn a_search_that_waits_between_its_slices_chooses_the_same_move() {
+    // Below level 10 the playout budget decides, so the same seed must give the same move
+    // however often the search pauses.
+    let pos = after(4, 5);
+    for level in [4, 7] {
+        let alone = choose_move(&pos, Scoring::Largest, level, None, 11);
+        let turns = Turns::new(Duration::from_millis(1), || {
+            std::thread::sleep(Duration::from_millis(2));
+            true
+        });
+        let paused =
+            choose_move_in_turns(&pos, Scoring::Largest, level, None, 11, Some(turns.clone()));
+        assert_eq!(paused, alone, "level {level}");
+        assert!(!turns.ended());
     }
 }
 

@@ -1,6 +1,6 @@
-//! The engine pool: engine moves, hints and the analysis board's analyses are computed on Tokio's
-//! blocking threads, at most `threads` at a time, so the async workers never compute and the
-//! server keeps answering while engines think.
+//! The engine pool: engine moves, hints and the analysis board's analyses are computed off the
+//! async workers (hints and analyses on Tokio's blocking threads, engine moves on threads of their
+//! own), at most `threads` at a time, so the server keeps answering while engines think.
 //!
 //! # The queue
 //!
@@ -21,8 +21,21 @@
 //! when no client is known) and served round-robin across keys: a key's next job joins the round
 //! being served, and each key gets one job per round. So a key that queued many jobs delays
 //! another key's job by at most the job that holds the slot now plus one job per other waiting
-//! key, however long its own queue. Jobs are counted, not timed: a long engine move and a short
-//! one each take one turn.
+//! key, however long its own queue.
+//!
+//! # Turns
+//!
+//! Jobs are counted, not timed, so an engine move takes its slot in turns ([`Slot::run_in_turns`],
+//! [`mabula_engine::Turns`]): after each [`SLICE`] of computing it queues again under its key and
+//! hands its slot on, and its search waits, paused with its tree, until its next turn. A short
+//! move queued behind long ones therefore waits for one slice per other waiting key, not for
+//! their whole moves. A search counts only the time it ran against its thinking time, so waiting
+//! does not weaken its move; it finishes later instead. Paused searches keep their memory and a
+//! thread each: the cap on engine games per client address (the games service) bounds how many
+//! one client can hold. So that memory stays bounded in all, at most [`LONG_PER_THREAD`] long
+//! searches (level 10, limited by its time alone) per thread are started at once; the next long
+//! search waits in its place in the queue until one ends, while shorter work passes it. Hints and
+//! analyses still hold their slot to the end, bounded by the analysis time.
 //!
 //! # Bounds
 //!
@@ -36,6 +49,7 @@
 //! and frees its place for the key.
 
 use mabula::{Move, Position, Scoring};
+use mabula_engine::Turns;
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
@@ -44,6 +58,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
+
+/// How long an engine move computes before it hands its slot on (see the module docs): long enough
+/// that handing on costs little (a few microseconds, and caches warmed again), short enough that a
+/// job queued behind ten other clients starts within about half a second even when its own key
+/// was served in this round already (two rounds of ten turns).
+pub const SLICE: Duration = Duration::from_millis(25);
 
 // ---- the fair queue --------------------------------------------------------------------------
 
@@ -116,8 +136,15 @@ impl<T> FairQueue<T> {
 
     /// Takes the next job to serve, with its key.
     pub fn pop(&mut self) -> Option<(String, T)> {
-        let (id, job) = self.jobs.pop_first()?;
-        self.round = id.round;
+        self.pop_where(|_| true)
+    }
+
+    /// Takes the first job in serving order that `fits`, with its key; the jobs passed over keep
+    /// their places.
+    pub fn pop_where(&mut self, fits: impl Fn(&T) -> bool) -> Option<(String, T)> {
+        let id = *self.jobs.iter().find(|(_, (_, job))| fits(job))?.0;
+        let job = self.jobs.remove(&id)?;
+        self.round = self.round.max(id.round);
         if self.next_round.len() > 2 * self.jobs.len() + 64 {
             let round = self.round;
             self.next_round.retain(|_, next| *next > round);
@@ -208,7 +235,16 @@ pub enum Refused {
 }
 
 /// A queued job's way to its slot: the pool sends the slot when its turn comes.
-type Waiter = oneshot::Sender<Slot>;
+struct Waiter {
+    tx: oneshot::Sender<Slot>,
+    /// It starts a long search (see [`LONG_PER_THREAD`]).
+    starts_long: bool,
+}
+
+/// Long searches (level 10, limited by time alone) started and not finished, per engine thread.
+/// A paused search keeps its memory (level 10: up to a few hundred MB of tree and table), so more
+/// wait in the queue without starting; shorter searches pass them.
+pub const LONG_PER_THREAD: usize = 4;
 
 /// The pool's state, behind one lock.
 struct State {
@@ -220,6 +256,8 @@ struct State {
     held: HashMap<(Lane, String), usize>,
     /// Set by [`EnginePool::close`]: nothing new is queued.
     closed: bool,
+    /// Long searches started and not finished, at most `threads * LONG_PER_THREAD`.
+    long: usize,
 }
 
 struct Shared {
@@ -262,23 +300,26 @@ impl State {
     fn dispatch(&mut self, shared: &Arc<Shared>) -> Vec<(Waiter, Slot)> {
         let mut grants = Vec::new();
         while self.running[0] + self.running[1] < shared.threads {
-            let lane = if !self.lanes[Lane::Play as usize].is_empty() {
-                Lane::Play
-            } else if !self.lanes[Lane::Board as usize].is_empty()
-                && self.running[Lane::Board as usize] < shared.board_threads
-            {
-                Lane::Board
-            } else {
-                break;
+            let room = self.long < shared.threads * LONG_PER_THREAD;
+            let board = self.running[Lane::Board as usize] < shared.board_threads;
+            let next = match self.lanes[Lane::Play as usize].pop_where(|w| room || !w.starts_long) {
+                Some(job) => (Lane::Play, job),
+                None if board => match self.lanes[Lane::Board as usize].pop() {
+                    Some(job) => (Lane::Board, job),
+                    None => break,
+                },
+                None => break,
             };
-            let Some((key, waiter)) = self.lanes[lane as usize].pop() else {
-                break;
-            };
+            let (lane, (key, waiter)) = next;
             self.running[lane as usize] += 1;
+            if waiter.starts_long {
+                self.long += 1;
+            }
             let slot = Slot {
                 shared: Arc::clone(shared),
                 lane,
                 key,
+                long: waiter.starts_long.then(|| Long(Arc::clone(shared))),
             };
             grants.push((waiter, slot));
         }
@@ -289,7 +330,7 @@ impl State {
 fn deliver(grants: Vec<(Waiter, Slot)>) {
     for (waiter, slot) in grants {
         // A job that has gone hands its slot back here, as the slot drops.
-        let _ = waiter.send(slot);
+        let _ = waiter.tx.send(slot);
     }
 }
 
@@ -321,6 +362,7 @@ impl EnginePool {
                     running: [0, 0],
                     held: HashMap::new(),
                     closed: false,
+                    long: 0,
                 }),
             }),
         }
@@ -339,7 +381,17 @@ impl EnginePool {
     /// Queues `work` under `key`, within `bounds` if given. The ticket resolves to a [`Slot`]
     /// when the job's turn comes (at once if a slot is free); dropping it leaves the queue.
     pub fn queue(&self, work: Work, key: &str, bounds: Option<Bounds>) -> Result<Ticket, Refused> {
-        let lane = work.lane();
+        self.queue_in(work.lane(), key, bounds, false)
+    }
+
+    /// [`EnginePool::queue`] in `lane`; `starts_long` if the job starts a long search.
+    fn queue_in(
+        &self,
+        lane: Lane,
+        key: &str,
+        bounds: Option<Bounds>,
+        starts_long: bool,
+    ) -> Result<Ticket, Refused> {
         let mut state = self.shared.lock();
         if state.closed {
             return Err(Refused::Closed);
@@ -351,7 +403,7 @@ impl EnginePool {
             }
         }
         let (tx, rx) = oneshot::channel();
-        let id = state.lanes[lane as usize].push(key, tx);
+        let id = state.lanes[lane as usize].push(key, Waiter { tx, starts_long });
         state.hold(lane, key);
         let grants = state.dispatch(&self.shared);
         let mut ticket = Ticket {
@@ -390,9 +442,22 @@ impl EnginePool {
         movetime: Duration,
         seed: u64,
     ) -> Option<Move> {
-        let slot = self.queue(Work::Move, key, None).ok()?.await?;
-        slot.run(move || mabula_engine::choose_move(&pos, scoring, level, Some(movetime), seed))
-            .await
+        let long = level >= mabula_engine::MAX_LEVEL;
+        let slot = self.queue_in(Lane::Play, key, None, long).ok()?.await?;
+        slot.run_in_turns(move |turns| {
+            let mv = mabula_engine::choose_move_in_turns(
+                &pos,
+                scoring,
+                level,
+                Some(movetime),
+                seed,
+                Some(turns.clone()),
+            );
+            // Cut short because the pool closed: not the move of its level.
+            (!turns.ended()).then_some(mv)
+        })
+        .await
+        .flatten()
     }
 
     /// [`EnginePool::choose_for`] under a key of its own: first come, first served among the
@@ -467,6 +532,17 @@ impl Future for Ticket {
     }
 }
 
+impl Ticket {
+    /// Blocks the thread until the slot comes; `None` if the pool closed. Only for blocking
+    /// threads, never in async code.
+    fn wait(mut self) -> Option<Slot> {
+        let rx = std::mem::replace(&mut self.rx, oneshot::channel().1);
+        let slot = rx.blocking_recv().ok();
+        self.queued = None;
+        slot
+    }
+}
+
 impl Drop for Ticket {
     fn drop(&mut self) {
         if let Some(id) = self.queued.take() {
@@ -485,6 +561,22 @@ pub struct Slot {
     shared: Arc<Shared>,
     lane: Lane,
     key: String,
+    /// The first slot of a long search carries its place among the long searches, which the
+    /// search keeps across its turns.
+    long: Option<Long>,
+}
+
+/// A long search's place among those started; given back when dropped.
+struct Long(Arc<Shared>);
+
+impl Drop for Long {
+    fn drop(&mut self) {
+        let mut state = self.0.lock();
+        state.long -= 1;
+        let grants = state.dispatch(&self.0);
+        drop(state);
+        deliver(grants);
+    }
 }
 
 impl Slot {
@@ -500,6 +592,59 @@ impl Slot {
         .await
         .ok()
     }
+
+    /// Runs `work` on a thread of its own in [`Turns`] of [`SLICE`]: between slices the slot
+    /// goes back to the pool and the work queues again under its key, behind the keys waiting
+    /// now, while it stays paused where it was. `None` if it panicked or no thread could be
+    /// started.
+    ///
+    /// Not on Tokio's blocking threads: paused work holds its thread, and enough of it would
+    /// leave none for the others there (password hashes, pictures), nor for a job given a slot.
+    pub async fn run_in_turns<T: Send + 'static>(
+        mut self,
+        work: impl FnOnce(Turns) -> T + Send + 'static,
+    ) -> Option<T> {
+        let long = self.long.take();
+        let pool = EnginePool {
+            shared: Arc::clone(&self.shared),
+        };
+        let (lane, key) = (self.lane, self.key.clone());
+        // The slot while the work runs; empty while it waits for its next turn.
+        let held = Arc::new(Mutex::new(Some(self)));
+        let holder = Arc::clone(&held);
+        let turns = Turns::new(SLICE, move || {
+            // Queued before the slot is given up, so that the key's place is kept.
+            let ticket = pool.queue_in(lane, &key, None, false);
+            drop(lock(&holder).take());
+            match ticket.ok().and_then(Ticket::wait) {
+                Some(slot) => {
+                    *lock(&holder) = Some(slot);
+                    true
+                }
+                None => false,
+            }
+        });
+        let (tx, rx) = oneshot::channel();
+        let thread = std::thread::Builder::new()
+            .name("mabula-engine".into())
+            .spawn(move || {
+                let out = work(turns);
+                drop(lock(&held).take());
+                drop(long);
+                let _ = tx.send(out);
+            });
+        if let Err(e) = thread {
+            // The work, and the slot with it, was dropped.
+            tracing::error!("no thread for an engine computation: {e}");
+            return None;
+        }
+        rx.await.ok()
+    }
+}
+
+/// Locks `m`, which stays consistent even if a holder panicked (it only holds a slot).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Drop for Slot {
@@ -602,6 +747,16 @@ mod tests {
         q.push("b", "b2");
         assert_eq!(drain(&mut q), ["a1", "b1", "a3", "b2"]);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn a_job_passed_over_keeps_its_place() {
+        let mut q = FairQueue::new();
+        for (key, job) in [("a", "a1"), ("b", "b1"), ("c", "c1")] {
+            q.push(key, job);
+        }
+        assert_eq!(q.pop_where(|j| *j != "a1").map(|(_, j)| j), Some("b1"));
+        assert_eq!(drain(&mut q), ["a1", "c1"]);
     }
 
     /// Whether a ticket has its slot now (without a runtime: the pool hands slots out as plain
@@ -732,5 +887,112 @@ mod tests {
             Some(Refused::Closed)
         );
         assert_eq!(pool.waiting(), 0);
+    }
+
+    /// Three jobs of one key that compute until `stop`, taking turns, on a pool of one thread.
+    fn long_jobs(
+        pool: &EnginePool,
+        stop: &Arc<std::sync::atomic::AtomicBool>,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        searches(pool, stop, 3, false)
+    }
+
+    /// `n` jobs of one key that compute until `stop`, taking turns; `long` searches if `long`.
+    fn searches(
+        pool: &EnginePool,
+        stop: &Arc<std::sync::atomic::AtomicBool>,
+        n: usize,
+        long: bool,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        (0..n)
+            .map(|_| {
+                let (pool, stop) = (pool.clone(), Arc::clone(stop));
+                tokio::spawn(async move {
+                    let ticket = pool.queue_in(Lane::Play, "long", None, long);
+                    let slot = ticket.expect("queued").await.expect("a slot");
+                    slot.run_in_turns(move |turns| {
+                        let clock = mabula_engine::Limits {
+                            turns: Some(turns),
+                            ..mabula_engine::Limits::none()
+                        }
+                        .start();
+                        while !stop.load(Ordering::Relaxed) && !clock.expired() {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                    })
+                    .await;
+                })
+            })
+            .collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_short_job_gets_a_slot_between_the_slices_of_long_ones() {
+        let pool = EnginePool::new(1);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let long = long_jobs(&pool, &stop);
+        tokio::time::sleep(SLICE * 4).await;
+        let asked = Instant::now();
+        let slot = tokio::time::timeout(Duration::from_secs(20), queue(&pool, Work::Move, "short"))
+            .await
+            .expect("a turn between the long jobs' slices, not after them")
+            .expect("a slot");
+        let waited = asked.elapsed();
+        assert_eq!(slot.run(|| 7).await, Some(7));
+        stop.store(true, Ordering::Relaxed);
+        for job in long {
+            job.await.expect("the long job ends");
+        }
+        // One slice, normally; the bound leaves room for a loaded machine.
+        assert!(waited < Duration::from_secs(5), "waited {waited:?}");
+        assert_eq!(pool.available(), 1);
+        assert_eq!(pool.waiting(), 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_paused_job_ends_when_the_pool_closes() {
+        let pool = EnginePool::new(1);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let long = long_jobs(&pool, &stop);
+        tokio::time::sleep(SLICE * 4).await;
+        pool.close();
+        for job in long {
+            tokio::time::timeout(Duration::from_secs(20), job)
+                .await
+                .expect("a paused job gives up")
+                .expect("it ends");
+        }
+        assert_eq!(pool.available(), 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn only_a_few_long_searches_start_and_short_ones_pass_the_others() {
+        let pool = EnginePool::new(1);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let long = searches(&pool, &stop, LONG_PER_THREAD + 2, true);
+        let started = Instant::now();
+        while pool.shared.lock().long < LONG_PER_THREAD {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "the first ones start"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        tokio::time::sleep(SLICE * 8).await;
+        assert_eq!(pool.shared.lock().long, LONG_PER_THREAD, "and no more");
+        let slot = tokio::time::timeout(Duration::from_secs(20), queue(&pool, Work::Move, "short"))
+            .await
+            .expect("a short job passes the long searches that have not started")
+            .expect("a slot");
+        drop(slot);
+        stop.store(true, Ordering::Relaxed);
+        for job in long {
+            tokio::time::timeout(Duration::from_secs(20), job)
+                .await
+                .expect("every long search starts in the end")
+                .expect("and ends");
+        }
+        assert_eq!(pool.shared.lock().long, 0);
+        assert_eq!(pool.available(), 1);
     }
 }

@@ -164,7 +164,12 @@ fn flood(
 
 #[tokio::test]
 async fn one_clients_ten_slow_engine_games_hold_up_another_clients_quick_one_by_about_one_move() {
-    let server = TestServer::start_with(|c| c.services.engine_threads = 1).await;
+    let server = TestServer::start_with(|c| {
+        c.services.engine_threads = 1;
+        // Ten engine games from one address: above the default cap.
+        c.services.engine_games_per_address = 10;
+    })
+    .await;
     let greedy = Peer::new(&server, "127.0.0.2");
     let player = Peer::new(&server, "127.0.0.3");
     let mut slow = Vec::new();

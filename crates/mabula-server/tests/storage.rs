@@ -9,8 +9,8 @@ use mabula_server::model::{
     Clock, EngineSettings, LiveGame, Mode, PairHalf, Player, TimeControl, UndoOffer,
 };
 use mabula_server::store::{
-    ListFilter, MovesChange, Orphan, PresenceCounts, RowChange, RowState, Store, StoredGame,
-    WriteOp,
+    EngineCap, ListFilter, MovesChange, Orphan, PresenceCounts, RowChange, RowState, Store,
+    StoredGame, WriteOp,
 };
 use serde_json::json;
 
@@ -82,7 +82,7 @@ fn insert(g: StoredGame) -> WriteOp {
         &g.clone().into_live().expect("valid"),
         g.engine_owner.clone(),
     );
-    WriteOp::Insert(Box::new(g), Box::new(row))
+    WriteOp::Insert(Box::new(g), Box::new(row), None)
 }
 
 /// The change from version `expect` to the game `next`.
@@ -252,6 +252,48 @@ async fn storage_contract(url: &str) {
         assert!(r.expect("grouped write"));
     }
     assert_eq!(store.list(ListFilter::Recent, 100).await.unwrap().len(), 52);
+
+    // Engine games are capped per address by their insert, even when inserted at once; games
+    // left alone since before `active_since` do not count.
+    let engine_game = |id: &str, updated_at: i64| {
+        let mut g = sample_game(id);
+        g.mode = Mode::Engine;
+        g.engine = Some(EngineSettings {
+            color: Color::Black,
+            level: 1,
+            movetime_ms: 50,
+        });
+        (g.players, g.rated, g.clock, g.pair) = ([None, None], false, None, None);
+        g.updated_at = updated_at;
+        g
+    };
+    let capped = |g: StoredGame, address: &str| match insert(g) {
+        WriteOp::Insert(g, row, _) => WriteOp::Insert(
+            g,
+            row,
+            Some(EngineCap {
+                address: address.into(),
+                most: 2,
+                active_since: 5000,
+            }),
+        ),
+        op => op,
+    };
+    let writes = (0..5u32).map(|i| {
+        let store = &store;
+        let op = capped(engine_game(&format!("e{i:09}"), 9000), "10.0.0.1");
+        async move { store.write(op).await.expect("a capped write") }
+    });
+    let written = futures_util::future::join_all(writes).await;
+    assert_eq!(written.iter().filter(|&&w| w).count(), 2, "{written:?}");
+    let other = capped(engine_game("f000000000", 9000), "10.0.0.2");
+    assert!(store.write(other).await.expect("another address"));
+    let idle = capped(engine_game("f000000001", 4000), "10.0.0.3");
+    assert!(store.write(idle).await.expect("an idle game"));
+    for id in ["f000000002", "f000000003"] {
+        let op = capped(engine_game(id, 9000), "10.0.0.3");
+        assert!(store.write(op).await.expect("the idle game does not count"));
+    }
     store.close().await;
 
     // Reopening finds everything (and migrating again is harmless).

@@ -116,7 +116,8 @@ pub struct BodyTooLarge(pub ErrorBody);
 pub struct NotJson(pub ErrorBody);
 
 /// Too many requests or connections from this address (`rate_limited`, whose
-/// `Retry-After` header says when to try again, or `too_many_connections`).
+/// `Retry-After` header says when to try again, or `too_many_connections`); for a new engine
+/// game, as many unfinished engine games from this address as it may have (`rate_limited`).
 #[derive(ToResponse)]
 pub struct Throttled(pub ErrorBody);
 

@@ -54,6 +54,9 @@ pub struct Config {
     pub engine_threads: usize,
     /// Thinking time of the engine when a game does not say.
     pub engine_movetime: Duration,
+    /// The most unfinished engine games one client address may have (0: no cap); games
+    /// untouched for an hour do not count.
+    pub engine_games_per_address: u32,
     /// How long an unused game stays in memory.
     pub idle_eviction: Duration,
     /// The bound on the analysis of one position (the analysis board).
@@ -73,6 +76,7 @@ impl Default for Config {
                 .map(|n| n.get())
                 .unwrap_or(2),
             engine_movetime: Duration::from_millis(1000),
+            engine_games_per_address: 4,
             idle_eviction: Duration::from_secs(60),
             analysis_time: Duration::from_millis(1500),
             instance_timeout: Duration::from_secs(5),

@@ -89,11 +89,26 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
+/// The client address an engine game is counted against, and the cap its insert checks: the
+/// address's unfinished engine games changed since `active_since` (ms) must be fewer than
+/// `most`. Counted in the insert's own statement, so the cap holds for all instances together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineCap {
+    /// The client address (its key: an IPv6 address by its /64).
+    pub address: String,
+    /// The most unfinished engine games it may have (`u32::MAX`: counted, not capped).
+    pub most: u32,
+    /// Games untouched since before this (ms) do not count: an abandoned game does not lock
+    /// its address out.
+    pub active_since: i64,
+}
+
 /// One write, as queued for the writer task.
 #[derive(Clone, Debug)]
 pub enum WriteOp {
-    /// A new game with its moves (an import has some) and its derived columns.
-    Insert(Box<StoredGame>, Box<RowState>),
+    /// A new game with its moves (an import has some) and its derived columns; an engine game
+    /// with the client address it counts against, inserted only within that address's cap.
+    Insert(Box<StoredGame>, Box<RowState>, Option<EngineCap>),
     /// A change of a game, applied only if its version is still the expected one.
     Change(Box<RowChange>),
 }

@@ -40,17 +40,21 @@ pub(super) const LIST_LIVE: &str =
 pub(super) const LIST_FINISHED: &str = list_sql!("WHERE finished = TRUE");
 
 /// A new game, unless a game with its id is there already (a rematch made at the same moment
-/// on another instance: see `auth::rematch_game_id`).
+/// on another instance: see `auth::rematch_game_id`), or it is an engine game and its client
+/// address has its cap of unfinished engine games (`store::EngineCap`) already.
 pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, created_at, updated_at, mode, \
     scoring, seed, start, engine_color, engine_level, engine_movetime_ms, white_token, \
     black_token, join_code, position, to_move, move_count, finished, epoch, result, end_reason, \
     rematch_of, rematch_id, pair_half, white_hints, black_hints, undo_by, undo_moves, \
     engine_owner, version, white_account, black_account, white_name, black_name, white_rating, \
     black_rating, white_provisional, black_provisional, rated, clock_initial_s, \
-    clock_increment_s, clock_days, white_clock_ms, black_clock_ms, turn_started_at, deadline_at) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
+    clock_increment_s, clock_days, white_clock_ms, black_clock_ms, turn_started_at, deadline_at, \
+    engine_address) \
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
     $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, \
-    $39, $40, $41, $42, $43, $44, $45) ON CONFLICT (id) DO NOTHING";
+    $39, $40, $41, $42, $43, $44, $45, $46 \
+    WHERE (SELECT count(*) FROM games WHERE engine_address = $46 AND finished = FALSE \
+    AND updated_at > $47) < $48 ON CONFLICT (id) DO NOTHING";
 
 pub(super) const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, notation, played_at) VALUES ($1, $2, $3, $4)";
@@ -131,7 +135,7 @@ macro_rules! queries {
         /// Applies one write inside the caller's transaction; whether it was applied.
         async fn apply_one(conn: &mut $conn, op: &WriteOp) -> Result<bool, StoreError> {
             match op {
-                WriteOp::Insert(game, row) => insert_game(conn, game, row).await,
+                WriteOp::Insert(game, row, cap) => insert_game(conn, game, row, cap.as_ref()).await,
                 WriteOp::Change(change) => change_game(conn, change).await,
             }
         }
@@ -140,6 +144,7 @@ macro_rules! queries {
             conn: &mut $conn,
             g: &StoredGame,
             row: &RowState,
+            cap: Option<&$crate::store::EngineCap>,
         ) -> Result<bool, StoreError> {
             let engine = g.engine;
             let done = sqlx::query(q::INSERT_GAME)
@@ -188,6 +193,9 @@ macro_rules! queries {
                 .bind(g.clock.map(|c| c.remaining[1]))
                 .bind(g.clock.map(|c| c.turn_started_at))
                 .bind(row.deadline)
+                .bind(cap.map(|c| c.address.as_str()))
+                .bind(cap.map_or(0, |c| c.active_since))
+                .bind(cap.map_or(i64::MAX, |c| i64::from(c.most)))
                 .execute(&mut *conn)
                 .await?;
             if done.rows_affected() != 1 {

@@ -12,7 +12,7 @@ use crate::model::{
     TimeControl, TokenHash, UndoOffer,
 };
 use crate::services::{now_ms, record_date};
-use crate::store::{ListFilter, MovesChange, RowState, StoredGame, WriteOp};
+use crate::store::{EngineCap, ListFilter, MovesChange, RowState, StoredGame, WriteOp};
 use crate::view::{self, ColorChoice, CreateGame, GameState, GameSummary, SeatGrant, SeedInput};
 use mabula::{Color, Game, GameResult, Position, Scoring};
 use std::sync::Arc;
@@ -45,6 +45,21 @@ struct Origin {
     rated: bool,
     /// The time control.
     clock: Option<TimeControl>,
+}
+
+/// How long an unfinished engine game nobody moves in still counts against its address's cap
+/// (ms): an abandoned game does not lock its address out for ever.
+const ENGINE_GAME_IDLE_MS: i64 = 3_600_000;
+
+/// The refusal of an engine game over its address's cap of `most`.
+fn too_many_engine_games(most: u32) -> ApiError {
+    ApiError::new(
+        ErrorCode::RateLimited,
+        format!(
+            "your address has {most} unfinished engine games already, the most it may have: \
+             finish or resign one first (a game left alone for an hour no longer counts)"
+        ),
+    )
 }
 
 fn invalid(message: impl Into<String>) -> ApiError {
@@ -253,11 +268,27 @@ impl Games {
             .then(|| self.cluster.instance().to_string());
         let stored = StoredGame::from_live(&live, owner.clone());
         let row = RowState::of(&live, owner.clone());
+        // An engine game counts against its client address. A rematch is not refused: it
+        // follows a finished game, so it adds no unfinished one.
+        let most = match self.config.engine_games_per_address {
+            0 => u32::MAX,
+            _ if live.rematch_of.is_some() => u32::MAX,
+            most => most,
+        };
+        let cap = live.engine.and(client.clone()).map(|address| EngineCap {
+            address,
+            most,
+            active_since: now - ENGINE_GAME_IDLE_MS,
+        });
+        let capped = cap.as_ref().is_some_and(|c| c.most != u32::MAX);
         if !self
             .store
-            .write(WriteOp::Insert(Box::new(stored), Box::new(row)))
+            .write(WriteOp::Insert(Box::new(stored), Box::new(row), cap))
             .await?
         {
+            if capped {
+                return Err(too_many_engine_games(most));
+            }
             // Only a rematch's id can be there already: another instance made it just now.
             return Err(Refusal::RematchTaken.into());
         }
