@@ -41,10 +41,11 @@ cleanup() {
 trap cleanup EXIT
 
 # Short engine thinking keeps a whole game against it, and its analysis, within seconds; the
-# tests send bursts of requests and make many accounts, so the rate limit and the sign-up limit
-# are off.
+# tests send bursts of requests, make many accounts and leave engine games unfinished, so the rate
+# limit, the sign-up limit and the cap on engine games per address are off.
 "$MABULA_BIN" serve --bind 127.0.0.1:0 --database "$tmp/mabula.sqlite3" \
   --engine-movetime-ms 40 --analysis-ms 200 --rate-limit 0 --signups-per-address-hour 0 \
+  --max-engine-games-per-address 0 \
   >"$tmp/stdout" 2>"$tmp/stderr" &
 pid=$!
 
