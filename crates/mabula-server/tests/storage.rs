@@ -436,6 +436,47 @@ async fn abuse_tables(url: &str, two: bool) {
         taken += usize::from(t.await.expect("joined").expect("stored"));
     }
     assert_eq!(taken, 5);
+    // Twenty seeks at once from one player (and, for others, one address), under caps of five
+    // and eight: five, then three more, get through.
+    let seek = |i: usize, account: &str| mabula_server::store::players::SeekRow {
+        id: format!("{account}{i}"),
+        account: account.into(),
+        name: account.into(),
+        rating: 1500,
+        provisional: true,
+        target: None,
+        scoring: mabula::Scoring::Largest,
+        rated: false,
+        control: mabula_server::model::TimeControl::Days { days: 3 },
+        color: "random".into(),
+        rating_min: None,
+        rating_max: None,
+        created_at: 1_000,
+        expires_at: i64::MAX,
+        address: "10.0.9.9".into(),
+    };
+    let caps = mabula_server::store::players::SeekCaps {
+        per_account: 5,
+        per_address: 8,
+    };
+    for (account, expect) in [("one", 5), ("two", 3)] {
+        let row = mabula_server::store::players::AccountRow {
+            key: account.into(),
+            name: account.into(),
+            password_hash: "x".into(),
+            created_at: 0,
+        };
+        assert!(dbs[0].create_account(&row).await.expect("stored"));
+        let tries = (0..20).map(|i| {
+            let (db, seek) = (dbs[i % 2].clone(), seek(i, account));
+            tokio::spawn(async move { db.insert_seek(&seek, Some(caps)).await })
+        });
+        let mut stored = 0;
+        for t in tries {
+            stored += usize::from(t.await.expect("joined").expect("stored"));
+        }
+        assert_eq!(stored, expect, "{account}");
+    }
     assert!(
         dbs[1]
             .oldest_quota("s:10.0.0.1", 0)

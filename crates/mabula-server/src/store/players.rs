@@ -800,8 +800,21 @@ impl Db {
             per_account: u32::MAX,
             per_address: u32::MAX,
         });
-        on_db!(self, write, |pool, _pg| {
+        on_db!(self, write, |pool, pg| {
             let mut tx = pool.begin().await?;
+            if pg {
+                // Seeks of one player, and of one address, wait for each other (always in this
+                // order), so that two at once cannot both see room under a cap.
+                for key in [
+                    format!("seeks:{}", s.account),
+                    format!("seeks@{}", s.address),
+                ] {
+                    sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                        .bind(key)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
             let done = sqlx::query(concat!(
                 "INSERT INTO seeks (",
                 seek_columns!(),

@@ -152,7 +152,15 @@ impl super::Backend for Postgres {
             for op in ops {
                 outcomes.push(match op {
                     WriteOp::Change(c) => change_at_once(&mut tx, c).await?,
-                    WriteOp::Insert(..) => apply_one(&mut tx, op).await?,
+                    WriteOp::Insert(_, _, cap) => {
+                        if let Some(cap) = cap {
+                            // Inserts for one address wait for each other, so that two at once
+                            // cannot both see room under its cap (read committed sees no
+                            // uncommitted row).
+                            lock_key(&mut tx, &format!("engine:{}", cap.address)).await?;
+                        }
+                        apply_one(&mut tx, op).await?
+                    }
                 });
             }
             tx.commit().await?;
@@ -307,3 +315,13 @@ static CHANGE_TRUNCATE: LazyLock<String> = LazyLock::new(|| {
         28,
     )
 });
+
+/// Takes the transaction-long advisory lock of `key`: writes counted against one key (an
+/// address's engine games, seeks) wait for each other, so a cap checked by a count holds.
+pub(super) async fn lock_key(conn: &mut PgConnection, key: &str) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+        .bind(key)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
