@@ -356,6 +356,33 @@ async fn a_game_nobody_begins_is_aborted_and_leaves_the_live_list() {
     assert_eq!(profile["ratings"], json!([]), "{profile}");
 }
 
+/// Fay (signed up on `first`) seeks a game of 5 minutes as White, `rated` or not, and `second_name`
+/// (signed up on `second`) accepts it: the two players and the game's id.
+async fn five_minute_game(
+    first: &str,
+    second: &str,
+    second_name: &str,
+    rated: bool,
+) -> (Player, Player, String) {
+    let fay = Player::sign_up(first, "fay").await;
+    let other = Player::sign_up(second, second_name).await;
+    let (_, seek) = fay
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "rated": rated, "clock": {"initial_s": 300, "increment_s": 0}, "color": "white"}),
+        )
+        .await;
+    let (status, started) = other
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let id = started["game_id"].as_str().expect("game").to_string();
+    (fay, other, id)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_who_leaves_a_clocked_game_is_claimed_against_after_thirty_seconds_and_a_rematch_keeps_both_accounts()
  {
@@ -366,22 +393,7 @@ async fn a_player_who_leaves_a_clocked_game_is_claimed_against_after_thirty_seco
     };
     let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
     let at = |i: usize| &bases[i % bases.len()];
-    let fay = Player::sign_up(at(0), "fay").await;
-    let gus = Player::sign_up(at(1), "gus").await;
-    let (_, seek) = fay
-        .post(
-            "/api/seeks",
-            json!({"scoring": "largest", "rated": true, "clock": {"initial_s": 300, "increment_s": 0}, "color": "white"}),
-        )
-        .await;
-    let (status, started) = gus
-        .post(
-            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{started}");
-    let id = started["game_id"].as_str().expect("game").to_string();
+    let (fay, gus, id) = five_minute_game(at(0), at(1), "gus", true).await;
     let claim = format!("/api/games/{id}/claim");
 
     // Gus watches his game on one instance; before two moves each side, nobody can claim.
@@ -522,22 +534,7 @@ async fn a_player_who_never_opened_a_socket_is_away_from_their_last_move_or_requ
     };
     let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
     let at = |i: usize| &bases[i % bases.len()];
-    let fay = Player::sign_up(at(0), "fay").await;
-    let hal = Player::sign_up(at(1), "hal").await;
-    let (_, seek) = fay
-        .post(
-            "/api/seeks",
-            json!({"scoring": "largest", "rated": false, "clock": {"initial_s": 300, "increment_s": 0}, "color": "white"}),
-        )
-        .await;
-    let (status, started) = hal
-        .post(
-            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{started}");
-    let id = started["game_id"].as_str().expect("game").to_string();
+    let (fay, hal, id) = five_minute_game(at(0), at(1), "hal", false).await;
 
     // Neither player ever opens a socket: every move goes over HTTP, to any instance.
     fay.on(at(0)).play_first_legal(&id).await;
