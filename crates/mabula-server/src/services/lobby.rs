@@ -487,3 +487,70 @@ impl Shown {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn seek(id: &str, created_at: i64) -> SeekView {
+        let control = TimeControl::Days { days: 2 };
+        SeekView {
+            id: id.into(),
+            name: "ann".into(),
+            rating: 1500,
+            provisional: true,
+            to: None,
+            scoring: "largest".into(),
+            rated: false,
+            control,
+            label: control.label(),
+            speed: control.speed(),
+            color: "random".into(),
+            rating_min: None,
+            rating_max: None,
+            created_at,
+        }
+    }
+
+    fn own(id: &str, created_at: i64, expires_at: i64) -> Listed {
+        Listed {
+            view: seek(id, created_at),
+            expires_at,
+        }
+    }
+
+    fn ids(seeks: &[SeekView]) -> Vec<&str> {
+        seeks.iter().map(|s| s.id.as_str()).collect()
+    }
+
+    #[test]
+    fn the_seeks_shown_are_the_public_ones_and_the_players_own_once_each_oldest_first() {
+        let public = [seek("b", 2), seek("d", 4)];
+        let mine = [own("d", 4, 100), own("a", 1, 100), own("c", 3, 10)];
+        assert_eq!(ids(&Shown::visible(&public, &mine, 50)), ["a", "b", "d"]);
+    }
+
+    #[test]
+    fn the_list_is_sent_once_then_only_what_changed() {
+        let mut shown = Shown::default();
+        let first: String = shown
+            .message(vec![seek("a", 1), seek("b", 2)])
+            .expect("a list");
+        let first: Value = serde_json::from_str(&first).expect("JSON");
+        assert_eq!(first["type"], "seeks");
+        assert_eq!(first["seeks"].as_array().map(Vec::len), Some(2));
+
+        let same: Option<String> = shown.message(vec![seek("a", 1), seek("b", 2)]);
+        assert_eq!(same, None, "nothing changed, nothing is sent");
+
+        let change: String = shown
+            .message(vec![seek("b", 2), seek("c", 3)])
+            .expect("a change");
+        let change: Value = serde_json::from_str(&change).expect("JSON");
+        assert_eq!(change["type"], "seeks_changed");
+        assert_eq!(change["removed"], serde_json::json!(["a"]));
+        assert_eq!(change["added"][0]["id"], "c");
+        assert_eq!(change["added"].as_array().map(Vec::len), Some(1));
+    }
+}
