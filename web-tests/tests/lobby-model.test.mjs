@@ -4,8 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  init, update, openSeeks, mySeeks, challengesToMe, quickWaiting, fits, seekBody, TURN_EVERY_MS, applyChanges,
+  init, update, openSeeks, mySeeks, challengesToMe, quickWaiting, fits, seekBody, TURN_EVERY_MS,
 } from '../../crates/mabula-server/assets/js/pages/lobby-model.js';
+import { applyChanges } from '../../crates/mabula-server/assets/js/seeklist.js';
 
 /** A seek as the server describes one. */
 function seek(id, name, extra = {}) {

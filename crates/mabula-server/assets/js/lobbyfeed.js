@@ -9,7 +9,7 @@ import { navigate } from './nav.js';
 import { myName, isMe } from './session.js';
 import { notify } from './notify.js';
 import { controlLabel } from './clock.js';
-import { applyChanges } from './pages/lobby-model.js';
+import { applyChanges } from './seeklist.js';
 
 /** @typedef {import('api-types').Seek} Seek */
 

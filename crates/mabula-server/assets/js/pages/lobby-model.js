@@ -98,22 +98,6 @@ function sortKey(seek) {
 }
 
 /**
- * The seek list `seeks` with the seeks `added` and without the ids `removed`, oldest first.
- * @param {Seek[]} seeks
- * @param {Seek[]} added
- * @param {string[]} removed
- * @returns {Seek[]}
- */
-export function applyChanges(seeks, added, removed) {
-  const gone = new Set(removed);
-  const known = new Set(seeks.map((s) => s.id));
-  return seeks
-    .filter((s) => !gone.has(s.id))
-    .concat(added.filter((s) => !known.has(s.id)))
-    .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/**
  * The open seeks of others, shortest clock first.
  * @param {Model} m
  */
