@@ -3482,7 +3482,8 @@ export interface components {
         };
         /**
          * @description Too many requests or connections from this address (`rate_limited`, whose
-         *     `Retry-After` header says when to try again, or `too_many_connections`).
+         *     `Retry-After` header says when to try again, or `too_many_connections`); for a new engine
+         *     game, as many unfinished engine games from this address as it may have (`rate_limited`).
          */
         Throttled: {
             headers: {
