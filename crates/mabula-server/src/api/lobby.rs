@@ -8,7 +8,7 @@ use super::limits::client_key;
 use crate::auth::Session;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{ClientAddr, JsonBody, MaybeSession};
-use crate::services::lobby::{Listed, SeekRequest, SeekView, Shown};
+use crate::services::lobby::{LOBBY_DELAY, Listed, SeekRequest, SeekView, Shown};
 use crate::services::now_ms;
 use crate::store::Notice;
 use axum::extract::{Path, State};
@@ -176,9 +176,6 @@ fn user_message(what: &str) -> Option<String> {
     }
 }
 
-/// How long a player's own seek changes are gathered before they are read again.
-const OWN_DELAY: Duration = Duration::from_millis(100);
-
 async fn lobby_session(
     app: AppState,
     session: Option<Session>,
@@ -206,7 +203,7 @@ async fn lobby_session(
         if own_stale && let Some(key) = &me {
             if shown.started() {
                 // Changes that come meanwhile are in the list read then.
-                tokio::time::sleep(OWN_DELAY).await;
+                tokio::time::sleep(LOBBY_DELAY).await;
             }
             match app.lobby.own_seeks(key).await {
                 Ok(listed) => {

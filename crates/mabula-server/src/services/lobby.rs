@@ -77,7 +77,7 @@ pub(crate) fn shown(r: &crate::model::rating::Rating) -> (i32, bool) {
 }
 
 /// How long lobby changes are gathered before the seeks are read again.
-const LOBBY_DELAY: Duration = Duration::from_millis(100);
+pub const LOBBY_DELAY: Duration = Duration::from_millis(100);
 
 /// Seeks and challenges.
 pub struct Lobby {

@@ -84,14 +84,7 @@ impl Games {
     /// Records that the holder of `seats` showed a sign of life in the game in `h` (a request
     /// about it, or with `socket` a socket opened on it), for the claims of the other side.
     pub(super) fn seen(self: &Arc<Games>, h: &GameHandle, seats: Seats, socket: bool) {
-        for color in [Color::White, Color::Black] {
-            let held = match color {
-                Color::White => seats.white,
-                Color::Black => seats.black,
-            };
-            if !held {
-                continue;
-            }
+        for color in seats.sides() {
             let (games, id) = (Arc::clone(self), h.id.clone());
             tokio::spawn(async move {
                 if let Err(e) = games.store.db().seen(&id, color, now_ms(), socket).await {
