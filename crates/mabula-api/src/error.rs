@@ -97,6 +97,16 @@ pub enum ErrorCode {
     Busy,
     /// The server is stopping.
     ShuttingDown,
+    /// A draw offer where none can be made: not a game between two people with one seat each.
+    DrawNotAllowed,
+    /// The caller's draw offer stands already.
+    DrawOfferPending,
+    /// The caller's last draw offer was declined a few moves ago: not again yet.
+    DrawOfferTooSoon,
+    /// No draw offer from the other side to decline.
+    NoDrawOffer,
+    /// An abort after each side has made its first move.
+    AbortTooLate,
 }
 
 impl ErrorCode {
@@ -111,7 +121,8 @@ impl ErrorCode {
             MethodNotAllowed => 405,
             NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
             | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
-            | ClaimNotAllowed => 409,
+            | ClaimNotAllowed | DrawNotAllowed | DrawOfferPending | DrawOfferTooSoon
+            | NoDrawOffer | AbortTooLate => 409,
             PayloadTooLarge => 413,
             UnsupportedMediaType => 415,
             IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount => 422,

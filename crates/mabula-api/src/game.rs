@@ -86,6 +86,8 @@ pub enum EndReason {
     AbandonedWhite,
     /// Black left a game on a clock and White claimed the win.
     AbandonedBlack,
+    /// A draw offered by one side was accepted by the other.
+    DrawAgreed,
 }
 
 impl EndReason {
@@ -101,6 +103,7 @@ impl EndReason {
             EndReason::Aborted => "aborted",
             EndReason::AbandonedWhite => "abandoned_white",
             EndReason::AbandonedBlack => "abandoned_black",
+            EndReason::DrawAgreed => "draw_agreed",
         }
     }
 
@@ -116,6 +119,7 @@ impl EndReason {
             "aborted" => Some(EndReason::Aborted),
             "abandoned_white" => Some(EndReason::AbandonedWhite),
             "abandoned_black" => Some(EndReason::AbandonedBlack),
+            "draw_agreed" => Some(EndReason::DrawAgreed),
             _ => None,
         }
     }

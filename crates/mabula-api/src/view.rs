@@ -18,6 +18,9 @@ pub struct GameState {
     pub created_at: i64,
     /// Last change, ms since the epoch.
     pub updated_at: i64,
+    /// The stored version of the game: every change, the rating of a finished game included,
+    /// adds one, so of two states of a game the one with the higher version is the newer.
+    pub version: u64,
     /// The game's settings.
     pub settings: SettingsView,
     /// The starting position string.
@@ -58,6 +61,10 @@ pub struct GameState {
     pub engine_thinking: bool,
     /// A pending undo request.
     pub undo_offer: Option<UndoOffer>,
+    /// The side whose draw offer stands (until the other side moves or answers); `null` when
+    /// none does or the game is over.
+    #[schema(value_type = Option<SideSchema>)]
+    pub draw_offer: Option<Color>,
     /// Hints asked for by each side (games against the engine).
     pub hints: HintCounts,
     /// The rematch game's id.

@@ -65,6 +65,7 @@ fn a_state() -> GameState {
         id: "k7w2q9xm4d".into(),
         created_at: 1_767_225_600_000,
         updated_at: 1_767_225_612_345,
+        version: 3,
         settings: SettingsView {
             mode: Mode::Engine,
             scoring: "largest".into(),
@@ -112,6 +113,7 @@ fn a_state() -> GameState {
             by: Color::White,
             moves: 2,
         }),
+        draw_offer: Some(Color::Black),
         hints: HintCounts { white: 1, black: 0 },
         rematch: Some("m3rq8v2zpa".into()),
         pair: Some(PairView {

@@ -87,6 +87,12 @@ impl From<Refusal> for ApiError {
             Refusal::SeatTaken => ErrorCode::SeatTaken,
             Refusal::RematchBeforeEnd => ErrorCode::GameNotOver,
             Refusal::RematchTaken => ErrorCode::RematchTaken,
+            Refusal::DrawAfterEnd | Refusal::AbortAfterEnd => ErrorCode::GameOver,
+            Refusal::DrawNotBetweenPlayers => ErrorCode::DrawNotAllowed,
+            Refusal::DrawOfferPending => ErrorCode::DrawOfferPending,
+            Refusal::DrawTooSoon { .. } => ErrorCode::DrawOfferTooSoon,
+            Refusal::NoDrawOffer => ErrorCode::NoDrawOffer,
+            Refusal::AbortTooLate => ErrorCode::AbortTooLate,
             Refusal::ClaimNotOnClock
             | Refusal::ClaimOnOwnTurn
             | Refusal::ClaimOpponentHere

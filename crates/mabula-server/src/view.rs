@@ -240,6 +240,7 @@ pub fn game_state(
         id: g.id.clone(),
         created_at: g.created_at,
         updated_at: g.updated_at,
+        version: g.version,
         settings: SettingsView {
             mode: g.mode,
             scoring: game.scoring().name().to_string(),
@@ -275,6 +276,7 @@ pub fn game_state(
         spectators: presence.spectators,
         engine_thinking,
         undo_offer: g.undo_offer,
+        draw_offer: g.draw_offer.filter(|_| !finished),
         hints: HintCounts {
             white: g.hints[0],
             black: g.hints[1],

@@ -5,7 +5,7 @@ use super::limits::client_key;
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::ClientAddr;
-use crate::extract::{JsonBody, QueryParams};
+use crate::extract::{JsonBody, MaybeSession, QueryParams};
 use crate::store::ListFilter;
 use crate::view::{
     CreateGame, Empty, GameList, GameState, ImportRequest, JoinRequest, ListQuery, MoveRequest,
@@ -27,6 +27,9 @@ pub fn router() -> Router<AppState> {
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/draw", post(draw))
+        .route("/api/games/{id}/draw/decline", post(decline_draw))
+        .route("/api/games/{id}/abort", post(abort))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/undo/accept", post(accept_undo))
         .route("/api/games/{id}/undo/decline", post(decline_undo))
@@ -49,9 +52,13 @@ pub fn router() -> Router<AppState> {
 pub async fn create(
     State(app): State<AppState>,
     client: ClientAddr,
+    MaybeSession(session): MaybeSession,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<Response, ApiError> {
-    let grant = app.games.create(req, &client_key(client)).await?;
+    let grant = app
+        .games
+        .create(req, &client_key(client), session.as_ref())
+        .await?;
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
@@ -127,9 +134,10 @@ pub async fn state(
 pub async fn join(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    MaybeSession(session): MaybeSession,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<SeatGrant>, ApiError> {
-    Ok(Json(app.games.join(&id, &req.code).await?))
+    Ok(Json(app.games.join(&id, &req.code, session.as_ref()).await?))
 }
 
 /// Play a move.
@@ -213,6 +221,81 @@ pub async fn claim(
     JsonBody(_): JsonBody<Empty>,
 ) -> Result<Json<GameState>, ApiError> {
     Ok(Json(app.games.claim_win(&id, &token).await?))
+}
+
+/// Offer a draw, or accept the opponent's standing offer (the game ends as a draw).
+#[utoipa::path(post, operation_id = "offer_draw", path = "/api/games/{id}/draw", tag = "games", request_body = Empty,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The state with the offer (`draw_offer`), or the game drawn (`draw_agreed`)", body = GameState),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "The game is over, is not between two people, your offer stands already, or your last offer was declined fewer than 4 moves ago (`game_over`, `draw_not_allowed`, `draw_offer_pending`, `draw_offer_too_soon`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn draw(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: Caller,
+    JsonBody(_): JsonBody<Empty>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.games.draw(&id, &token).await?))
+}
+
+/// Decline the opponent's draw offer.
+#[utoipa::path(post, path = "/api/games/{id}/draw/decline", tag = "games", request_body = Empty,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The state without the offer", body = GameState),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "The game is over, or the opponent offers no draw (`game_over`, `draw_not_allowed`, `no_draw_offer`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn decline_draw(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: Caller,
+    JsonBody(_): JsonBody<Empty>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.games.decline_draw(&id, &token).await?))
+}
+
+/// Abort the game before each side has made its first move: no result, no rating change.
+#[utoipa::path(post, operation_id = "abort_game", path = "/api/games/{id}/abort", tag = "games", request_body = Empty,
+    params(("id" = String, Path, description = "Game id")),
+    security(("token" = [])),
+    responses(
+        (status = 200, description = "The game, ended as `aborted`", body = GameState),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, response = super::docs::NoToken),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 404, response = super::docs::NoSuchGame),
+        (status = 409, description = "The game is over, or both sides have moved already (`game_over`, `abort_too_late`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn abort(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    token: Caller,
+    JsonBody(_): JsonBody<Empty>,
+) -> Result<Json<GameState>, ApiError> {
+    Ok(Json(app.games.abort(&id, &token).await?))
 }
 
 /// Take back (engine and local games) or offer to take back (friend games).

@@ -25,6 +25,18 @@ use mabula::{Color, Game, GameResult, Move};
 /// player may claim the win (ms).
 pub const CLAIM_AFTER_MS: i64 = 30_000;
 
+/// Moves (plies) to be played after a side's draw offer was declined before that side may offer
+/// again: two moves each.
+pub const DRAW_AGAIN_AFTER: u32 = 4;
+
+/// The index of `color` in per-side arrays (White 0, Black 1).
+const fn side_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -84,6 +96,12 @@ pub struct LiveGame {
     pub rematch_of: Option<String>,
     /// A pending undo request (friend games).
     pub undo_offer: Option<UndoOffer>,
+    /// The side whose draw offer stands: until the other side moves, accepts or declines.
+    pub draw_offer: Option<Color>,
+    /// For White and Black, the move count when their last draw offer was declined: they may
+    /// offer again [`DRAW_AGAIN_AFTER`] moves later (so a declined offer is not repeated at
+    /// every move).
+    pub draw_refused: [Option<u32>; 2],
     /// Hints asked for by White and by Black (games against the engine).
     pub hints: [u32; 2],
     /// The game's place in a duplicate pair, if it is part of one.
@@ -164,6 +182,7 @@ impl LiveGame {
             c.remaining[i] = 0;
         }
         self.undo_offer = None;
+        self.draw_offer = None;
         self.updated_at = now;
     }
 
@@ -237,6 +256,10 @@ impl LiveGame {
             *c = c.after_move(mover, played, now);
         }
         self.undo_offer = None;
+        // A move of the side an offer was made to answers it: declined by playing on.
+        if self.draw_offer.is_some_and(|by| by != mover) {
+            self.draw_offer = None;
+        }
         self.updated_at = now;
         self.refresh_end();
         Ok(())
@@ -266,6 +289,15 @@ impl LiveGame {
 
     /// Ends the game as lost by `color`, for `reason`.
     fn forfeit(&mut self, color: Color, reason: EndReason, now: i64) {
+        let result = match color {
+            Color::White => GameResult::BlackWins,
+            Color::Black => GameResult::WhiteWins,
+        };
+        self.end_with(result, reason, now);
+    }
+
+    /// Ends the game with `result` for `reason` (a declared end: resignation, claim, draw).
+    fn end_with(&mut self, result: GameResult, reason: EndReason, now: i64) {
         // The side to move used its time until now: the stopped clock shows what it has left.
         let (turn, moves) = (self.to_move(), self.game.moves().len());
         if let (Some(c), Some(turn)) = (&mut self.clock, turn) {
@@ -273,13 +305,92 @@ impl LiveGame {
                 c.left_at(turn, Some(turn), moves, now);
             c.turn_started_at = now;
         }
-        let result = match color {
-            Color::White => GameResult::BlackWins,
-            Color::Black => GameResult::WhiteWins,
-        };
         self.game.declare(result);
         self.end_reason = Some(reason);
         self.undo_offer = None;
+        self.draw_offer = None;
+        self.updated_at = now;
+    }
+
+    /// Checks a draw offer (`POST /draw`) of the holder of `seats`: answers their side and
+    /// whether the request accepts the other side's standing offer (else it is a new offer).
+    /// Only a game between two people, each holding one seat, has draw offers; a side may not
+    /// offer while its offer stands, nor for [`DRAW_AGAIN_AFTER`] moves after one was declined.
+    pub fn check_draw(&self, seats: Seats) -> Result<(Color, bool), Refusal> {
+        if self.is_over() {
+            return Err(Refusal::DrawAfterEnd);
+        }
+        let me = match seats.only() {
+            Some(c) if self.mode == Mode::Friend && !self.is_engine(c.other()) => c,
+            _ => return Err(Refusal::DrawNotBetweenPlayers),
+        };
+        match self.draw_offer {
+            Some(by) if by != me => return Ok((me, true)),
+            Some(_) => return Err(Refusal::DrawOfferPending),
+            None => {}
+        }
+        let played = self.game.moves().len() as u32;
+        if let Some(at) = self.draw_refused[side_index(me)]
+            && played < at + DRAW_AGAIN_AFTER
+        {
+            return Err(Refusal::DrawTooSoon {
+                moves: at + DRAW_AGAIN_AFTER - played,
+            });
+        }
+        Ok((me, false))
+    }
+
+    /// `by` offers a draw (checked with [`LiveGame::check_draw`]).
+    pub fn offer_draw(&mut self, by: Color) {
+        self.draw_offer = Some(by);
+    }
+
+    /// Ends the game as a draw agreed by both sides.
+    pub fn agree_draw(&mut self, now: i64) {
+        self.end_with(GameResult::Draw, EndReason::DrawAgreed, now);
+    }
+
+    /// Checks that the holder of `seats` may decline the other side's draw offer; answers the
+    /// side that offered.
+    pub fn check_decline_draw(&self, seats: Seats) -> Result<Color, Refusal> {
+        if self.is_over() {
+            return Err(Refusal::DrawAfterEnd);
+        }
+        let me = seats.only().ok_or(Refusal::DrawNotBetweenPlayers)?;
+        match self.draw_offer {
+            Some(by) if by != me => Ok(by),
+            _ => Err(Refusal::NoDrawOffer),
+        }
+    }
+
+    /// Declines `by`'s draw offer: it is withdrawn, and `by` waits [`DRAW_AGAIN_AFTER`] moves
+    /// before offering again.
+    pub fn decline_draw(&mut self, by: Color) {
+        self.draw_offer = None;
+        self.draw_refused[side_index(by)] = Some(self.game.moves().len() as u32);
+    }
+
+    /// Checks that the holder of `seats` may abort the game: a player (of any seat) while fewer
+    /// than two moves have been played, that is before each side has made its first move (as on
+    /// lichess; a pass counts as a move).
+    pub fn check_abort(&self, seats: Seats) -> Result<(), Refusal> {
+        if self.is_over() {
+            return Err(Refusal::AbortAfterEnd);
+        }
+        if seats.is_empty() {
+            return Err(Refusal::NotYourSeat(self.game.position().side_to_move()));
+        }
+        if self.game.moves().len() >= 2 {
+            return Err(Refusal::AbortTooLate);
+        }
+        Ok(())
+    }
+
+    /// Aborts the game: it ends with no result (`aborted`), and a rated game is not rated.
+    pub fn abort(&mut self, now: i64) {
+        self.end_reason = Some(EndReason::Aborted);
+        self.undo_offer = None;
+        self.draw_offer = None;
         self.updated_at = now;
     }
 
@@ -436,6 +547,7 @@ impl LiveGame {
         }
         self.epoch += 1;
         self.undo_offer = None;
+        self.draw_offer = None;
         self.end_reason = None;
         self.updated_at = now;
     }
@@ -466,6 +578,8 @@ pub(crate) mod tests_support {
             rematch_id: None,
             rematch_of: None,
             undo_offer: None,
+            draw_offer: None,
+            draw_refused: [None, None],
             hints: [0, 0],
             pair: None,
             pair_first: None,

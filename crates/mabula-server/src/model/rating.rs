@@ -234,6 +234,7 @@ pub fn real_end(reason: &str, moves: u32) -> bool {
     match reason {
         "no_moves" => true,
         r if r.starts_with("resigned_")
+            || r == "draw_agreed"
             || r.starts_with("timeout_")
             || r.starts_with("abandoned_") =>
         {

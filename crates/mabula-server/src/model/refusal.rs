@@ -103,6 +103,30 @@ pub enum Refusal {
     /// A claim of the win while the other side is connected.
     #[error("the other side is connected")]
     ClaimOpponentHere,
+    /// A draw offer or answer in a game that is over.
+    #[error("the game is over already")]
+    DrawAfterEnd,
+    /// A draw offer where none can be made.
+    #[error("draws are offered only in a game between two people, by the holder of one seat")]
+    DrawNotBetweenPlayers,
+    /// A second draw offer while the caller's first one stands.
+    #[error("your draw offer stands already: the other side accepts or declines it")]
+    DrawOfferPending,
+    /// A draw offer too soon after the caller's last one was declined.
+    #[error("your last draw offer was declined: you may offer again after {moves} more moves")]
+    DrawTooSoon {
+        /// Moves (plies) still to be played first.
+        moves: u32,
+    },
+    /// A decline where the other side has offered no draw.
+    #[error("the other side has not offered a draw")]
+    NoDrawOffer,
+    /// An abort in a game that is over.
+    #[error("the game is over already")]
+    AbortAfterEnd,
+    /// An abort after both sides have made their first move.
+    #[error("a game can be aborted only before each side has made its first move")]
+    AbortTooLate,
     /// A claim of the win before the other side was away long enough.
     #[error("the other side left less than {} seconds ago: try again in {seconds} s", super::CLAIM_AFTER_MS / 1000)]
     ClaimTooEarly {

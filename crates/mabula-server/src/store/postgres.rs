@@ -288,7 +288,7 @@ async fn change_at_once(conn: &mut PgConnection, c: &RowChange) -> Result<bool, 
     Ok(row.try_get::<i64, _>("changed")? == 1)
 }
 
-/// [`q::CHANGE_GAME`] with `moves` (data-changing subqueries of its own, from `$27`) and the
+/// [`q::CHANGE_GAME`] with `moves` (data-changing subqueries of its own, from `$30`) and the
 /// notice (`$N` and `$N+1`: channel and payload, after the moves' placeholders).
 fn at_once(moves: &str, notice: u8) -> String {
     format!(
@@ -300,19 +300,19 @@ fn at_once(moves: &str, notice: u8) -> String {
     )
 }
 
-static CHANGE_ONLY: LazyLock<String> = LazyLock::new(|| at_once("", 27));
+static CHANGE_ONLY: LazyLock<String> = LazyLock::new(|| at_once("", q::AFTER_CHANGE));
 static CHANGE_APPEND: LazyLock<String> = LazyLock::new(|| {
     at_once(
         ", added AS (INSERT INTO moves (game_id, ply, notation, played_at) \
-         SELECT id, $27, $28, $10 FROM up)",
-        29,
+         SELECT id, $30, $31, $10 FROM up)",
+        q::AFTER_CHANGE + 2,
     )
 });
 static CHANGE_TRUNCATE: LazyLock<String> = LazyLock::new(|| {
     at_once(
-        ", cut AS (DELETE FROM moves WHERE game_id = $1 AND ply >= $27 \
+        ", cut AS (DELETE FROM moves WHERE game_id = $1 AND ply >= $30 \
          AND EXISTS (SELECT 1 FROM up))",
-        28,
+        q::AFTER_CHANGE + 1,
     )
 });
 

@@ -56,6 +56,10 @@ pub struct StoredGame {
     pub pair: Option<PairHalf>,
     /// A pending undo offer.
     pub undo_offer: Option<UndoOffer>,
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Color>,
+    /// The move counts when White's and Black's last draw offers were declined.
+    pub draw_refused: [Option<u32>; 2],
     /// The instance computing the engine's next move.
     pub engine_owner: Option<String>,
     /// The players with accounts in White's and Black's seats.
@@ -91,6 +95,8 @@ impl StoredGame {
             hints: g.hints,
             pair: g.pair,
             undo_offer: g.undo_offer,
+            draw_offer: g.draw_offer,
+            draw_refused: g.draw_refused,
             engine_owner,
             players: g.players.clone(),
             rated: g.rated,
@@ -120,6 +126,7 @@ impl StoredGame {
                     | EndReason::AbandonedWhite
                     | EndReason::AbandonedBlack
                     | EndReason::Declared
+                    | EndReason::DrawAgreed
             )
         ) {
             game.declare(self.result);
@@ -145,6 +152,8 @@ impl StoredGame {
             hints: self.hints,
             rematch_of: self.rematch_of,
             undo_offer: self.undo_offer,
+            draw_offer: self.draw_offer,
+            draw_refused: self.draw_refused,
             pair: self.pair,
             pair_first: None,
             players: self.players,
@@ -181,6 +190,10 @@ pub struct RowState {
     pub rematch_id: Option<String>,
     /// A pending undo offer.
     pub undo_offer: Option<UndoOffer>,
+    /// The side whose draw offer stands.
+    pub draw_offer: Option<Color>,
+    /// The move counts when White's and Black's last draw offers were declined.
+    pub draw_refused: [Option<u32>; 2],
     /// The instance computing the engine's next move.
     pub engine_owner: Option<String>,
     /// The accounts (key and name) in White's and Black's seats.
@@ -207,6 +220,8 @@ impl RowState {
             black_token: g.black_token,
             rematch_id: g.rematch_id.clone(),
             undo_offer: g.undo_offer,
+            draw_offer: g.draw_offer,
+            draw_refused: g.draw_refused,
             engine_owner,
             accounts: g.players.clone().map(|p| p.map(|p| (p.key, p.name))),
             clock: g.clock,
@@ -381,6 +396,16 @@ impl Decoder<'_> {
             })),
             _ => Ok(None),
         }
+    }
+
+    /// A move count column (a declined draw offer's).
+    pub fn plies(&self, n: Option<i64>) -> Result<Option<u32>, StoreError> {
+        n.map(|n| self.count(n, "draw declined at")).transpose()
+    }
+
+    /// A side column that may be empty.
+    pub fn maybe_side(&self, s: Option<String>) -> Result<Option<Color>, StoreError> {
+        s.map(|s| self.side(&s)).transpose()
     }
 
     /// A seat's player from the game row's columns of that colour.

@@ -15,7 +15,8 @@ pub(super) const LOAD_GAME: &str = "SELECT id, created_at, updated_at, mode, sco
     pair_half, undo_by, undo_moves, engine_owner, white_account, black_account, white_name, \
     black_name, white_rating, black_rating, white_provisional, black_provisional, \
     white_rating_diff, black_rating_diff, rated, clock_initial_s, clock_increment_s, clock_days, \
-    white_clock_ms, black_clock_ms, turn_started_at, \
+    white_clock_ms, black_clock_ms, turn_started_at, draw_offer, white_draw_declined, \
+    black_draw_declined, \
     COALESCE((SELECT string_agg(notation, ' ' ORDER BY ply) FROM moves \
         WHERE game_id = games.id), '') AS moves \
     FROM games WHERE id = $1";
@@ -66,7 +67,11 @@ pub(super) const CHANGE_GAME: &str = "UPDATE games SET position = $3, to_move = 
     rematch_id = $15, undo_by = $16, undo_moves = $17, engine_owner = $18, \
     white_account = $19, white_name = $20, black_account = $21, black_name = $22, \
     white_clock_ms = $23, black_clock_ms = $24, turn_started_at = $25, deadline_at = $26, \
+    draw_offer = $27, white_draw_declined = $28, black_draw_declined = $29, \
     version = version + 1 WHERE id = $1 AND version = $2";
+
+/// The first placeholder after [`CHANGE_GAME`]'s (`$1` to `$29`), for statements that extend it.
+pub(super) const AFTER_CHANGE: u8 = 30;
 
 pub(super) const ENGINE_ORPHANS: &str = "SELECT id, engine_owner FROM games \
     WHERE finished = FALSE AND mode = 'engine' AND to_move = engine_color \
@@ -214,7 +219,7 @@ macro_rules! queries {
         }
 
         /// Statement `sql` (which begins with [`q::CHANGE_GAME`]'s placeholders) with the
-        /// values of change `c` bound to `$1` to `$26`.
+        /// values of change `c` bound to `$1` to `$29`.
         fn bind_change<'q>(
             sql: &'static str,
             c: &'q RowChange,
@@ -251,6 +256,9 @@ macro_rules! queries {
                 .bind(r.clock.map(|c| c.remaining[1]))
                 .bind(r.clock.map(|c| c.turn_started_at))
                 .bind(r.deadline)
+                .bind(r.draw_offer.map(|c| c.name()))
+                .bind(r.draw_refused[0].map(i64::from))
+                .bind(r.draw_refused[1].map(i64::from))
         }
 
         async fn change_game(conn: &mut $conn, c: &RowChange) -> Result<bool, StoreError> {
@@ -325,6 +333,11 @@ macro_rules! queries {
                 ],
                 pair: d.pair(row.try_get("pair_half")?)?,
                 undo_offer: d.undo_offer(row.try_get("undo_by")?, row.try_get("undo_moves")?)?,
+                draw_offer: d.maybe_side(row.try_get("draw_offer")?)?,
+                draw_refused: [
+                    d.plies(row.try_get("white_draw_declined")?)?,
+                    d.plies(row.try_get("black_draw_declined")?)?,
+                ],
                 engine_owner: row.try_get("engine_owner")?,
                 players: [
                     d.player(

@@ -236,7 +236,7 @@ super::sql::queries!(SqliteConnection, SqliteRow);
 static CHANGE_APPEND: LazyLock<String> = LazyLock::new(|| {
     format!(
         "{}; INSERT INTO moves (game_id, ply, notation, played_at) \
-         SELECT $1, $27, $28, $10 WHERE changes() = 1",
+         SELECT $1, $30, $31, $10 WHERE changes() = 1",
         q::CHANGE_GAME
     )
 });

@@ -411,10 +411,16 @@ function fromServer(m, msg, at, fx) {
   }
 }
 
-function newer(a, b) {
+/**
+ * Whether state `a` is at least as new as `b`. The stored version orders them: an answer to our
+ * own move can arrive after the socket's later news of the same game (the ratings of the game
+ * that move ended, a draw offer), whose moves and time are the same.
+ */
+export function newer(a, b) {
   if (!b) return true;
   if (a.epoch !== b.epoch) return a.epoch > b.epoch;
   if (a.moves.length !== b.moves.length) return a.moves.length > b.moves.length;
+  if (typeof a.version === 'number' && typeof b.version === 'number' && a.version !== b.version) return a.version > b.version;
   return a.updated_at >= b.updated_at;
 }
 

@@ -4,7 +4,7 @@
 
 use super::{Change, Games, Plan, seats_for, stale};
 use crate::analysis::Analyst;
-use crate::auth::{self, Caller};
+use crate::auth::{self, Caller, Session};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::rating::PAIR_RATED_PER_DAY;
 use crate::model::{
@@ -102,6 +102,17 @@ fn grant(
     }
 }
 
+/// The account of a logged-in session, as the player of a casual game's seat (no rating).
+fn casual_player(session: &Session) -> Player {
+    Player {
+        key: session.key.clone(),
+        name: session.name.clone(),
+        rating: None,
+        provisional: false,
+        diff: None,
+    }
+}
+
 fn set_token(g: &mut LiveGame, color: Color, hash: TokenHash) {
     match color {
         Color::White => g.white_token = Some(hash),
@@ -110,11 +121,13 @@ fn set_token(g: &mut LiveGame, color: Color, hash: TokenHash) {
 }
 
 impl Games {
-    /// Creates a game.
+    /// Creates a game; a logged-in creator's account is the player of their seat (engine and
+    /// friend games, casual), so that the game is on their profile.
     pub async fn create(
         self: &Arc<Games>,
         req: CreateGame,
         client: &str,
+        session: Option<&Session>,
     ) -> Result<SeatGrant, ApiError> {
         let scoring: Scoring = match req.scoring.as_deref() {
             None => Scoring::Largest,
@@ -193,9 +206,14 @@ impl Games {
             _ => Seats::of(color),
         };
         let game = Game::new(start, scoring);
+        let mut players = [None, None];
+        if let (Some(session), Some(color)) = (session, seats.only()) {
+            players[usize::from(color == Color::Black)] = Some(casual_player(session));
+        }
         let origin = Origin {
             pair: req.duplicate.unwrap_or(false).then_some(PairHalf::First),
             client: Some(client.to_string()),
+            players,
             ..Origin::default()
         };
         self.create_game(req.mode, seed, engine, game, seats, origin)
@@ -224,8 +242,10 @@ impl Games {
         let rated = rated && self.pair_may_play_rated(&players).await?;
         let token = auth::new_token();
         let hash = auth::hash(&token);
+        // A friend game has a join code for its free seat; a game between two accounts (from
+        // the lobby) has none.
         let join_code =
-            (mode == Mode::Friend && rematch_of.is_none() && players.iter().all(Option::is_none))
+            (mode == Mode::Friend && rematch_of.is_none() && players.iter().any(Option::is_none))
                 .then(auth::new_join_code);
         let now = now_ms();
         let id = match &rematch_of {
@@ -249,6 +269,8 @@ impl Games {
             rematch_id: None,
             rematch_of,
             undo_offer: None,
+            draw_offer: None,
+            draw_refused: [None, None],
             hints: [0, 0],
             pair,
             pair_first,
@@ -492,8 +514,14 @@ impl Games {
         Ok(with_you(state, seats))
     }
 
-    /// Claims a friend game's free seat with its join code.
-    pub async fn join(self: &Arc<Games>, id: &str, code: &str) -> Result<SeatGrant, ApiError> {
+    /// Claims a friend game's free seat with its join code; a logged-in friend's account becomes
+    /// that seat's player (unless it is the account of the other seat).
+    pub async fn join(
+        self: &Arc<Games>,
+        id: &str,
+        code: &str,
+        session: Option<&Session>,
+    ) -> Result<SeatGrant, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
         let token = auth::new_token();
@@ -503,6 +531,11 @@ impl Games {
                 let color = g.check_join(auth::matches(g.join_code.as_ref(), &auth::hash(code)))?;
                 let mut next = g.clone();
                 set_token(&mut next, color, hash);
+                if let Some(session) = session
+                    && g.player(color.other()).is_none_or(|p| p.key != session.key)
+                {
+                    next.players[usize::from(color == Color::Black)] = Some(casual_player(session));
+                }
                 Ok(Plan::new(next, Change::Update("joined"), color))
             })
             .await?;
@@ -620,7 +653,7 @@ impl Games {
         let game = Game::new(start, old.game.scoring());
         // Two accounts play again with the colours swapped, on the same clock, rated or not as
         // before, each with the rating they have now.
-        let (mut players, mut rated, mut clock) = ([None, None], false, None);
+        let (players, rated, clock);
         if let ([Some(white), Some(black)], Some(c)) = (&old.players, old.clock) {
             let speed = c.control.speed();
             let rated_now = |p: &Player, r: &crate::model::rating::Rating| {
@@ -639,6 +672,18 @@ impl Games {
             );
             players = [Some(rated_now(black, &b)), Some(rated_now(white, &w))];
             (rated, clock) = (old.rated, Some(c.control));
+        } else {
+            // A casual game keeps its accounts, in their swapped seats, without ratings.
+            let casual = |p: &Option<Player>| {
+                p.as_ref().map(|p| Player {
+                    rating: None,
+                    provisional: false,
+                    diff: None,
+                    ..p.clone()
+                })
+            };
+            players = [casual(&old.players[1]), casual(&old.players[0])];
+            (rated, clock) = (false, old.clock.map(|c| c.control));
         }
         self.create_game(
             old.mode,
@@ -796,7 +841,7 @@ pub fn record_text(g: &LiveGame, analyst: &Analyst) -> String {
 }
 
 /// The state with the seats of the caller.
-fn with_you(state: GameState, seats: Seats) -> GameState {
+pub(super) fn with_you(state: GameState, seats: Seats) -> GameState {
     GameState {
         you: Some(seats.sides()),
         ..state

@@ -17,12 +17,14 @@
 //!
 //! The parts:
 //! - [`actions`]: what clients do (create, move, resign, undo, join, rematch, ...);
+//! - [`endings`]: draw offers and the abort before the first moves;
 //! - [`engine_moves`]: the engine's moves, computed by the one instance that claimed them in the
 //!   database, taken over by another when that instance dies;
 //! - [`presence`]: the open WebSockets of a game over every instance, the seats away, and the
 //!   other instances' notices about games.
 
 mod actions;
+mod endings;
 mod engine_moves;
 mod presence;
 
@@ -151,6 +153,8 @@ impl Change {
             "undo_declined" => "undo_declined",
             "rated" => "rated",
             "claimed" => "claimed",
+            "draw_offered" => "draw_offered",
+            "draw_declined" => "draw_declined",
             _ => "update",
         })
     }
