@@ -243,3 +243,20 @@ test('a forced pass is not played when the turn has passed, or while the player 
   assert.ok(out.effects.some((e) => e.type === 'autoPassTimer' && e.turn === null));
   assert.equal(update(out.model, { type: 'autoPassDue', turn: '2|0' }).effects.length, 0);
 });
+
+// ---- Playing together (issue 36) -------------------------------------------------------------
+
+test('the answer to the final move, arriving after the ratings on the socket, does not hide them', () => {
+  const ended = { status: 'finished', to_move: null, result: '1-0', winner: 'white', end_reason: 'no_moves', updated_at: 2000 };
+  let { model } = run(init({ id: 'g1' }), loaded(state(4, { version: 4 })));
+  // The socket brings the final move, then the ratings (one version later, same moves and time).
+  const final = state(5, { ...ended, version: 5 });
+  const diffs = { white: { name: 'ann', rating: 1500, provisional: true, rating_diff: 212 }, black: { name: 'ben', rating: 1500, provisional: true, rating_diff: -212 } };
+  model = run(model,
+    { type: 'server', msg: { type: 'end', state: final }, at: 1 },
+    { type: 'server', msg: { type: 'update', reason: 'rated', state: { ...final, version: 6, players: diffs } }, at: 2 },
+    // Then the HTTP answer to the move, made before the rating.
+    { type: 'played', state: final, at: 3 }).model;
+  assert.equal(model.state.version, 6);
+  assert.equal(model.state.players.white.rating_diff, 212);
+});

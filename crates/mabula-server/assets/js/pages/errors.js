@@ -11,6 +11,8 @@ const KNOWN = new Set([
   'invalid_record', 'rate_limited', 'internal', 'shutting_down',
   'undo_not_allowed', 'not_logged_in', 'csrf_failed', 'login_failed', 'name_taken', 'invalid_account',
   'player_not_found', 'seek_not_found', 'seek_not_for_you', 'unavailable', 'busy', 'too_many_connections',
+  // Playing together (issue 36): draw offers and the abort.
+  'draw_not_allowed', 'draw_offer_pending', 'draw_offer_too_soon', 'no_draw_offer', 'abort_too_late',
 ]);
 
 /** A translated sentence for an ApiError (or any error). */

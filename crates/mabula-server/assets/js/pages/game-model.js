@@ -154,6 +154,20 @@ export function playerGame(st) {
   return Boolean(st.players?.white && st.players?.black);
 }
 
+/**
+ * Whether the page's player may offer a draw in `st`: a game between two people (a friend game or
+ * one from the lobby) being played, where this page holds one seat. The server decides.
+ */
+export function canOfferDraw(m, st = m.state) {
+  if (!st || st.status !== 'playing' || m.seats.length !== 1 || st.settings.mode !== 'friend') return false;
+  return st.seats[other(m.seats[0])]?.kind === 'person';
+}
+
+/** Whether the page's player may abort `st`: before each side has made its first move. */
+export function canAbort(m, st = m.state) {
+  return Boolean(st && st.status === 'playing' && m.seats.length > 0 && st.moves.length < 2 && !m.replay);
+}
+
 /** A side by its player's name where it has one, else by its colour (a translation key). */
 export function sideName(st, colour) {
   return st.players?.[colour]?.name || { t: colour === 'white' ? 'colour.White' : 'colour.Black' };
@@ -180,7 +194,8 @@ export function reason(st) {
     case 'timeout_black': return [{ key: 'end.timeout', args: { side: sideName(st, 'black') } }];
     case 'abandoned_white': return [{ key: 'end.abandoned', args: { side: sideName(st, 'white') } }];
     case 'abandoned_black': return [{ key: 'end.abandoned', args: { side: sideName(st, 'black') } }];
-    case 'aborted': return [{ key: 'end.abortedText' }];
+    case 'aborted': return [{ key: 'play.abortedText' }];
+    case 'draw_agreed': return [{ key: 'play.drawAgreed' }];
     default: return [{ key: 'end.noMoves' }, { key: 'end.score', args: { white: sc.white, black: sc.black } }];
   }
 }
@@ -470,6 +485,14 @@ function news(m, prev, next, msg, fx) {
     fx.push({ type: 'announce', key: next.must_pass ? 'status.mustPass' : 'status.yourTurn', later: true });
   }
   if (msg && msg.type === 'update' && msg.reason === 'joined') fx.push({ type: 'toast', key: 'game.friendJoined' });
+  // A draw offered to us, or our offer declined: said aloud and shown.
+  if (next.status === 'playing' && next.draw_offer && next.draw_offer !== prev.draw_offer && m.seats.length === 1
+    && next.draw_offer !== m.seats[0]) {
+    fx.push({ type: 'announce', key: 'play.drawOfferedToYou' }, { type: 'toast', key: 'play.drawOfferedToYou' });
+  }
+  if (msg && msg.type === 'update' && msg.reason === 'draw_declined' && m.seats.length === 1 && prev.draw_offer === m.seats[0]) {
+    fx.push({ type: 'announce', key: 'play.drawDeclined' }, { type: 'toast', key: 'play.drawDeclined' });
+  }
   if (msg && msg.type === 'update' && msg.reason === 'undo_offered' && next.undo_offer && !m.seats.includes(next.undo_offer.by) && m.seats.length) {
     fx.push({ type: 'toast', key: 'game.undoOffered' });
   }

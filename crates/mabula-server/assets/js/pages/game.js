@@ -25,6 +25,7 @@ import {
   init, update, other, isMyTurn, current, displayed, displayedScores, displayedToMove, boardMoves,
   hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, passMove,
 } from './game-model.js';
+import { drawBanner, playButtons } from './game-play.js';
 
 const GROUPS_KEY = 'mabula:showGroups';
 const AUTO_PASS_KEY = 'mabula:autoPass';
@@ -317,6 +318,9 @@ export function mount(main, { id, replay }) {
       case 'declineUndo': return api.declineUndo(id, token);
       case 'resign': return api.resign(id, token, side);
       case 'claim': return api.claimWin(id, token);
+      case 'draw': return request('POST', `/api/games/${id}/draw`, { token, body: {} });
+      case 'declineDraw': return request('POST', `/api/games/${id}/draw/decline`, { token, body: {} });
+      case 'abort': return request('POST', `/api/games/${id}/abort`, { token, body: {} });
       default: return Promise.reject(new ApiError(0, 'bad_request', action));
     }
   }
@@ -360,6 +364,7 @@ export function mount(main, { id, replay }) {
     const buttons = [];
     const close = () => endDialogOpen?.close();
     if (playerGame(m.state)) {
+      if (m.seats.length === 1 && m.state.end_reason !== 'aborted') buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { close(); rematch(); } }, t('game.rematch')));
       const opponent = m.seats.length === 1 ? m.state.players[other(m.seats[0])]?.name : null;
       if (opponent) buttons.push(h('a', { class: 'btn primary', href: `/lobby?challenge=${encodeURIComponent(opponent)}`, onclick: close }, t('game.challengeAgain', { name: opponent })));
       buttons.push(h('a', { class: 'btn', href: '/lobby', onclick: close }, t('game.newOpponent')));
@@ -401,8 +406,8 @@ export function mount(main, { id, replay }) {
     part('status', base, () => renderStatus(m));
     part('conn', `${m.conn}|${st.status}`, () => renderConn(m));
     part('preview', `${base}|${m.preview?.notation}|${st.spectators}`, () => renderPreviewNote(m));
-    part('banners', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.undo_offer)}|${st.rematch}`, () => renderBanners(m));
-    part('actions', `${base}|${JSON.stringify(st.undo_offer)}|${st.rematch}|${m.hintsOn}|${JSON.stringify(st.hints)}|${JSON.stringify(st.players)}`, () => renderActions(m));
+    part('banners', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.undo_offer)}|${st.rematch}|${st.draw_offer}`, () => renderBanners(m));
+    part('actions', `${base}|${JSON.stringify(st.undo_offer)}|${st.rematch}|${m.hintsOn}|${JSON.stringify(st.hints)}|${JSON.stringify(st.players)}|${st.draw_offer}`, () => renderActions(m));
     part('moves', `${st.moves.length}|${st.epoch}|${m.view}`, () => renderMoves(m));
     part('viewbar', `${st.moves.length}|${m.view}|${m.autoplay}`, () => renderViewBar(m));
     part('deal', m.deal, () => {
@@ -653,6 +658,8 @@ export function mount(main, { id, replay }) {
         banners.append(h('div', { class: 'banner' }, h('p', {}, t('game.undoPending', { side: t(`colour.${Cap[offer.by]}`), n: offer.moves }))));
       }
     }
+    const draw = drawBanner(m, dispatch);
+    if (draw) banners.append(draw);
     // A rematch asked for by the other player.
     if (st.rematch && st.status === 'finished') {
       const mine = seatOf(st.rematch);
@@ -708,6 +715,7 @@ export function mount(main, { id, replay }) {
         actions.append(h('button', { type: 'button', class: 'btn undo-button', i18n: 'game.undo', disabled: !mine || m.pending,
           onclick: () => dispatch({ type: 'act', action: 'undo' }) }));
       }
+      actions.append(...playButtons(m, dispatch));
       actions.append(h('button', { type: 'button', class: 'btn danger resign-button', i18n: 'game.resign', onclick: () => dispatch({ type: 'resign' }) }));
     }
     const engineGame = mode === 'engine' && seats.length > 0;
@@ -722,7 +730,14 @@ export function mount(main, { id, replay }) {
     if (!playing && playerGame(st)) {
       // Between accounts, the next game is found in the lobby: the same opponent or another.
       const opponent = seats.length === 1 ? st.players[other(seats[0])]?.name : null;
-      if (opponent) actions.append(h('a', { class: 'btn primary challenge-again', href: `/lobby?challenge=${encodeURIComponent(opponent)}`, i18n: 'game.challengeAgain', i18nArgs: { name: opponent } }));
+      // One click asks for the rematch (same clock, colours swapped, rated as before); the
+      // other player's click, or the banner, joins the same game.
+      if (seats.length === 1 && st.end_reason !== 'aborted') {
+        actions.append(st.rematch && seatOf(st.rematch)
+          ? h('a', { class: 'btn primary', href: `/game/${st.rematch}`, i18n: 'game.rematchGo' })
+          : h('button', { type: 'button', class: 'btn primary rematch-button', i18n: st.rematch ? 'game.rematchJoin' : 'game.rematch', onclick: rematch }));
+      }
+      if (opponent) actions.append(h('a', { class: 'btn challenge-again', href: `/lobby?challenge=${encodeURIComponent(opponent)}`, i18n: 'game.challengeAgain', i18nArgs: { name: opponent } }));
       actions.append(h('a', { class: 'btn', href: '/lobby', i18n: 'game.newOpponent' }));
       actions.append(h('button', { type: 'button', class: 'btn result-button', i18n: 'game.showResult', onclick: showEnd }));
     } else if (!playing) {
