@@ -1,0 +1,197 @@
+// Playing together in the browser (issue 36): the final mover of a rated game sees both rating
+// changes without reloading; a logged-in player's engine game is on their profile; a draw offered
+// on one page and accepted on the other; the abort before the first moves; the one-click rematch
+// of a lobby game; a premove played on the opponent's move; the sound switch; the game page on a
+// phone held sideways (667x375) and upright.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { BASE, SHOTS, launch, api, gameId, waitMoves, clickMove, state, pick } from './helpers.mjs';
+
+let chrome;
+const PASSWORD = 'marbles on the edge';
+/** Names unique to this run, so the tests can run again on the same database. */
+const run = Date.now().toString(36).slice(-5);
+
+before(async () => {
+  chrome = await launch();
+});
+
+after(async () => {
+  await chrome?.close();
+});
+
+function noErrors(ctx) {
+  assert.deepEqual(ctx.errors.filter((e) => !/status of 409/.test(e)), [], 'no console errors');
+}
+
+/** A browser context logged in as a new account `name` (signed up through the API it shares cookies with). */
+async function player(name, options = {}) {
+  const ctx = await chrome.context({ locale: 'en-US', ...options });
+  const res = await ctx.request.post(`${BASE}/api/accounts`, { data: { name, password: PASSWORD } });
+  assert.equal(res.status(), 201, await res.text());
+  const { csrf } = await res.json();
+  // The pages ask for the session only where this browser logged in (session.js).
+  await ctx.addInitScript((n) => { try { localStorage.setItem('mabula:account', n); } catch { /* none */ } }, name);
+  /** A write of this session. */
+  ctx.post = async (path, body = {}) => {
+    const r = await ctx.request.post(`${BASE}${path}`, { data: body, headers: { 'x-csrf-token': csrf } });
+    const text = await r.text();
+    if (!r.ok()) throw new Error(`POST ${path}: ${r.status()} ${text}`);
+    return JSON.parse(text);
+  };
+  ctx.name = name;
+  return ctx;
+}
+
+/** A lobby game of 5 minutes between two new accounts: `white` seeks, `black` accepts. */
+async function lobbyGame(white, black, rated = true) {
+  const seek = await white.post('/api/seeks', { scoring: 'largest', rated, clock: { initial_s: 300, increment_s: 0 }, color: 'white' });
+  const started = await black.post(`/api/seeks/${seek.id}/accept`);
+  return started.game_id;
+}
+
+/** Opens the game page of `id` in `ctx` and waits for its board and live connection. */
+async function openGame(ctx, id) {
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/game/${id}`);
+  await page.waitForSelector('main svg.board');
+  await page.waitForSelector('.status-row .conn.online', { state: 'attached' });
+  return page;
+}
+
+/**
+ * The moves of a whole game from `start`, found by playing it out at one screen (a local game from
+ * the same setup): the same deal, so the same moves are legal in the real game.
+ */
+async function wholeGame(start, scoring) {
+  const grant = await api('/api/games', { method: 'POST', body: { mode: 'local', setup: start, scoring } });
+  let st = grant.state;
+  const moves = [];
+  while (st.status === 'playing') {
+    const mv = pick(st, 3);
+    moves.push(mv.notation);
+    st = await api(`/api/games/${grant.game_id}/moves`, { method: 'POST', token: grant.token, body: { move: mv.notation, number: st.moves.length + 1 } });
+  }
+  return moves;
+}
+
+test('the final mover of a rated game sees both rating changes without reloading', async () => {
+  const ann = await player(`Fa${run}`);
+  const ben = await player(`Fb${run}`);
+  const id = await lobbyGame(ann, ben);
+  const first = await state(id);
+  const moves = await wholeGame(first.start, first.settings.scoring);
+  assert.ok(moves.length >= 2, 'a game of some moves');
+  const lastSide = moves.length % 2 === 1 ? first.to_move : (first.to_move === 'white' ? 'black' : 'white');
+  const mover = first.players[lastSide].name === ann.name ? ann : ben;
+  const other = mover === ann ? ben : ann;
+  const page = await openGame(mover, id);
+  // Every move but the last through the API, each by its player's session.
+  for (let i = 0; i < moves.length - 1; i++) {
+    const st = await state(id);
+    const who = first.players[st.to_move].name === ann.name ? ann : ben;
+    await who.post(`/api/games/${id}/moves`, { move: moves[i], number: i + 1 });
+  }
+  await waitMoves(page, moves.length - 1, 30000);
+  await page.waitForSelector('main svg.board .can-move');
+  const last = (await state(id)).legal_moves.find((m) => m.notation === moves[moves.length - 1]);
+  assert.ok(last && last.from, 'the final move is a push');
+  await clickMove(page, last);
+  // Both rating changes appear on the final mover's page, without a reload.
+  await page.waitForFunction(() => document.querySelectorAll('.player .rating-diff').length === 2, null, { timeout: 15000 });
+  const st = await state(id);
+  assert.equal(st.status, 'finished');
+  assert.notEqual(st.players.white.rating_diff, null);
+  assert.notEqual(st.players.black.rating_diff, null);
+  const shown = await page.locator(`.player[data-colour="${lastSide}"] .rating-diff`).innerText();
+  assert.equal(Number(shown.replace('−', '-')), st.players[lastSide].rating_diff);
+  await page.screenshot({ path: join(SHOTS, 'playing-final-mover-rated.png') });
+  noErrors(mover);
+  await mover.close();
+  await other.close();
+});
+
+test('a logged-in player’s engine game names them and is on their profile', async () => {
+  const name = `Eg${run}`;
+  const ctx = await player(name);
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/`);
+  await page.click('label.opponent:has(input[value="engine"])');
+  await page.click('form.newgame button[type="submit"]');
+  await page.waitForURL(/\/game\//);
+  await page.waitForSelector('main svg.board .can-move');
+  const id = gameId(page);
+  const st = await state(id);
+  const mine = st.players.white?.name === name ? 'white' : 'black';
+  assert.equal(st.players[mine].name, name);
+  assert.equal(st.rated, false);
+  assert.equal(await page.locator(`.player[data-colour="${mine}"] .name`).innerText(), name);
+  await clickMove(page, pick(st));
+  await waitMoves(page, 1);
+  await page.goto(`${BASE}/@/${name}`);
+  await page.waitForSelector(`a.history-item[href="/game/${id}"]`);
+  await page.screenshot({ path: join(SHOTS, 'playing-profile-engine-game.png') });
+  noErrors(ctx);
+  await ctx.close();
+});
+
+test('a draw offered on one page is announced on the other, declined, offered again and accepted; the rematch is one click', async () => {
+  const ann = await player(`Da${run}`);
+  const ben = await player(`Db${run}`);
+  const id = await lobbyGame(ann, ben);
+  const annPage = await openGame(ann, id);
+  const benPage = await openGame(ben, id);
+  // Two moves, one each, from the pages.
+  for (const [n, page] of [[1, annPage], [2, benPage]]) {
+    await page.waitForSelector('main svg.board .can-move');
+    await clickMove(page, pick(await state(id)));
+    await waitMoves(annPage, n);
+    await waitMoves(benPage, n);
+  }
+  // Ann offers: Ben's page shows the offer and says it aloud.
+  await annPage.click('.actions .draw-button');
+  await annPage.waitForSelector('.actions .draw-button[disabled]');
+  await benPage.waitForSelector('.draw-banner .draw-accept');
+  await benPage.waitForFunction(() => /offers a draw/.test(document.getElementById('announcer')?.textContent || ''));
+  await benPage.screenshot({ path: join(SHOTS, 'playing-draw-offered.png') });
+  // Ben declines: Ann hears it, and may not offer again at once.
+  await benPage.click('.draw-banner .draw-decline');
+  await annPage.waitForSelector('.actions .draw-button:not([disabled])');
+  await annPage.waitForFunction(() => /declined/.test(document.getElementById('announcer')?.textContent || ''));
+  await benPage.waitForSelector('.draw-banner', { state: 'detached' });
+  // Ben offers (his offer was never declined); Ann accepts on her page: a draw on both.
+  await benPage.click('.actions .draw-button');
+  await annPage.click('.draw-banner .draw-accept');
+  for (const page of [annPage, benPage]) {
+    await page.waitForSelector('dialog.end-dialog[open]');
+    assert.match(await page.locator('dialog.end-dialog[open]').innerText(), /Draw/);
+    assert.match(await page.locator('dialog.end-dialog[open]').innerText(), /agreed to a draw/);
+  }
+  const st = await state(id);
+  assert.equal(st.end_reason, 'draw_agreed');
+  // The rematch: one click from the end dialog, the other player joins from the banner.
+  await benPage.locator('dialog.end-dialog[open] button:has-text("Rematch")').click();
+  await benPage.waitForURL((url) => !url.pathname.endsWith(id));
+  const second = gameId(benPage);
+  await annPage.keyboard.press('Escape');
+  await annPage.waitForSelector('.banner button:has-text("Accept the rematch")');
+  await annPage.click('.banner button:has-text("Accept the rematch")');
+  await annPage.waitForURL(`${BASE}/game/${second}`);
+  const next = await state(second);
+  assert.equal(next.rated, true);
+  assert.equal(next.clock.label, '5+0');
+  assert.equal(next.players.white.name, st.players.black.name, 'colours swapped');
+  // Before both sides have moved, the rematch can be aborted from the page.
+  await annPage.waitForSelector('.actions .abort-button');
+  await annPage.screenshot({ path: join(SHOTS, 'playing-abort-button.png') });
+  await annPage.click('.actions .abort-button');
+  await benPage.waitForSelector('dialog.end-dialog[open]');
+  assert.match(await benPage.locator('dialog.end-dialog[open]').innerText(), /aborted/i);
+  assert.equal((await state(second)).end_reason, 'aborted');
+  noErrors(ann);
+  noErrors(ben);
+  await ann.close();
+  await ben.close();
+});
