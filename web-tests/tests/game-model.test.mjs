@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   init, update, isMyTurn, boardMoves, displayed, clockLeft, abortIn, claimIn, headline, reason, AUTO_PASS_MS,
+  premoveMoves, premoveCandidates, canOfferDraw, canAbort,
 } from '../../crates/mabula-server/assets/js/pages/game-model.js';
 
 const START = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
@@ -259,4 +260,66 @@ test('the answer to the final move, arriving after the ratings on the socket, do
     { type: 'played', state: final, at: 3 }).model;
   assert.equal(model.state.version, 6);
   assert.equal(model.state.players.white.rating_diff, 212);
+});
+
+test('a premove chosen on the opponent’s turn is sent once their move has been shown, if legal then', () => {
+  // Black's page, White to move: the board offers Black's edge marbles as premoves, no real move.
+  let { model } = run(init({ id: 'g1' }), loaded(state(2), ['black']));
+  assert.equal(boardMoves(model), null);
+  const offered = premoveMoves(model);
+  assert.ok(offered && offered.length > 0);
+  assert.ok(offered.every((mv) => /^[a-h][18]-|^[ah][1-8]-/.test(mv.notation)), 'from edge spaces only');
+  const choice = offered.find((mv) => mv.notation === 'c8-c7') || offered[0];
+  let out = update(model, { type: 'play', move: choice });
+  model = out.model;
+  assert.equal(model.premove.notation, choice.notation);
+  assert.ok(!types(out.effects).includes('send'), 'nothing is sent on the opponent’s turn');
+  assert.ok(out.effects.some((e) => e.type === 'announce' && e.key === 'play.premoveSet'));
+  assert.equal(premoveMoves(model), null, 'one premove at a time');
+  // White's move arrives: it rolls in first; then the premove, legal now, is played.
+  const legal = { notation: choice.notation, from: choice.from, to: choice.to, slides: [[choice.from, choice.to]], position: AFTER };
+  out = update(model, { type: 'server', msg: { type: 'move', state: state(3, { legal_moves: [legal] }) }, at: 1 });
+  model = out.model;
+  assert.ok(model.animating);
+  assert.ok(!types(out.effects).includes('send'));
+  out = update(model, { type: 'animated', purpose: 'live', count: 3, epoch: 0 });
+  assert.deepEqual(out.effects.find((e) => e.type === 'send'), { type: 'send', move: choice.notation, number: 4 });
+  assert.equal(out.model.premove, null);
+});
+
+test('a premove that is not legal after the opponent’s move is dropped with a notice; Escape or a click cancels one', () => {
+  let { model } = run(init({ id: 'g1' }), loaded(state(2), ['black']));
+  const choice = premoveMoves(model)[0];
+  model = update(model, { type: 'play', move: choice }).model;
+  let out = update(model, { type: 'server', msg: { type: 'move', state: state(3) }, at: 1 });
+  out = update(out.model, { type: 'animated', purpose: 'live', count: 3, epoch: 0 });
+  assert.equal(out.model.premove, null);
+  assert.ok(!types(out.effects).includes('send'));
+  assert.ok(out.effects.some((e) => e.type === 'toast' && e.key === 'play.premoveDropped'));
+  // Cancelled before the opponent moves: nothing is sent.
+  ({ model } = run(init({ id: 'g1' }), loaded(state(2), ['black'])));
+  model = update(model, { type: 'play', move: choice }).model;
+  out = update(model, { type: 'cancelPremove' });
+  assert.equal(out.model.premove, null);
+  assert.ok(out.effects.some((e) => e.type === 'announce' && e.key === 'play.premoveCancelled'));
+  // No premoves against the engine or at one screen, nor on one's own turn.
+  const engine = state(2, { settings: { mode: 'engine', scoring: 'largest', engine: { color: 'white', level: 1 }, pair_half: null } });
+  engine.seats.white.kind = 'engine';
+  assert.equal(premoveMoves(run(init({ id: 'g1' }), loaded(engine, ['black'])).model), null);
+  assert.equal(premoveMoves(run(init({ id: 'g1' }), loaded(state(2), ['white'])).model), null);
+  assert.ok(premoveCandidates(state(0), 'white').length > 0);
+});
+
+test('draw offers and the abort are offered only where the server allows them', () => {
+  const { model } = run(init({ id: 'g1' }), loaded(state(1), ['white']));
+  assert.equal(canOfferDraw(model), true);
+  assert.equal(canAbort(model), true, 'before each side has moved');
+  assert.equal(canAbort(run(init({ id: 'g1' }), loaded(state(2))).model), false);
+  const local = state(1, { settings: { mode: 'local', scoring: 'largest', engine: null, pair_half: null } });
+  assert.equal(canOfferDraw(run(init({ id: 'g1' }), loaded(local, ['white', 'black'])).model), false);
+  // A draw offered to us is said aloud.
+  const out = update(model, { type: 'server', msg: { type: 'update', reason: 'draw_offered', state: state(1, { draw_offer: 'black', version: 9 }) }, at: 1 });
+  assert.ok(out.effects.some((e) => e.type === 'announce' && e.key === 'play.drawOfferedToYou'));
+  const agreed = state(2, { status: 'finished', to_move: null, result: '1/2-1/2', end_reason: 'draw_agreed' });
+  assert.deepEqual(reason(agreed), [{ key: 'play.drawAgreed' }]);
 });

@@ -195,3 +195,59 @@ test('a draw offered on one page is announced on the other, declined, offered ag
   await ann.close();
   await ben.close();
 });
+
+/** Whether `mv` is a push up or down a file (from the first or last rank). */
+const vertical = (mv) => mv.from && (mv.from[1] === '1' || mv.from[1] === '8') && mv.from[0] === mv.to[0];
+
+test('a premove chosen on the opponent’s turn is played when their move arrives; Escape cancels one', async () => {
+  const annCtx = await chrome.context({ locale: 'en-US' });
+  const benCtx = await chrome.context({ locale: 'en-US' });
+  const annPage = await annCtx.newPage();
+  await annPage.goto(`${BASE}/`);
+  await annPage.click('label.opponent:has(input[value="friend"])');
+  await annPage.click('form.newgame button[type="submit"]');
+  await annPage.waitForURL(/\/game\//);
+  const id = gameId(annPage);
+  const link = await annPage.locator('input.join-link').inputValue();
+  const benPage = await benCtx.newPage();
+  await benPage.goto(link);
+  await benPage.waitForSelector('main svg.board');
+  await annPage.waitForSelector('.status-row .conn.online', { state: 'attached' });
+  const first = await state(id);
+  const me = first.to_move;
+  const annMoves = first.legal_moves.filter(vertical);
+  // Ann's first move and her premove push up or down two different files: one does not touch the other.
+  const a = annMoves[0];
+  const b = annMoves.find((mv) => mv.from[0] !== a.from[0]);
+  assert.ok(a && b, 'two pushes on different files');
+  await annPage.waitForSelector('main svg.board .can-move');
+  await clickMove(annPage, a);
+  await waitMoves(benPage, 1);
+  // On Ben's turn Ann's board offers premoves; one chosen, then cancelled with Escape.
+  await annPage.waitForSelector('main svg.board .can-premove');
+  assert.equal(await annPage.locator('main svg.board .can-move').count(), 0, 'no move of her own turn');
+  const c = annMoves.find((mv) => mv.from[0] !== a.from[0] && mv.from !== b.from) || b;
+  await clickMove(annPage, c);
+  await annPage.waitForSelector('.preview-note:has-text("Premove")');
+  await annPage.keyboard.press('Escape');
+  await annPage.waitForFunction(() => /cancelled/.test(document.getElementById('announcer')?.textContent || ''));
+  // The premove for real.
+  await annPage.waitForSelector('main svg.board .can-premove');
+  await clickMove(annPage, b);
+  await annPage.waitForSelector(`.preview-note:has-text("Premove ${b.notation}")`);
+  await annPage.screenshot({ path: join(SHOTS, 'playing-premove.png') });
+  // Ben pushes up or down a third file: Ann's premove is still legal and goes at once.
+  const now = await state(id);
+  const benMove = now.legal_moves.filter(vertical).find((mv) => mv.from[0] !== b.from[0]);
+  assert.ok(benMove, 'a push of Ben’s away from the premove’s file');
+  await benPage.waitForSelector('main svg.board .can-move');
+  await clickMove(benPage, benMove);
+  await waitMoves(benPage, 3);
+  const after = await state(id);
+  assert.equal(after.moves[2].notation, b.notation);
+  assert.equal(after.moves[2].side, me);
+  noErrors(annCtx);
+  noErrors(benCtx);
+  await annCtx.close();
+  await benCtx.close();
+});

@@ -155,6 +155,7 @@ export class Board {
    * Sets what is shown. Any field left out keeps its value.
    * position: position string; lastMove: move object; groups: {white, black}; showGroups: bool;
    * moves: legal moves the person at the board may play now (null: not their turn).
+   * premove: the moves are premoves, chosen on the opponent's turn (drawn apart from real moves).
    */
   set(next) {
     if ('position' in next) {
@@ -166,6 +167,7 @@ export class Board {
     if ('groups' in next) this.groups = next.groups;
     if ('showGroups' in next) this.showGroups = next.showGroups;
     if ('annotations' in next) this.annotations = next.annotations;
+    if ('premove' in next) this.premoving = Boolean(next.premove);
     if ('moves' in next) {
       this.moves = next.moves && next.moves.length ? next.moves : null;
       if (this.selected && !this.movesFrom(this.selected).length) this.selected = null;
@@ -225,7 +227,8 @@ export class Board {
       const froms = new Set(this.moves.map((m) => m.from).filter(Boolean));
       for (const from of froms) {
         const [x, y] = this.center(from);
-        g.append(s('circle', { class: `can-move${from === this.selected ? ' selected' : ''}`, cx: x, cy: y, r: 45 }));
+        const kind = this.premoving ? 'can-premove' : 'can-move';
+        g.append(s('circle', { class: `${kind}${from === this.selected ? ' selected' : ''}`, cx: x, cy: y, r: 45 }));
       }
     }
     if (this.selected) {

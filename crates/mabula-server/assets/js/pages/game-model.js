@@ -7,7 +7,7 @@
 // Texts are not translated here: an effect that says something carries a translation key and its
 // arguments, where an argument `{ t: key }` is itself a key to translate (a colour's name).
 
-import { tryParse, groupsOf, scoresOf } from '../position.js';
+import { tryParse, groupsOf, scoresOf, coords, sq, isCorner } from '../position.js';
 
 /**
  * @typedef {import('api-types').GameState} GameState
@@ -76,6 +76,11 @@ export function init({ id, replay = false, token = null, showGroups = false, aut
     autoPassTurn: /** @type {string | null} */ (null),
     /** The clocks' timer runs (asked for with a `ticking` effect). */
     ticking: false,
+    /**
+     * A push chosen on the opponent's turn, to be sent once their move arrives if it is legal
+     * then (`{ notation, from, to }`), or null.
+     */
+    premove: /** @type {{ notation: string, from: string, to: string } | null} */ (null),
   };
 }
 
@@ -140,6 +145,45 @@ export function displayedToMove(m) {
 export function boardMoves(m) {
   if (m.view !== null || !isMyTurn(m) || m.pending || m.optimistic || m.animating) return null;
   return m.state.legal_moves.filter((mv) => mv.from);
+}
+
+/**
+ * Whether the page's player may choose a premove now: a game against another person (not the
+ * engine, not at one screen), being played, on the opponent's turn, looking at the live position.
+ */
+export function canPremove(m, st = m.state) {
+  if (!st || st.status !== 'playing' || m.replay || m.view !== null || m.seats.length !== 1) return false;
+  if (st.settings.mode !== 'friend' || st.to_move !== other(m.seats[0])) return false;
+  return st.seats[st.to_move]?.kind === 'person';
+}
+
+/**
+ * The pushes the player could premove in `st`: every own marble on an edge space, to each field
+ * square of its line. Which of them are legal once the opponent has moved is the server's to say
+ * (the new state's `legal_moves`); a premove that is not is dropped then.
+ */
+export function premoveCandidates(st, side) {
+  const board = tryParse(st.position).board;
+  const mark = side === 'white' ? 'w' : 'b';
+  const out = [];
+  for (const [from, colour] of board) {
+    if (colour !== mark) continue;
+    const [f, r] = coords(from);
+    if (isCorner(f, r)) continue;
+    const dir = r === 0 ? [0, 1] : r === 7 ? [0, -1] : f === 0 ? [1, 0] : f === 7 ? [-1, 0] : null;
+    if (!dir) continue;
+    for (let k = 1; k <= 6; k++) {
+      const to = sq(f + dir[0] * k, r + dir[1] * k);
+      out.push({ notation: `${from}-${to}`, from, to, slides: [[from, to]], position: st.position });
+    }
+  }
+  return out;
+}
+
+/** The premoves the board offers: on the opponent's turn, while none is chosen. */
+export function premoveMoves(m) {
+  if (!canPremove(m) || m.premove || m.animating || m.pending) return null;
+  return premoveCandidates(m.state, m.seats[0]);
 }
 
 /** The engine's best move to draw as an arrow, while the hint is fresh. */
@@ -312,7 +356,12 @@ function step(m, msg, fx) {
     case 'deal':
       return { ...m, deal: msg.p };
     case 'play':
+      if (!isMyTurn(m) && canPremove(m) && msg.move?.from) return setPremove(m, msg.move, fx);
       return play(m, msg.move, fx);
+    case 'cancelPremove':
+      if (!m.premove) return m;
+      fx.push({ type: 'announce', key: 'play.premoveCancelled' });
+      return { ...m, premove: null };
     case 'typed':
       return typed(m, msg.text, fx);
     case 'played':
@@ -457,6 +506,7 @@ function accept(m, incoming, fx, { force = false, at = m.clockAt, msg = null } =
   const next = keepEnded(prev, incoming);
   let n = { ...m, state: next, clockAt: at };
   if (prev && prev.to_move !== next.to_move) n.lowAnnounced = false;
+  if (n.premove && prev && next.epoch !== prev.epoch) n.premove = null;
   if (prev && prev.id === next.id) news(n, prev, next, msg, fx);
   if (next.status === 'finished' && !n.autoplay && n.replay && n.view === null) n.view = next.moves.length;
   if (prev && prev.status === 'playing' && next.status === 'finished' && !n.replay) fx.push({ type: 'showEnd', later: true });
@@ -547,12 +597,43 @@ function setView(m, v, fx) {
   return n;
 }
 
+/** Chooses `move` as the premove (the board offered it on the opponent's turn). */
+function setPremove(m, move, fx) {
+  const premove = { notation: move.notation, from: move.from, to: move.to };
+  fx.push({ type: 'announce', key: 'play.premoveSet', args: { move: move.notation } });
+  return { ...m, premove, preview: null };
+}
+
+/**
+ * Once the opponent has moved (and the board has shown it): the premove is played if the new
+ * position allows it, else dropped with a quiet notice. A game that ended, or moves taken back,
+ * drop it silently.
+ */
+function firePremove(m, fx) {
+  if (!m.premove || !m.state || m.animating) return m;
+  const st = m.state;
+  if (st.status !== 'playing' || m.seats.length !== 1) return { ...m, premove: null };
+  if (!isMyTurn(m) || m.pending || m.view !== null) return m;
+  const legal = st.legal_moves.find((mv) => mv.notation === m.premove.notation);
+  const n = { ...m, premove: null };
+  if (!legal) {
+    const args = { move: m.premove.notation };
+    fx.push({ type: 'toast', key: 'play.premoveDropped', args }, { type: 'announce', key: 'play.premoveDropped', args });
+    return n;
+  }
+  return play(n, legal, fx);
+}
+
 /**
  * After every message: a confirmed own move is no longer shown ahead of the server, and moves
  * the board has not shown yet are rolled in one at a time (a few at most; more, or an undo, and
- * the board jumps).
+ * the board jumps); then a premove whose turn has come is played.
  */
 function settle(m, fx) {
+  return firePremove(settleMoves(m, fx), fx);
+}
+
+function settleMoves(m, fx) {
   if (!m.state || m.animating) return m;
   let n = m;
   if (n.optimistic && n.state.moves.length >= n.optimistic.count) n = { ...n, optimistic: null };

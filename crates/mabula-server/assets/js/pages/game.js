@@ -23,7 +23,7 @@ import { setPlaying } from '../lobbyfeed.js';
 import { isMe } from '../session.js';
 import {
   init, update, other, isMyTurn, current, displayed, displayedScores, displayedToMove, boardMoves,
-  hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, passMove,
+  hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, passMove, premoveMoves,
 } from './game-model.js';
 import { drawBanner, playButtons } from './game-play.js';
 
@@ -72,6 +72,8 @@ export function mount(main, { id, replay }) {
     },
   });
   const boardWrap = h('div', { class: 'board-wrap' }, board.svg);
+  // A premove waits for the opponent's move: a press on the board calls it off.
+  boardWrap.addEventListener('pointerdown', () => { if (page.model.premove) dispatch({ type: 'cancelPremove' }); });
   const where = h('span', { class: 'where', 'aria-live': 'off' });
   const nav = (icon, label, msg) => h('button', { type: 'button', class: 'btn small', 'i18n-aria-label': label, 'i18n-title': label, onclick: () => dispatch(msg) }, icons(icon));
   const backLive = h('button', { type: 'button', class: 'btn small primary back-live', i18n: 'game.backToLive', onclick: () => dispatch({ type: 'view', view: null }) });
@@ -405,7 +407,7 @@ export function mount(main, { id, replay }) {
     renderClocks(m, now());
     part('status', base, () => renderStatus(m));
     part('conn', `${m.conn}|${st.status}`, () => renderConn(m));
-    part('preview', `${base}|${m.preview?.notation}|${st.spectators}`, () => renderPreviewNote(m));
+    part('preview', `${base}|${m.preview?.notation}|${st.spectators}|${m.premove?.notation}`, () => renderPreviewNote(m));
     part('banners', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.undo_offer)}|${st.rematch}|${st.draw_offer}`, () => renderBanners(m));
     part('actions', `${base}|${JSON.stringify(st.undo_offer)}|${st.rematch}|${m.hintsOn}|${JSON.stringify(st.hints)}|${JSON.stringify(st.players)}|${st.draw_offer}`, () => renderActions(m));
     part('moves', `${st.moves.length}|${st.epoch}|${m.view}`, () => renderMoves(m));
@@ -438,17 +440,20 @@ export function mount(main, { id, replay }) {
   function renderBoard(m) {
     if (m.animating) return;
     const d = displayed(m);
-    const moves = boardMoves(m);
+    const premoves = premoveMoves(m);
+    const moves = boardMoves(m) || premoves;
     const arrow = hintMove(m);
+    const pre = m.premove;
     const showGroups = m.showGroups || (m.state.status === 'finished' && m.view === null);
-    const key = `${d.position}|${d.last?.notation}|${d.last?.number}|${showGroups}|${moves ? moves.length : '-'}|${m.state.moves.length}|${arrow}`;
+    const key = `${d.position}|${d.last?.notation}|${d.last?.number}|${showGroups}|${moves ? moves.length : '-'}|${m.state.moves.length}|${arrow}|${Boolean(premoves)}|${pre?.notation}`;
     part('board', key, () => board.set({
       position: d.position,
       lastMove: d.last,
       groups: d.groups,
       showGroups,
       moves,
-      annotations: arrow ? { arrows: [arrow.split('-').concat('best')] } : null,
+      premove: Boolean(premoves),
+      annotations: arrow ? { arrows: [arrow.split('-').concat('best')] } : pre ? { arrows: [[pre.from, pre.to, 'premove']] } : null,
     }));
   }
 
@@ -617,7 +622,8 @@ export function mount(main, { id, replay }) {
         h('strong', {}, t('game.previewScore', { white: sc.white, black: sc.black })));
       return;
     }
-    if (m.view !== null && !m.replay) previewNote.append(t('game.lookingBack'));
+    if (m.premove) previewNote.append(t('play.premoveSet', { move: m.premove.notation }));
+    else if (m.view !== null && !m.replay) previewNote.append(t('game.lookingBack'));
     else if (isMyTurn(m) && !st.must_pass && !m.animating && !m.pending) previewNote.append(t('game.hint'));
     else if (!m.seats.length && !m.replay) previewNote.append(t('game.watching', { n: st.spectators ?? 0 }));
   }
@@ -813,6 +819,7 @@ export function mount(main, { id, replay }) {
   // Arrow keys outside the board and the fields step through the moves.
   function onKey(e) {
     if (!page.model.state || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'Escape' && page.model.premove) { dispatch({ type: 'cancelPremove' }); return; }
     const tag = e.target.tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || e.target.closest?.('svg.board') || e.target.closest?.('dialog')) return;
     if (e.key === 'ArrowLeft') { e.preventDefault(); dispatch({ type: 'step', by: -1 }); }
