@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   init, update, isMyTurn, boardMoves, displayed, clockLeft, abortIn, claimIn, headline, reason, AUTO_PASS_MS,
-  premoveMoves, premoveCandidates, canOfferDraw, canAbort,
+  premoveMoves, premoveCandidates, canOfferDraw, canAbort, moveSound,
 } from '../../crates/mabula-server/assets/js/pages/game-model.js';
 
 const START = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
@@ -322,4 +322,33 @@ test('draw offers and the abort are offered only where the server allows them', 
   assert.ok(out.effects.some((e) => e.type === 'announce' && e.key === 'play.drawOfferedToYou'));
   const agreed = state(2, { status: 'finished', to_move: null, result: '1/2-1/2', end_reason: 'draw_agreed' });
   assert.deepEqual(reason(agreed), [{ key: 'play.drawAgreed' }]);
+});
+
+test('sounds: a move, the lead taken, the end, and low time once a game', () => {
+  const base = state(2);
+  const scores = (w, b) => ({ largest: { white: w, black: b }, product: { white: w, black: b } });
+  assert.equal(moveSound(state(2, { scores: scores(2, 2) }), state(3, { scores: scores(2, 2) })), 'move');
+  // White's move (the third is White's) makes White's largest group the larger: the lead.
+  assert.equal(moveSound(state(2, { scores: scores(2, 3) }), state(3, { scores: scores(4, 3) })), 'lead');
+  assert.equal(moveSound(state(2, { scores: scores(5, 1) }), state(3, { scores: scores(6, 1) })), 'move', 'a lead kept is no lead taken');
+  assert.equal(moveSound(base, base), null);
+  let { model } = run(init({ id: 'g1' }), loaded(base));
+  let out = update(model, { type: 'server', msg: { type: 'move', state: state(3) }, at: 1 });
+  assert.deepEqual(out.effects.filter((e) => e.type === 'sound'), [{ type: 'sound', kind: 'move' }]);
+  const ended = state(3, { status: 'finished', to_move: null, result: '1-0', winner: 'white', end_reason: 'no_moves' });
+  out = update(model, { type: 'server', msg: { type: 'end', state: ended }, at: 1 });
+  assert.deepEqual(out.effects.filter((e) => e.type === 'sound'), [{ type: 'sound', kind: 'end' }]);
+  // A 5-minute clock: the sound under 10 seconds, once.
+  const clock = { control: { initial_s: 300, increment_s: 0 }, label: '5+0', white_ms: 12000, black_ms: 15000, running: 'white', deadline: null, now: 0 };
+  const lowSound = (effects) => effects.some((e) => (e.type === 'sound' && e.kind === 'low') || (e.type === 'announceLow' && e.sound));
+  ({ model } = run(init({ id: 'g1' }), loaded(state(2, { clock }))));
+  out = update(model, { type: 'clockTick', at: 1000 });
+  assert.ok(!lowSound(out.effects), 'said (under 20 s) but not sounded at 11 s');
+  out = update(out.model, { type: 'clockTick', at: 2500 });
+  assert.deepEqual(out.effects, [{ type: 'sound', kind: 'low' }]);
+  assert.ok(!lowSound(update(out.model, { type: 'clockTick', at: 3000 }).effects), 'once');
+  // A 15-second clock: sounded with the low-time notice, at 5 seconds.
+  const short = { ...clock, control: { initial_s: 15, increment_s: 0 }, label: '15s+0', white_ms: 6000 };
+  ({ model } = run(init({ id: 'g1' }), loaded(state(2, { clock: short }))));
+  assert.equal(update(model, { type: 'clockTick', at: 1500 }).effects.find((e) => e.type === 'announceLow').sound, true);
 });

@@ -251,3 +251,43 @@ test('a premove chosen on the opponent’s turn is played when their move arrive
   await annCtx.close();
   await benCtx.close();
 });
+
+test('moves sound through Web Audio until the sound switch, reached by keyboard, mutes them; the choice is remembered', async () => {
+  const ctx = await chrome.context({ locale: 'en-US' });
+  // Counts the tones the page starts.
+  await ctx.addInitScript(() => {
+    /** @type {any} */ (window).tones = 0;
+    const make = AudioContext.prototype.createOscillator;
+    AudioContext.prototype.createOscillator = function createOscillator() {
+      /** @type {any} */ (window).tones += 1;
+      return make.call(this);
+    };
+  });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/`);
+  await page.click('label.opponent:has(input[value="engine"])');
+  await page.click('form.newgame button[type="submit"]');
+  await page.waitForURL(/\/game\//);
+  const id = gameId(page);
+  await page.waitForSelector('main svg.board .can-move');
+  await clickMove(page, pick(await state(id)));
+  await waitMoves(page, 2);
+  await page.waitForFunction(() => /** @type {any} */ (window).tones >= 2);
+  // The switch: a labelled checkbox, turned off with the keyboard.
+  const box = page.getByRole('checkbox', { name: 'Sound' });
+  assert.equal(await box.isChecked(), true);
+  await box.focus();
+  await page.keyboard.press('Space');
+  assert.equal(await box.isChecked(), false);
+  assert.equal(await page.evaluate(() => localStorage.getItem('mabula:sound')), '0');
+  const before = await page.evaluate(() => /** @type {any} */ (window).tones);
+  await page.waitForSelector('main svg.board .can-move');
+  await clickMove(page, pick(await state(id)));
+  await waitMoves(page, 4);
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).tones), before, 'muted');
+  await page.reload();
+  await page.waitForSelector('main svg.board');
+  assert.equal(await page.getByRole('checkbox', { name: 'Sound' }).isChecked(), false, 'remembered');
+  noErrors(ctx);
+  await ctx.close();
+});

@@ -81,6 +81,8 @@ export function init({ id, replay = false, token = null, showGroups = false, aut
      * then (`{ notation, from, to }`), or null.
      */
     premove: /** @type {{ notation: string, from: string, to: string } | null} */ (null),
+    /** The low-time sound was played (once a game). */
+    lowSounded: false,
   };
 }
 
@@ -515,8 +517,32 @@ function accept(m, incoming, fx, { force = false, at = m.clockAt, msg = null } =
   return trackAway(n, at);
 }
 
-/** What screen readers and toasts say about a change. */
+/**
+ * Under this much time left (ms) on your own clock, the low-time sound plays (once a game; on the
+ * shortest clocks, whose low-time mark is lower, from that mark).
+ */
+export const LOW_SOUND_MS = 10000;
+
+/**
+ * The sound of the moves from `prev` to `next`: `lead` when the last mover took the lead (their
+ * largest group, none before larger than the opponent's, now is larger), else `move`; none
+ * without a new move.
+ */
+export function moveSound(prev, next) {
+  if (next.epoch !== prev.epoch || next.moves.length <= prev.moves.length) return null;
+  const mover = next.moves[next.moves.length - 1].side;
+  const before = prev.scores.largest;
+  const after = next.scores.largest;
+  const took = before[mover] <= before[other(mover)] && after[mover] > after[other(mover)];
+  return took ? 'lead' : 'move';
+}
+
+/** What screen readers and toasts say about a change, and the sounds it makes. */
 function news(m, prev, next, msg, fx) {
+  if (!m.replay) {
+    const sound = next.status === 'finished' && prev.status === 'playing' ? 'end' : moveSound(prev, next);
+    if (sound) fx.push({ type: 'sound', kind: sound });
+  }
   if (next.epoch !== prev.epoch) {
     fx.push({ type: 'announce', key: 'announce.undone' }, { type: 'toast', key: 'announce.undone' });
     return;
@@ -676,14 +702,21 @@ function timers(m, fx) {
   return n;
 }
 
-/** Says once per turn that your own clock runs low. */
+/** Says once per turn that your own clock runs low, and sounds once a game under 10 seconds. */
 function lowTime(m, at, fx) {
   const c = m.state?.clock;
-  if (!c || m.lowAnnounced || m.seats.length !== 1 || m.state.status !== 'playing') return m;
+  if (!c || m.seats.length !== 1 || m.state.status !== 'playing') return m;
   const side = m.seats[0];
   if (c.running !== side) return m;
   const left = clockLeft(m, side, at);
-  if (left > lowAt(c.control)) return m;
-  fx.push({ type: 'announceLow', ms: left, days: 'days' in c.control });
+  // Under 10 seconds, or the low-time mark of the shortest clocks where that is lower.
+  const sound = !m.lowSounded && left < Math.min(LOW_SOUND_MS, lowAt(c.control)) && !('days' in c.control);
+  if (sound) m = { ...m, lowSounded: true };
+  if (m.lowAnnounced || left > lowAt(c.control)) {
+    if (sound) fx.push({ type: 'sound', kind: 'low' });
+    return m;
+  }
+  // Said and sounded at once: one effect.
+  fx.push({ type: 'announceLow', ms: left, days: 'days' in c.control, sound });
   return { ...m, lowAnnounced: true };
 }

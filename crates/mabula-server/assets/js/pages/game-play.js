@@ -5,6 +5,7 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { other, canOfferDraw, canAbort } from './game-model.js';
+import { soundOn, setSound } from '../sound.js';
 
 const Cap = { white: 'White', black: 'Black' };
 
@@ -44,4 +45,10 @@ export function playButtons(m, dispatch) {
       onclick: () => dispatch({ type: 'act', action: 'draw', ok: 'play.drawOfferedByYou' }) }, t(mine ? 'play.drawOffered' : 'play.drawOffer')));
   }
   return out;
+}
+
+/** The switch of the game's sounds (on unless muted; remembered for this browser). */
+export function soundToggle() {
+  const box = h('input', { type: 'checkbox', class: 'sound-toggle', checked: soundOn(), onchange: () => setSound(box.checked) });
+  return h('label', {}, box, h('span', { i18n: 'play.sound' }));
 }

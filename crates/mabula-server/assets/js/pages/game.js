@@ -25,7 +25,8 @@ import {
   init, update, other, isMyTurn, current, displayed, displayedScores, displayedToMove, boardMoves,
   hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, passMove, premoveMoves,
 } from './game-model.js';
-import { drawBanner, playButtons } from './game-play.js';
+import { drawBanner, playButtons, soundToggle } from './game-play.js';
+import { playSound } from '../sound.js';
 
 const GROUPS_KEY = 'mabula:showGroups';
 const AUTO_PASS_KEY = 'mabula:autoPass';
@@ -112,6 +113,7 @@ export function mount(main, { id, replay }) {
     h('label', {}, groupsToggle, h('span', { i18n: 'game.showGroups' })),
     autoPassLabel,
     hintsLabel,
+    replay ? null : soundToggle(),
     h('button', { type: 'button', class: 'btn small', i18n: 'game.flip', onclick: () => dispatch({ type: 'flip' }) }));
 
   const notationInput = h('input', {
@@ -248,7 +250,11 @@ export function mount(main, { id, replay }) {
         if (e.later) setTimeout(() => announce(tr(e.key, e.args)), 400);
         else announce(tr(e.key, e.args));
         break;
+      case 'sound':
+        playSound(e.kind);
+        break;
       case 'announceLow':
+        if (e.sound) playSound('low');
         announce(t('game.lowTime', { time: formatClock(e.ms, { days: e.days }) }));
         break;
       case 'toast':
