@@ -291,3 +291,32 @@ test('moves sound through Web Audio until the sound switch, reached by keyboard,
   noErrors(ctx);
   await ctx.close();
 });
+
+test('on a phone held sideways (667x375) and upright (375x667) the game page does not scroll sideways and shows the whole board', async () => {
+  const ann = await player(`La${run}`);
+  const ben = await player(`Lb${run}`);
+  const id = await lobbyGame(ann, ben);
+  for (const [width, height] of [[667, 375], [375, 667]]) {
+    const phone = await player(`P${width}${run}`, { viewport: { width, height }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    // A player's page (the account's name in the top bar, clocks in the panel).
+    await phone.addCookies((await ann.cookies()).map((c) => ({ ...c })));
+    await phone.addInitScript((n) => { try { localStorage.setItem('mabula:account', n); } catch { /* none */ } }, ann.name);
+    const page = await phone.newPage();
+    await page.goto(`${BASE}/game/${id}`);
+    await page.waitForSelector('main svg.board .can-move');
+    await page.waitForSelector('.player .clock');
+    const box = await page.evaluate(() => {
+      const b = document.querySelector('main svg.board').getBoundingClientRect();
+      return { sw: document.documentElement.scrollWidth, iw: innerWidth, ih: innerHeight, left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+    });
+    assert.equal(box.iw, width, 'the page is not laid out wider than the screen');
+    assert.ok(box.sw <= box.iw, `no sideways scrolling (${box.sw} > ${box.iw})`);
+    assert.ok(box.left >= 0 && box.top >= 0 && box.right <= box.iw && box.bottom <= box.ih, `the whole board is in view: ${JSON.stringify(box)}`);
+    assert.ok(box.right - box.left >= 250, `the board is not tiny: ${JSON.stringify(box)}`);
+    await page.screenshot({ path: join(SHOTS, `playing-phone-${width}x${height}.png`) });
+    noErrors(phone);
+    await phone.close();
+  }
+  await ann.close();
+  await ben.close();
+});
