@@ -130,7 +130,10 @@ async fn engine_and_friend_games_of_logged_in_players_are_on_their_accounts() {
     assert_eq!(grant["state"]["players"]["black"]["name"], "eve");
     let code = grant["join_code"].as_str().expect("a join code");
     let (status, joined) = max
-        .post(&format!("/api/games/{friend_id}/join"), json!({"code": code}))
+        .post(
+            &format!("/api/games/{friend_id}/join"),
+            json!({"code": code}),
+        )
         .await;
     assert_eq!(status, 200, "{joined}");
     let (_, state) = Player::guest(&bases[0])
@@ -188,7 +191,7 @@ async fn engine_and_friend_games_of_logged_in_players_are_on_their_accounts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_draw_offered_on_one_instance_and_accepted_on_another_ends_the_game_once_rated_as_a_draw()
- {
+{
     let dir = tempfile::tempdir().expect("dir");
     let nodes = instances(&dir).await;
     let bases = bases(&nodes);
@@ -218,7 +221,10 @@ async fn a_draw_offered_on_one_instance_and_accepted_on_another_ends_the_game_on
         (409, Some("draw_offer_pending"))
     );
     let (status, none) = ann.on(&at(1)).post(&decline, json!({})).await;
-    assert_eq!((status, none["code"].as_str()), (409, Some("no_draw_offer")));
+    assert_eq!(
+        (status, none["code"].as_str()),
+        (409, Some("no_draw_offer"))
+    );
 
     // Ben declines on instance 1: Ann may not offer again until four more moves are played.
     let (status, declined) = ben.on(&at(1)).post(&decline, json!({})).await;
@@ -242,7 +248,11 @@ async fn a_draw_offered_on_one_instance_and_accepted_on_another_ends_the_game_on
     let moved = ann.on(&at(0)).play_first_legal(&id).await;
     assert_eq!(moved["draw_offer"], "white", "the offerer's move keeps it");
     let moved = ben.on(&at(1)).play_first_legal(&id).await;
-    assert_eq!(moved["draw_offer"], Value::Null, "the other side's move clears it");
+    assert_eq!(
+        moved["draw_offer"],
+        Value::Null,
+        "the other side's move clears it"
+    );
 
     // Ben offers on instance 1 (his offer was never declined); Ann accepts on two instances at
     // once: one acceptance ends the game, the other finds it over.
@@ -250,10 +260,7 @@ async fn a_draw_offered_on_one_instance_and_accepted_on_another_ends_the_game_on
     assert_eq!(status, 200, "{offered}");
     assert_eq!(offered["draw_offer"], "black");
     let (ann0, ann2) = (ann.on(&at(0)), ann.on(&at(2)));
-    let (a, b) = tokio::join!(
-        ann0.post(&draw, json!({})),
-        ann2.post(&draw, json!({}))
-    );
+    let (a, b) = tokio::join!(ann0.post(&draw, json!({})), ann2.post(&draw, json!({})));
     let mut statuses = [a.0, b.0];
     statuses.sort();
     assert_eq!(statuses, [200, 409], "{} / {}", a.1, b.1);

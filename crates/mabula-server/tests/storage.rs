@@ -55,6 +55,8 @@ fn sample_game(id: &str) -> StoredGame {
         hints: [0, 0],
         pair: Some(PairHalf::First),
         undo_offer: None,
+        draw_offer: None,
+        draw_refused: [None, None],
         engine_owner: None,
         players: [
             Some(Player {
@@ -149,6 +151,9 @@ async fn storage_contract(url: &str) {
         moves: 1,
     });
     live.rematch_id = Some("kkkkkkkkkk".into());
+    // A draw offer, and the move count of a declined one.
+    live.draw_offer = Some(Color::Black);
+    live.draw_refused = [Some(2), None];
     assert!(
         store
             .write(change(&live, 6, MovesChange::None))
@@ -160,6 +165,8 @@ async fn storage_contract(url: &str) {
     assert_eq!(back.black_token, Some([1; 32]));
     assert_eq!(back.undo_offer, live.undo_offer);
     assert_eq!(back.rematch_id.as_deref(), Some("kkkkkkkkkk"));
+    assert_eq!(back.draw_offer, Some(Color::Black));
+    assert_eq!(back.draw_refused, [Some(2), None]);
 
     // Engine moves: an orphan is claimed once.
     let mut other = sample_game("qqqqqqqqqq");

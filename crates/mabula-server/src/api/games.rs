@@ -137,7 +137,9 @@ pub async fn join(
     MaybeSession(session): MaybeSession,
     JsonBody(req): JsonBody<JoinRequest>,
 ) -> Result<Json<SeatGrant>, ApiError> {
-    Ok(Json(app.games.join(&id, &req.code, session.as_ref()).await?))
+    Ok(Json(
+        app.games.join(&id, &req.code, session.as_ref()).await?,
+    ))
 }
 
 /// Play a move.

@@ -20,11 +20,7 @@ use std::sync::Arc;
 impl Games {
     /// Offers a draw for the holder of `token`, or accepts the other side's standing offer (the
     /// game ends as a draw, rated as one when rated).
-    pub async fn draw(
-        self: &Arc<Games>,
-        id: &str,
-        token: &Caller,
-    ) -> Result<GameState, ApiError> {
+    pub async fn draw(self: &Arc<Games>, id: &str, token: &Caller) -> Result<GameState, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
         self.enforce_clock(&h, &mut slot).await?;
@@ -66,11 +62,7 @@ impl Games {
 
     /// Aborts the game for the holder of `token`, before each side has made its first move: it
     /// ends with no result and no rating.
-    pub async fn abort(
-        self: &Arc<Games>,
-        id: &str,
-        token: &Caller,
-    ) -> Result<GameState, ApiError> {
+    pub async fn abort(self: &Arc<Games>, id: &str, token: &Caller) -> Result<GameState, ApiError> {
         let h = self.handle(id).await?;
         let mut slot = h.slot.lock().await;
         let (seats, state) = self
