@@ -679,6 +679,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/games/{id}/abort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Abort the game before each side has made its first move: no result, no rating change. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Game id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["Empty"];
+                };
+            };
+            responses: {
+                /** @description The game, ended as `aborted` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GameState"];
+                    };
+                };
+                /** @description The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                401: components["responses"]["NoToken"];
+                /** @description The token holds no seat in this game (`token_invalid`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                404: components["responses"]["NoSuchGame"];
+                /** @description The game is over, or both sides have moved already (`game_over`, `abort_too_late`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                415: components["responses"]["NotJson"];
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/games/{id}/claim": {
         parameters: {
             query?: never;
@@ -738,6 +814,158 @@ export interface paths {
                 };
                 404: components["responses"]["NoSuchGame"];
                 /** @description The game is over, or the win cannot be claimed (yet): `Retry-After` says when (`game_over`, `claim_not_allowed`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                415: components["responses"]["NotJson"];
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{id}/draw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Offer a draw, or accept the opponent's standing offer (the game ends as a draw). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Game id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["Empty"];
+                };
+            };
+            responses: {
+                /** @description The state with the offer (`draw_offer`), or the game drawn (`draw_agreed`) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GameState"];
+                    };
+                };
+                /** @description The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                401: components["responses"]["NoToken"];
+                /** @description The token holds no seat in this game (`token_invalid`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                404: components["responses"]["NoSuchGame"];
+                /** @description The game is over, is not between two people, your offer stands already, or your last offer was declined fewer than 4 moves ago (`game_over`, `draw_not_allowed`, `draw_offer_pending`, `draw_offer_too_soon`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                415: components["responses"]["NotJson"];
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/games/{id}/draw/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline the opponent's draw offer. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Game id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["Empty"];
+                };
+            };
+            responses: {
+                /** @description The state without the offer */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GameState"];
+                    };
+                };
+                /** @description The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                401: components["responses"]["NoToken"];
+                /** @description The token holds no seat in this game (`token_invalid`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                404: components["responses"]["NoSuchGame"];
+                /** @description The game is over, or the opponent offers no draw (`game_over`, `draw_not_allowed`, `no_draw_offer`) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -2668,7 +2896,7 @@ export interface components {
          * @description Why a game ended.
          * @enum {string}
          */
-        EndReason: "no_moves" | "resigned_white" | "resigned_black" | "declared" | "timeout_white" | "timeout_black" | "aborted" | "abandoned_white" | "abandoned_black";
+        EndReason: "no_moves" | "resigned_white" | "resigned_black" | "declared" | "timeout_white" | "timeout_black" | "aborted" | "abandoned_white" | "abandoned_black" | "draw_agreed";
         /** @description The engine's seat in an engine game. */
         EngineSettings: {
             /** @description The engine's colour. */
@@ -2695,7 +2923,7 @@ export interface components {
          * @description The stable codes of API errors (see `docs/api.md`, section 2).
          * @enum {string}
          */
-        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down";
+        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down" | "draw_not_allowed" | "draw_offer_pending" | "draw_offer_too_soon" | "no_draw_offer" | "abort_too_late";
         /** @description The evaluation graph of a game and the notes on its moves. */
         GameAnalysis: {
             /** @description Blunders and mistakes of each side: `{white: {blunders, mistakes}, black: ...}`. */
@@ -2736,6 +2964,7 @@ export interface components {
              * @description Creation time, ms since the epoch.
              */
             created_at: number;
+            draw_offer?: null | components["schemas"]["Side"];
             end_reason?: null | components["schemas"]["EndReason"];
             /** @description The engine is computing or queued. */
             engine_thinking: boolean;
@@ -2789,6 +3018,12 @@ export interface components {
              * @description Last change, ms since the epoch.
              */
             updated_at: number;
+            /**
+             * Format: int64
+             * @description The stored version of the game: every change, the rating of a finished game included,
+             *     adds one, so of two states of a game the one with the higher version is the newer.
+             */
+            version: number;
             winner?: null | components["schemas"]["Side"];
             /** @description The seats of the request's token (HTTP answers and `sync` only). */
             you?: components["schemas"]["Side"][] | null;
