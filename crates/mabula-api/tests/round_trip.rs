@@ -211,9 +211,10 @@ fn requests_and_grants_read_back_the_same() {
         state: a_state(),
         analysis: an_analysis(),
     });
+    round_trip(&ErrorBody::new(ErrorCode::IllegalMove, "illegal move"));
     round_trip(&ErrorBody {
-        code: ErrorCode::IllegalMove,
-        message: "illegal move".into(),
+        rule: Some(mabula_api::error::Rule::PasswordCommon),
+        ..ErrorBody::new(ErrorCode::InvalidAccount, "common")
     });
 }
 
