@@ -399,6 +399,9 @@ impl Accounts {
             .db()
             .create_session(&id_hash, &key, &csrf, &device_label(user_agent), now_ms())
             .await?;
+        // A log-in is a sign of life (the session's own uses are noted from a minute on).
+        let now = now_ms();
+        self.store.db().touch_account(&key, now, now).await?;
         let device = if new_device {
             let device = auth::new_token();
             self.store

@@ -231,7 +231,8 @@ impl Db {
     }
 
     /// Deletes account `key` if its password hash is still `hash`: its games name `label` in
-    /// its place and lose their tie to it, its rating history goes, its seeks and the
+    /// its place, as name and as account key (no account ever has it: see
+    /// [`DELETED_PREFIX`](crate::services::accounts::DELETED_PREFIX)), its rating history goes, its seeks and the
     /// challenges to it go, and its sessions, ratings, devices and follows go with the row. The
     /// name is kept in `retired_names`. Answers what changed, or `None` when the account is
     /// gone or its password changed meanwhile.
@@ -254,9 +255,9 @@ impl Db {
             }
             let mut changed = Vec::new();
             for sql in [
-                "UPDATE games SET white_account = NULL, white_name = $2, version = version + 1 \
+                "UPDATE games SET white_account = $2, white_name = $2, version = version + 1 \
                  WHERE white_account = $1 RETURNING id, version",
-                "UPDATE games SET black_account = NULL, black_name = $2, version = version + 1 \
+                "UPDATE games SET black_account = $2, black_name = $2, version = version + 1 \
                  WHERE black_account = $1 RETURNING id, version",
             ] {
                 let rows = sqlx::query(sql)
