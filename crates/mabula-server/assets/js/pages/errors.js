@@ -11,10 +11,19 @@ const KNOWN = new Set([
   'invalid_record', 'rate_limited', 'internal', 'shutting_down',
   'undo_not_allowed', 'not_logged_in', 'csrf_failed', 'login_failed', 'name_taken', 'invalid_account',
   'player_not_found', 'seek_not_found', 'seek_not_for_you', 'unavailable', 'busy', 'too_many_connections',
+  'wrong_password', 'session_not_found',
 ]);
+
+/** The rules of names and passwords an `invalid_account` error can name (lang: `rule.*`). */
+export const RULES = [
+  'name_length', 'name_start', 'name_characters', 'name_reserved', 'name_control',
+  'password_short', 'password_long', 'password_has_name', 'password_common', 'password_repeated',
+];
 
 /** A translated sentence for an ApiError (or any error). */
 export function errorText(err) {
   const code = err && err.code;
+  // A broken rule of names and passwords is named, so the person knows what to change.
+  if (code === 'invalid_account' && RULES.includes(err.rule)) return t(`rule.${err.rule}`);
   return t(KNOWN.has(code) ? `error.${code}` : 'error.unknown');
 }
