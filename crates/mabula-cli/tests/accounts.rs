@@ -533,3 +533,29 @@ async fn a_declined_challenge_is_told_to_the_challenger() {
     assert_eq!(declined["seek_id"], id);
     assert_eq!(declined["by"], "Pia");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logging_out_everywhere_also_forgets_the_trusted_devices() {
+    let n = nodes().await;
+    let mut ivy = Player::sign_up(&n.bases[0], "ivy").await;
+    assert!(ivy.device.is_some(), "sign-up trusts this browser");
+    // Strangers lock the name for strangers; Ivy's trusted browser still logs in.
+    let mut stranger = Player::guest(&n.bases[1]);
+    for _ in 0..5 {
+        let (status, _) = stranger
+            .start_session("/api/session", json!({"name": "ivy", "password": "guess guess"}))
+            .await;
+        assert_eq!(status, 401);
+    }
+    let (status, body) = ivy
+        .start_session("/api/session", json!({"name": "ivy", "password": PASSWORD}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+
+    // Log out everywhere: the browser is no longer trusted, so the lock holds for it too.
+    assert_eq!(ivy.on(&n.bases[2]).delete("/api/sessions").await, 204);
+    let (status, body) = ivy
+        .start_session("/api/session", json!({"name": "ivy", "password": PASSWORD}))
+        .await;
+    assert_eq!((status, body["code"].as_str()), (429, Some("rate_limited")), "{body}");
+}

@@ -30,6 +30,9 @@ export function mount(main, { name }) {
   };
   let unmounted = false;
   let resizeTimer = null;
+  /** Whether I follow this player (null until known), and whether they are online. */
+  let following = null;
+  let online = false;
 
   const setTitle = () => { document.title = `${profile ? profile.name : name} · Mabula`; };
   setTitle();
@@ -116,10 +119,6 @@ export function mount(main, { name }) {
           h('p', { class: 'muted' }, isMe(profile.name) ? t('profile.you', { date: since }) : t('profile.since', { date: since })))),
       h('div', { class: 'row-buttons' }, ...buttons));
   }
-
-  /** Whether I follow this player (null until known), and whether they are online. */
-  let following = null;
-  let online = false;
 
   /** The follow button: its state is read once, then kept from its own answers. */
   function followButton() {
