@@ -406,6 +406,10 @@ fn every_lobby_message_reads_as_the_clients_type() {
         },
         LobbyMessage::Game { game_id: "g1" },
         LobbyMessage::Turn { game_id: "g2" },
+        LobbyMessage::Declined {
+            seek_id: "s1",
+            by: "Pia",
+        },
         LobbyMessage::Error {
             code: ErrorCode::Unavailable,
             message: "later",

@@ -5,7 +5,7 @@
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../api.js';
-import { myName } from '../session.js';
+import { myName, sessionReady } from '../session.js';
 
 /** How often the card is read again (ms). */
 const EVERY_MS = 30_000;
@@ -51,7 +51,8 @@ export function followingCard() {
     }
   }
 
-  refresh();
+  // Who is logged in is known first (a page loaded from its address reads it as it starts).
+  sessionReady().then(refresh, refresh);
   const timer = setInterval(refresh, EVERY_MS);
   return {
     el,

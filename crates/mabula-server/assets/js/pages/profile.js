@@ -33,6 +33,8 @@ export function mount(main, { name }) {
   /** Whether I follow this player (null until known), and whether they are online. */
   let following = null;
   let online = false;
+  /** The follow button had the focus before it was drawn again. */
+  let refocus = false;
 
   const setTitle = () => { document.title = `${profile ? profile.name : name} · Mabula`; };
   setTitle();
@@ -130,13 +132,14 @@ export function mount(main, { name }) {
         try {
           if (following) await api.unfollow(profile.name);
           else await api.follow(profile.name);
-          following = !following;
-          announce(t(following ? 'profile.followed' : 'profile.unfollowed', { name: profile.name }));
+          announce(t(following ? 'profile.unfollowed' : 'profile.followed', { name: profile.name }));
+          // Read again: whether they are online comes with the list.
+          following = null;
         } catch (err) {
           toast(errorText(err), 'error');
         }
+        refocus = true;
         renderHead();
-        /** @type {HTMLElement | null} */ (head.querySelector('.follow-button'))?.focus();
       },
     });
     if (following === null) {
@@ -146,6 +149,8 @@ export function mount(main, { name }) {
         following = !!row;
         online = !!row && row.online;
         renderHead();
+        if (refocus) /** @type {HTMLElement | null} */ (head.querySelector('.follow-button'))?.focus();
+        refocus = false;
       }).catch(() => { following = false; if (!unmounted) renderHead(); });
     }
     return button;
