@@ -543,7 +543,10 @@ async fn logging_out_everywhere_also_forgets_the_trusted_devices() {
     let mut stranger = Player::guest(&n.bases[1]);
     for _ in 0..5 {
         let (status, _) = stranger
-            .start_session("/api/session", json!({"name": "ivy", "password": "guess guess"}))
+            .start_session(
+                "/api/session",
+                json!({"name": "ivy", "password": "guess guess"}),
+            )
             .await;
         assert_eq!(status, 401);
     }
@@ -557,5 +560,9 @@ async fn logging_out_everywhere_also_forgets_the_trusted_devices() {
     let (status, body) = ivy
         .start_session("/api/session", json!({"name": "ivy", "password": PASSWORD}))
         .await;
-    assert_eq!((status, body["code"].as_str()), (429, Some("rate_limited")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("rate_limited")),
+        "{body}"
+    );
 }

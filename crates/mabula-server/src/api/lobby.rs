@@ -260,7 +260,7 @@ async fn lobby_session(
                     tracing::debug!("cannot keep the seeks of {key} alive: {}", e.message);
                 }
                 // A sign of life every minute (the store writes at most that often anyway).
-                if beats % 12 == 0 && let Err(e) = app.follows.seen(key).await {
+                if beats.is_multiple_of(12) && let Err(e) = app.follows.seen(key).await {
                     tracing::debug!("cannot note a sign of life of {key}: {}", e.message);
                 }
                 beats = beats.wrapping_add(1);
