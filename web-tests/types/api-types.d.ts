@@ -37,6 +37,12 @@ export type Seek = Schemas['SeekView'];
 export type SeekRequest = Schemas['SeekRequest'];
 export type SeekList = Schemas['SeekList'];
 export type Started = Schemas['Started'];
+export type SessionList = Schemas['SessionList'];
+export type SessionInfo = Schemas['SessionInfo'];
+export type SessionsEnded = Schemas['SessionsEnded'];
+export type FollowingList = Schemas['FollowingList'];
+export type Followed = Schemas['Followed'];
+export type OnlineCount = Schemas['OnlineCount'];
 
 /** What a game's WebSocket sends (docs/api.md, "Live updates"). */
 export type GameMessage =
@@ -54,6 +60,7 @@ export type LobbyMessage =
   | { type: 'seeks'; seeks: Seek[] }
   | { type: 'game'; game_id: string }
   | { type: 'turn'; game_id: string }
+  | { type: 'declined'; seek_id: string; by: string }
   | { type: 'status'; status: 'connecting' | 'online' | 'reconnecting' | 'offline' };
 
 /** The calls of `api` in api.js: each answers the body its endpoint documents. */
@@ -78,6 +85,16 @@ export interface Api {
   logOutEverywhere(): Promise<null>;
   claim(games: { id: string; token: string }[]): Promise<ClaimAnswer>;
   myTurn(): Promise<TurnList>;
+  changePassword(current: string, next: string): Promise<null>;
+  sessions(): Promise<SessionList>;
+  endSession(id: string): Promise<null>;
+  endOtherSessions(): Promise<SessionsEnded>;
+  deleteAccount(password: string): Promise<null>;
+  exportPath(): string;
+  follow(name: string): Promise<null>;
+  unfollow(name: string): Promise<null>;
+  following(): Promise<FollowingList>;
+  online(): Promise<OnlineCount>;
   seeks(): Promise<SeekList>;
   openSeek(seek: SeekRequest): Promise<Seek>;
   cancelSeek(id: string): Promise<null>;

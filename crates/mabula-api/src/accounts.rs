@@ -53,3 +53,83 @@ pub struct TurnList {
     /// Their ids, the most urgent first.
     pub games: Vec<String>,
 }
+
+/// A change of password: the current one, and the new one (held to the sign-up rules).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    /// The account's password now.
+    pub current: String,
+    /// The new password: 8 to 128 characters, not containing the name, not a common one.
+    pub new: String,
+}
+
+/// The password that confirms the account's deletion.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccountDeletion {
+    /// The account's password.
+    pub password: String,
+}
+
+/// One session of the account (a browser or program logged in).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SessionInfo {
+    /// The session's id, to end it with `DELETE /api/account/sessions/{id}` (not its secret).
+    pub id: String,
+    /// When it began (ms since the epoch).
+    pub created_at: i64,
+    /// When it was last used, to the minute (ms since the epoch).
+    pub last_used_at: i64,
+    /// The device, as its User-Agent reads: `Firefox on Linux`, `Safari on iPhone`, ...
+    pub device: String,
+    /// Whether it is the session of this request.
+    pub current: bool,
+}
+
+/// The sessions of the account.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SessionList {
+    /// The sessions, the latest used first.
+    pub sessions: Vec<SessionInfo>,
+}
+
+/// How many sessions a request ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct SessionsEnded {
+    /// The number of sessions ended.
+    pub ended: u64,
+}
+
+/// Everything the site keeps of a player, as one JSON download (`GET /api/account/export`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AccountExport {
+    /// When it was made (ms since the epoch).
+    pub exported_at: i64,
+    /// The profile: name, when the account was made, ratings and results.
+    pub profile: crate::players::Profile,
+    /// Every point of the rating history.
+    pub rating_history: Vec<crate::players::RatingPoint>,
+    /// The account's games, the newest first, each with its moves and record.
+    pub games: Vec<ExportGame>,
+    /// Whether there were more games than one export holds (the oldest were left out).
+    pub games_truncated: bool,
+    /// The account's sessions.
+    pub sessions: Vec<SessionInfo>,
+    /// The names of the players the account follows.
+    pub following: Vec<String>,
+    // Chat lines (issue 36): the lead adds the account's chat lines here once the chat table is
+    // merged, e.g. `pub chat_lines: Vec<ChatLineExport>`.
+}
+
+/// One game of an export.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct ExportGame {
+    /// The game as the player's history lists it.
+    #[serde(flatten)]
+    pub game: crate::players::PlayerGame,
+    /// The moves, in order, in the rules' notation.
+    pub moves: Vec<String>,
+    /// The game's record (the same text as `GET /api/games/{id}/record`).
+    pub record: String,
+}

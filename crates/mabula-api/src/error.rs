@@ -107,6 +107,10 @@ pub enum ErrorCode {
     NoDrawOffer,
     /// An abort after each side has made its first move.
     AbortTooLate,
+    /// The password given to confirm an account's change is not the account's.
+    WrongPassword,
+    /// The account has no session with this id.
+    SessionNotFound,
 }
 
 impl ErrorCode {
@@ -116,8 +120,9 @@ impl ErrorCode {
         match self {
             MalformedJson | BadRequest | BadNotation => 400,
             TokenMissing | NotLoggedIn | LoginFailed => 401,
-            TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou => 403,
-            GameNotFound | NotFound | PlayerNotFound | SeekNotFound => 404,
+            TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
+            | WrongPassword => 403,
+            GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound => 404,
             MethodNotAllowed => 405,
             NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
             | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
@@ -143,4 +148,46 @@ pub struct ErrorBody {
     pub code: ErrorCode,
     /// English, for people.
     pub message: String,
+    /// With `invalid_account`: which rule the name or password breaks, one of [`Rule`]'s names
+    /// (`password_common`, `name_reserved`, ...), so that a page can say it in its language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+}
+
+impl ErrorBody {
+    /// A body with a code and a message (and no rule).
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ErrorBody {
+        ErrorBody {
+            code,
+            message: message.into(),
+            rule: None,
+        }
+    }
+}
+
+/// The rules of account names and passwords, named in an `invalid_account` error's `rule`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// A name has 3 to 20 characters.
+    NameLength,
+    /// A name starts with a letter.
+    NameStart,
+    /// A name has only letters a-z, digits, `_` and `-`.
+    NameCharacters,
+    /// The name is reserved (it reads as something other than a person, or it belonged to a
+    /// deleted account).
+    NameReserved,
+    /// A name has no control characters.
+    NameControl,
+    /// A password has at least 8 characters.
+    PasswordShort,
+    /// A password has at most 128 characters.
+    PasswordLong,
+    /// A password does not contain the name.
+    PasswordHasName,
+    /// A password is not one of the most common ones.
+    PasswordCommon,
+    /// A password is not one character repeated.
+    PasswordRepeated,
 }

@@ -15,6 +15,7 @@
 //! - [`analysis`]: the analysis board's answers and requests.
 //! - [`accounts`], [`players`], [`lobby`]: accounts and sessions, profiles and ratings, seeks
 //!   and the lobby's socket.
+//! - [`follows`]: following players, their live games, and who is online.
 //! - [`error`]: the error body and its stable codes.
 //!
 //! Sides are [`mabula::Color`]s, written `"white"` and `"black"`; positions and moves are the
@@ -24,6 +25,7 @@ pub mod accounts;
 pub mod analysis;
 pub mod clock;
 pub mod error;
+pub mod follows;
 pub mod game;
 pub mod lobby;
 pub mod players;

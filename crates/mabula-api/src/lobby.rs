@@ -113,6 +113,13 @@ pub enum LobbyMessage<'a> {
         /// The game's id.
         game_id: &'a str,
     },
+    /// A challenge of yours was declined.
+    Declined {
+        /// The challenge's id.
+        seek_id: &'a str,
+        /// The name of the player who declined it.
+        by: &'a str,
+    },
     /// Something went wrong.
     Error {
         /// Stable code.
@@ -156,6 +163,13 @@ pub enum OwnedLobbyMessage {
         /// The game's id.
         game_id: String,
     },
+    /// A challenge of yours was declined.
+    Declined {
+        /// The challenge's id.
+        seek_id: String,
+        /// The name of the player who declined it.
+        by: String,
+    },
     /// Something went wrong.
     Error {
         /// Stable code.
@@ -175,6 +189,7 @@ impl OwnedLobbyMessage {
             }
             OwnedLobbyMessage::Game { game_id } => LobbyMessage::Game { game_id },
             OwnedLobbyMessage::Turn { game_id } => LobbyMessage::Turn { game_id },
+            OwnedLobbyMessage::Declined { seek_id, by } => LobbyMessage::Declined { seek_id, by },
             OwnedLobbyMessage::Error { code, message } => LobbyMessage::Error {
                 code: *code,
                 message,

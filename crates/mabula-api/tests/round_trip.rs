@@ -213,9 +213,10 @@ fn requests_and_grants_read_back_the_same() {
         state: a_state(),
         analysis: an_analysis(),
     });
+    round_trip(&ErrorBody::new(ErrorCode::IllegalMove, "illegal move"));
     round_trip(&ErrorBody {
-        code: ErrorCode::IllegalMove,
-        message: "illegal move".into(),
+        rule: Some(mabula_api::error::Rule::PasswordCommon),
+        ..ErrorBody::new(ErrorCode::InvalidAccount, "common")
     });
 }
 
@@ -407,6 +408,10 @@ fn every_lobby_message_reads_as_the_clients_type() {
         },
         LobbyMessage::Game { game_id: "g1" },
         LobbyMessage::Turn { game_id: "g2" },
+        LobbyMessage::Declined {
+            seek_id: "s1",
+            by: "Pia",
+        },
         LobbyMessage::Error {
             code: ErrorCode::Unavailable,
             message: "later",

@@ -614,7 +614,13 @@ async fn flood_seeks(database: &str) {
                 expires_at: now + 3_600_000,
                 address: format!("10.0.{}.{}", a / 200, a % 200),
             };
-            assert!(store.db().insert_seek(&seek, None).await.expect("stored"));
+            assert!(
+                store
+                    .db()
+                    .insert_seek(&seek, None, None)
+                    .await
+                    .expect("stored")
+            );
         }
     }
     store.close().await;

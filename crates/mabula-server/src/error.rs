@@ -14,7 +14,7 @@ use crate::model::Refusal;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-pub use mabula_api::error::{ErrorBody, ErrorCode};
+pub use mabula_api::error::{ErrorBody, ErrorCode, Rule};
 
 /// The HTTP status that goes with `code` (its number is the API crate's).
 pub fn status_of(code: ErrorCode) -> StatusCode {
@@ -31,6 +31,8 @@ pub struct ApiError {
     pub message: String,
     /// Seconds after which to retry (for `rate_limited`).
     pub retry_after: Option<u64>,
+    /// The rule of names and passwords broken (for `invalid_account`).
+    pub rule: Option<Rule>,
 }
 
 impl ApiError {
@@ -40,6 +42,15 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after: None,
+            rule: None,
+        }
+    }
+
+    /// `invalid_account` naming the `rule` broken.
+    pub fn broken_rule(rule: Rule, message: impl Into<String>) -> ApiError {
+        ApiError {
+            rule: Some(rule),
+            ..ApiError::new(ErrorCode::InvalidAccount, message)
         }
     }
 
@@ -140,8 +151,8 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = status_of(self.code);
         let body = ErrorBody {
-            code: self.code,
-            message: self.message,
+            rule: self.rule,
+            ..ErrorBody::new(self.code, self.message)
         };
         let mut response = (status, axum::Json(body)).into_response();
         if let Some(secs) = self.retry_after

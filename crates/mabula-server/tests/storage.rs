@@ -476,7 +476,7 @@ async fn abuse_tables(url: &str, two: bool) {
         assert!(dbs[0].create_account(&row).await.expect("stored"));
         let tries = (0..20).map(|i| {
             let (db, seek) = (dbs[i % 2].clone(), seek(i, account));
-            tokio::spawn(async move { db.insert_seek(&seek, Some(caps)).await })
+            tokio::spawn(async move { db.insert_seek(&seek, Some(caps), None).await })
         });
         let mut stored = 0;
         for t in tries {

@@ -1,5 +1,6 @@
 // The account corner of the top bar: "Log in" for a guest; for a logged-in player a button with
-// their name that opens a small menu (their profile, log out, log out everywhere). The menu is a
+// their name that opens a small menu (their profile, the lobby, the account page, log out, log
+// out everywhere). The menu is a
 // disclosure: Escape or a click elsewhere closes it, and focus goes back to the button.
 
 import { h, clear, toast } from './dom.js';
@@ -69,6 +70,7 @@ export function renderAccountNav() {
     h('ul', {},
       item({ href: `/@/${name}`, dataset: { nav: 'profile' }, onclick: () => setOpen(false) }, 'account.profile'),
       item({ href: '/lobby', onclick: () => setOpen(false) }, 'account.lobby'),
+      item({ href: '/account', class: 'account-settings', onclick: () => setOpen(false) }, 'account.settings'),
       item({ class: 'logout', onclick: () => doLogOut(false) }, 'account.logOut'),
       item({ class: 'logout-everywhere danger', onclick: () => doLogOut(true) }, 'account.logOutEverywhere')));
   el.append(button, menu);

@@ -6,10 +6,12 @@
 
 /** An error answered by the server (or a network failure, with code `network`). */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, rule = null) {
     super(message);
     this.status = status;
     this.code = code;
+    /** With `invalid_account`: the rule of names and passwords broken (`password_common`, …). */
+    this.rule = rule;
   }
 }
 
@@ -72,17 +74,19 @@ export async function request(method, path, { body, token, text = false, retried
   if (!res.ok) {
     let code = 'internal';
     let message = res.statusText;
+    let rule = null;
     try {
       const err = await res.json();
       code = err.code || code;
       message = err.message || message;
+      rule = err.rule || null;
     } catch { /* not JSON */ }
     // Another tab logged in or out meanwhile: read the session again and try once more.
     if (code === 'csrf_failed' && !retried && csrf.refresh) {
       await csrf.refresh();
       return request(method, path, { body, token, text, retried: true });
     }
-    throw new ApiError(res.status, code, message);
+    throw new ApiError(res.status, code, message, rule);
   }
   if (res.status === 204) return null;
   return text ? res.text() : res.json();
@@ -126,6 +130,18 @@ export const api = {
   logOutEverywhere: () => request('DELETE', '/api/sessions'),
   claim: (games) => request('POST', '/api/account/claim', { body: { games } }),
   myTurn: () => request('GET', '/api/account/turn'),
+  changePassword: (current, next) => request('POST', '/api/account/password', { body: { current, new: next } }),
+  sessions: () => request('GET', '/api/account/sessions'),
+  endSession: (id) => request('DELETE', `/api/account/sessions/${enc(id)}`),
+  endOtherSessions: () => request('DELETE', '/api/account/sessions'),
+  deleteAccount: (password) => request('DELETE', '/api/account', { body: { password } }),
+  exportPath: () => '/api/account/export',
+
+  // Following, and who is online.
+  follow: (name) => request('POST', `/api/players/${enc(name)}/follow`),
+  unfollow: (name) => request('DELETE', `/api/players/${enc(name)}/follow`),
+  following: () => request('GET', '/api/account/following'),
+  online: () => request('GET', '/api/online'),
 
   // The lobby.
   seeks: () => request('GET', '/api/seeks'),

@@ -6,7 +6,7 @@
 //   index.html        the shell: top bar, <main>, the shared SVG paints (marble gradients, wood)
 //   css/style.css     every style; light and dark themes; phone and desktop layouts
 //   js/app.js         this file: routes /, /lobby, /watch, /rules, /login, /@/{name}, /game/{id},
-//                     /replay/{id}, /analysis
+//                     /replay/{id}, /analysis, /account
 //   js/api.js         HTTP calls (with the session's CSRF token), seat tokens in localStorage,
 //                     the reconnecting WebSocket of a game
 //   js/session.js     who is logged in (name and CSRF token); log in, sign up, log out
@@ -20,7 +20,7 @@
 //   js/dom.js         element builders, live announcements, toasts, clipboard
 //   js/widgets.js     a game in a list, mode and result names
 //   js/pages/*.js     home, game (and replay), analysis, watch, rules, login, lobby, profile,
-//                     dialogs, error texts
+//                     account (password, sessions, data, deletion), dialogs, error texts
 
 import { LANGS, lang, setLang, loadLang, t } from './i18n.js';
 import { translateDom, clear, h } from './dom.js';
@@ -38,6 +38,7 @@ const analysis = () => import('./pages/analysis.js');
 const login = () => import('./pages/login.js');
 const lobby = () => import('./pages/lobby.js');
 const profile = () => import('./pages/profile.js');
+const account = () => import('./pages/account.js');
 
 /**
  * A shown page, and the module that shows one.
@@ -54,6 +55,7 @@ const ROUTES = [
   { re: /^\/(login|signup)\/?$/, page: login, nav: null, params: (m) => ({ signUp: m[1] === 'signup' }) },
   { re: /^\/@\/([A-Za-z0-9_-]{1,40})\/?$/, page: profile, nav: 'profile', params: (m) => ({ name: m[1] }) },
   { re: /^\/rules\/?$/, page: rules, nav: 'rules' },
+  { re: /^\/account\/?$/, page: account, nav: null },
   { re: /^\/analysis\/?$/, page: analysis, nav: null },
   { re: /^\/game\/([a-z0-9]+)\/?$/, page: game, nav: null, params: (m) => ({ id: m[1], replay: false }) },
   { re: /^\/replay\/([a-z0-9]+)\/?$/, page: game, nav: 'watch', params: (m) => ({ id: m[1], replay: true }) },

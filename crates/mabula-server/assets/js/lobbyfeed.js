@@ -167,6 +167,11 @@ function handle(msg) {
     } else {
       goToGame(msg.game_id);
     }
+  } else if (msg.type === 'declined') {
+    const text = t('notify.declined', { name: msg.by });
+    toast(text, 'info', 6000);
+    announce(text);
+    notify(text, { body: text, path: '/lobby', tag: `declined-${msg.seek_id}` });
   } else if (msg.type === 'turn') {
     if (location.pathname === `/game/${msg.game_id}`) return;
     const text = t('notify.yourTurn');

@@ -43,12 +43,21 @@ pub fn router() -> Router<AppState> {
         .route("/api/accounts", post(sign_up))
         .route("/api/session", post(log_in).get(whoami).delete(log_out))
         .route("/api/sessions", delete(log_out_everywhere))
+        .route("/api/account", delete(delete_account))
+        .route("/api/account/password", post(change_password))
+        .route(
+            "/api/account/sessions",
+            get(list_sessions).delete(end_other_sessions),
+        )
+        .route("/api/account/sessions/{id}", delete(end_session))
+        .route("/api/account/export", get(export))
         .route("/api/account/claim", post(claim))
         .route("/api/account/turn", get(my_turn))
 }
 
 pub use mabula_api::accounts::{
-    ClaimAnswer, ClaimGame, ClaimRequest, Credentials, SessionView, TurnList,
+    AccountDeletion, AccountExport, ClaimAnswer, ClaimGame, ClaimRequest, Credentials, ExportGame,
+    PasswordChange, SessionInfo, SessionList, SessionView, SessionsEnded, TurnList,
 };
 
 /// The value of cookie `name` in the request's headers.
@@ -61,6 +70,14 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(k, _)| *k == name)
         .map(|(_, v)| v.trim())
+}
+
+/// The request's User-Agent (empty when there is none or it is not text).
+fn user_agent(headers: &HeaderMap) -> &str {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
 }
 
 /// Whether the request came over HTTPS (directly or, as its proxy says, to the proxy).
@@ -175,7 +192,12 @@ pub async fn sign_up(
 ) -> Result<Response, ApiError> {
     let new = app
         .accounts
-        .sign_up(&req.name, &req.password, &client_key(client))
+        .sign_up(
+            &req.name,
+            &req.password,
+            &client_key(client),
+            user_agent(&headers),
+        )
         .await?;
     Ok(started(&headers, StatusCode::CREATED, new))
 }
@@ -205,6 +227,7 @@ pub async fn log_in(
             &req.password,
             &client_key(client),
             cookie(&headers, DEVICE_COOKIE),
+            user_agent(&headers),
         )
         .await?;
     Ok(started(&headers, StatusCode::OK, new))
@@ -251,10 +274,11 @@ fn cleared(headers: &HeaderMap) -> Response {
     response
 }
 
-/// Log out everywhere: every session of the account ends.
+/// Log out everywhere: every session of the account ends, and the devices trusted to log it in
+/// are forgotten.
 #[utoipa::path(delete, path = "/api/sessions", tag = "players",
     responses(
-        (status = 204, description = "Every session of the account ended; the cookie is cleared"),
+        (status = 204, description = "Every session of the account ended and its trusted devices forgotten; the cookie is cleared"),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
         (status = 429, response = super::docs::Throttled),
@@ -267,6 +291,173 @@ pub async fn log_out_everywhere(
 ) -> Result<Response, ApiError> {
     app.accounts.log_out_everywhere(&session).await?;
     Ok(cleared(&headers))
+}
+
+/// Change the password: the current one confirms it, the new one follows the sign-up rules, and
+/// every other session of the account ends (this one stays).
+#[utoipa::path(post, path = "/api/account/password", tag = "players", request_body = PasswordChange,
+    responses(
+        (status = 204, description = "The password is changed; every other session ended"),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`); the current password is wrong (`wrong_password`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 422, description = "The new password breaks a rule (`invalid_account`, with the `rule`)", body = ErrorBody),
+        (status = 429, description = "Too many requests, or too many wrong passwords in a quarter of an hour (`rate_limited`)", body = ErrorBody),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn change_password(
+    State(app): State<AppState>,
+    session: Session,
+    JsonBody(req): JsonBody<PasswordChange>,
+) -> Result<StatusCode, ApiError> {
+    app.accounts
+        .change_password(&session, &req.current, &req.new)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The sessions of the account, by device.
+#[utoipa::path(get, path = "/api/account/sessions", tag = "players",
+    responses(
+        (status = 200, description = "The sessions, the latest used first", body = SessionList),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn list_sessions(
+    State(app): State<AppState>,
+    session: Session,
+) -> Result<Json<SessionList>, ApiError> {
+    Ok(Json(SessionList {
+        sessions: sessions_of(&app, &session).await?,
+    }))
+}
+
+async fn sessions_of(app: &AppState, session: &Session) -> Result<Vec<SessionInfo>, ApiError> {
+    Ok(app
+        .accounts
+        .sessions(session)
+        .await?
+        .into_iter()
+        .map(|s| SessionInfo {
+            current: s.id_hash.as_slice() == session.id_hash.as_slice(),
+            id: crate::auth::hex(&s.id_hash),
+            created_at: s.created_at,
+            last_used_at: s.seen_at,
+            device: s.device,
+        })
+        .collect())
+}
+
+/// Log out one session of the account (another device, or this one).
+#[utoipa::path(delete, path = "/api/account/sessions/{id}", tag = "players",
+    params(("id" = String, Path, description = "The session's id, from the list")),
+    responses(
+        (status = 204, description = "The session ended"),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "The account has no session with this id (`session_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn end_session(
+    State(app): State<AppState>,
+    session: Session,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> Result<StatusCode, ApiError> {
+    app.accounts.end_session(&session, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Log out every other session of the account (this one stays).
+#[utoipa::path(delete, path = "/api/account/sessions", tag = "players",
+    responses(
+        (status = 200, description = "The other sessions ended", body = SessionsEnded),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn end_other_sessions(
+    State(app): State<AppState>,
+    session: Session,
+) -> Result<Json<SessionsEnded>, ApiError> {
+    Ok(Json(SessionsEnded {
+        ended: app.accounts.end_other_sessions(&session).await?,
+    }))
+}
+
+/// Delete the account, confirmed by its password: its sessions end, its seeks and challenges
+/// go, its unfinished games are resigned, its games stay under a replacement name
+/// (`deleted-` and six hex digits), its rating history goes, and its name is never given again.
+#[utoipa::path(delete, path = "/api/account", tag = "players", request_body = AccountDeletion,
+    responses(
+        (status = 204, description = "The account is deleted; the cookie is cleared"),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`); the password is wrong (`wrong_password`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, description = "Too many requests, or too many wrong passwords in a quarter of an hour (`rate_limited`)", body = ErrorBody),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn delete_account(
+    State(app): State<AppState>,
+    headers: HeaderMap,
+    session: Session,
+    JsonBody(req): JsonBody<AccountDeletion>,
+) -> Result<Response, ApiError> {
+    app.accounts.delete_account(&session, &req.password).await?;
+    Ok(cleared(&headers))
+}
+
+/// Download my data: the profile, ratings and their history, every game with its moves and
+/// record, the sessions and the players followed, as one JSON file.
+#[utoipa::path(get, path = "/api/account/export", tag = "players",
+    responses(
+        (status = 200, description = "The data (sent as an attachment, `mabula-NAME.json`)", body = AccountExport),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 429, description = "Too many requests, or more than 5 exports in an hour (`rate_limited`)", body = ErrorBody),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn export(State(app): State<AppState>, session: Session) -> Result<Response, ApiError> {
+    let account = app.players.account(&session.name).await?;
+    let (games, games_truncated) = app.players.export_games(&session.key).await?;
+    let export = AccountExport {
+        exported_at: crate::model::now_ms(),
+        rating_history: super::players::history_of(&app, &session.key).await?,
+        games: games
+            .into_iter()
+            .map(|g| ExportGame {
+                game: super::players::player_game(g.game, &account.name),
+                moves: g.moves,
+                record: g.record,
+            })
+            .collect(),
+        games_truncated,
+        sessions: sessions_of(&app, &session).await?,
+        following: app
+            .follows
+            .following(&session)
+            .await?
+            .players
+            .into_iter()
+            .map(|p| p.name)
+            .collect(),
+        // Chat lines (issue 36): the lead adds the account's chat lines here after merging the
+        // chat table.
+        profile: super::players::profile_of(&app, account).await?,
+    };
+    let disposition = format!("attachment; filename=\"mabula-{}.json\"", session.key);
+    let mut response = Json(export).into_response();
+    if let Ok(v) = HeaderValue::from_str(&disposition) {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(response)
 }
 
 /// Take guest games into the account: each seat a token holds and that has no account yet.

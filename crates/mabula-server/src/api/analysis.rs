@@ -158,13 +158,7 @@ pub async fn stream(
 }
 
 fn error_event(e: ApiError) -> Event {
-    json_event(
-        "error",
-        &ErrorBody {
-            code: e.code,
-            message: e.message,
-        },
-    )
+    json_event("error", &ErrorBody::new(e.code, e.message))
 }
 
 fn stopping() -> ApiError {

@@ -237,7 +237,7 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
     } else {
         message
     };
-    let body = serde_json::to_vec(&ErrorBody { code, message }).unwrap_or_default();
+    let body = serde_json::to_vec(&ErrorBody::new(code, message)).unwrap_or_default();
     let mut response = Response::from_parts(parts, Body::from(body));
     response.headers_mut().insert(
         header::CONTENT_TYPE,

@@ -8,7 +8,7 @@ use super::limits::client_key;
 use crate::auth::Session;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::{ClientAddr, JsonBody, MaybeSession};
-use crate::services::lobby::{LOBBY_DELAY, Listed, SeekRequest, SeekView, Shown};
+use crate::services::lobby::{KEEP_ALIVE_EVERY, LOBBY_DELAY, Listed, SeekRequest, SeekView, Shown};
 use crate::services::now_ms;
 use crate::store::Notice;
 use axum::extract::{Path, State};
@@ -165,13 +165,16 @@ async fn upgrade(
     Ok(response.map(axum::body::Body::new))
 }
 
-/// The message of a player's notice `what` (`game ID`, `turn ID`); `None` for a change of
-/// their challenges, which the seek list shows.
+/// The message of a player's notice `what` (`game ID`, `turn ID`, `declined ID BY`); `None`
+/// for a change of their challenges, which the seek list shows.
 fn user_message(what: &str) -> Option<String> {
     let mut words = what.split(' ');
-    match (words.next(), words.next()) {
-        (Some("game"), Some(id)) => Some(LobbyMessage::Game { game_id: id }.to_text()),
-        (Some("turn"), Some(id)) => Some(LobbyMessage::Turn { game_id: id }.to_text()),
+    match (words.next(), words.next(), words.next()) {
+        (Some("game"), Some(id), _) => Some(LobbyMessage::Game { game_id: id }.to_text()),
+        (Some("turn"), Some(id), _) => Some(LobbyMessage::Turn { game_id: id }.to_text()),
+        (Some("declined"), Some(id), Some(by)) => {
+            Some(LobbyMessage::Declined { seek_id: id, by }.to_text())
+        }
         _ => None,
     }
 }
@@ -199,6 +202,12 @@ async fn lobby_session(
     let mut own: Vec<Listed> = Vec::new();
     let mut own_stale = me.is_some();
     let mut window = (std::time::Instant::now(), 0u32);
+    // While it is open, the socket keeps its player's real-time seeks alive (they go about 20 s
+    // after the player's last lobby socket closes, on whatever instance) and notes the
+    // player's sign of life (who is online).
+    let mut alive = tokio::time::interval(KEEP_ALIVE_EVERY);
+    alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut beats = 0u32;
     loop {
         if own_stale && let Some(key) = &me {
             if shown.started() {
@@ -241,6 +250,21 @@ async fn lobby_session(
                 }
             },
             changed = public.changed() => if changed.is_err() { break },
+            _ = alive.tick(), if me.is_some() => {
+                let key = me.as_deref().unwrap_or_default();
+                // Only a player with a real-time seek open to all has one to keep alive.
+                let seeking = own.iter().any(|l| {
+                    l.view.to.is_none() && l.view.speed == mabula_api::clock::Speed::Realtime
+                });
+                if seeking && let Err(e) = app.lobby.keep_alive(key).await {
+                    tracing::debug!("cannot keep the seeks of {key} alive: {}", e.message);
+                }
+                // A sign of life every minute (the store writes at most that often anyway).
+                if beats.is_multiple_of(12) && let Err(e) = app.follows.seen(key).await {
+                    tracing::debug!("cannot note a sign of life of {key}: {}", e.message);
+                }
+                beats = beats.wrapping_add(1);
+            },
             event = events.recv() => match event {
                 Ok(Notice::User { key, what }) if Some(&key) == me.as_ref() => {
                     match user_message(&what) {

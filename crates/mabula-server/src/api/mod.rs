@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod docs;
+pub mod follows;
 pub mod games;
 pub mod image;
 pub mod limits;
@@ -62,6 +63,8 @@ pub struct Handles {
     pub accounts: Arc<Accounts>,
     /// Profiles, histories and records.
     pub players: Arc<Players>,
+    /// Follows, and who is online.
+    pub follows: Arc<crate::services::follows::Follows>,
     /// The analysis board.
     pub analyst: Arc<Analyst>,
     /// The store (readiness, metrics).
@@ -88,6 +91,7 @@ impl AppState {
             lobby: services.lobby.clone(),
             accounts: services.accounts.clone(),
             players: services.players.clone(),
+            follows: services.follows.clone(),
             analyst: services.analyst.clone(),
             store: services.store.clone(),
             engine: services.engine.clone(),
@@ -109,6 +113,7 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .merge(image::router())
         .merge(accounts::router())
         .merge(players::router())
+        .merge(follows::router())
         .merge(lobby::router())
         .merge(analysis::router())
         .merge(ws::router())

@@ -59,6 +59,14 @@ pub async fn profile(
     Path(name): Path<String>,
 ) -> Result<Json<Profile>, ApiError> {
     let a = app.players.account(&name).await?;
+    Ok(Json(profile_of(&app, a).await?))
+}
+
+/// The profile of account `a`: its ratings and results.
+pub(crate) async fn profile_of(
+    app: &AppState,
+    a: crate::store::players::AccountRow,
+) -> Result<Profile, ApiError> {
     let ratings = app
         .players
         .ratings(&a.key)
@@ -79,7 +87,7 @@ pub async fn profile(
         draws: v[1],
         losses: v[2],
     };
-    Ok(Json(Profile {
+    Ok(Profile {
         name: a.name,
         created_at: a.created_at,
         ratings,
@@ -87,7 +95,7 @@ pub async fn profile(
             first: three(t.first),
             second: three(t.second),
         },
-    }))
+    })
 }
 
 /// A page of a player's games, newest first.
@@ -133,42 +141,59 @@ pub async fn games(
         .await?;
     let more = rows.len() > PAGE as usize;
     rows.truncate(PAGE as usize);
-    let games = rows
-        .into_iter()
-        .map(|g| {
-            let side = if g.names[0].as_deref() == Some(a.name.as_str()) {
-                Some(Color::White)
-            } else if g.names[1].as_deref() == Some(a.name.as_str()) {
-                Some(Color::Black)
-            } else {
-                None
-            };
-            let outcome = match (g.result, side) {
-                (GameResult::Draw, _) => Some("draw"),
-                (GameResult::WhiteWins, Some(Color::White))
-                | (GameResult::BlackWins, Some(Color::Black)) => Some("win"),
-                (GameResult::WhiteWins | GameResult::BlackWins, Some(_)) => Some("loss"),
-                _ => None,
-            };
-            let [white, black] = g.names;
-            PlayerGame {
-                id: g.id,
-                scoring: g.scoring.name().to_string(),
-                white,
-                black,
-                side,
-                result: g.result.token().to_string(),
-                outcome: outcome.map(String::from),
-                end_reason: g.end_reason,
-                rated: g.rated,
-                control: g.control,
-                move_count: g.move_count,
-                playing: g.playing,
-                created_at: g.created_at,
-            }
-        })
-        .collect();
+    let games = rows.into_iter().map(|g| player_game(g, &a.name)).collect();
     Ok(Json(PlayerGames { games, page, more }))
+}
+
+/// Game `g` as the history of the player named `name` lists it.
+pub(crate) fn player_game(g: crate::store::players::HistoryGame, name: &str) -> PlayerGame {
+    let side = if g.names[0].as_deref() == Some(name) {
+        Some(Color::White)
+    } else if g.names[1].as_deref() == Some(name) {
+        Some(Color::Black)
+    } else {
+        None
+    };
+    let outcome = match (g.result, side) {
+        (GameResult::Draw, _) => Some("draw"),
+        (GameResult::WhiteWins, Some(Color::White))
+        | (GameResult::BlackWins, Some(Color::Black)) => Some("win"),
+        (GameResult::WhiteWins | GameResult::BlackWins, Some(_)) => Some("loss"),
+        _ => None,
+    };
+    let [white, black] = g.names;
+    PlayerGame {
+        id: g.id,
+        scoring: g.scoring.name().to_string(),
+        white,
+        black,
+        side,
+        result: g.result.token().to_string(),
+        outcome: outcome.map(String::from),
+        end_reason: g.end_reason,
+        rated: g.rated,
+        control: g.control,
+        move_count: g.move_count,
+        playing: g.playing,
+        created_at: g.created_at,
+    }
+}
+
+/// The rating history of account `key`.
+pub(crate) async fn history_of(app: &AppState, key: &str) -> Result<Vec<RatingPoint>, ApiError> {
+    Ok(app
+        .players
+        .history(key)
+        .await?
+        .into_iter()
+        .map(|p| RatingPoint {
+            scoring: p.scoring.name().to_string(),
+            speed: p.speed,
+            at: p.at,
+            rating: p.rating,
+            deviation: p.deviation,
+        })
+        .collect())
 }
 
 /// A player's rating history.
@@ -187,19 +212,7 @@ pub async fn history(
     Path(name): Path<String>,
 ) -> Result<Json<RatingHistory>, ApiError> {
     let a = app.players.account(&name).await?;
-    let points = app
-        .players
-        .history(&a.key)
-        .await?
-        .into_iter()
-        .map(|p| RatingPoint {
-            scoring: p.scoring.name().to_string(),
-            speed: p.speed,
-            at: p.at,
-            rating: p.rating,
-            deviation: p.deviation,
-        })
-        .collect();
+    let points = history_of(&app, &a.key).await?;
     Ok(Json(RatingHistory { points }))
 }
 

@@ -198,11 +198,7 @@ fn close_gently(stream: TcpStream, last_words: Vec<u8>, lingering: &Arc<Semaphor
 /// it closes the connection.
 fn raw_answer(code: ErrorCode, message: &str) -> Vec<u8> {
     let status = crate::error::status_of(code);
-    let body = serde_json::to_vec(&ErrorBody {
-        code,
-        message: message.to_string(),
-    })
-    .unwrap_or_default();
+    let body = serde_json::to_vec(&ErrorBody::new(code, message)).unwrap_or_default();
     let retry = if status == StatusCode::TOO_MANY_REQUESTS {
         "retry-after: 1\r\n"
     } else {

@@ -15,9 +15,12 @@
 //! Sign-ups are counted per client address in the store, and refused past
 //! [`SIGNUPS_PER_ADDRESS_HOUR`] an hour before the password is hashed.
 
+use super::cluster::Cluster;
 use super::{Games, now_ms};
-use crate::auth::{self, Session};
-use crate::error::{ApiError, ErrorCode};
+use crate::auth::{self, Caller, Session};
+use crate::error::{ApiError, ErrorCode, Rule};
+use crate::store::Notice;
+use crate::store::accounts::SessionMeta;
 use crate::store::players::AccountRow;
 use crate::store::{Store, StoreError};
 use argon2::Argon2;
@@ -29,6 +32,9 @@ const FAILURE_WINDOW_MS: i64 = 15 * 60 * 1000;
 
 /// Failed log-ins allowed per name within the window.
 const FAILURES_PER_NAME: u32 = 5;
+
+/// How often a session's use is noted (ms): its last use and its account's sign of life.
+pub const SEEN_EVERY_MS: i64 = 60 * 1000;
 
 /// Failed log-ins allowed per address within the window.
 const FAILURES_PER_ADDRESS: u32 = 20;
@@ -77,67 +83,148 @@ const COMMON: &[&str] = &[
     "mabula123",
 ];
 
-fn invalid(message: impl Into<String>) -> ApiError {
-    ApiError::new(ErrorCode::InvalidAccount, message)
-}
+/// The prefix of the names that replace deleted accounts' in their games; no new name has it.
+pub const DELETED_PREFIX: &str = "deleted-";
 
 /// The key of a name given to find an account (a login, a profile, a challenge), or `422
 /// invalid_account` when it holds control characters: no account has them, and PostgreSQL
 /// refuses NUL in text.
 pub fn lookup_key(name: &str) -> Result<String, ApiError> {
     if name.chars().any(char::is_control) {
-        return Err(invalid("a name has no control characters"));
+        return Err(ApiError::broken_rule(
+            Rule::NameControl,
+            "a name has no control characters",
+        ));
     }
     Ok(auth::account_key(name.trim()))
 }
 
-/// Checks a new name: 3 to 20 letters, digits, `_` or `-`, starting with a letter.
+/// Checks a new name: 3 to 20 letters, digits, `_` or `-`, starting with a letter, not
+/// reserved. The error names the rule broken.
 pub fn check_name(name: &str) -> Result<(), ApiError> {
     let n = name.chars().count();
     if !(3..=20).contains(&n) {
-        return Err(invalid("a name has 3 to 20 characters"));
+        return Err(ApiError::broken_rule(
+            Rule::NameLength,
+            "a name has 3 to 20 characters",
+        ));
     }
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        return Err(invalid("a name starts with a letter"));
+        return Err(ApiError::broken_rule(
+            Rule::NameStart,
+            "a name starts with a letter",
+        ));
     }
     if !name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
     {
-        return Err(invalid("a name has only letters a-z, digits, '_' and '-'"));
+        return Err(ApiError::broken_rule(
+            Rule::NameCharacters,
+            "a name has only letters a-z, digits, '_' and '-'",
+        ));
     }
-    if RESERVED.contains(&auth::account_key(name).as_str()) {
-        return Err(invalid(format!("the name '{name}' is reserved")));
+    let key = auth::account_key(name);
+    if RESERVED.contains(&key.as_str()) || key.starts_with(DELETED_PREFIX) {
+        return Err(reserved(name));
     }
     Ok(())
 }
 
-/// Checks a new password: 8 to 128 characters, not the name, not one of the most common ones,
-/// not one character repeated.
+fn reserved(name: &str) -> ApiError {
+    ApiError::broken_rule(Rule::NameReserved, format!("the name '{name}' is reserved"))
+}
+
+/// Checks a new password: 8 to 128 characters, not containing the name, not one of the most
+/// common ones, not one character repeated. The error names the rule broken.
 pub fn check_password(name: &str, password: &str) -> Result<(), ApiError> {
     let n = password.chars().count();
     if n < 8 {
-        return Err(invalid("a password has at least 8 characters"));
+        return Err(ApiError::broken_rule(
+            Rule::PasswordShort,
+            "a password has at least 8 characters",
+        ));
     }
     if n > 128 {
-        return Err(invalid("a password has at most 128 characters"));
+        return Err(ApiError::broken_rule(
+            Rule::PasswordLong,
+            "a password has at most 128 characters",
+        ));
     }
     let lower = password.to_lowercase();
     if lower.contains(&auth::account_key(name)) {
-        return Err(invalid("the password must not contain the name"));
+        return Err(ApiError::broken_rule(
+            Rule::PasswordHasName,
+            "the password must not contain the name",
+        ));
     }
     if COMMON.contains(&lower.as_str()) {
-        return Err(invalid(
+        return Err(ApiError::broken_rule(
+            Rule::PasswordCommon,
             "this password is among the most common ones: choose another",
         ));
     }
     let first = password.chars().next();
     if password.chars().all(|c| Some(c) == first) {
-        return Err(invalid(
+        return Err(ApiError::broken_rule(
+            Rule::PasswordRepeated,
             "a password of one repeated character is too easy to guess",
         ));
     }
     Ok(())
+}
+
+/// A short label of the device a User-Agent names: `Firefox on Linux`, `Safari on iPhone`, or
+/// the program's name (`curl`), at most 60 characters.
+pub fn device_label(user_agent: &str) -> String {
+    let ua = user_agent;
+    let has = |s: &str| ua.contains(s);
+    let browser = if has("Firefox/") {
+        Some("Firefox")
+    } else if has("Edg/") {
+        Some("Edge")
+    } else if has("OPR/") || has("Opera") {
+        Some("Opera")
+    } else if has("Chromium/") {
+        Some("Chromium")
+    } else if has("Chrome/") {
+        Some("Chrome")
+    } else if has("Safari/") {
+        Some("Safari")
+    } else {
+        None
+    };
+    let system = if has("iPhone") {
+        Some("iPhone")
+    } else if has("iPad") {
+        Some("iPad")
+    } else if has("Android") {
+        Some("Android")
+    } else if has("CrOS") {
+        Some("ChromeOS")
+    } else if has("Windows") {
+        Some("Windows")
+    } else if has("Mac OS X") || has("Macintosh") {
+        Some("macOS")
+    } else if has("Linux") {
+        Some("Linux")
+    } else {
+        None
+    };
+    let label = match (browser, system) {
+        (Some(b), Some(s)) => format!("{b} on {s}"),
+        (Some(b), None) => b.to_string(),
+        (None, Some(s)) => s.to_string(),
+        // A program: the first word of its User-Agent, such as `curl/8.5.0`.
+        (None, None) => ua
+            .split_whitespace()
+            .next()
+            .map(|w| w.split('/').next().unwrap_or(w))
+            .filter(|w| !w.is_empty())
+            .unwrap_or("unknown device")
+            .to_string(),
+    };
+    label.chars().filter(|c| !c.is_control()).take(60).collect()
 }
 
 /// The argon2id hash of `password` (PHC string), on a blocking thread.
@@ -216,6 +303,8 @@ fn name_taken(name: &str) -> ApiError {
 pub struct Accounts {
     store: Arc<Store>,
     games: Arc<Games>,
+    /// Delivers the lobby's notices on SQLite when a deleted account's seeks go.
+    cluster: Arc<Cluster>,
     /// Accounts one client address may make in an hour (0: no limit).
     signups_per_address_hour: u32,
 }
@@ -223,21 +312,29 @@ pub struct Accounts {
 impl Accounts {
     /// The accounts, whose guest games are taken from `games`, with at most
     /// `signups_per_address_hour` new ones per client address and hour (0: no limit).
-    pub fn new(store: Arc<Store>, games: Arc<Games>, signups_per_address_hour: u32) -> Accounts {
+    pub fn new(
+        store: Arc<Store>,
+        games: Arc<Games>,
+        cluster: Arc<Cluster>,
+        signups_per_address_hour: u32,
+    ) -> Accounts {
         Accounts {
             store,
             games,
+            cluster,
             signups_per_address_hour,
         }
     }
 
-    /// Creates an account for a client at `address` and logs it in. The limit of sign-ups per
-    /// address is taken before the password is hashed, so a flood of sign-ups costs no hashing.
+    /// Creates an account for a client at `address` on the device `user_agent` names, and logs
+    /// it in. The limit of sign-ups per address is taken before the password is hashed, so a
+    /// flood of sign-ups costs no hashing.
     pub async fn sign_up(
         &self,
         name: &str,
         password: &str,
         address: &str,
+        user_agent: &str,
     ) -> Result<NewSession, ApiError> {
         let name = name.trim();
         check_name(name)?;
@@ -245,6 +342,12 @@ impl Accounts {
         let key = auth::account_key(name);
         if self.store.db().account(&key).await?.is_some() {
             return Err(name_taken(name));
+        }
+        if self.store.db().is_retired(&key).await? {
+            return Err(ApiError::broken_rule(
+                Rule::NameReserved,
+                format!("the name '{name}' belonged to a deleted account and is not given again"),
+            ));
         }
         if self.signups_per_address_hour > 0 {
             let now = now_ms();
@@ -276,23 +379,29 @@ impl Accounts {
         if !self.store.db().create_account(&row).await? {
             return Err(name_taken(name));
         }
-        self.new_session(key, name.to_string(), true).await
+        self.new_session(key, name.to_string(), true, user_agent)
+            .await
     }
 
-    /// A new session of `key`, with a new trusted device when `new_device`.
+    /// A new session of `key` on the device `user_agent` names, with a new trusted device when
+    /// `new_device`.
     async fn new_session(
         &self,
         key: String,
         name: String,
         new_device: bool,
+        user_agent: &str,
     ) -> Result<NewSession, ApiError> {
         let secret = auth::new_token();
         let id_hash = auth::hash(&secret);
         let csrf = auth::new_secret(16);
         self.store
             .db()
-            .create_session(&id_hash, &key, &csrf, now_ms())
+            .create_session(&id_hash, &key, &csrf, &device_label(user_agent), now_ms())
             .await?;
+        // A log-in is a sign of life (the session's own uses are noted from a minute on).
+        let now = now_ms();
+        self.store.db().touch_account(&key, now, now).await?;
         let device = if new_device {
             let device = auth::new_token();
             self.store
@@ -325,6 +434,7 @@ impl Accounts {
         password: &str,
         address: &str,
         device: Option<&str>,
+        user_agent: &str,
     ) -> Result<NewSession, ApiError> {
         let key = lookup_key(name)?;
         let now = now_ms();
@@ -368,7 +478,7 @@ impl Accounts {
             ));
         };
         let new_device = trusted_device.is_none();
-        self.new_session(account.key, account.name, new_device)
+        self.new_session(account.key, account.name, new_device, user_agent)
             .await
     }
 
@@ -377,20 +487,170 @@ impl Accounts {
         Ok(self.store.db().delete_session(&session.id_hash).await?)
     }
 
-    /// Ends every session of the account, on every device.
+    /// Ends every session of the account, on every device, and forgets the devices trusted
+    /// to log it in (a device that logs in again is trusted anew).
     pub async fn log_out_everywhere(&self, session: &Session) -> Result<u64, ApiError> {
-        Ok(self.store.db().delete_sessions(&session.key).await?)
+        let db = self.store.db();
+        let ended = db.delete_sessions(&session.key).await?;
+        db.delete_devices(&session.key).await?;
+        Ok(ended)
     }
 
-    /// The session whose cookie holds `secret`, if it is valid.
+    /// The session whose cookie holds `secret`, if it is valid. Its use is noted, at most once
+    /// a minute, as the session's last use and the account's sign of life (who is online).
     pub async fn session(&self, secret: &str) -> Result<Option<Session>, StoreError> {
         let id_hash = auth::hash(secret);
-        Ok(self.store.db().session(&id_hash).await?.map(|s| Session {
+        let Some(s) = self.store.db().session(&id_hash).await? else {
+            return Ok(None);
+        };
+        let now = now_ms();
+        if s.seen_at < now - SEEN_EVERY_MS {
+            let db = self.store.db();
+            if let Err(e) = db
+                .touch_session(&id_hash, &s.key, now, now - SEEN_EVERY_MS)
+                .await
+            {
+                tracing::debug!("cannot note the use of a session: {e}");
+            }
+        }
+        Ok(Some(Session {
             id_hash,
             key: s.key,
             name: s.name,
             csrf: s.csrf,
         }))
+    }
+
+    /// Checks `password` against the account of `session`, within the limit on wrong ones
+    /// (counted per account, so a stolen session cannot try passwords fast); the account's
+    /// stored hash when it matches.
+    async fn confirm(&self, session: &Session, password: &str) -> Result<AccountRow, ApiError> {
+        let db = self.store.db();
+        let now = now_ms();
+        let since = now - FAILURE_WINDOW_MS;
+        let count = format!("c:{}", session.key);
+        if db.login_failures(&count, since).await? >= FAILURES_PER_NAME {
+            crate::metrics::refused("login");
+            return Err(limited(
+                "too many wrong passwords: wait a quarter of an hour and try again",
+                FAILURE_WINDOW_MS / 1000,
+            ));
+        }
+        let account = db.account(&session.key).await?.ok_or_else(|| {
+            ApiError::new(ErrorCode::NotLoggedIn, "this session's account is gone")
+        })?;
+        if !verify_password(password.to_string(), account.password_hash.clone()).await {
+            db.add_login_failure(&[count], now, since).await?;
+            return Err(ApiError::new(
+                ErrorCode::WrongPassword,
+                "this is not the account's password",
+            ));
+        }
+        Ok(account)
+    }
+
+    /// Changes the password of the account of `session` from `current` to `new` (held to the
+    /// sign-up rules), and ends every other session of the account; this one stays.
+    pub async fn change_password(
+        &self,
+        session: &Session,
+        current: &str,
+        new: &str,
+    ) -> Result<(), ApiError> {
+        check_password(&session.name, new)?;
+        let account = self.confirm(session, current).await?;
+        let hash = hash_password(new.to_string()).await?;
+        if !self
+            .store
+            .db()
+            .change_password(
+                &session.key,
+                &account.password_hash,
+                &hash,
+                &session.id_hash,
+            )
+            .await?
+        {
+            return Err(ApiError::new(
+                ErrorCode::WrongPassword,
+                "the password was changed meanwhile: try again with the new one",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The sessions of the account of `session`, the latest used first.
+    pub async fn sessions(&self, session: &Session) -> Result<Vec<SessionMeta>, ApiError> {
+        Ok(self.store.db().sessions_of(&session.key).await?)
+    }
+
+    /// Ends the session with id `id` (the hex of its hash) of the account of `session`.
+    pub async fn end_session(&self, session: &Session, id: &str) -> Result<(), ApiError> {
+        let gone = || {
+            ApiError::new(
+                ErrorCode::SessionNotFound,
+                format!("your account has no session '{id}'"),
+            )
+        };
+        let hash = auth::unhex(id).filter(|h| h.len() == 32).ok_or_else(gone)?;
+        if !self
+            .store
+            .db()
+            .delete_session_of(&session.key, &hash)
+            .await?
+        {
+            return Err(gone());
+        }
+        Ok(())
+    }
+
+    /// Ends every session of the account of `session` but this one; answers how many.
+    pub async fn end_other_sessions(&self, session: &Session) -> Result<u64, ApiError> {
+        Ok(self
+            .store
+            .db()
+            .delete_other_sessions(&session.key, &session.id_hash)
+            .await?)
+    }
+
+    /// Deletes the account of `session`, confirmed by its `password`: its unfinished games are
+    /// resigned, its games stay under a new name (`deleted-` and six hex digits, stored in
+    /// the games), and its name is never given again (see [`Db::delete_account`]). Answers the
+    /// name its games show now.
+    ///
+    /// [`Db::delete_account`]: crate::store::players::Db::delete_account
+    pub async fn delete_account(
+        &self,
+        session: &Session,
+        password: &str,
+    ) -> Result<String, ApiError> {
+        let account = self.confirm(session, password).await?;
+        let db = self.store.db();
+        let caller = Caller {
+            token: None,
+            account: Some(session.key.clone()),
+        };
+        for id in db.unfinished_games(&session.key).await? {
+            if let Err(e) = self.games.resign(&id, &caller, None).await {
+                tracing::debug!("game {id} of a deleted account not resigned: {}", e.message);
+            }
+        }
+        let label = format!("{DELETED_PREFIX}{}", auth::new_secret(3));
+        let deleted = db
+            .delete_account(&session.key, &account.password_hash, &label, now_ms())
+            .await?
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::WrongPassword,
+                    "the password was changed meanwhile: try again with the new one",
+                )
+            })?;
+        for (id, _) in &deleted.games {
+            self.games.reload_if_cached(id, "renamed").await;
+        }
+        self.cluster
+            .deliver(deleted.notices.iter().filter_map(|n| Notice::parse(n)));
+        Ok(label)
     }
 
     /// Takes the seats that guest tokens hold in the games listed (id, token) into the account
@@ -434,5 +694,45 @@ mod tests {
         assert!(check_password("alice", "Password").is_err());
         assert!(check_password("alice", "xxALICExx").is_err());
         assert!(check_password("alice", "aaaaaaaaaa").is_err());
+    }
+
+    #[test]
+    fn each_refusal_names_the_rule_it_breaks() {
+        let rule = |r: Result<(), ApiError>| r.err().and_then(|e| e.rule);
+        assert_eq!(rule(check_name("al")), Some(Rule::NameLength));
+        assert_eq!(rule(check_name("1alice")), Some(Rule::NameStart));
+        assert_eq!(rule(check_name("a b c")), Some(Rule::NameCharacters));
+        assert_eq!(rule(check_name("Admin")), Some(Rule::NameReserved));
+        assert_eq!(rule(check_name("deleted-1a2b3c")), Some(Rule::NameReserved));
+        assert_eq!(
+            rule(check_password("bob", "short")),
+            Some(Rule::PasswordShort)
+        );
+        assert_eq!(
+            rule(check_password("bob", "password1")),
+            Some(Rule::PasswordCommon)
+        );
+        assert_eq!(
+            rule(check_password("bobby", "xxBobbyxx")),
+            Some(Rule::PasswordHasName)
+        );
+        assert_eq!(
+            rule(check_password("bob", "zzzzzzzzz")),
+            Some(Rule::PasswordRepeated)
+        );
+    }
+
+    #[test]
+    fn a_device_is_named_by_its_browser_and_system() {
+        let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+        assert_eq!(device_label(firefox), "Firefox on Linux");
+        let iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 \
+                      (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+        assert_eq!(device_label(iphone), "Safari on iPhone");
+        let chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like \
+                      Gecko) Chrome/126.0.0.0 Safari/537.36";
+        assert_eq!(device_label(chrome), "Chrome on Windows");
+        assert_eq!(device_label("curl/8.5.0"), "curl");
+        assert_eq!(device_label(""), "unknown device");
     }
 }

@@ -23,6 +23,15 @@ use tokio::sync::{broadcast, watch};
 /// How long a real-time seek stays open (ms): the lobby page withdraws it when it closes.
 const REALTIME_SEEK_MS: i64 = 30 * 60 * 1000;
 
+/// How long a real-time seek open to all outlives its owner's last lobby socket (ms): a page
+/// reloaded keeps it, a browser that crashed or went away loses it. The socket pushes the
+/// seek's `alive_until` this far ahead every [`KEEP_ALIVE_EVERY`], and the sweep of lapsed
+/// seeks removes it once that passes, whichever instance held the socket.
+pub const SEEK_GRACE_MS: i64 = 20 * 1000;
+
+/// How often a lobby socket keeps its owner's real-time seeks alive.
+pub const KEEP_ALIVE_EVERY: Duration = Duration::from_secs(5);
+
 /// How long a correspondence seek or challenge stays open (ms).
 const CORRESPONDENCE_SEEK_MS: i64 = 7 * 86_400_000;
 
@@ -269,7 +278,16 @@ impl Lobby {
             expires_at: now + lifetime,
             address: client.to_string(),
         };
-        if !self.store.db().insert_seek(&seek, Some(SEEK_CAPS)).await? {
+        // A real-time seek open to all lives with its owner's lobby socket; a challenge waits
+        // for the one challenged, a correspondence seek for days.
+        let alive_until = (seek.target.is_none() && control.speed() == Speed::Realtime)
+            .then_some(now + SEEK_GRACE_MS);
+        if !self
+            .store
+            .db()
+            .insert_seek(&seek, Some(SEEK_CAPS), alive_until)
+            .await?
+        {
             return Err(invalid(format!(
                 "{} seeks and challenges may be open at once per player, and {} per address: \
                  withdraw one first",
@@ -314,7 +332,8 @@ impl Lobby {
             .ok_or_else(|| seek_gone(id))
     }
 
-    /// Withdraws a seek (its owner) or declines a challenge (its target).
+    /// Withdraws a seek (its owner) or declines a challenge (its target); the challenger hears
+    /// of a decline on their lobby sockets, on every instance.
     pub async fn cancel_seek(&self, session: &Session, id: &str) -> Result<(), ApiError> {
         let now = now_ms();
         let seek = self.open_seek_of(id, now).await?;
@@ -331,6 +350,21 @@ impl Lobby {
             .await?
             .ok_or_else(|| seek_gone(id))?;
         self.cluster.deliver(seek_notices(&taken));
+        if taken.target.as_deref() == Some(session.key.as_str()) {
+            self.cluster
+                .announce(&[declined_notice(&taken.account, &taken.id, &session.name)])
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Keeps the real-time seeks of account `key` alive while its lobby socket is open (see
+    /// [`SEEK_GRACE_MS`]).
+    pub async fn keep_alive(&self, key: &str) -> Result<(), ApiError> {
+        self.store
+            .db()
+            .keep_seeks_alive(key, now_ms() + SEEK_GRACE_MS)
+            .await?;
         Ok(())
     }
 
@@ -406,7 +440,10 @@ impl Lobby {
             Ok(id) => id,
             Err(e) => {
                 // The game could not be stored: the seek goes back to the lobby.
-                if let Err(e2) = self.store.db().insert_seek(&seek, None).await {
+                let alive_until = (seek.target.is_none()
+                    && seek.control.speed() == Speed::Realtime)
+                    .then_some(now_ms() + SEEK_GRACE_MS);
+                if let Err(e2) = self.store.db().insert_seek(&seek, None, alive_until).await {
                     tracing::warn!("seek {id} lost: {e2}");
                 }
                 return Err(e);
@@ -421,6 +458,11 @@ impl Lobby {
         self.cluster.announce(&started).await?;
         Ok(game_id)
     }
+}
+
+/// The notice to `owner` that `by` declined their challenge `id`: `u OWNER declined ID BY`.
+pub fn declined_notice(owner: &str, id: &str, by: &str) -> String {
+    format!("u {owner} declined {id} {by}")
 }
 
 /// The notices of a seek's change, parsed (the store sends the same texts on PostgreSQL).

@@ -3,7 +3,7 @@
 //! [`Services::start`] declares their timed jobs.
 //!
 //! ```text
-//! accounts  players  lobby     clocks  ratings      who uses whom (never upwards)
+//! accounts  players  lobby  follows  clocks  ratings   who uses whom (never upwards)
 //!     \        |       |          \      /
 //!      \       |       |        (game events)
 //!       `------+-------+----------- games
@@ -21,7 +21,9 @@
 //!   time ran out on any instance.
 //! - [`ratings`]: the rating job (once per rated game) and the second player's advantage.
 //! - [`lobby`]: seeks and challenges, and the games they start.
-//! - [`accounts`]: sign-up, log-in, sessions, guest games taken into an account.
+//! - [`accounts`]: sign-up, log-in, sessions by device, a new password, deleting an account,
+//!   guest games taken into an account.
+//! - [`follows`]: who follows whom, the followed players' live games, and who is online.
 //! - [`players`]: what the site shows of a player (profile, history, records); reads only.
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!
@@ -31,6 +33,7 @@
 pub mod accounts;
 pub mod clocks;
 pub mod cluster;
+pub mod follows;
 pub mod games;
 pub mod lobby;
 pub mod players;
@@ -106,6 +109,8 @@ pub struct Services {
     pub accounts: Arc<accounts::Accounts>,
     /// Profiles, histories and records.
     pub players: Arc<players::Players>,
+    /// Follows, and who is online.
+    pub follows: Arc<follows::Follows>,
     /// The analysis board's service.
     pub analyst: Arc<Analyst>,
 }
@@ -147,8 +152,10 @@ impl Services {
             accounts: Arc::new(accounts::Accounts::new(
                 store.clone(),
                 games.clone(),
+                cluster.clone(),
                 signups_per_address_hour,
             )),
+            follows: Arc::new(follows::Follows::new(store.clone())),
             players: Arc::new(players::Players::new(
                 store.clone(),
                 ratings.clone(),

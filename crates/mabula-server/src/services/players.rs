@@ -14,6 +14,22 @@ use std::sync::Arc;
 /// The most games in one record file.
 const RECORDS_LIMIT: u32 = 200;
 
+/// The most games in one export of an account's data (the newest).
+pub const EXPORT_GAMES_LIMIT: u32 = 2000;
+
+/// Exports one account may ask for in an hour: each reads all its games.
+const EXPORTS_PER_HOUR: u32 = 5;
+
+/// A game of an export: as the history lists it, its moves and its record.
+pub struct ExportedGame {
+    /// The game as the history lists it.
+    pub game: HistoryGame,
+    /// Its moves, in order.
+    pub moves: Vec<String>,
+    /// Its record.
+    pub record: String,
+}
+
 /// The players' pages.
 pub struct Players {
     store: Arc<Store>,
@@ -97,6 +113,47 @@ impl Players {
             text.push_str(&record_text(&live, &self.analyst));
         }
         Ok(text)
+    }
+
+    /// The newest games of account `key` (at most [`EXPORT_GAMES_LIMIT`]) with their moves
+    /// and records, read from the store, for the export of the account's data; and whether
+    /// there were more. Refused past [`EXPORTS_PER_HOUR`] exports an hour of the account.
+    pub async fn export_games(&self, key: &str) -> Result<(Vec<ExportedGame>, bool), ApiError> {
+        let now = super::now_ms();
+        let hour = 60 * 60 * 1000;
+        let quota = format!("x:{key}");
+        let db = self.store.db();
+        if !db
+            .take_quota(&quota, now, now - hour, EXPORTS_PER_HOUR)
+            .await?
+        {
+            let oldest = db.oldest_quota(&quota, now - hour).await?.unwrap_or(now);
+            let mut e = ApiError::new(
+                ErrorCode::RateLimited,
+                format!("at most {EXPORTS_PER_HOUR} exports an hour: try again later"),
+            );
+            e.retry_after = Some(((oldest + hour - now + 999) / 1000).max(1) as u64);
+            return Err(e);
+        }
+        let mut rows = self
+            .games(key, &HistoryFilter::default(), 0, EXPORT_GAMES_LIMIT + 1)
+            .await?;
+        let truncated = rows.len() > EXPORT_GAMES_LIMIT as usize;
+        rows.truncate(EXPORT_GAMES_LIMIT as usize);
+        let mut games = Vec::with_capacity(rows.len());
+        for game in rows {
+            let Some(stored) = self.store.load(&game.id).await? else {
+                continue;
+            };
+            let moves = stored.moves.iter().map(|m| m.to_string()).collect();
+            let live = stored.into_live().map_err(ApiError::internal)?;
+            games.push(ExportedGame {
+                record: record_text(&live, &self.analyst),
+                moves,
+                game,
+            });
+        }
+        Ok((games, truncated))
     }
 
     /// The rated games of `scoring` that the advantage is measured on, as (the first player's

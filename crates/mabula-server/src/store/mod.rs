@@ -17,6 +17,7 @@
 //! write is acknowledged only after its transaction is committed, so the fsync cost is shared by
 //! every move in flight instead of paid by each.
 
+pub mod accounts;
 pub mod analyses;
 pub mod backup;
 pub mod players;

@@ -106,6 +106,8 @@ pub struct SessionRow {
     pub name: String,
     /// The token every write of this session must send.
     pub csrf: String,
+    /// When it was last used, to the minute (ms).
+    pub seen_at: i64,
 }
 
 /// A rating as stored.
@@ -248,7 +250,7 @@ pub struct HistoryGame {
     pub created_at: i64,
 }
 
-fn control_of(
+pub(super) fn control_of(
     initial: Option<i64>,
     increment: Option<i64>,
     days: Option<i64>,
@@ -356,23 +358,26 @@ impl Db {
         })
     }
 
-    /// Starts a session of `key` under the hash of its cookie's secret.
+    /// Starts a session of `key` under the hash of its cookie's secret, on the device labelled
+    /// `device`.
     pub async fn create_session(
         &self,
         id_hash: &[u8; 32],
         key: &str,
         csrf: &str,
+        device: &str,
         now: i64,
     ) -> Result<(), StoreError> {
         on_db!(self, write, |pool, _pg| {
             sqlx::query(
-                "INSERT INTO sessions (id_hash, account, csrf, created_at, seen_at) \
-                 VALUES ($1, $2, $3, $4, $4)",
+                "INSERT INTO sessions (id_hash, account, csrf, created_at, seen_at, device) \
+                 VALUES ($1, $2, $3, $4, $4, $5)",
             )
             .bind(id_hash.to_vec())
             .bind(key)
             .bind(csrf)
             .bind(now)
+            .bind(device)
             .execute(pool)
             .await?;
             Ok(())
@@ -383,7 +388,7 @@ impl Db {
     pub async fn session(&self, id_hash: &[u8; 32]) -> Result<Option<SessionRow>, StoreError> {
         on_db!(self, read, |pool, _pg| {
             let row = sqlx::query(
-                "SELECT s.account, a.name, s.csrf FROM sessions s \
+                "SELECT s.account, a.name, s.csrf, s.seen_at FROM sessions s \
                  JOIN accounts a ON a.key = s.account WHERE s.id_hash = $1",
             )
             .bind(id_hash.to_vec())
@@ -394,6 +399,7 @@ impl Db {
                     key: r.try_get(0)?,
                     name: r.try_get(1)?,
                     csrf: r.try_get(2)?,
+                    seen_at: r.try_get(3)?,
                 })
             })
             .transpose()
@@ -778,11 +784,13 @@ impl Db {
 
     /// Puts seek `s` in the lobby, announcing it. With `caps`, only if its account and its
     /// address have fewer open seeks than they allow (counted in the same statement, so
-    /// instances do not each count their own); whether it was put.
+    /// instances do not each count their own); whether it was put. With `alive_until`, it
+    /// lives only while its owner's lobby socket pushes that forward (see [`Db::keep_seeks_alive`]).
     pub async fn insert_seek(
         &self,
         s: &SeekRow,
         caps: Option<SeekCaps>,
+        alive_until: Option<i64>,
     ) -> Result<bool, StoreError> {
         let (initial, increment, days) = match s.control {
             TimeControl::Clock {
@@ -846,6 +854,13 @@ impl Db {
             .await?;
             if done.rows_affected() == 0 {
                 return Ok(false);
+            }
+            if alive_until.is_some() {
+                sqlx::query("UPDATE seeks SET alive_until = $2 WHERE id = $1")
+                    .bind(&s.id)
+                    .bind(alive_until)
+                    .execute(&mut *tx)
+                    .await?;
             }
             tx.announce(&notices).await?;
             tx.commit().await?;
@@ -957,11 +972,12 @@ impl Db {
         })
     }
 
-    /// Removes the seeks that lapsed by `now`; answers whether there were any (and announces it).
+    /// Removes the seeks that lapsed by `now`, and the real-time seeks whose owner's lobby
+    /// socket stopped keeping them alive (`alive_until`); answers whether there were any (and announces it).
     pub async fn expire_seeks(&self, now: i64) -> Result<bool, StoreError> {
         on_db!(self, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
-            let done = sqlx::query("DELETE FROM seeks WHERE expires_at <= $1")
+            let done = sqlx::query("DELETE FROM seeks WHERE expires_at <= $1 OR alive_until <= $1")
                 .bind(now)
                 .execute(&mut *tx)
                 .await?;
@@ -1334,7 +1350,7 @@ pub fn seek_notices(s: &SeekRow) -> Vec<String> {
 
 /// Announcing changes to the other instances from inside a transaction: sent on PostgreSQL
 /// when the transaction commits; nothing on SQLite, where the caller delivers them itself.
-trait Announce {
+pub(super) trait Announce {
     async fn announce(&mut self, payloads: &[String]) -> Result<(), StoreError>;
 }
 

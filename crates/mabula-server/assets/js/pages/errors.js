@@ -13,10 +13,19 @@ const KNOWN = new Set([
   'player_not_found', 'seek_not_found', 'seek_not_for_you', 'unavailable', 'busy', 'too_many_connections',
   // Playing together (issue 36): draw offers and the abort.
   'draw_not_allowed', 'draw_offer_pending', 'draw_offer_too_soon', 'no_draw_offer', 'abort_too_late',
+  'wrong_password', 'session_not_found',
 ]);
+
+/** The rules of names and passwords an `invalid_account` error can name (lang: `rule.*`). */
+export const RULES = [
+  'name_length', 'name_start', 'name_characters', 'name_reserved', 'name_control',
+  'password_short', 'password_long', 'password_has_name', 'password_common', 'password_repeated',
+];
 
 /** A translated sentence for an ApiError (or any error). */
 export function errorText(err) {
   const code = err && err.code;
+  // A broken rule of names and passwords is named, so the person knows what to change.
+  if (code === 'invalid_account' && RULES.includes(err.rule)) return t(`rule.${err.rule}`);
   return t(KNOWN.has(code) ? `error.${code}` : 'error.unknown');
 }

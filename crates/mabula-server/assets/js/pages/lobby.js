@@ -1,6 +1,7 @@
 // The lobby (`/lobby`): open seeks as they come and go (the lobby's WebSocket), quick pairing
 // for common clocks, a form to open a seek or challenge a named player, the challenges to you
-// with accept and decline, your games where it is your turn, and the notifications switch. Real-
+// with accept and decline, your games where it is your turn, the players online and those you
+// follow (following.js), and the notifications switch. Real-
 // time seeks opened here are withdrawn when the page goes away: nobody waits for an empty chair.
 //
 // Built like the game page: the model and its `update(model, message)` live in lobby-model.js.
@@ -17,6 +18,7 @@ import { permission, askPermission } from '../notify.js';
 import { controlLabel, formatSeconds, formatClock } from '../clock.js';
 import { errorText } from './errors.js';
 import { ratingText } from '../widgets.js';
+import { followingCard } from './following.js';
 
 import {
   init, update, PRESETS, fits, openSeeks, mySeeks, challengesToMe, quickWaiting, speedName,
@@ -91,6 +93,8 @@ export function mount(main) {
   const notifyCard = h('section', { class: 'card notify-card', 'aria-labelledby': 'notify-title' },
     h('h2', { id: 'notify-title', i18n: 'lobby.notify' }), notifyBox);
 
+  const people = followingCard();
+
   const seekForm = buildForm();
   const formCard = h('section', { class: 'card seek-card', 'aria-labelledby': 'seek-title' },
     h('h2', { id: 'seek-title', i18n: 'lobby.newSeek' }), seekForm.form);
@@ -102,7 +106,7 @@ export function mount(main) {
     challengesCard,
     h('div', { class: 'lobby-grid' },
       h('div', { class: 'lobby-main' }, quickCard, seeksCard, mineCard),
-      h('div', { class: 'lobby-side' }, turnCard, formCard, notifyCard))));
+      h('div', { class: 'lobby-side' }, turnCard, people.el, formCard, notifyCard))));
 
   // ---- The seek form -----------------------------------------------------------------------
   // Its fields keep their own values (and the preferences); a submit hands them to the model.
@@ -516,6 +520,7 @@ export function mount(main) {
       unsubscribe();
       window.removeEventListener('myturn', onTurn);
       window.removeEventListener('pagehide', leave);
+      people.stop();
     },
     onLang() {
       setTitle();
@@ -524,6 +529,7 @@ export function mount(main) {
       drawn = {};
       render(page.model);
       renderNotify();
+      people.redraw();
     },
   };
 }

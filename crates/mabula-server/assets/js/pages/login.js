@@ -11,6 +11,32 @@ import { errorText } from './errors.js';
 /** The rules the server applies, checked here first so the person learns them at once. */
 const NAME_RE = /^[A-Za-z][A-Za-z0-9_-]{2,19}$/;
 
+/** The rules shown up front on the sign-up form, each with the server's rules it stands for. */
+const NAME_RULES = [
+  { key: 'login.nameRules', rules: ['name_length', 'name_start', 'name_characters', 'name_control'] },
+  { key: 'login.rules.reserved', rules: ['name_reserved'] },
+];
+const PASSWORD_RULES = [
+  { key: 'login.rules.length', rules: ['password_short', 'password_long'] },
+  { key: 'login.rules.hasName', rules: ['password_has_name'] },
+  { key: 'login.rules.common', rules: ['password_common'] },
+  { key: 'login.rules.repeated', rules: ['password_repeated'] },
+];
+
+/** A list of rules under a field (its `id` describes the field). */
+function rulesList(id, rules) {
+  return h('ul', { class: 'hint rules-list', id },
+    ...rules.map((r) => h('li', { dataset: { rules: r.rules.join(' ') }, i18n: r.key })));
+}
+
+/** Marks the rule `rule` (a server rule name) as the one broken in `form`'s lists, or none. */
+function broken(form, rule) {
+  for (const li of form.querySelectorAll('.rules-list li')) {
+    const hit = !!rule && (/** @type {HTMLElement} */ (li).dataset.rules || '').split(' ').includes(rule);
+    li.classList.toggle('broken', hit);
+  }
+}
+
 /** Where to go afterwards: a path of this site from `?next=`, else the lobby. */
 function nextPath() {
   const next = new URLSearchParams(location.search).get('next') || '';
@@ -75,9 +101,10 @@ export function mount(main, { signUp: startWithSignUp }) {
       const name = nameInput.value.trim();
       const password = passInput.value;
       if (!name) { error.textContent = t('login.nameMissing'); nameInput.focus(); return; }
-      if (signup && !NAME_RE.test(name)) { error.textContent = t('login.nameRules'); nameInput.focus(); return; }
+      if (signup && !NAME_RE.test(name)) { broken(f, 'name_length'); error.textContent = t('login.nameRules'); nameInput.focus(); return; }
       if (!password) { error.textContent = t('login.passwordMissing'); passInput.focus(); return; }
-      if (signup && (password.length < 8 || password.length > 128)) { error.textContent = t('login.passwordRules'); passInput.focus(); return; }
+      if (signup && password.length < 8) { broken(f, 'password_short'); error.textContent = t('rule.password_short'); passInput.focus(); return; }
+      broken(f, null);
       busy = true;
       submit.disabled = true;
       try {
@@ -93,7 +120,9 @@ export function mount(main, { signUp: startWithSignUp }) {
       } catch (err) {
         welcoming = false;
         error.textContent = errorText(err);
-        (err.code === 'name_taken' ? nameInput : passInput).focus();
+        broken(f, err.rule || null);
+        const onName = err.code === 'name_taken' || String(err.rule || '').startsWith('name_');
+        (onName ? nameInput : passInput).focus();
       } finally {
         busy = false;
         submit.disabled = false;
@@ -105,11 +134,11 @@ export function mount(main, { signUp: startWithSignUp }) {
     h('div', { class: 'field-row' },
       h('label', { for: 'login-name', class: 'field-label', i18n: 'login.name' }),
       nameInput,
-      signup ? h('p', { class: 'hint', id: 'name-rules', i18n: 'login.nameRules' }) : null),
+      signup ? rulesList('name-rules', NAME_RULES) : null),
     h('div', { class: 'field-row' },
       h('label', { for: 'login-password', class: 'field-label', i18n: 'login.password' }),
       passInput,
-      signup ? h('p', { class: 'hint', id: 'password-rules', i18n: 'login.passwordRules' }) : null,
+      signup ? rulesList('password-rules', PASSWORD_RULES) : null,
       h('label', { class: 'inline-check', for: 'show-password' }, show, h('span', { i18n: 'login.showPassword' }))),
     h('div', { class: 'start-row' }, submit),
     error,

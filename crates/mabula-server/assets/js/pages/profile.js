@@ -2,7 +2,7 @@
 // graph, wins, draws and losses as first and as second player, the games (paged, filtered by
 // result and scoring), all games as one record file, and a button to challenge them.
 
-import { h, s, clear, translateDom } from '../dom.js';
+import { h, s, clear, translateDom, toast, announce } from '../dom.js';
 import { t, lang, timeAgo } from '../i18n.js';
 import { api, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
@@ -30,6 +30,11 @@ export function mount(main, { name }) {
   };
   let unmounted = false;
   let resizeTimer = null;
+  /** Whether I follow this player (null until known), and whether they are online. */
+  let following = null;
+  let online = false;
+  /** The follow button had the focus before it was drawn again. */
+  let refocus = false;
 
   const setTitle = () => { document.title = `${profile ? profile.name : name} · Mabula`; };
   setTitle();
@@ -103,6 +108,7 @@ export function mount(main, { name }) {
     if (myName() && !isMe(profile.name)) {
       buttons.push(h('button', { type: 'button', class: 'btn primary challenge-button', i18n: 'profile.challenge',
         onclick: () => navigate(`/lobby?challenge=${encodeURIComponent(profile.name)}`) }));
+      buttons.push(followButton());
     } else if (!myName()) {
       buttons.push(h('a', { class: 'btn', href: `/login?next=${encodeURIComponent(location.pathname)}`, i18n: 'profile.loginToChallenge' }));
     }
@@ -110,9 +116,44 @@ export function mount(main, { name }) {
       h('div', { class: 'profile-name' },
         h('span', { class: 'avatar big', 'aria-hidden': 'true' }, profile.name.slice(0, 1).toUpperCase()),
         h('div', {},
-          h('h1', {}, profile.name),
+          h('h1', {}, profile.name,
+            following && online ? h('span', { class: 'online-dot', role: 'img', 'i18n-aria-label': 'profile.online', 'i18n-title': 'profile.online' }) : null),
           h('p', { class: 'muted' }, isMe(profile.name) ? t('profile.you', { date: since }) : t('profile.since', { date: since })))),
       h('div', { class: 'row-buttons' }, ...buttons));
+  }
+
+  /** The follow button: its state is read once, then kept from its own answers. */
+  function followButton() {
+    const button = h('button', {
+      type: 'button', class: 'btn follow-button', 'aria-pressed': String(!!following),
+      i18n: following ? 'profile.unfollow' : 'profile.follow', disabled: following === null,
+      onclick: async () => {
+        button.disabled = true;
+        try {
+          if (following) await api.unfollow(profile.name);
+          else await api.follow(profile.name);
+          announce(t(following ? 'profile.unfollowed' : 'profile.followed', { name: profile.name }));
+          // Read again: whether they are online comes with the list.
+          following = null;
+        } catch (err) {
+          toast(errorText(err), 'error');
+        }
+        refocus = true;
+        renderHead();
+      },
+    });
+    if (following === null) {
+      api.following().then((list) => {
+        if (unmounted) return;
+        const row = list.players.find((p) => p.name === profile.name);
+        following = !!row;
+        online = !!row && row.online;
+        renderHead();
+        if (refocus) /** @type {HTMLElement | null} */ (head.querySelector('.follow-button'))?.focus();
+        refocus = false;
+      }).catch(() => { following = false; if (!unmounted) renderHead(); });
+    }
+    return button;
   }
 
   function renderRatings() {
