@@ -15,6 +15,7 @@
 //! - [`analysis`]: the analysis board's answers and requests.
 //! - [`accounts`], [`players`], [`lobby`]: accounts and sessions, profiles and ratings, seeks
 //!   and the lobby's socket.
+//! - [`social`]: chat lines, blocks, reports and the moderators' queue.
 //! - [`error`]: the error body and its stable codes.
 //!
 //! Sides are [`mabula::Color`]s, written `"white"` and `"black"`; positions and moves are the
@@ -28,4 +29,5 @@ pub mod game;
 pub mod lobby;
 pub mod players;
 pub mod protocol;
+pub mod social;
 pub mod view;
