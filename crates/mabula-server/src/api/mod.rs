@@ -8,11 +8,13 @@
 pub mod accounts;
 pub mod analysis;
 pub mod assets;
+pub mod chat;
 pub mod docs;
 pub mod games;
 pub mod image;
 pub mod limits;
 pub mod lobby;
+pub mod moderation;
 pub mod players;
 pub mod ws;
 
@@ -64,6 +66,10 @@ pub struct Handles {
     pub players: Arc<Players>,
     /// The analysis board.
     pub analyst: Arc<Analyst>,
+    /// A game's chat.
+    pub chat: Arc<crate::services::chat::Chat>,
+    /// Blocks, reports and moderation.
+    pub moderation: Arc<crate::services::moderation::Moderation>,
     /// The store (readiness, metrics).
     pub store: Arc<Store>,
     /// The engine pool (metrics).
@@ -89,6 +95,8 @@ impl AppState {
             accounts: services.accounts.clone(),
             players: services.players.clone(),
             analyst: services.analyst.clone(),
+            chat: services.chat.clone(),
+            moderation: services.moderation.clone(),
             store: services.store.clone(),
             engine: services.engine.clone(),
             shutdown,
@@ -112,6 +120,8 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .merge(lobby::router())
         .merge(analysis::router())
         .merge(ws::router())
+        .merge(chat::router())
+        .merge(moderation::router())
         .merge(docs::router())
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)
