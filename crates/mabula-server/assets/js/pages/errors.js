@@ -11,6 +11,7 @@ const KNOWN = new Set([
   'invalid_record', 'rate_limited', 'internal', 'shutting_down',
   'undo_not_allowed', 'not_logged_in', 'csrf_failed', 'login_failed', 'name_taken', 'invalid_account',
   'player_not_found', 'seek_not_found', 'seek_not_for_you', 'unavailable', 'busy', 'too_many_connections',
+  'account_closed', // moderation (issue 36)
 ]);
 
 /** A translated sentence for an ApiError (or any error). */
