@@ -10,8 +10,8 @@ use mabula_api::error::{ErrorBody, ErrorCode};
 use mabula_api::game::{EndReason, EngineSettings, Mode, PairHalf, UndoOffer};
 use mabula_api::lobby::{LobbyMessage, OwnedLobbyMessage, SeekRequest, SeekView};
 use mabula_api::players::{PlayerGame, Profile, RatingView, Record3, ResultsView};
-use mabula_api::social::{ChatLine, ChatRoom};
 use mabula_api::protocol::{ClientMessage, OwnedServerMessage, ServerMessage};
+use mabula_api::social::{ChatLine, ChatRoom};
 use mabula_api::view::{
     AllScores, ClockView, CreateGame, GameState, GroupsView, HintAnswer, HintCounts, LegalMoveView,
     MoveView, PairPoints, PairView, PlayerView, PlayersView, ScoresView, SeatGrant, SeatKind,

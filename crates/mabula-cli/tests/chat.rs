@@ -38,7 +38,10 @@ async fn game_between(white: &Player, black: &Player, black_name: &str) -> Strin
         .await;
     assert_eq!(status, 201, "{seek}");
     let (status, started) = black
-        .post(&format!("/api/seeks/{}/accept", seek["id"].as_str().unwrap()), json!({}))
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().unwrap()),
+            json!({}),
+        )
         .await;
     assert_eq!(status, 200, "{started}");
     started["game_id"].as_str().expect("a game id").to_string()
@@ -76,7 +79,7 @@ fn admin(db: &str, args: &[&str]) -> (bool, String, String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad_lines_are_refused()
- {
+{
     let Some((_db, nodes)) = cluster().await else {
         return;
     };
@@ -92,9 +95,14 @@ async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad
     let mut guest_ws = game_socket(&guest, &id).await;
 
     // A player's line goes to the players' room by default, and to the seats only.
-    let (status, line) = alice.post(&format!("/api/games/{id}/chat"), say("  good luck  ")).await;
+    let (status, line) = alice
+        .post(&format!("/api/games/{id}/chat"), say("  good luck  "))
+        .await;
     assert_eq!(status, 201, "{line}");
-    assert_eq!((line["room"].as_str(), line["text"].as_str()), (Some("players"), Some("good luck")));
+    assert_eq!(
+        (line["room"].as_str(), line["text"].as_str()),
+        (Some("players"), Some("good luck"))
+    );
     let got = bob_ws.until("chat").await;
     assert_eq!(got["line"]["text"], "good luck");
     assert_eq!(got["line"]["name"], "alice");
@@ -105,7 +113,11 @@ async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad
     let (status, line) = carol
         .post(&format!("/api/games/{id}/chat"), say("<b>nice</b> opening"))
         .await;
-    assert_eq!((status, line["room"].as_str()), (201, Some("spectators")), "{line}");
+    assert_eq!(
+        (status, line["room"].as_str()),
+        (201, Some("spectators")),
+        "{line}"
+    );
     for ws in [&mut guest_ws, &mut carol_ws, &mut bob_ws] {
         let got = ws.until("chat").await;
         assert_eq!(got["line"]["text"], "<b>nice</b> opening");
@@ -114,21 +126,32 @@ async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad
 
     // Guests read the spectators' room only and write nothing; spectators never write the
     // players' room.
-    let (status, body) = guest.post(&format!("/api/games/{id}/chat"), say("hi")).await;
-    assert_eq!((status, body["code"].as_str()), (401, Some("not_logged_in")));
+    let (status, body) = guest
+        .post(&format!("/api/games/{id}/chat"), say("hi"))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (401, Some("not_logged_in"))
+    );
     let (status, body) = carol
         .post(
             &format!("/api/games/{id}/chat"),
             json!({"text": "psst", "room": "players"}),
         )
         .await;
-    assert_eq!((status, body["code"].as_str()), (403, Some("chat_not_allowed")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("chat_not_allowed"))
+    );
     let (status, log) = guest.get(&format!("/api/games/{id}/chat")).await;
     assert_eq!(status, 200);
     assert_eq!(log["rooms"], json!(["spectators"]));
     assert_eq!(log["writable"], json!([]));
     assert_eq!(log["lines"].as_array().map(Vec::len), Some(1), "{log}");
-    let (_, log) = bob.on(&bases[2]).get(&format!("/api/games/{id}/chat")).await;
+    let (_, log) = bob
+        .on(&bases[2])
+        .get(&format!("/api/games/{id}/chat"))
+        .await;
     assert_eq!(log["rooms"], json!(["players", "spectators"]));
     let texts: Vec<&str> = log["lines"]
         .as_array()
@@ -144,13 +167,22 @@ async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad
         ("   ".to_string(), "chat_empty"),
         ("two\nlines".to_string(), "chat_invalid"),
     ] {
-        let (status, body) = carol.post(&format!("/api/games/{id}/chat"), say(&text)).await;
-        assert_eq!((status, body["code"].as_str()), (422, Some(code)), "{text:?}");
+        let (status, body) = carol
+            .post(&format!("/api/games/{id}/chat"), say(&text))
+            .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (422, Some(code)),
+            "{text:?}"
+        );
     }
     let (status, _) = carol
         .post(&format!("/api/games/{id}/chat"), say(&"é".repeat(140)))
         .await;
-    assert_eq!(status, 201, "140 characters are allowed, whatever their bytes");
+    assert_eq!(
+        status, 201,
+        "140 characters are allowed, whatever their bytes"
+    );
 
     // Five lines in ten seconds, counted across instances: carol said two; three more pass,
     // the sixth is refused wherever it is sent.
@@ -184,20 +216,40 @@ async fn a_blocked_player_can_neither_challenge_nor_chat_with_the_blocker() {
     let (status, body) = bob.post("/api/players/bob/block", json!({})).await;
     assert_eq!((status, body["code"].as_str()), (400, Some("bad_request")));
     let (status, body) = bob.post("/api/players/nobody/block", json!({})).await;
-    assert_eq!((status, body["code"].as_str()), (404, Some("player_not_found")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("player_not_found"))
+    );
 
     let challenge = json!({"scoring": "largest", "rated": false, "days": 3, "to": "bob"});
-    let (status, body) = alice.on(&bases[2]).post("/api/seeks", challenge.clone()).await;
-    assert_eq!((status, body["code"].as_str()), (403, Some("blocked")), "{body}");
-    let (status, body) = alice.post(&format!("/api/games/{id}/chat"), say("hello?")).await;
-    assert_eq!((status, body["code"].as_str()), (403, Some("blocked")), "{body}");
+    let (status, body) = alice
+        .on(&bases[2])
+        .post("/api/seeks", challenge.clone())
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("blocked")),
+        "{body}"
+    );
+    let (status, body) = alice
+        .post(&format!("/api/games/{id}/chat"), say("hello?"))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("blocked")),
+        "{body}"
+    );
     let (status, body) = alice
         .post(
             &format!("/api/games/{id}/chat"),
             json!({"text": "hello?", "room": "spectators"}),
         )
         .await;
-    assert_eq!((status, body["code"].as_str()), (403, Some("blocked")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("blocked")),
+        "{body}"
+    );
     // The blocker still speaks.
     let (status, _) = bob.post(&format!("/api/games/{id}/chat"), say("no")).await;
     assert_eq!(status, 201);
@@ -205,7 +257,9 @@ async fn a_blocked_player_can_neither_challenge_nor_chat_with_the_blocker() {
     assert_eq!(bob.delete("/api/players/alice/block").await, 204);
     let (status, body) = alice.post("/api/seeks", challenge).await;
     assert_eq!(status, 201, "{body}");
-    let (status, _) = alice.post(&format!("/api/games/{id}/chat"), say("thanks")).await;
+    let (status, _) = alice
+        .post(&format!("/api/games/{id}/chat"), say("thanks"))
+        .await;
     assert_eq!(status, 201);
 }
 
@@ -227,27 +281,48 @@ async fn a_moderator_reads_reports_mutes_and_closes_an_account_whose_seeks_leave
     assert!(ok && out.contains("mia is a moderator"), "{out}{err}");
 
     // Sam chats rudely; Alice reports the line.
-    let (status, line) = sam.post(&format!("/api/games/{id}/chat"), say("you are bad")).await;
+    let (status, line) = sam
+        .post(&format!("/api/games/{id}/chat"), say("you are bad"))
+        .await;
     assert_eq!(status, 201);
-    let report = json!({"player": "sam", "reason": "abuse", "text": "rude", "chat_line": line["id"]});
+    let report =
+        json!({"player": "sam", "reason": "abuse", "text": "rude", "chat_line": line["id"]});
     let (status, made) = alice.post("/api/reports", report).await;
     assert_eq!(status, 201, "{made}");
     let (status, body) = alice
-        .post("/api/reports", json!({"player": "sam", "reason": "rudeness", "text": ""}))
+        .post(
+            "/api/reports",
+            json!({"player": "sam", "reason": "rudeness", "text": ""}),
+        )
         .await;
-    assert_eq!((status, body["code"].as_str()), (400, Some("malformed_json")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("malformed_json"))
+    );
     let (status, body) = alice
-        .post("/api/reports", json!({"player": "alice", "reason": "spam", "text": ""}))
+        .post(
+            "/api/reports",
+            json!({"player": "alice", "reason": "spam", "text": ""}),
+        )
         .await;
-    assert_eq!((status, body["code"].as_str()), (422, Some("invalid_report")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("invalid_report"))
+    );
 
     // Only moderators read the queue; it shows the line reported.
     let (status, body) = alice.get("/api/moderation/reports").await;
-    assert_eq!((status, body["code"].as_str()), (403, Some("not_moderator")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("not_moderator"))
+    );
     let (status, queue) = mia.get("/api/moderation/reports").await;
     assert_eq!(status, 200, "{queue}");
     let r = &queue["reports"][0];
-    assert_eq!((r["player"].as_str(), r["reason"].as_str()), (Some("sam"), Some("abuse")));
+    assert_eq!(
+        (r["player"].as_str(), r["reason"].as_str()),
+        (Some("sam"), Some("abuse"))
+    );
     assert_eq!(r["context"][0]["text"], "you are bad");
     assert_eq!(r["game"].as_str(), Some(id.as_str()));
     let (ok, out, _) = admin(&db, &["reports"]);
@@ -258,10 +333,14 @@ async fn a_moderator_reads_reports_mutes_and_closes_an_account_whose_seeks_leave
         .post("/api/moderation/players/sam/mute", json!({"minutes": 5}))
         .await;
     assert_eq!(status, 204);
-    let (status, body) = sam.post(&format!("/api/games/{id}/chat"), say("still here")).await;
+    let (status, body) = sam
+        .post(&format!("/api/games/{id}/chat"), say("still here"))
+        .await;
     assert_eq!((status, body["code"].as_str()), (403, Some("muted")));
     assert_eq!(mia.delete("/api/moderation/players/sam/mute").await, 204);
-    let (status, _) = sam.post(&format!("/api/games/{id}/chat"), say("sorry")).await;
+    let (status, _) = sam
+        .post(&format!("/api/games/{id}/chat"), say("sorry"))
+        .await;
     assert_eq!(status, 201);
 
     // Sam seeks on instance 0; Alice sees it in her lobby on instance 2.
@@ -276,28 +355,52 @@ async fn a_moderator_reads_reports_mutes_and_closes_an_account_whose_seeks_leave
     assert_eq!(status, 201, "{seek}");
     let seek_id = seek["id"].as_str().unwrap().to_string();
     lobby
-        .changes_until(|c| c["added"].as_array().unwrap().iter().any(|s| s["id"] == seek_id.as_str()))
+        .changes_until(|c| {
+            c["added"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["id"] == seek_id.as_str())
+        })
         .await;
 
     // Mia closes Sam's account on instance 1: the seek leaves Alice's lobby on instance 2, his
     // session ends, he cannot log in; his game stays.
-    assert_eq!(mia.post("/api/moderation/players/sam/close", json!({})).await.0, 204);
+    assert_eq!(
+        mia.post("/api/moderation/players/sam/close", json!({}))
+            .await
+            .0,
+        204
+    );
     lobby
-        .changes_until(|c| c["removed"].as_array().unwrap().iter().any(|s| *s == seek_id.as_str()))
+        .changes_until(|c| {
+            c["removed"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| *s == seek_id.as_str())
+        })
         .await;
     let (status, _) = sam.get("/api/session").await;
     assert_eq!(status, 401);
     let (status, body) = sam
         .start_session("/api/session", json!({"name": "sam", "password": PASSWORD}))
         .await;
-    assert_eq!((status, body["code"].as_str()), (403, Some("account_closed")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("account_closed")),
+        "{body}"
+    );
     let (status, _) = alice.get(&format!("/api/games/{id}")).await;
     assert_eq!(status, 200);
 
     // The report is resolved and leaves the queue.
     let rid = r["id"].as_i64().unwrap();
     let (status, _) = mia
-        .post(&format!("/api/moderation/reports/{rid}/resolve"), json!({"note": "closed"}))
+        .post(
+            &format!("/api/moderation/reports/{rid}/resolve"),
+            json!({"note": "closed"}),
+        )
         .await;
     assert_eq!(status, 204);
     let (_, queue) = mia.get("/api/moderation/reports").await;
@@ -305,7 +408,10 @@ async fn a_moderator_reads_reports_mutes_and_closes_an_account_whose_seeks_leave
     let (status, body) = mia
         .post(&format!("/api/moderation/reports/{rid}/resolve"), json!({}))
         .await;
-    assert_eq!((status, body["code"].as_str()), (404, Some("report_not_found")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("report_not_found"))
+    );
 
     // `mabula admin reopen` and `reset-password`: the new password logs in, the old does not.
     let (ok, _, err) = admin(&db, &["reopen", "sam"]);
@@ -325,7 +431,10 @@ async fn a_moderator_reads_reports_mutes_and_closes_an_account_whose_seeks_leave
     let (ok, _, err) = admin(&db, &["close", "sam"]);
     assert!(ok, "{err}");
     let (status, _) = sam.get("/api/session").await;
-    assert_eq!(status, 401, "closing from the command line ends the sessions");
+    assert_eq!(
+        status, 401,
+        "closing from the command line ends the sessions"
+    );
     let (ok, out, _) = admin(&db, &["moderator", "mia", "--remove"]);
     assert!(ok && out.contains("no longer"), "{out}");
     let (status, _) = mia.get("/api/moderation/reports").await;

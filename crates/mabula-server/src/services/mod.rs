@@ -152,10 +152,7 @@ impl Services {
                 games.clone(),
                 cluster.clone(),
             )),
-            moderation: Arc::new(moderation::Moderation::new(
-                store.clone(),
-                cluster.clone(),
-            )),
+            moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
             clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),
             lobby: Arc::new(lobby::Lobby::new(
                 store.clone(),

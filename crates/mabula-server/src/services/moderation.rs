@@ -95,7 +95,10 @@ impl Moderation {
     ) -> Result<ReportCreated, ApiError> {
         let (key, _) = self.account(&req.player).await?;
         if key == session.key {
-            return Err(refused(ErrorCode::InvalidReport, "you cannot report yourself"));
+            return Err(refused(
+                ErrorCode::InvalidReport,
+                "you cannot report yourself",
+            ));
         }
         let text = req.text.trim().to_string();
         if text.chars().count() > REPORT_MAX_CHARS {
@@ -192,7 +195,8 @@ impl Moderation {
         let mut reports = Vec::new();
         for r in db.open_reports(QUEUE).await? {
             let name = |f: &Option<AccountFlags>, key: &str| {
-                f.as_ref().map_or_else(|| key.to_string(), |f| f.name.clone())
+                f.as_ref()
+                    .map_or_else(|| key.to_string(), |f| f.name.clone())
             };
             let player = db.account_flags(&r.player).await?;
             let reporter = db.account_flags(&r.reporter).await?;
@@ -255,10 +259,7 @@ impl Moderation {
         let (key, _) = self.account(name).await?;
         let until = match minutes {
             Some(0) => {
-                return Err(refused(
-                    ErrorCode::BadRequest,
-                    "mute for at least a minute",
-                ));
+                return Err(refused(ErrorCode::BadRequest, "mute for at least a minute"));
             }
             Some(m) if m <= MAX_MUTE_MINUTES => now_ms() + i64::from(m) * 60_000,
             _ => i64::MAX,
@@ -286,8 +287,12 @@ impl Moderation {
             ));
         }
         let notices = self.store.db().close_account(&key, now_ms()).await?;
-        self.cluster
-            .deliver(notices.into_iter().flatten().filter_map(|n| crate::store::Notice::parse(&n)));
+        self.cluster.deliver(
+            notices
+                .into_iter()
+                .flatten()
+                .filter_map(|n| crate::store::Notice::parse(&n)),
+        );
         Ok(())
     }
 

@@ -7,8 +7,8 @@
 //! announce themselves with `NOTIFY` in their own transaction; on SQLite the caller delivers the
 //! same notices itself.
 
-use super::players::{Announce, Db, Pools, on_db};
 use super::StoreError;
+use super::players::{Announce, Db, Pools, on_db};
 use sqlx::Row;
 
 /// A chat line as stored.
@@ -345,11 +345,10 @@ impl Db {
     /// How many accounts `blocker` blocks.
     pub async fn block_count(&self, blocker: &str) -> Result<i64, StoreError> {
         on_db!(self, read, |pool, _pg| {
-            let row =
-                sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM blocks WHERE blocker = $1")
-                    .bind(blocker)
-                    .fetch_one(pool)
-                    .await?;
+            let row = sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM blocks WHERE blocker = $1")
+                .bind(blocker)
+                .fetch_one(pool)
+                .await?;
             Ok(row.try_get(0)?)
         })
     }
