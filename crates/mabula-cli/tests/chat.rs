@@ -186,9 +186,9 @@ async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad
 
     // Five lines in ten seconds, counted across instances: carol said two; three more pass,
     // the sixth is refused wherever it is sent.
-    for n in 0..3 {
+    for (n, base) in bases.iter().enumerate() {
         let (status, body) = carol
-            .on(&bases[n])
+            .on(base)
             .post(&format!("/api/games/{id}/chat"), say(&format!("line {n}")))
             .await;
         assert_eq!(status, 201, "{body}");
