@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, SHOTS, launch, gameId } from './helpers.mjs';
+import { BASE, SHOTS, launch, gameId, api } from './helpers.mjs';
 
 let chrome;
 const PASSWORD = 'marbles on the edge';
@@ -136,4 +136,40 @@ test('two friends chat in the players\' room, a guest spectator reads the specta
 
   for (const ctx of contexts) assert.deepEqual(ctx.errors, [], 'no console errors');
   for (const ctx of contexts) await ctx.close();
+});
+
+test('a profile has Report and Block for another player, a report is sent from it, and /moderation is for moderators', async () => {
+  const ctx = await chrome.context({ locale: 'en-US', reducedMotion: 'reduce' });
+  const page = await ctx.newPage();
+  const other = `Eve${run}`;
+  await api('/api/accounts', { method: 'POST', body: { name: other, password: PASSWORD } });
+  await page.goto(`${BASE}/signup`);
+  await page.waitForSelector('form.login-card');
+  await page.fill('#login-name', `Fay${run}`);
+  await page.fill('#login-password', PASSWORD);
+  await page.click('form.login-card button[type="submit"]');
+  await page.waitForURL((u) => !u.pathname.startsWith('/signup'));
+
+  await page.goto(`${BASE}/@/${other}`);
+  await page.waitForSelector('.block-button[aria-pressed="false"]');
+  await page.click('.block-button');
+  await page.waitForSelector('.block-button[aria-pressed="true"]');
+  assert.equal(await page.locator('.block-button').innerText(), 'Unblock');
+  await page.click('.block-button');
+  await page.waitForSelector('.block-button[aria-pressed="false"]');
+
+  await page.click('.report-button');
+  await page.waitForSelector('dialog.report-dialog[open]');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'report-reason', 'the form takes the focus');
+  await page.selectOption('#report-reason', 'spam');
+  await page.fill('#report-text', 'challenges me every minute');
+  await page.screenshot({ path: join(SHOTS, 'chat-report-dialog.png') });
+  await page.click('dialog.report-dialog button[type="submit"]');
+  await page.waitForSelector('dialog.report-dialog', { state: 'detached' });
+
+  await page.goto(`${BASE}/moderation`);
+  await page.waitForFunction(() => /moderators/.test(document.querySelector('.moderation [role="status"]')?.textContent || ''));
+  assert.equal(await page.locator('.moderation-link').count(), 0);
+  assert.deepEqual(ctx.errors.filter((e) => !/403/.test(e)), [], 'no console errors but the refused queue');
+  await ctx.close();
 });
