@@ -4,7 +4,8 @@
 //! players' room stays the players', guests, long lines and floods are refused; a blocked
 //! player's challenge and chat are refused; a moderator reads a report, mutes, and closes an
 //! account whose seek then leaves another player's lobby on another instance, and which can no
-//! longer log in; and `mabula admin` on the same database.
+//! longer log in; and `mabula admin` on the same database. One test runs on SQLite, with
+//! `mabula admin` between two runs of the server.
 
 mod common;
 
@@ -439,4 +440,77 @@ async fn a_moderator_reads_reports_mutes_and_closes_an_account_whose_seeks_leave
     assert!(ok && out.contains("no longer"), "{out}");
     let (status, _) = mia.get("/api/moderation/reports").await;
     assert_eq!(status, 403);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_blocks_reports_and_closing_hold_on_sqlite_with_mabula_admin_between_runs() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = dir.path().join("chat.sqlite3").display().to_string();
+    let mut server = Instance::start(&db, 20);
+    let base = server.client.base().to_string();
+    let mut ann = Player::sign_up(&base, "ann").await;
+    let ben = Player::sign_up(&base, "ben").await;
+    let id = game_between(&ann, &ben, "ben").await;
+    let mut ws = game_socket(&ben, &id).await;
+    let (status, _) = ann
+        .post(&format!("/api/games/{id}/chat"), say("hi ben"))
+        .await;
+    assert_eq!(status, 201);
+    assert_eq!(ws.until("chat").await["line"]["text"], "hi ben");
+    for n in 0..4 {
+        let (status, _) = ann
+            .post(&format!("/api/games/{id}/chat"), say(&format!("{n}")))
+            .await;
+        assert_eq!(status, 201);
+    }
+    let (status, _) = ann
+        .post(&format!("/api/games/{id}/chat"), say("sixth"))
+        .await;
+    assert_eq!(status, 429);
+    assert_eq!(ben.post("/api/players/ann/block", json!({})).await.0, 204);
+    let challenge = json!({"scoring": "largest", "rated": false, "days": 3, "to": "ben"});
+    let (status, body) = ann.post("/api/seeks", challenge).await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("blocked")));
+    let (status, _) = ben
+        .post(
+            "/api/reports",
+            json!({"player": "ann", "reason": "spam", "text": "floods"}),
+        )
+        .await;
+    assert_eq!(status, 201);
+    let (status, _) = ann
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "rated": false, "clock": {"initial_s": 300, "increment_s": 0}}),
+        )
+        .await;
+    assert_eq!(status, 201);
+
+    // The file is the server's while it runs: `mabula admin` works between runs.
+    server.kill();
+    let (ok, out, _) = admin(&db, &["reports"]);
+    assert!(
+        ok && out.contains("ben reported ann for spam: floods"),
+        "{out}"
+    );
+    let (ok, _, err) = admin(&db, &["close", "ann"]);
+    assert!(ok, "{err}");
+    let server = Instance::start(&db, 20);
+    let base = server.client.base().to_string();
+    ann.base = base.clone();
+    let (status, _) = ann.get("/api/session").await;
+    assert_eq!(status, 401);
+    let (_, seeks) = ben.on(&base).get("/api/seeks").await;
+    assert_eq!(seeks["seeks"], json!([]), "a closed account's seek is gone");
+    let mut again = ann.clone();
+    let (status, body) = again
+        .start_session("/api/session", json!({"name": "ann", "password": PASSWORD}))
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("account_closed"))
+    );
+    // Its lines stay with the game.
+    let (_, log) = ben.on(&base).get(&format!("/api/games/{id}/chat")).await;
+    assert_eq!(log["lines"].as_array().map(Vec::len), Some(5));
 }
