@@ -3,9 +3,9 @@
 // spectators' room for everyone), a form to say a line in a room the reader may write, and a
 // "Report" button beside other accounts' lines. Lines are plain text, shown with textContent.
 // The page hands on the game socket's `chat` messages (`add`) and asks for the whole log again
-// after a resync (`refresh`).
+// once the game is loaded and after a resync (`refresh`).
 
-import { h, clear } from './dom.js';
+import { h, clear, setText } from './dom.js';
 import { t } from './i18n.js';
 import { request } from './api.js';
 import { isMe, myName } from './session.js';
@@ -34,7 +34,7 @@ export function mountChat({ id, replay, token }) {
   const input = h('input', {
     type: 'text', id: `chat-input-${id}`, class: 'chat-input', maxlength: String(MAX * 2), autocomplete: 'off',
     'i18n-placeholder': 'chat.placeholder', 'i18n-aria-label': 'chat.label',
-    oninput: () => counter.textContent = t('chat.left', { n: MAX - [...input.value.trim()].length }),
+    oninput: () => count(),
   });
   const room = h('select', { class: 'chat-room', 'i18n-aria-label': 'chat.room' },
     h('option', { value: 'players', i18n: 'chat.room.players' }),
@@ -50,7 +50,15 @@ export function mountChat({ id, replay, token }) {
     h('h2', { id: `chat-title-${id}`, i18n: replay ? 'chat.titleReplay' : 'chat.title' }),
     log, empty, form, error, guestNote);
 
-  refresh();
+  // The page calls `refresh` once the game is known to exist (no request for a missing game).
+  // The writers' names of guest seats ("White", "Black") and the Report labels follow the language.
+  const onLang = () => draw();
+  window.addEventListener('langchange', onLang);
+
+  /** The characters left, kept translatable. */
+  function count() {
+    setText(counter, 'chat.left', { n: MAX - [...input.value.trim()].length });
+  }
 
   /** Reads the whole log again (at start, and after the socket resynced). */
   async function refresh() {
@@ -75,7 +83,7 @@ export function mountChat({ id, replay, token }) {
     for (const opt of room.options) opt.disabled = !writable.includes(opt.value);
     if (writable.length && !writable.includes(room.value)) room.value = writable[0];
     guestNote.hidden = replay || writable.length > 0 || Boolean(myName());
-    counter.textContent = t('chat.left', { n: MAX - [...input.value.trim()].length });
+    count();
     log.scrollTop = log.scrollHeight;
   }
 
@@ -125,6 +133,9 @@ export function mountChat({ id, replay, token }) {
       draw();
     },
     refresh,
-    stop() { stopped = true; },
+    stop() {
+      stopped = true;
+      window.removeEventListener('langchange', onLang);
+    },
   };
 }

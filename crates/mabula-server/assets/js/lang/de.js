@@ -616,7 +616,7 @@ export default {
   'error.too_many_connections': 'Zu viele offene Verbindungen von hier. Schließe ein paar Tabs und versuche es erneut.',
 
   // ---- Chat, blocks, reports and moderation (issue 36) ----
-  'chat.title': 'Chat',
+  'chat.title': 'Unterhaltung',
   'chat.titleReplay': 'Chat der Partie',
   'chat.log': 'Chatzeilen',
   'chat.empty': 'Noch keine Nachrichten.',

@@ -616,7 +616,7 @@ export default {
   'error.too_many_connections': 'Demasiadas conexiones abiertas desde aquí. Cierra algunas pestañas e inténtalo de nuevo.',
 
   // ---- Chat, blocks, reports and moderation (issue 36) ----
-  'chat.title': 'Chat',
+  'chat.title': 'Charla',
   'chat.titleReplay': 'Chat de la partida',
   'chat.log': 'Mensajes del chat',
   'chat.empty': 'Aún no hay mensajes.',

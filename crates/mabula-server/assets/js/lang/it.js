@@ -616,7 +616,7 @@ export default {
   'error.too_many_connections': 'Troppe connessioni aperte da qui. Chiudi qualche scheda e riprova.',
 
   // ---- Chat, blocks, reports and moderation (issue 36) ----
-  'chat.title': 'Chat',
+  'chat.title': 'Conversazione',
   'chat.titleReplay': 'Chat della partita',
   'chat.log': 'Messaggi della chat',
   'chat.empty': 'Ancora nessun messaggio.',

@@ -618,7 +618,7 @@ export default {
   'error.too_many_connections': 'Prea multe conexiuni deschise de aici. Închide câteva file și încearcă din nou.',
 
   // ---- Chat, blocks, reports and moderation (issue 36) ----
-  'chat.title': 'Chat',
+  'chat.title': 'Conversație',
   'chat.titleReplay': 'Chatul partidei',
   'chat.log': 'Mesajele chatului',
   'chat.empty': 'Niciun mesaj deocamdată.',

@@ -188,6 +188,7 @@ export function mount(main, { id, replay }) {
       }
     }
     dispatch({ type: 'loaded', state: first, token, at: now() });
+    chat.refresh(); // chat (issue 36)
   }
 
   /** Whether every seat of a person in this game is taken already (an invitation used before). */
