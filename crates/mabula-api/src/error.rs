@@ -111,6 +111,27 @@ pub enum ErrorCode {
     WrongPassword,
     /// The account has no session with this id.
     SessionNotFound,
+    // Chat, blocks, reports and moderation (issue 36).
+    /// The chat line is empty once trimmed.
+    ChatEmpty,
+    /// The chat line is longer than 140 characters.
+    ChatTooLong,
+    /// The chat line holds control characters (line breaks, tabs, ...).
+    ChatInvalid,
+    /// The caller may not write (or read) this room of the game's chat.
+    ChatNotAllowed,
+    /// The player is blocked by the one they challenge, or by a player of the game they chat in.
+    Blocked,
+    /// The account is muted by a moderator: it cannot chat for now.
+    Muted,
+    /// The account was closed by a moderator.
+    AccountClosed,
+    /// The action is for moderators.
+    NotModerator,
+    /// No report has this id (or it is resolved already).
+    ReportNotFound,
+    /// The report is not valid (oneself, a text too long, a chat line of another game).
+    InvalidReport,
 }
 
 impl ErrorCode {
@@ -121,8 +142,9 @@ impl ErrorCode {
             MalformedJson | BadRequest | BadNotation => 400,
             TokenMissing | NotLoggedIn | LoginFailed => 401,
             TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
-            | WrongPassword => 403,
-            GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound => 404,
+            | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator => 403,
+            GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
+            | ReportNotFound => 404,
             MethodNotAllowed => 405,
             NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
             | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
@@ -130,7 +152,8 @@ impl ErrorCode {
             | NoDrawOffer | AbortTooLate => 409,
             PayloadTooLarge => 413,
             UnsupportedMediaType => 415,
-            IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount => 422,
+            IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount
+            | ChatEmpty | ChatTooLong | ChatInvalid | InvalidReport => 422,
             RateLimited | TooManyConnections => 429,
             UriTooLong => 414,
             HeadersTooLarge => 431,

@@ -16,6 +16,7 @@
 //! - [`accounts`], [`players`], [`lobby`]: accounts and sessions, profiles and ratings, seeks
 //!   and the lobby's socket.
 //! - [`follows`]: following players, their live games, and who is online.
+//! - [`social`]: chat lines, blocks, reports and the moderators' queue.
 //! - [`error`]: the error body and its stable codes.
 //!
 //! Sides are [`mabula::Color`]s, written `"white"` and `"black"`; positions and moves are the
@@ -30,4 +31,5 @@ pub mod game;
 pub mod lobby;
 pub mod players;
 pub mod protocol;
+pub mod social;
 pub mod view;

@@ -9,6 +9,7 @@
 
 use crate::error::ErrorCode;
 use crate::game::EndReason;
+use crate::social::ChatLine;
 use crate::view::{GameState, MoveView, SeatsView};
 use mabula::Color;
 use serde::{Deserialize, Serialize};
@@ -93,6 +94,11 @@ pub enum ServerMessage<'a> {
     },
     /// Answer to `ping`.
     Pong,
+    /// A chat line (players' room lines reach the seats' sockets only).
+    Chat {
+        /// The line.
+        line: &'a ChatLine,
+    },
 }
 
 impl ServerMessage<'_> {
@@ -165,6 +171,11 @@ pub enum OwnedServerMessage {
     },
     /// Answer to `ping`.
     Pong,
+    /// A chat line (players' room lines reach the seats' sockets only).
+    Chat {
+        /// The line.
+        line: ChatLine,
+    },
 }
 
 impl OwnedServerMessage {
@@ -205,6 +216,7 @@ impl OwnedServerMessage {
                 message,
             },
             OwnedServerMessage::Pong => ServerMessage::Pong,
+            OwnedServerMessage::Chat { line } => ServerMessage::Chat { line },
         }
     }
 }

@@ -11,6 +11,7 @@ use mabula_api::game::{EndReason, EngineSettings, Mode, PairHalf, UndoOffer};
 use mabula_api::lobby::{LobbyMessage, OwnedLobbyMessage, SeekRequest, SeekView};
 use mabula_api::players::{PlayerGame, Profile, RatingView, Record3, ResultsView};
 use mabula_api::protocol::{ClientMessage, OwnedServerMessage, ServerMessage};
+use mabula_api::social::{ChatLine, ChatRoom};
 use mabula_api::view::{
     AllScores, ClockView, CreateGame, GameState, GroupsView, HintAnswer, HintCounts, LegalMoveView,
     MoveView, PairPoints, PairView, PlayerView, PlayersView, ScoresView, SeatGrant, SeatKind,
@@ -357,6 +358,18 @@ fn every_message_the_server_writes_on_a_game_socket_reads_as_the_clients_type() 
         }
     );
     assert_eq!(sent_and_read(ServerMessage::Pong), OwnedServerMessage::Pong);
+    let line = ChatLine {
+        id: 7,
+        room: ChatRoom::Spectators,
+        name: "Alice".into(),
+        side: Some(Color::Black),
+        text: "<b>well played</b>".into(),
+        at: 1_767_225_600_000,
+    };
+    assert_eq!(
+        sent_and_read(ServerMessage::Chat { line: &line }),
+        OwnedServerMessage::Chat { line }
+    );
 }
 
 #[test]

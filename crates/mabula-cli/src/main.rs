@@ -4,6 +4,7 @@
 //! Exit codes (docs/cli.md): 0 success, 1 a failure the message names (a bad position, a
 //! missing file, an unsolved position within its time), 2 a command line clap cannot read.
 
+mod admin_cmds;
 mod chart;
 mod engine_cmds;
 mod moderation_cmds;
@@ -45,6 +46,8 @@ enum Command {
     Serve(serve_cmds::Command),
     #[command(flatten)]
     Moderation(moderation_cmds::Command),
+    #[command(flatten)]
+    Admin(admin_cmds::Command),
     #[cfg(feature = "learn")]
     #[command(flatten)]
     Train(train_cmds::Command),
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Play(cmd) => play_cmds::run(cmd),
         Command::Serve(cmd) => serve_cmds::run(cmd),
         Command::Moderation(cmd) => moderation_cmds::run(cmd),
+        Command::Admin(cmd) => admin_cmds::run(cmd),
         #[cfg(feature = "learn")]
         Command::Train(cmd) => train_cmds::run(cmd),
         #[cfg(not(feature = "learn"))]

@@ -39,6 +39,7 @@ const login = () => import('./pages/login.js');
 const lobby = () => import('./pages/lobby.js');
 const profile = () => import('./pages/profile.js');
 const account = () => import('./pages/account.js');
+const moderation = () => import('./pages/moderation.js'); // moderators (issue 36)
 
 /**
  * A shown page, and the module that shows one.
@@ -56,6 +57,7 @@ const ROUTES = [
   { re: /^\/@\/([A-Za-z0-9_-]{1,40})\/?$/, page: profile, nav: 'profile', params: (m) => ({ name: m[1] }) },
   { re: /^\/rules\/?$/, page: rules, nav: 'rules' },
   { re: /^\/account\/?$/, page: account, nav: null },
+  { re: /^\/moderation\/?$/, page: moderation, nav: null },
   { re: /^\/analysis\/?$/, page: analysis, nav: null },
   { re: /^\/game\/([a-z0-9]+)\/?$/, page: game, nav: null, params: (m) => ({ id: m[1], replay: false }) },
   { re: /^\/replay\/([a-z0-9]+)\/?$/, page: game, nav: 'watch', params: (m) => ({ id: m[1], replay: true }) },

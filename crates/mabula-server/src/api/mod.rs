@@ -8,12 +8,14 @@
 pub mod accounts;
 pub mod analysis;
 pub mod assets;
+pub mod chat;
 pub mod docs;
 pub mod follows;
 pub mod games;
 pub mod image;
 pub mod limits;
 pub mod lobby;
+pub mod moderation;
 pub mod players;
 pub mod ws;
 
@@ -67,6 +69,10 @@ pub struct Handles {
     pub follows: Arc<crate::services::follows::Follows>,
     /// The analysis board.
     pub analyst: Arc<Analyst>,
+    /// A game's chat.
+    pub chat: Arc<crate::services::chat::Chat>,
+    /// Blocks, reports and moderation.
+    pub moderation: Arc<crate::services::moderation::Moderation>,
     /// The store (readiness, metrics).
     pub store: Arc<Store>,
     /// The engine pool (metrics).
@@ -93,6 +99,8 @@ impl AppState {
             players: services.players.clone(),
             follows: services.follows.clone(),
             analyst: services.analyst.clone(),
+            chat: services.chat.clone(),
+            moderation: services.moderation.clone(),
             store: services.store.clone(),
             engine: services.engine.clone(),
             shutdown,
@@ -117,6 +125,8 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .merge(lobby::router())
         .merge(analysis::router())
         .merge(ws::router())
+        .merge(chat::router())
+        .merge(moderation::router())
         .merge(docs::router())
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)

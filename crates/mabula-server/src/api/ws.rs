@@ -21,6 +21,7 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use axum::routing::get;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use mabula_api::social::{ChatLine, ChatRoom};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, watch};
@@ -74,13 +75,15 @@ async fn upgrade(
     })?;
     let games = app.games.clone();
     let shutdown = app.shutdown.clone();
+    // Chat (issue 36): this game's chat lines from every instance.
+    let chat = app.chat.subscribe(&id);
     Ok(ws
         .max_message_size(16 * 1024)
         // Clients send small messages, and tungstenite zero-fills its read buffer on every poll.
         .read_buffer_size(4 * 1024)
         .on_upgrade(move |socket| async move {
             let (sink, stream) = socket.split();
-            session(games, handle, sink, stream, shutdown, caller.account).await;
+            session(games, handle, sink, stream, shutdown, caller.account, chat).await;
             drop(slot);
         }))
 }
@@ -104,6 +107,7 @@ pub async fn session<Si, St, E>(
     mut stream: St,
     mut shutdown: watch::Receiver<bool>,
     account: Option<String>,
+    mut chat: broadcast::Receiver<Arc<ChatLine>>,
 ) where
     Si: Sink<Message> + Unpin,
     St: Stream<Item = Result<Message, E>> + Unpin,
@@ -186,6 +190,21 @@ pub async fn session<Si, St, E>(
                         events = Some(rx);
                         if sink.send(Message::Text(sync)).await.is_err() { break; }
                     }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                }
+            }
+            // Chat (issue 36): after the hello; a players' room line only to a seat holder.
+            line = chat.recv(), if events.is_some() => {
+                match line {
+                    Ok(line) => {
+                        let seated = registered.flatten().is_some_and(|s| !s.is_empty());
+                        if line.room == ChatRoom::Players && !seated {
+                            continue;
+                        }
+                        let msg = ServerMessage::Chat { line: &line };
+                        if sink.send(Message::Text(msg.to_text())).await.is_err() { break; }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
                     Err(broadcast::error::RecvError::Closed) => break,
                 }
             }

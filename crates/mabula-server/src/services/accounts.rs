@@ -228,7 +228,7 @@ pub fn device_label(user_agent: &str) -> String {
 }
 
 /// The argon2id hash of `password` (PHC string), on a blocking thread.
-async fn hash_password(password: String) -> Result<String, ApiError> {
+pub async fn hash_password(password: String) -> Result<String, ApiError> {
     tokio::task::spawn_blocking(move || {
         let mut salt = [0u8; 16];
         rand::Rng::fill_bytes(&mut rand::rng(), &mut salt);
@@ -477,6 +477,17 @@ impl Accounts {
                 "this name and password do not match an account",
             ));
         };
+        // Moderation (issue 36): a closed account does not log in.
+        if db
+            .account_flags(&account.key)
+            .await?
+            .is_some_and(|f| f.closed_at.is_some())
+        {
+            return Err(ApiError::new(
+                ErrorCode::AccountClosed,
+                "a moderator closed this account",
+            ));
+        }
         let new_device = trusted_device.is_none();
         self.new_session(account.key, account.name, new_device, user_agent)
             .await

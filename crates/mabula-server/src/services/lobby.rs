@@ -288,6 +288,16 @@ impl Lobby {
             .insert_seek(&seek, Some(SEEK_CAPS), alive_until)
             .await?
         {
+                    // Moderation (issue 36): the statement refuses a challenge to a player who blocks
+            // its sender; say so rather than name the caps.
+            if let Some(t) = &seek.target
+                && self.store.db().blocks_player(t, &seek.account).await?
+            {
+                return Err(ApiError::new(
+                    ErrorCode::Blocked,
+                    "this player blocks you: you cannot challenge them",
+                ));
+            }
             return Err(invalid(format!(
                 "{} seeks and challenges may be open at once per player, and {} per address: \
                  withdraw one first",

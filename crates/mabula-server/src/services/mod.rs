@@ -25,17 +25,22 @@
 //!   guest games taken into an account.
 //! - [`follows`]: who follows whom, the followed players' live games, and who is online.
 //! - [`players`]: what the site shows of a player (profile, history, records); reads only.
+//! - [`chat`]: a game's chat, two rooms, its lines sent to the game's sockets on every
+//!   instance (issue 36).
+//! - [`moderation`]: blocks, reports, and the moderators' queue, mutes and closed accounts.
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!
 //! A new feature is one more service beside these, built in [`Services::new`] from the handles
 //! it needs, with its timed jobs in [`Services::start`].
 
 pub mod accounts;
+pub mod chat;
 pub mod clocks;
 pub mod cluster;
 pub mod follows;
 pub mod games;
 pub mod lobby;
+pub mod moderation;
 pub mod players;
 pub mod ratings;
 
@@ -113,6 +118,10 @@ pub struct Services {
     pub follows: Arc<follows::Follows>,
     /// The analysis board's service.
     pub analyst: Arc<Analyst>,
+    /// A game's chat.
+    pub chat: Arc<chat::Chat>,
+    /// Blocks, reports and moderation.
+    pub moderation: Arc<moderation::Moderation>,
 }
 
 impl Services {
@@ -143,6 +152,12 @@ impl Services {
         );
         let ratings = Arc::new(ratings::Ratings::new(store.clone(), games.clone()));
         Services {
+            chat: Arc::new(chat::Chat::new(
+                store.clone(),
+                games.clone(),
+                cluster.clone(),
+            )),
+            moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
             clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),
             lobby: Arc::new(lobby::Lobby::new(
                 store.clone(),
@@ -246,6 +261,7 @@ impl Services {
         match notice {
             n @ (Notice::Game { .. } | Notice::Presence { .. }) => self.games.on_notice(n).await,
             n @ (Notice::Lobby | Notice::User { .. }) => self.cluster.notify_local(n),
+            Notice::Chat { game, line } => self.chat.on_notice(&game, &line),
             Notice::Lost => self.cluster.set_synced(false),
             Notice::Back => {
                 // Whatever was announced while nobody listened is read from the database, once

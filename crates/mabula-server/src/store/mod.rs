@@ -23,6 +23,7 @@ pub mod backup;
 pub mod players;
 pub mod postgres;
 pub mod rows;
+pub mod social;
 mod sql;
 pub mod sqlite;
 
@@ -155,6 +156,13 @@ pub enum Notice {
         /// What happened.
         what: String,
     },
+    /// A chat line was said in game `game`: `line` is the line as its sockets read it (JSON).
+    Chat {
+        /// The game.
+        game: String,
+        /// The line's JSON.
+        line: String,
+    },
     /// The listening connection was lost: notices may have been missed until [`Notice::Back`].
     Lost,
     /// Listening again: everything in memory must be checked against the database.
@@ -162,8 +170,16 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// Reads a notification payload: `g ID VERSION REASON`, `p ID`, `l` or `u KEY WHAT`.
+    /// Reads a notification payload: `g ID VERSION REASON`, `p ID`, `l`, `u KEY WHAT` or
+    /// `c ID LINE` (a chat line).
     pub fn parse(payload: &str) -> Option<Notice> {
+        if let Some(rest) = payload.strip_prefix("c ") {
+            let (game, line) = rest.split_once(' ')?;
+            return Some(Notice::Chat {
+                game: game.to_string(),
+                line: line.to_string(),
+            });
+        }
         let mut words = payload.split(' ');
         match words.next()? {
             "g" => Some(Notice::Game {

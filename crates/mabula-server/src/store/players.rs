@@ -389,7 +389,8 @@ impl Db {
         on_db!(self, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT s.account, a.name, s.csrf, s.seen_at FROM sessions s \
-                 JOIN accounts a ON a.key = s.account WHERE s.id_hash = $1",
+                 JOIN accounts a ON a.key = s.account WHERE s.id_hash = $1 \
+                 AND a.closed_at IS NULL",
             )
             .bind(id_hash.to_vec())
             .fetch_optional(pool)
@@ -829,7 +830,7 @@ impl Db {
                 ") SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
                  $17 WHERE (SELECT count(*) FROM seeks WHERE account = $2 AND expires_at > $15) \
                  < $18 AND (SELECT count(*) FROM seeks WHERE address = $17 AND expires_at > $15) \
-                 < $19"
+                 < $19 AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker = $6 AND blocked = $2)"
             ))
             .bind(&s.id)
             .bind(&s.account)

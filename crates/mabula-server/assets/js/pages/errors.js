@@ -14,6 +14,7 @@ const KNOWN = new Set([
   // Playing together (issue 36): draw offers and the abort.
   'draw_not_allowed', 'draw_offer_pending', 'draw_offer_too_soon', 'no_draw_offer', 'abort_too_late',
   'wrong_password', 'session_not_found',
+  'account_closed', // moderation (issue 36)
 ]);
 
 /** The rules of names and passwords an `invalid_account` error can name (lang: `rule.*`). */

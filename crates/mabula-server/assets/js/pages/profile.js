@@ -10,6 +10,7 @@ import { sessionReady, myName, isMe } from '../session.js';
 import { controlLabel } from '../clock.js';
 import { errorText } from './errors.js';
 import { ratingText } from '../widgets.js';
+import { profileButtons, moderatorLink } from '../social.js'; // reports and blocks (issue 36)
 
 const SCORINGS = ['largest', 'product'];
 const SPEEDS = ['realtime', 'correspondence'];
@@ -109,9 +110,11 @@ export function mount(main, { name }) {
       buttons.push(h('button', { type: 'button', class: 'btn primary challenge-button', i18n: 'profile.challenge',
         onclick: () => navigate(`/lobby?challenge=${encodeURIComponent(profile.name)}`) }));
       buttons.push(followButton());
+      buttons.push(...profileButtons(profile.name)); // reports and blocks (issue 36)
     } else if (!myName()) {
       buttons.push(h('a', { class: 'btn', href: `/login?next=${encodeURIComponent(location.pathname)}`, i18n: 'profile.loginToChallenge' }));
     }
+    if (isMe(profile.name)) buttons.push(moderatorLink()); // moderators (issue 36)
     head.append(
       h('div', { class: 'profile-name' },
         h('span', { class: 'avatar big', 'aria-hidden': 'true' }, profile.name.slice(0, 1).toUpperCase()),
