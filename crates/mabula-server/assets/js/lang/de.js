@@ -614,4 +614,17 @@ export default {
   'error.unavailable': 'Der Server erreicht gerade seine Datenbank nicht. Versuche es gleich noch einmal.',
   'error.busy': 'Der Server ist ausgelastet. Versuche es gleich noch einmal.',
   'error.too_many_connections': 'Zu viele offene Verbindungen von hier. Schließe ein paar Tabs und versuche es erneut.',
+
+  // Analysis board (keys, links) and the watch page
+  'analysis.share': 'Teilen',
+  'analysis.shareLink': 'Link zu dieser Analyse mit ihren Varianten',
+  'analysis.shareCopied': 'Der Link zu dieser Analyse mit ihren Varianten ist kopiert.',
+  'analysis.shareCopyHere': 'Kopiere den Link zu dieser Analyse aus dem Feld unter dem Brett.',
+  'analysis.shareTooLarge': 'Dieser Variantenbaum ist zu groß für einen Link.',
+  'analysis.linkBroken': 'Einige Varianten dieses Links konnten nicht gelesen werden; das Brett zeigt, was lesbar war.',
+  'analysis.inVariation': '{move}, Variante {k} von {n}',
+  'analysis.graphQuick': 'schnelle Werte für jeden Zug; tiefere Analyse: {k} von {n} Stellungen',
+  'list.rated': 'Gewertete Partie',
+  'list.casual': 'Freie Partie',
+  'list.vs': '{white} gegen {black}',
 };

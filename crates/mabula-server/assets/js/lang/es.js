@@ -614,4 +614,17 @@ export default {
   'error.unavailable': 'El servidor no llega a su base de datos ahora mismo. Inténtalo en un momento.',
   'error.busy': 'El servidor está ocupado. Inténtalo en un momento.',
   'error.too_many_connections': 'Demasiadas conexiones abiertas desde aquí. Cierra algunas pestañas e inténtalo de nuevo.',
+
+  // Analysis board (keys, links) and the watch page
+  'analysis.share': 'Compartir',
+  'analysis.shareLink': 'Enlace a este análisis con sus variantes',
+  'analysis.shareCopied': 'Se ha copiado el enlace a este análisis con sus variantes.',
+  'analysis.shareCopyHere': 'Copia el enlace a este análisis desde el campo bajo el tablero.',
+  'analysis.shareTooLarge': 'Este árbol de variantes es demasiado grande para un enlace.',
+  'analysis.linkBroken': 'Algunas variantes de este enlace no se pudieron leer; el tablero muestra lo que se pudo.',
+  'analysis.inVariation': '{move}, variante {k} de {n}',
+  'analysis.graphQuick': 'valores rápidos para cada jugada; analizando más a fondo: {k} de {n} posiciones',
+  'list.rated': 'Partida puntuada',
+  'list.casual': 'Partida amistosa',
+  'list.vs': '{white} contra {black}',
 };

@@ -614,4 +614,17 @@ export default {
   'error.unavailable': 'Le serveur n’atteint pas sa base de données pour l’instant. Réessayez dans un moment.',
   'error.busy': 'Le serveur est occupé. Réessayez dans un moment.',
   'error.too_many_connections': 'Trop de connexions ouvertes depuis ici. Fermez quelques onglets et réessayez.',
+
+  // Analysis board (keys, links) and the watch page
+  'analysis.share': 'Partager',
+  'analysis.shareLink': 'Lien vers cette analyse avec ses variantes',
+  'analysis.shareCopied': 'Le lien vers cette analyse, avec ses variantes, est copié.',
+  'analysis.shareCopyHere': 'Copiez le lien vers cette analyse depuis le champ sous le plateau.',
+  'analysis.shareTooLarge': 'Cet arbre de variantes est trop grand pour un lien.',
+  'analysis.linkBroken': 'Certaines variantes de ce lien n’ont pas pu être lues ; le plateau montre ce qui a pu l’être.',
+  'analysis.inVariation': '{move}, variante {k} sur {n}',
+  'analysis.graphQuick': 'valeurs rapides pour chaque coup ; analyse plus profonde : {k} positions sur {n}',
+  'list.rated': 'Partie classée',
+  'list.casual': 'Partie amicale',
+  'list.vs': '{white} contre {black}',
 };
