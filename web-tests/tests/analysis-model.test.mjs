@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  init, update, shown, lineEnd, onMainLine, mainLineNode, plies, moveNumber, keyMessage, writeLink, readLink,
+  init, update, shown, lineEnd, onMainLine, mainLineNode, plies, moveNumber, keyMessage, writeLink, readLink, graphCounts,
 } from '../../crates/mabula-server/assets/js/pages/analysis-model.js';
 
 const START = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
@@ -231,4 +231,19 @@ test('a link with a move that is not legal keeps the rest and says it is broken'
   assert.equal(bad.linkBroken, true);
   assert.equal(bad.restoring, null);
   assert.equal(plies(bad), 2);
+});
+
+test('the quick pass fills the graph first, and the full analyses replace its values, never the other way', () => {
+  let { model } = run(init(), game(2));
+  const quick = (index, white) => ({ type: 'gamePosition', which: 'main', index, analysis: analysis(false, white), quick: true });
+  const deep = (index, white) => ({ type: 'gamePosition', which: 'main', index, analysis: analysis(true, white) });
+  ({ model } = run(model, quick(0, 0.5), quick(1, 0.6), quick(2, 0.4)));
+  assert.deepEqual(graphCounts(model.graph.main), { known: 3, deep: 0 });
+  assert.equal(model.analysis[mainLineNode(model, 1).id].white, 0.6, 'the board shows the quick value meanwhile');
+  ({ model } = run(model, deep(1, 0.8)));
+  assert.deepEqual(model.graph.main.values, [0.5, 0.8, 0.4]);
+  assert.deepEqual(graphCounts(model.graph.main), { known: 3, deep: 1 });
+  assert.equal(model.analysis[mainLineNode(model, 1).id].white, 0.8);
+  // A late quick value does not undo a full one.
+  assert.equal(update(model, quick(1, 0.1)).model, model);
 });

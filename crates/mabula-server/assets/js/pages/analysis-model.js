@@ -18,11 +18,15 @@ import { tryParse } from '../position.js';
  * @typedef {import('api-types').GameAnalysis['counts']} Counts
  * @typedef {{ notation: string, from?: string | null, to?: string | null }} TreeMove
  * @typedef {{ id: number, parent: number | null, move: TreeMove | null, position: string, children: number[], ply: number }} TreeNode
- * @typedef {{ values: (number | undefined)[], notes: MoveNote[], counts: Counts | null, done: boolean, error: unknown }} Graph
+ * @typedef {{ values: (number | undefined)[], deep: boolean[], notes: MoveNote[], counts: Counts | null, done: boolean, error: unknown }} Graph
  */
 
-/** @returns {Graph} */
-const emptyGraph = () => ({ values: [], notes: [], counts: null, done: false, error: null });
+/**
+ * A game's graph: White's chances after each move (`values`, the quick pass's first, each
+ * replaced by the full analysis's as it comes: `deep` says which are), the notes once done.
+ * @returns {Graph}
+ */
+const emptyGraph = () => ({ values: [], deep: [], notes: [], counts: null, done: false, error: null });
 
 /** The model of the analysis board before its game or position is loaded. */
 export function init() {
@@ -181,7 +185,7 @@ function step(m, msg, fx) {
       return n;
     }
     case 'gamePosition':
-      return gamePosition(m, msg.which, msg.index, msg.analysis);
+      return gamePosition(m, msg.which, msg.index, msg.analysis, Boolean(msg.quick));
     case 'gameDone': {
       const g = { ...m.graph[msg.which], values: msg.values, notes: msg.notes, counts: msg.counts, done: true };
       return { ...m, graph: { ...m.graph, [msg.which]: g } };
@@ -295,16 +299,31 @@ function analyseGame(m, which, fx) {
   return { ...m, graph: { ...m.graph, [which]: g } };
 }
 
-/** One position of the game analysed: a point of the graph, and the node's analysis meanwhile. */
-function gamePosition(m, which, index, analysis) {
+/**
+ * One position of the game analysed (`quick`: by the quick pass, which a full analysis already
+ * there outranks): a point of the graph, and the node's analysis meanwhile.
+ */
+function gamePosition(m, which, index, analysis, quick) {
   const g = m.graph[which];
+  if (quick && g.deep[index]) return m;
   const values = g.values.slice();
   values[index] = analysis.white;
-  const n = { ...m, graph: { ...m.graph, [which]: { ...g, values } } };
+  const deep = g.deep.slice();
+  deep[index] = !quick;
+  const n = { ...m, graph: { ...m.graph, [which]: { ...g, values, deep } } };
   if (which !== 'main') return n;
   const node = mainLineNode(n, index);
-  if (!node || n.analysis[node.id]?.done) return n;
+  const had = node && n.analysis[node.id];
+  if (!node || had?.done || (quick && had)) return n;
   return { ...n, analysis: { ...n.analysis, [node.id]: analysis } };
+}
+
+/** How many positions of a graph have a value, and how many a full analysis's. */
+export function graphCounts(/** @type {Graph} */ g) {
+  return {
+    known: g.values.filter((v) => typeof v === 'number').length,
+    deep: g.deep.filter(Boolean).length,
+  };
 }
 
 // ---- The keyboard --------------------------------------------------------------------------

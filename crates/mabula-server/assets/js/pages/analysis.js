@@ -21,7 +21,7 @@ import { Board } from '../board.js';
 import { parsePosition } from '../position.js';
 import { errorText } from './errors.js';
 import {
-  init, update, shown, onMainLine, plies, moveNumber, toMove, otherScoring, keyMessage, writeLink,
+  init, update, shown, onMainLine, plies, moveNumber, toMove, otherScoring, keyMessage, writeLink, graphCounts,
 } from './analysis-model.js';
 
 /**
@@ -271,7 +271,9 @@ export function mount(main) {
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify({ record: e.record, scoring: e.scoring }),
         }, (name, data) => {
-          if (name === 'position') dispatch({ type: 'gamePosition', which: e.which, index: data.index, analysis: data.analysis });
+          if (name === 'position' || name === 'quick') {
+            dispatch({ type: 'gamePosition', which: e.which, index: data.index, analysis: data.analysis, quick: name === 'quick' });
+          }
           else if (name === 'game') dispatch({ type: 'gameDone', which: e.which, values: data.values, notes: data.notes, counts: data.counts });
         }, (error) => dispatch({ type: 'gameFailed', which: e.which, error }));
         break;
@@ -520,9 +522,10 @@ export function mount(main) {
       marks.append(h('li', {}, h('button', { type: 'button', class: `linkish mark-${note.judgement}`, onclick: () => dispatch({ type: 'ply', index: i }) },
         `${label}: ${t(`analysis.${note.judgement}`)} (−${Math.round(100 * note.loss)}%)`)));
     }
-    const known = main.values.filter((v) => typeof v === 'number').length;
+    const { known, deep } = graphCounts(main);
     const failed = main.error || m.graph.other.error;
-    graphState.textContent = failed ? errorText(failed) : main.done ? '' : t('analysis.graphProgress', { k: known, n: n + 1 });
+    graphState.textContent = failed ? errorText(failed) : main.done ? ''
+      : known < n + 1 ? t('analysis.graphProgress', { k: known, n: n + 1 }) : t('analysis.graphQuick', { k: deep, n: n + 1 });
     otherToggle.checked = m.graph.other.on;
     otherLabel.textContent = t('analysis.otherMode', { mode: t(`scoring.${otherScoring(m.scoring)}.short`) });
     const c = main.counts;
@@ -530,5 +533,6 @@ export function mount(main) {
       wb: c.white.blunders, wm: c.white.mistakes, bb: c.black.blunders, bm: c.black.mistakes,
     }) : '';
     graphSvg.dataset.points = String(known);
+    graphSvg.dataset.deep = String(deep);
   }
 }
