@@ -152,3 +152,30 @@ test('reload keeps the variations, and a shared link opens them in a fresh brows
   await ctx.close();
   await other.close();
 });
+
+test('the evaluation graph is drawn whole from quick values before the full analyses deepen it', async () => {
+  // A game of its own, so that none of its positions is analysed yet.
+  const grant = await api('/api/games', { method: 'POST', body: { mode: 'local', seed: '23' } });
+  let st = grant.state;
+  while (st.status === 'playing') {
+    st = await api(`/api/games/${grant.game_id}/moves`, { method: 'POST', token: grant.token, body: { move: pick(st, 2).notation } });
+  }
+  const n = st.moves.length;
+  const ctx = await chrome.context({ locale: 'en-US' });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/analysis?game=${grant.game_id}`);
+  // A moment when every position has a point and not all are the full analysis's: the graph
+  // says so. A page that waited for each full analysis in turn never shows it.
+  await page.waitForFunction((k) => {
+    const g = document.querySelector('svg.eval-graph');
+    return g?.dataset.points === String(k) && Number(g.dataset.deep) < k
+      && /^quick values for every move; looking deeper: \d+ of \d+ positions$/.test(document.querySelector('.graph-state')?.textContent || '');
+  }, n + 1, { timeout: 30000 });
+  await page.screenshot({ path: join(SHOTS, 'analysis-graph-quick.png'), fullPage: true });
+  // Then the full analyses replace them all, and the notes come.
+  await page.waitForFunction((k) => document.querySelector('svg.eval-graph')?.dataset.deep === String(k), n + 1, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('.graph-counts')?.textContent.length > 0);
+  assert.equal(await page.textContent('.graph-state'), '');
+  assert.deepEqual(ctx.errors, [], 'no console errors');
+  await ctx.close();
+});
