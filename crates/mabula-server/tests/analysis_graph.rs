@@ -72,13 +72,19 @@ async fn a_24_move_game_has_a_quick_value_for_every_move_before_any_full_analysi
     // Every position's quick value, start first, before the first full analysis ...
     assert_eq!(events.len(), 2 * (n + 1) + 1, "{names:?}");
     for (i, (name, v, _)) in events[..=n].iter().enumerate() {
-        assert_eq!((name.as_str(), v["index"].as_u64()), ("quick", Some(i as u64)));
+        assert_eq!(
+            (name.as_str(), v["index"].as_u64()),
+            ("quick", Some(i as u64))
+        );
         let white = v["analysis"]["white"].as_f64().expect("a value");
         assert!((0.0..=1.0).contains(&white));
     }
     // ... then the full analyses in order, and the graph.
     for (i, (name, v, _)) in events[n + 1..=2 * n + 1].iter().enumerate() {
-        assert_eq!((name.as_str(), v["index"].as_u64()), ("position", Some(i as u64)));
+        assert_eq!(
+            (name.as_str(), v["index"].as_u64()),
+            ("position", Some(i as u64))
+        );
     }
     assert_eq!(names.last(), Some(&"game"));
 
@@ -118,5 +124,9 @@ async fn a_game_whose_positions_are_all_analysed_skips_the_quick_pass() {
     let names: Vec<&str> = again.iter().map(|(name, ..)| name.as_str()).collect();
     assert_eq!(names.len(), n + 2, "{names:?}");
     assert!(names[..=n].iter().all(|&name| name == "position"));
-    assert!(again[..=n].iter().all(|(_, v, _)| v["analysis"]["cached"] == true));
+    assert!(
+        again[..=n]
+            .iter()
+            .all(|(_, v, _)| v["analysis"]["cached"] == true)
+    );
 }

@@ -97,7 +97,10 @@ async fn an_engine_game_nobody_began_leaves_the_live_list_and_lobby_games_name_t
     let left_id = left["game_id"].as_str().expect("id").to_string();
     let left_token = left["token"].as_str().expect("token").to_string();
     let shown = live(&server).await;
-    assert!(ids(&shown).contains(&left_id.as_str()), "a new game is live");
+    assert!(
+        ids(&shown).contains(&left_id.as_str()),
+        "a new game is live"
+    );
     assert!(ids(&shown).contains(&begun_id.as_str()));
 
     // A rated lobby game between two accounts, on a clock.

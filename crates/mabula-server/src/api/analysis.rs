@@ -211,9 +211,15 @@ pub async fn game(
     // the quick pass, or the start's full analysis when every position is cached.
     let all_cached = positions.iter().all(|p| analyst.peek(p, scoring).is_some());
     let (mut quick, mut first) = if all_cached {
-        (None, Some(analyst.subscribe(*game.start(), scoring, &client)?))
+        (
+            None,
+            Some(analyst.subscribe(*game.start(), scoring, &client)?),
+        )
     } else {
-        (Some(analyst.quick_pass(positions.clone(), scoring, &client)?), None)
+        (
+            Some(analyst.quick_pass(positions.clone(), scoring, &client)?),
+            None,
+        )
     };
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
@@ -224,7 +230,9 @@ pub async fn game(
                     _ = tx.closed() => return,
                 };
                 let Some((index, report)) = next else { break };
-                let Some(pos) = positions.get(index) else { break };
+                let Some(pos) = positions.get(index) else {
+                    break;
+                };
                 let event = GamePositionEvent {
                     index,
                     analysis: service::position_analysis(pos, scoring, &report, false),
