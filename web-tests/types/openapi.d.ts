@@ -354,11 +354,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A game's evaluation graph and move notes as server-sent events: a `position` event per
-         *     position as its analysis finishes (the start first), then one `game` event with the graph
-         *     and the notes (a `GameAnalysis`). The positions are analysed one after another, each counted
-         *     in the client's bound; if one is refused later on, an `error` event with its code ends the
-         *     stream.
+         * A game's evaluation graph and move notes as server-sent events, in two passes: first a
+         *     `quick` event per position (the start first) from a shallow analysis of each, so that the
+         *     whole graph is drawn within moments; then a `position` event per position as its full
+         *     analysis finishes, and one `game` event with the graph and the notes (a `GameAnalysis`).
+         *     Every `quick` event comes before the first `position` event; when every position's full
+         *     analysis is cached, there is no quick pass. The quick pass is one job in the client's bound;
+         *     the full analyses are each counted in it, one after another; if one is refused later on, an
+         *     `error` event with its code ends the stream.
          */
         post: {
             parameters: {
@@ -373,7 +376,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description An event stream of `position` events, then a `game` event */
+                /** @description An event stream of `quick` events, `position` events, then a `game` event */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3751,14 +3754,23 @@ export interface components {
              * @description Number of moves.
              */
             move_count: number;
+            /**
+             * @description The players with accounts in each seat, with their ratings when the game began (`null`:
+             *     a guest, or the engine).
+             */
+            players: components["schemas"]["PlayersView"];
             /** @description Current position string. */
             position: string;
+            /** @description Whether the result changes the players' ratings. */
+            rated: boolean;
             /** @description Result token. */
             result: string;
             /** @description `largest` or `product`. */
             scoring: string;
             /** @description `playing` or `finished`. */
             status: string;
+            /** @description The time control of a game on a clock (`3+2`, `2 days`), `null` without one. */
+            time_control?: string | null;
             to_move?: null | components["schemas"]["Side"];
             /**
              * Format: int64

@@ -309,6 +309,13 @@ pub struct GameSummary {
     pub created_at: i64,
     /// Last change (ms).
     pub updated_at: i64,
+    /// The players with accounts in each seat, with their ratings when the game began (`null`:
+    /// a guest, or the engine).
+    pub players: PlayersView,
+    /// Whether the result changes the players' ratings.
+    pub rated: bool,
+    /// The time control of a game on a clock (`3+2`, `2 days`), `null` without one.
+    pub time_control: Option<String>,
 }
 
 /// The answer of `GET /api/games`.

@@ -108,6 +108,14 @@ pub struct Analyst {
     claims: Option<Claims>,
 }
 
+/// The time a game's quick pass ([`Analyst::quick_pass`]) spends on a position: a thirtieth of
+/// the full analysis, within these bounds.
+const QUICK_MIN: Duration = Duration::from_millis(10);
+const QUICK_MAX: Duration = Duration::from_millis(50);
+
+/// One position's report in a game's quick pass: its index in the game and the report.
+pub type QuickReport = (usize, Arc<Report>);
+
 /// The shared database of several instances, where each position's analysis is claimed by one.
 pub struct Claims {
     /// The database.
@@ -202,6 +210,56 @@ impl Analyst {
     ) -> Result<(Arc<Report>, bool), ApiError> {
         let (rx, cached) = self.subscribe(pos, scoring, client)?;
         Ok((finished(rx).await?, cached))
+    }
+
+    /// A game's quick pass: a shallow analysis of every position of `positions` (a thirtieth of
+    /// the full time each, at most [`QUICK_MAX`]), one after another in one job of the board lane
+    /// queued under `client` (so within the client's bounds, and counted as one analysis), sent
+    /// on the answered channel as each is done. A position whose full analysis is cached is sent
+    /// as that. Nothing of it is cached or stored: the full analyses that follow are. Refused like
+    /// [`Analyst::subscribe`]; the job stops between positions once the receiver is dropped.
+    pub fn quick_pass(
+        self: &Arc<Self>,
+        positions: Vec<Position>,
+        scoring: Scoring,
+        client: &str,
+    ) -> Result<tokio::sync::mpsc::UnboundedReceiver<QuickReport>, ApiError> {
+        let bounds = Bounds {
+            per_key: self.bounds.per_client,
+            queued: self.bounds.queued,
+        };
+        let ticket = self
+            .pool
+            .queue(Work::Analysis, client, Some(bounds))
+            .map_err(|r| self.refusal(r))?;
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let settings = Settings {
+            time: (self.settings.time / 30).clamp(QUICK_MIN, QUICK_MAX),
+            ..self.settings.clone()
+        };
+        let cached: Vec<Option<Arc<Report>>> =
+            positions.iter().map(|p| self.peek(p, scoring)).collect();
+        tokio::spawn(async move {
+            let slot = tokio::select! {
+                slot = ticket => slot,
+                () = tx.closed() => return,
+            };
+            let Some(slot) = slot else { return };
+            slot.run(move || {
+                let mut deepening = Deepening::new(scoring, &settings);
+                for (index, (pos, cached)) in positions.iter().zip(cached).enumerate() {
+                    if tx.is_closed() {
+                        return;
+                    }
+                    let report = cached.unwrap_or_else(|| Arc::new(deepening.run(pos, |_| {})));
+                    if tx.send((index, report)).is_err() {
+                        return;
+                    }
+                }
+            })
+            .await;
+        });
+        Ok(rx)
     }
 
     /// The finished analysis of `pos` for a hint, computed before any analysis-board work and

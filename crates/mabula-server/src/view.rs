@@ -141,6 +141,12 @@ pub fn summary(r: GameRow) -> GameSummary {
         position: r.position,
         created_at: r.created_at,
         updated_at: r.updated_at,
+        players: PlayersView {
+            white: r.players[0].as_ref().map(player_view),
+            black: r.players[1].as_ref().map(player_view),
+        },
+        rated: r.rated,
+        time_control: r.time_control.map(|c| c.label()),
     }
 }
 

@@ -171,6 +171,8 @@ async fn storage_contract(url: &str) {
     // Engine moves: an orphan is claimed once.
     let mut other = sample_game("qqqqqqqqqq");
     other.mode = Mode::Engine;
+    // Begun just now: an engine game nobody moved in is live for its first minutes only.
+    other.created_at = mabula_server::model::now_ms();
     other.engine = Some(EngineSettings {
         color: Color::White,
         level: 4,

@@ -493,7 +493,8 @@ export class Board {
 
   onKey(e) {
     const cur = e.target.closest('.sq')?.dataset.square;
-    if (!cur) return;
+    // Keys with Alt, Ctrl or Meta are the page's (Alt+arrows step through the moves).
+    if (!cur || e.altKey || e.ctrlKey || e.metaKey) return;
     const dirs = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
     if (dirs[e.key]) {
       e.preventDefault();

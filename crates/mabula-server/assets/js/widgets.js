@@ -33,6 +33,22 @@ export function resultLabel(result, endReason = null) {
   return t('result.ongoing');
 }
 
+/**
+ * Who plays a list entry: "alice (1520) vs bob (1490?)" when a seat has an account (a guest's
+ * seat is named by its colour), else the mode ("Against the engine, level 3").
+ */
+export function playersLabel(g) {
+  const white = g.players?.white;
+  const black = g.players?.black;
+  if (!white && !black) return modeLabel(g.mode, g.engine_level);
+  const side = (p, colour) => {
+    if (!p) return g.mode === 'engine' ? modeLabel('engine', g.engine_level) : t(`colour.${colour}`);
+    const rating = ratingText(p.rating, p.provisional);
+    return rating ? `${p.name} (${rating})` : p.name;
+  };
+  return t('list.vs', { white: side(white, 'White'), black: side(black, 'Black') });
+}
+
 /** One game of `GET /api/games`, as a link with a small board. */
 export function gameItem(g, href) {
   const board = miniBoard(g.position, { label: 'board.thumb' });
@@ -40,12 +56,15 @@ export function gameItem(g, href) {
   const badge = live
     ? h('span', { class: 'badge live' }, t('list.toMove', { side: t(g.to_move === 'white' ? 'colour.White' : 'colour.Black') }))
     : h('span', { class: 'badge' }, resultLabel(g.result, g.end_reason));
+  // Games between accounts say whether they are rated, and their clock.
+  const accounts = Boolean(g.players?.white || g.players?.black) && g.mode !== 'engine';
+  const kind = accounts ? [t(g.rated ? 'list.rated' : 'list.casual'), ...(g.time_control ? [g.time_control] : [])] : [];
   return h('li', {},
     h('a', { class: 'game-item', href: href || (live ? `/game/${g.id}` : `/replay/${g.id}`) },
       board.svg,
       h('span', {},
-        h('span', { class: 'what' }, modeLabel(g.mode, g.engine_level)),
+        h('span', { class: 'what' }, playersLabel(g)),
         h('span', { class: 'meta', style: 'display:block' },
-          `${t(`scoring.${g.scoring}`)} · ${t('list.moves', { n: g.move_count })} · ${timeAgo(g.updated_at)}`)),
+          [...kind, t(`scoring.${g.scoring}`), t('list.moves', { n: g.move_count }), timeAgo(g.updated_at)].join(' · '))),
       badge));
 }

@@ -168,14 +168,17 @@ fn stopping() -> ApiError {
     )
 }
 
-/// A game's evaluation graph and move notes as server-sent events: a `position` event per
-/// position as its analysis finishes (the start first), then one `game` event with the graph
-/// and the notes (a `GameAnalysis`). The positions are analysed one after another, each counted
-/// in the client's bound; if one is refused later on, an `error` event with its code ends the
-/// stream.
+/// A game's evaluation graph and move notes as server-sent events, in two passes: first a
+/// `quick` event per position (the start first) from a shallow analysis of each, so that the
+/// whole graph is drawn within moments; then a `position` event per position as its full
+/// analysis finishes, and one `game` event with the graph and the notes (a `GameAnalysis`).
+/// Every `quick` event comes before the first `position` event; when every position's full
+/// analysis is cached, there is no quick pass. The quick pass is one job in the client's bound;
+/// the full analyses are each counted in it, one after another; if one is refused later on, an
+/// `error` event with its code ends the stream.
 #[utoipa::path(post, path = "/api/analysis/game", tag = "analysis", request_body = GameAnalysisRequest,
     responses(
-        (status = 200, description = "An event stream of `position` events, then a `game` event", content_type = "text/event-stream", body = GameAnalysis),
+        (status = 200, description = "An event stream of `quick` events, `position` events, then a `game` event", content_type = "text/event-stream", body = GameAnalysis),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or a bad scoring mode (`bad_request`)", body = ErrorBody),
         (status = 413, response = super::docs::BodyTooLarge),
         (status = 415, response = super::docs::NotJson),
@@ -198,10 +201,42 @@ pub async fn game(
     let analyst = app.analyst.clone();
     let client = client_key(client);
     let positions = game.positions();
-    // The start is asked for here, so that a refusal is the answer's status, not an event.
-    let mut first = Some(analyst.subscribe(*game.start(), scoring, &client)?);
+    // The first job is asked for here, so that a refusal is the answer's status, not an event:
+    // the quick pass, or the start's full analysis when every position is cached.
+    let all_cached = positions.iter().all(|p| analyst.peek(p, scoring).is_some());
+    let (mut quick, mut first) = if all_cached {
+        (
+            None,
+            Some(analyst.subscribe(*game.start(), scoring, &client)?),
+        )
+    } else {
+        (
+            Some(analyst.quick_pass(positions.clone(), scoring, &client)?),
+            None,
+        )
+    };
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
+        if let Some(quick) = &mut quick {
+            loop {
+                let next = tokio::select! {
+                    next = quick.recv() => next,
+                    _ = tx.closed() => return,
+                };
+                let Some((index, report)) = next else { break };
+                let Some(pos) = positions.get(index) else {
+                    break;
+                };
+                let event = GamePositionEvent {
+                    index,
+                    analysis: service::position_analysis(pos, scoring, &report, false),
+                };
+                if tx.send(json_event("quick", &event)).await.is_err() {
+                    return;
+                }
+            }
+        }
+        drop(quick);
         let mut reports = Vec::with_capacity(positions.len());
         for (index, pos) in positions.iter().enumerate() {
             if tx.is_closed() {

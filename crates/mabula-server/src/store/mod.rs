@@ -118,6 +118,10 @@ pub enum WriteOp {
 /// A game off the clock that nobody moved in for this long (ms) is no longer listed as live.
 pub const LIVE_IDLE_MS: i64 = 10 * 60 * 1000;
 
+/// An engine game whose player has not moved for this long (ms) after it began is taken for
+/// abandoned and not listed as live (a page opened and left); it is again once they move.
+pub const ENGINE_UNSTARTED_MS: i64 = 2 * 60 * 1000;
+
 /// Which games a list shows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ListFilter {

@@ -302,6 +302,12 @@ pub struct GameRow {
     pub created_at: i64,
     /// Last change (ms).
     pub updated_at: i64,
+    /// The accounts in each seat, White's first (with their ratings when the game began).
+    pub players: [Option<Player>; 2],
+    /// Whether the result changes the ratings.
+    pub rated: bool,
+    /// The time control of a game on a clock.
+    pub time_control: Option<TimeControl>,
 }
 
 // Column texts. Every enum the database keeps as text is written as its `name()` and read back
@@ -430,6 +436,26 @@ impl Decoder<'_> {
         }
     }
 
+    /// The time control from its columns (`None`: no clock).
+    pub fn time_control(
+        &self,
+        initial_s: Option<i64>,
+        increment_s: Option<i64>,
+        days: Option<i64>,
+    ) -> Result<Option<TimeControl>, StoreError> {
+        match (initial_s, increment_s, days) {
+            (None, None, None) => Ok(None),
+            (Some(i), Some(inc), None) => Ok(Some(TimeControl::Clock {
+                initial_s: self.count(i, "clock initial")?,
+                increment_s: self.count(inc, "clock increment")?,
+            })),
+            (None, None, Some(d)) => Ok(Some(TimeControl::Days {
+                days: self.count(d, "clock days")?,
+            })),
+            _ => Err(self.corrupt("clock settings".into())),
+        }
+    }
+
     /// The clock from its columns.
     #[allow(clippy::too_many_arguments)]
     pub fn clock(
@@ -441,16 +467,8 @@ impl Decoder<'_> {
         black_ms: Option<i64>,
         turn_started_at: Option<i64>,
     ) -> Result<Option<Clock>, StoreError> {
-        let control = match (initial_s, increment_s, days) {
-            (None, None, None) => return Ok(None),
-            (Some(i), Some(inc), None) => TimeControl::Clock {
-                initial_s: self.count(i, "clock initial")?,
-                increment_s: self.count(inc, "clock increment")?,
-            },
-            (None, None, Some(d)) => TimeControl::Days {
-                days: self.count(d, "clock days")?,
-            },
-            _ => return Err(self.corrupt("clock settings".into())),
+        let Some(control) = self.time_control(initial_s, increment_s, days)? else {
+            return Ok(None);
         };
         match (white_ms, black_ms, turn_started_at) {
             (Some(w), Some(b), Some(t)) => Ok(Some(Clock {

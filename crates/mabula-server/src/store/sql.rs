@@ -26,7 +26,9 @@ macro_rules! list_sql {
     ($filter:literal) => {
         concat!(
             "SELECT id, mode, scoring, engine_level, position, to_move, move_count, result, ",
-            "end_reason, created_at, updated_at FROM games ",
+            "end_reason, created_at, updated_at, white_account, white_name, white_rating, ",
+            "white_provisional, black_account, black_name, black_rating, black_provisional, ",
+            "rated, clock_initial_s, clock_increment_s, clock_days FROM games ",
             $filter,
             " ORDER BY updated_at DESC LIMIT $1"
         )
@@ -35,9 +37,14 @@ macro_rules! list_sql {
 
 pub(super) const LIST_RECENT: &str = list_sql!("");
 /// Games being played: on a clock (the clock ends an abandoned one), or changed in the last
-/// [`LIVE_IDLE_MS`](super::LIVE_IDLE_MS) (`$2`: the earliest change time that counts).
-pub(super) const LIST_LIVE: &str =
-    list_sql!("WHERE finished = FALSE AND (deadline_at IS NOT NULL OR updated_at >= $2)");
+/// [`LIVE_IDLE_MS`](super::LIVE_IDLE_MS) (`$2`: the earliest change time that counts); but not
+/// an engine game whose player has not moved yet (no move, or only the engine's first) and that
+/// began before `$3`, [`ENGINE_UNSTARTED_MS`](super::ENGINE_UNSTARTED_MS) ago.
+pub(super) const LIST_LIVE: &str = list_sql!(
+    "WHERE finished = FALSE AND (deadline_at IS NOT NULL OR updated_at >= $2) \
+    AND NOT (mode = 'engine' AND created_at < $3 \
+        AND move_count <= CASE WHEN engine_color = 'white' THEN 1 ELSE 0 END)"
+);
 pub(super) const LIST_FINISHED: &str = list_sql!("WHERE finished = TRUE");
 
 /// A new game, unless a game with its id is there already (a rematch made at the same moment
@@ -388,7 +395,10 @@ macro_rules! queries {
             };
             let mut query = sqlx::query(sql).bind(i64::from(limit));
             if filter == ListFilter::Live {
-                query = query.bind($crate::model::now_ms() - $crate::store::LIVE_IDLE_MS);
+                let now = $crate::model::now_ms();
+                query = query
+                    .bind(now - $crate::store::LIVE_IDLE_MS)
+                    .bind(now - $crate::store::ENGINE_UNSTARTED_MS);
             }
             let rows = query.fetch_all(&mut *conn).await?;
             rows.iter()
@@ -409,6 +419,28 @@ macro_rules! queries {
                         end_reason: d.end_reason(r.try_get("end_reason")?)?,
                         created_at: r.try_get("created_at")?,
                         updated_at: r.try_get("updated_at")?,
+                        players: [
+                            d.player(
+                                r.try_get("white_account")?,
+                                r.try_get("white_name")?,
+                                r.try_get("white_rating")?,
+                                r.try_get("white_provisional")?,
+                                None,
+                            )?,
+                            d.player(
+                                r.try_get("black_account")?,
+                                r.try_get("black_name")?,
+                                r.try_get("black_rating")?,
+                                r.try_get("black_provisional")?,
+                                None,
+                            )?,
+                        ],
+                        rated: r.try_get("rated")?,
+                        time_control: d.time_control(
+                            r.try_get("clock_initial_s")?,
+                            r.try_get("clock_increment_s")?,
+                            r.try_get("clock_days")?,
+                        )?,
                         id,
                     })
                 })

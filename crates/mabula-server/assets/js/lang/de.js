@@ -754,4 +754,16 @@ export default {
   'mod.closed': 'Geschlossen',
   'mod.done': 'Erledigt.',
   'mod.confirmClose': 'Das Konto von {name} schließen? Anmelden geht dann nicht mehr; die Gesuche verschwinden.',
+  // Analysis board (keys, links) and the watch page
+  'analysis.share': 'Teilen',
+  'analysis.shareLink': 'Link zu dieser Analyse mit ihren Varianten',
+  'analysis.shareCopied': 'Der Link zu dieser Analyse mit ihren Varianten ist kopiert.',
+  'analysis.shareCopyHere': 'Kopiere den Link zu dieser Analyse aus dem Feld unter dem Brett.',
+  'analysis.shareTooLarge': 'Dieser Variantenbaum ist zu groß für einen Link.',
+  'analysis.linkBroken': 'Einige Varianten dieses Links konnten nicht gelesen werden; das Brett zeigt, was lesbar war.',
+  'analysis.inVariation': '{move}, Variante {k} von {n}',
+  'analysis.graphQuick': 'schnelle Werte für jeden Zug; tiefere Analyse: {k} von {n} Stellungen',
+  'list.rated': 'Gewertete Partie',
+  'list.casual': 'Freie Partie',
+  'list.vs': '{white} gegen {black}',
 };

@@ -754,4 +754,16 @@ export default {
   'mod.closed': 'Closed',
   'mod.done': 'Done.',
   'mod.confirmClose': 'Close the account of {name}? They can no longer log in; their seeks vanish.',
+  // Analysis board (keys, links) and the watch page
+  'analysis.share': 'Share',
+  'analysis.shareLink': 'Link to this analysis with its variations',
+  'analysis.shareCopied': 'The link to this analysis, with its variations, is copied.',
+  'analysis.shareCopyHere': 'Copy the link to this analysis from the field below the board.',
+  'analysis.shareTooLarge': 'This tree of variations is too large for a link.',
+  'analysis.linkBroken': 'Some variations of this link could not be read; the board shows what could be.',
+  'analysis.inVariation': '{move}, variation {k} of {n}',
+  'analysis.graphQuick': 'quick values for every move; looking deeper: {k} of {n} positions',
+  'list.rated': 'Rated game',
+  'list.casual': 'Casual game',
+  'list.vs': '{white} vs {black}',
 };

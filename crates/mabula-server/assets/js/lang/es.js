@@ -754,4 +754,16 @@ export default {
   'mod.closed': 'Cerrada',
   'mod.done': 'Hecho.',
   'mod.confirmClose': '¿Cerrar la cuenta de {name}? Ya no podrá iniciar sesión; sus búsquedas desaparecen.',
+  // Analysis board (keys, links) and the watch page
+  'analysis.share': 'Compartir',
+  'analysis.shareLink': 'Enlace a este análisis con sus variantes',
+  'analysis.shareCopied': 'Se ha copiado el enlace a este análisis con sus variantes.',
+  'analysis.shareCopyHere': 'Copia el enlace a este análisis desde el campo bajo el tablero.',
+  'analysis.shareTooLarge': 'Este árbol de variantes es demasiado grande para un enlace.',
+  'analysis.linkBroken': 'Algunas variantes de este enlace no se pudieron leer; el tablero muestra lo que se pudo.',
+  'analysis.inVariation': '{move}, variante {k} de {n}',
+  'analysis.graphQuick': 'valores rápidos para cada jugada; analizando más a fondo: {k} de {n} posiciones',
+  'list.rated': 'Partida puntuada',
+  'list.casual': 'Partida amistosa',
+  'list.vs': '{white} contra {black}',
 };

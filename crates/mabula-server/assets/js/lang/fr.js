@@ -754,4 +754,16 @@ export default {
   'mod.closed': 'Fermé',
   'mod.done': 'Fait.',
   'mod.confirmClose': 'Fermer le compte de {name} ? Il ne pourra plus se connecter ; ses propositions disparaissent.',
+  // Analysis board (keys, links) and the watch page
+  'analysis.share': 'Partager',
+  'analysis.shareLink': 'Lien vers cette analyse avec ses variantes',
+  'analysis.shareCopied': 'Le lien vers cette analyse, avec ses variantes, est copié.',
+  'analysis.shareCopyHere': 'Copiez le lien vers cette analyse depuis le champ sous le plateau.',
+  'analysis.shareTooLarge': 'Cet arbre de variantes est trop grand pour un lien.',
+  'analysis.linkBroken': 'Certaines variantes de ce lien n’ont pas pu être lues ; le plateau montre ce qui a pu l’être.',
+  'analysis.inVariation': '{move}, variante {k} sur {n}',
+  'analysis.graphQuick': 'valeurs rapides pour chaque coup ; analyse plus profonde : {k} positions sur {n}',
+  'list.rated': 'Partie classée',
+  'list.casual': 'Partie amicale',
+  'list.vs': '{white} contre {black}',
 };

@@ -754,4 +754,16 @@ export default {
   'mod.closed': 'Chiuso',
   'mod.done': 'Fatto.',
   'mod.confirmClose': 'Chiudere l’account di {name}? Non potrà più accedere; le sue proposte spariscono.',
+  // Analysis board (keys, links) and the watch page
+  'analysis.share': 'Condividi',
+  'analysis.shareLink': 'Link a questa analisi con le sue varianti',
+  'analysis.shareCopied': 'Il link a questa analisi, con le sue varianti, è stato copiato.',
+  'analysis.shareCopyHere': 'Copia il link a questa analisi dal campo sotto la scacchiera.',
+  'analysis.shareTooLarge': 'Questo albero di varianti è troppo grande per un link.',
+  'analysis.linkBroken': 'Alcune varianti di questo link non si sono potute leggere; la scacchiera mostra ciò che si è potuto.',
+  'analysis.inVariation': '{move}, variante {k} di {n}',
+  'analysis.graphQuick': 'valori rapidi per ogni mossa; analisi più profonda: {k} posizioni su {n}',
+  'list.rated': 'Partita valida per il punteggio',
+  'list.casual': 'Partita amichevole',
+  'list.vs': '{white} contro {black}',
 };

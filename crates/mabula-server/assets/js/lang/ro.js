@@ -756,4 +756,16 @@ export default {
   'mod.closed': 'Închis',
   'mod.done': 'Gata.',
   'mod.confirmClose': 'Închizi contul lui {name}? Nu se mai poate autentifica; căutările sale dispar.',
+  // Analysis board (keys, links) and the watch page
+  'analysis.share': 'Distribuie',
+  'analysis.shareLink': 'Link către această analiză, cu variantele ei',
+  'analysis.shareCopied': 'Linkul către această analiză, cu variantele ei, a fost copiat.',
+  'analysis.shareCopyHere': 'Copiază linkul către această analiză din câmpul de sub tablă.',
+  'analysis.shareTooLarge': 'Acest arbore de variante este prea mare pentru un link.',
+  'analysis.linkBroken': 'Unele variante din acest link nu au putut fi citite; tabla arată ce s-a putut citi.',
+  'analysis.inVariation': '{move}, varianta {k} din {n}',
+  'analysis.graphQuick': 'valori rapide pentru fiecare mutare; analiză mai adâncă: {k} din {n} poziții',
+  'list.rated': 'Partidă cu rating',
+  'list.casual': 'Partidă amicală',
+  'list.vs': '{white} contra {black}',
 };

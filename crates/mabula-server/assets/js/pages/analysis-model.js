@@ -18,11 +18,15 @@ import { tryParse } from '../position.js';
  * @typedef {import('api-types').GameAnalysis['counts']} Counts
  * @typedef {{ notation: string, from?: string | null, to?: string | null }} TreeMove
  * @typedef {{ id: number, parent: number | null, move: TreeMove | null, position: string, children: number[], ply: number }} TreeNode
- * @typedef {{ values: (number | undefined)[], notes: MoveNote[], counts: Counts | null, done: boolean, error: unknown }} Graph
+ * @typedef {{ values: (number | undefined)[], deep: boolean[], notes: MoveNote[], counts: Counts | null, done: boolean, error: unknown }} Graph
  */
 
-/** @returns {Graph} */
-const emptyGraph = () => ({ values: [], notes: [], counts: null, done: false, error: null });
+/**
+ * A game's graph: White's chances after each move (`values`, the quick pass's first, each
+ * replaced by the full analysis's as it comes: `deep` says which are), the notes once done.
+ * @returns {Graph}
+ */
+const emptyGraph = () => ({ values: [], deep: [], notes: [], counts: null, done: false, error: null });
 
 /** The model of the analysis board before its game or position is loaded. */
 export function init() {
@@ -46,8 +50,22 @@ export function init() {
     failure: /** @type {unknown} */ (null),
     /** The evaluation graph of the game's scoring, and the other scoring's on demand. */
     graph: { main: emptyGraph(), other: { ...emptyGraph(), on: false } },
+    /**
+     * Variations read from a link (`readTree`) that wait for their parent's legal moves to learn
+     * their positions: each names its parent's node id once that node is in the tree, else the
+     * index of its parent among the waiting moves. Null when nothing waits (then the link is
+     * written again as the tree changes).
+     */
+    restoring: /** @type {Restoring | null} */ (null),
+    /** The link's variations could not all be read or played: the page says so. */
+    linkBroken: false,
   };
 }
+
+/**
+ * @typedef {{ notation: string, parent: number }} TreeEntry
+ * @typedef {{ entries: TreeEntry[], at: number, nodeOf: Record<number, number> }} Restoring
+ */
 
 /** @typedef {ReturnType<typeof init>} Model */
 
@@ -122,17 +140,25 @@ function step(m, msg, fx) {
     case 'goTo':
       return m.nodes[msg.id] ? goTo(m, msg.id, fx) : m;
     case 'first':
-      return goTo(m, m.root, fx);
+      return goTo(m, m.root, fx, msg.say);
     case 'prev': {
       const parent = shown(m).parent;
-      return parent === null ? m : goTo(m, parent, fx);
+      return parent === null ? m : goTo(m, parent, fx, msg.say);
     }
     case 'next': {
       const [next] = shown(m).children;
-      return next === undefined ? m : goTo(m, next, fx);
+      return next === undefined ? m : goTo(m, next, fx, msg.say);
     }
     case 'last':
-      return goTo(m, lineEnd(m, m.current).id, fx);
+      return goTo(m, lineEnd(m, m.current).id, fx, msg.say);
+    case 'sibling': {
+      // Up and down: the other moves tried in the shown move's place (its parent's children).
+      const here = shown(m);
+      if (here.parent === null) return m;
+      const siblings = m.nodes[here.parent].children;
+      const to = siblings[siblings.indexOf(here.id) + msg.by];
+      return to === undefined ? m : goTo(m, to, fx, msg.say);
+    }
     case 'ply': {
       const n = mainLineNode(m, Math.max(0, Math.min(plies(m), msg.index)));
       return n ? goTo(m, n.id, fx) : m;
@@ -145,7 +171,7 @@ function step(m, msg, fx) {
       return legal ? play(m, legal, fx) : m;
     }
     case 'legal':
-      return { ...m, legal: { ...m.legal, [msg.id]: msg.moves } };
+      return restore({ ...m, legal: { ...m.legal, [msg.id]: msg.moves } }, fx);
     case 'analysis':
       return { ...m, analysis: { ...m.analysis, [msg.id]: msg.analysis }, engineError: msg.id === m.current ? null : m.engineError };
     case 'analysisFailed':
@@ -159,7 +185,7 @@ function step(m, msg, fx) {
       return n;
     }
     case 'gamePosition':
-      return gamePosition(m, msg.which, msg.index, msg.analysis);
+      return gamePosition(m, msg.which, msg.index, msg.analysis, Boolean(msg.quick));
     case 'gameDone': {
       const g = { ...m.graph[msg.which], values: msg.values, notes: msg.notes, counts: msg.counts, done: true };
       return { ...m, graph: { ...m.graph, [msg.which]: g } };
@@ -171,14 +197,64 @@ function step(m, msg, fx) {
   }
 }
 
-/** The tree of a game (its moves as the main line) or of a position alone, shown at its start. */
-function loaded(m, { start, moves = [], scoring, flipped = false, record = null }, fx) {
+/**
+ * The tree of a game (its moves as the main line) or of a position alone, shown at its start;
+ * with `link` (a link's fragment, see `readLink`), the variations it holds are added to it.
+ */
+function loaded(m, { start, moves = [], scoring, flipped = false, record = null, link = '' }, fx) {
   /** @type {Record<number, TreeNode>} */
   const nodes = { 1: { id: 1, parent: null, move: null, position: start, children: [], ply: 0 } };
-  let n = { ...m, nodes, root: 1, current: 1, scoring, flipped, record };
+  let n = { ...m, nodes, root: 1, current: 1, scoring, flipped, record, restoring: null, linkBroken: false };
   for (const mv of moves) n = addChild(n, n.current, mv).model;
-  n = goTo({ ...n, current: 1 }, 1, fx);
-  return record ? analyseGame(n, 'main', fx) : n;
+  n = { ...n, current: 1 };
+  const saved = link ? readLink(link) : null;
+  if (link && !saved) n = { ...n, linkBroken: true };
+  if (!saved || !saved.entries.length) n = goTo(n, 1, fx);
+  if (record) n = analyseGame(n, 'main', fx);
+  if (!saved || !saved.entries.length) return n;
+  return restore({ ...n, restoring: { entries: saved.entries, at: saved.at, nodeOf: { 0: n.root } } }, fx);
+}
+
+/**
+ * Adds the link's waiting moves whose parent is in the tree and whose parent's legal moves are
+ * known (a move that is not legal there is dropped with what follows it, and the link said to be
+ * broken); asks for the legal moves of the parents it still needs; once nothing waits, shows the
+ * node the link was at.
+ */
+function restore(m, fx) {
+  if (!m.restoring) return m;
+  const { entries, at } = m.restoring;
+  const nodeOf = { ...m.restoring.nodeOf };
+  let n = m;
+  let broken = m.linkBroken;
+  /** Entries that can never be added (their parent was dropped). */
+  const dropped = new Set();
+  const asked = new Set();
+  let waiting = false;
+  entries.forEach((e, k) => {
+    const i = k + 1;
+    if (nodeOf[i] !== undefined || dropped.has(i)) return;
+    if (dropped.has(e.parent)) { dropped.add(i); return; }
+    const parentId = nodeOf[e.parent];
+    if (parentId === undefined) { waiting = true; return; }
+    const known = n.nodes[parentId].children.find((c) => n.nodes[c].move?.notation === e.notation);
+    if (known !== undefined) { nodeOf[i] = known; return; }
+    const legal = n.legal[parentId];
+    if (!legal) {
+      waiting = true;
+      if (!asked.has(parentId)) fx.push({ type: 'legal', id: parentId, position: n.nodes[parentId].position });
+      asked.add(parentId);
+      return;
+    }
+    const move = legal.find((l) => l.notation === e.notation);
+    if (!move) { dropped.add(i); broken = true; return; }
+    const added = addChild(n, parentId, move);
+    nodeOf[i] = added.id;
+    n = { ...added.model, current: n.current };
+  });
+  if (waiting) return { ...n, restoring: { entries, at, nodeOf }, linkBroken: broken };
+  const target = nodeOf[at] ?? n.root;
+  return goTo({ ...n, restoring: null, linkBroken: broken || nodeOf[at] === undefined }, target, fx);
 }
 
 /** The model with a child of `parentId` for `move`; answers it and the child's id. */
@@ -190,8 +266,12 @@ function addChild(m, parentId, move) {
   return { model: { ...m, nodes, current: id }, id };
 }
 
-/** Shows node `id`: its analysis is asked for unless it is complete, its legal moves once. */
-function goTo(m, id, fx) {
+/**
+ * Shows node `id`: its analysis is asked for unless it is complete, its legal moves once. With
+ * `say` (a step by the keyboard), the node reached is announced.
+ */
+function goTo(m, id, fx, say = false) {
+  if (say) fx.push({ type: 'announceNode', id });
   const n = { ...m, current: id, engineError: null };
   const node = n.nodes[id];
   const a = n.analysis[id];
@@ -219,14 +299,152 @@ function analyseGame(m, which, fx) {
   return { ...m, graph: { ...m.graph, [which]: g } };
 }
 
-/** One position of the game analysed: a point of the graph, and the node's analysis meanwhile. */
-function gamePosition(m, which, index, analysis) {
+/**
+ * One position of the game analysed (`quick`: by the quick pass, which a full analysis already
+ * there outranks): a point of the graph, and the node's analysis meanwhile.
+ */
+function gamePosition(m, which, index, analysis, quick) {
   const g = m.graph[which];
+  if (quick && g.deep[index]) return m;
   const values = g.values.slice();
   values[index] = analysis.white;
-  const n = { ...m, graph: { ...m.graph, [which]: { ...g, values } } };
+  const deep = g.deep.slice();
+  deep[index] = !quick;
+  const n = { ...m, graph: { ...m.graph, [which]: { ...g, values, deep } } };
   if (which !== 'main') return n;
   const node = mainLineNode(n, index);
-  if (!node || n.analysis[node.id]?.done) return n;
+  const had = node && n.analysis[node.id];
+  if (!node || had?.done || (quick && had)) return n;
   return { ...n, analysis: { ...n.analysis, [node.id]: analysis } };
+}
+
+/** How many positions of a graph have a value, and how many a full analysis's. */
+export function graphCounts(/** @type {Graph} */ g) {
+  return {
+    known: g.values.filter((v) => typeof v === 'number').length,
+    deep: g.deep.filter(Boolean).length,
+  };
+}
+
+// ---- The keyboard --------------------------------------------------------------------------
+
+/**
+ * The message a key steps through the tree with (announced), or null for other keys: Left and
+ * Right along the line, Home and End to its ends, Up and Down between the moves tried in the
+ * shown move's place.
+ */
+export function keyMessage(/** @type {string} */ key) {
+  switch (key) {
+    case 'ArrowLeft': return { type: 'prev', say: true };
+    case 'ArrowRight': return { type: 'next', say: true };
+    case 'Home': return { type: 'first', say: true };
+    case 'End': return { type: 'last', say: true };
+    case 'ArrowUp': return { type: 'sibling', by: -1, say: true };
+    case 'ArrowDown': return { type: 'sibling', by: 1, say: true };
+    default: return null;
+  }
+}
+
+// ---- The tree in a link ----------------------------------------------------------------------
+//
+// The page's address keeps the tree and the node shown in its fragment, `#v=TREE&at=K`, so that
+// a reload restores them and the address shared opens them elsewhere (a fragment never reaches
+// the server). TREE is the tree's moves in the order of a record with variations (RULES.md's
+// notation without its hyphen, so every move is four characters: `b1b4`, `pass`), each variation
+// in parentheses after the move it replaces, as PGN writes them: `b1b4c8c6(d1d3e8e5)a2c2` is the
+// line b1-b4 c8-c6 a2-c2 with d1-d3 e8-e5 tried instead of c8-c6. K counts the moves of TREE to
+// the one shown (0: the start). A game's own moves are written too (its line is the tree's first
+// line), so the link says the same whatever the game's line is.
+
+/** The most characters a link's tree may have (about 1000 moves; fragments stay in the browser). */
+export const LINK_MAX = 4000;
+
+const MOVE_TEXT = /^(?:[a-h][1-8][a-h][1-8]|pass)$/;
+
+/** A move's four characters in a link. */
+const linkMove = (/** @type {string} */ notation) => notation.replace('-', '');
+
+/** The notation of a move's four characters in a link (`b1b4` → `b1-b4`). */
+const linkNotation = (/** @type {string} */ text) => (text === 'pass' ? 'pass' : `${text.slice(0, 2)}-${text.slice(2)}`);
+
+/**
+ * The fragment that holds the tree and the node shown (without `#`), or null when it would be
+ * longer than LINK_MAX.
+ */
+export function writeLink(/** @type {Model} */ m) {
+  const root = m.nodes[m.root];
+  if (!root) return null;
+  let out = '';
+  let count = 0;
+  let at = 0;
+  const visit = (/** @type {number} */ id) => {
+    count += 1;
+    if (id === m.current) at = count;
+    out += linkMove(m.nodes[id].move?.notation || '');
+  };
+  /** Writes the moves that go on from node `id`: its first child, the others, then onwards. */
+  const line = (/** @type {number} */ id) => {
+    for (let at2 = m.nodes[id]; at2.children.length;) {
+      const [first, ...others] = at2.children;
+      visit(first);
+      for (const o of others) {
+        out += '(';
+        visit(o);
+        line(o);
+        out += ')';
+      }
+      at2 = m.nodes[first];
+    }
+  };
+  line(m.root);
+  if (!out) return '';
+  if (out.length > LINK_MAX) return null;
+  return `v=${out}&at=${at}`;
+}
+
+/**
+ * Reads a link's fragment (with or without `#`): its moves in the order written, each naming the
+ * index of its parent (0 for the start), and the index of the move shown; null when it is not
+ * such a fragment (a bad character, an unbalanced parenthesis, a variation with nothing to
+ * replace, a shown move out of range).
+ * @returns {{ entries: TreeEntry[], at: number } | null}
+ */
+export function readLink(/** @type {string} */ fragment) {
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  const text = params.get('v') || '';
+  const atText = params.get('at') || '0';
+  if (text.length > LINK_MAX || !/^\d{1,5}$/.test(atText)) return null;
+  /** @type {TreeEntry[]} */
+  const entries = [];
+  // The parent of the next move, and of the move before it (which a variation replaces), per
+  // open parenthesis.
+  let parent = 0;
+  let last = -1;
+  /** @type {{ parent: number, last: number }[]} */
+  const stack = [];
+  for (let i = 0; i < text.length;) {
+    const c = text[i];
+    if (c === '(') {
+      if (last < 0) return null;
+      stack.push({ parent, last });
+      parent = entries[last - 1].parent;
+      last = -1;
+      i += 1;
+    } else if (c === ')') {
+      const top = stack.pop();
+      if (!top || last < 0) return null;
+      ({ parent, last } = top);
+      i += 1;
+    } else {
+      const move = text.slice(i, i + 4);
+      if (!MOVE_TEXT.test(move)) return null;
+      entries.push({ notation: linkNotation(move), parent });
+      last = entries.length;
+      parent = last;
+      i += 4;
+    }
+  }
+  const at = Number(atText);
+  if (stack.length || at > entries.length) return null;
+  return { entries, at };
 }

@@ -13,7 +13,7 @@
 // draws it with `render(model)` and carries out the effects the update asked for.
 
 import { program } from '../program.js';
-import { h, s, clear, announce } from '../dom.js';
+import { h, s, clear, announce, toast } from '../dom.js';
 import { t, percent, number } from '../i18n.js';
 import { api, request, seatOf, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
@@ -21,7 +21,7 @@ import { Board } from '../board.js';
 import { parsePosition } from '../position.js';
 import { errorText } from './errors.js';
 import {
-  init, update, shown, onMainLine, plies, moveNumber, toMove, otherScoring,
+  init, update, shown, onMainLine, plies, moveNumber, toMove, otherScoring, keyMessage, writeLink, graphCounts,
 } from './analysis-model.js';
 
 /**
@@ -123,8 +123,13 @@ export function mount(main) {
     where,
     nav('game.next', '▶', 'next'),
     nav('game.last', '»', 'last'),
-    h('button', { type: 'button', class: 'btn small flip-button', i18n: 'game.flip', onclick: () => dispatch({ type: 'flip' }) }));
-  const boardCol = h('div', { class: 'board-col' }, h('div', { class: 'board-wrap' }, board.svg), viewBar);
+    h('button', { type: 'button', class: 'btn small flip-button', i18n: 'game.flip', onclick: () => dispatch({ type: 'flip' }) }),
+    h('button', { type: 'button', class: 'btn small share-button', i18n: 'analysis.share', onclick: () => share() }));
+  /** Says when the link's variations could not all be read (role status: read when it appears). */
+  const linkNotice = h('p', { class: 'link-notice error-text', role: 'status', hidden: true });
+  /** The link to copy by hand when the clipboard is closed to the page. */
+  const shareField = h('input', { class: 'share-field', readonly: true, hidden: true, 'i18n-aria-label': 'analysis.shareLink' });
+  const boardCol = h('div', { class: 'board-col' }, h('div', { class: 'board-wrap' }, board.svg), viewBar, shareField, linkNotice);
 
   const evalLine = h('p', { class: 'eval-line', role: 'status' });
   const engineState = h('small', { class: 'muted engine-state' });
@@ -155,23 +160,22 @@ export function mount(main) {
     const x = ((e.clientX - box.left) / box.width) * GRAPH_W;
     dispatch({ type: 'ply', index: Math.round(((x - LEFT) / (GRAPH_W - LEFT - PAD)) * plies(page.model)) });
   });
-  graphSvg.addEventListener('keydown', (e) => {
-    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-      e.preventDefault();
-      dispatch({ type: e.key === 'ArrowLeft' ? 'prev' : 'next' });
-    }
-  });
 
   const section = h('section', { class: 'analysis', 'aria-labelledby': 'analysis-title' },
     h('h1', { id: 'analysis-title', i18n: 'analysis.title' }),
     boardCol, engineCard, treeCard, graphCard);
 
+  // The keys step through the tree (keyMessage) anywhere on the page but in a field, a dialog or
+  // the board, whose squares the arrows move between; there, and anywhere, with Alt held.
   const onKey = (e) => {
-    if (e.target.closest('input, textarea, select') || !e.altKey || !page.model.nodes[page.model.current]) return;
-    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
-      e.preventDefault();
-      dispatch({ type: e.key === 'ArrowLeft' ? 'prev' : 'next' });
-    }
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.shiftKey || !page.model.nodes[page.model.current]) return;
+    const target = /** @type {Element} */ (e.target);
+    if (target.closest?.('input, textarea, select, [contenteditable], dialog')) return;
+    if (!e.altKey && target.closest?.('svg.board')) return;
+    const msg = keyMessage(e.key);
+    if (!msg) return;
+    e.preventDefault();
+    dispatch(msg);
   };
   document.addEventListener('keydown', onKey);
 
@@ -208,10 +212,10 @@ export function mount(main) {
         const record = await api.record(gameId);
         const you = state.you || [];
         const flipped = you.length === 1 && you[0] === 'black';
-        msg = { type: 'loaded', start: state.start, moves: state.moves, scoring: state.settings.scoring, flipped, record };
+        msg = { type: 'loaded', start: state.start, moves: state.moves, scoring: state.settings.scoring, flipped, record, link: location.hash };
       } else {
         if (!isPosition(startPosition)) throw new ApiError(400, 'bad_request', t('analysis.badPosition'));
-        msg = { type: 'loaded', start: startPosition, scoring: query.get('scoring') === 'product' ? 'product' : 'largest' };
+        msg = { type: 'loaded', start: startPosition, scoring: query.get('scoring') === 'product' ? 'product' : 'largest', link: location.hash };
       }
     } catch (error) {
       msg = { type: 'failed', error };
@@ -267,12 +271,17 @@ export function mount(main) {
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify({ record: e.record, scoring: e.scoring }),
         }, (name, data) => {
-          if (name === 'position') dispatch({ type: 'gamePosition', which: e.which, index: data.index, analysis: data.analysis });
+          if (name === 'position' || name === 'quick') {
+            dispatch({ type: 'gamePosition', which: e.which, index: data.index, analysis: data.analysis, quick: name === 'quick' });
+          }
           else if (name === 'game') dispatch({ type: 'gameDone', which: e.which, values: data.values, notes: data.notes, counts: data.counts });
         }, (error) => dispatch({ type: 'gameFailed', which: e.which, error }));
         break;
       case 'announce':
         announce(t(e.key, e.args));
+        break;
+      case 'announceNode':
+        announce(nodeText(page.model, e.id));
         break;
       default:
         break;
@@ -287,6 +296,51 @@ export function mount(main) {
       .catch((err) => { if (err.name !== 'AbortError') onError(err); })
       .finally(() => controllers.delete(ctrl));
     return ctrl;
+  }
+
+  // ---- The link ----------------------------------------------------------------------------
+
+  /** Keeps the tree and the node shown in the address (replaced, not pushed: Back leaves). */
+  function keepLink(/** @type {Model} */ m) {
+    if (m.restoring || !m.nodes[m.current]) return;
+    const fragment = writeLink(m);
+    if (fragment === null) return;
+    const hash = fragment ? `#${fragment}` : '';
+    if (location.hash !== hash) history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`);
+  }
+
+  /** Copies the address (which holds the variations) for sharing, or shows it to copy. */
+  async function share() {
+    const m = page.model;
+    if (writeLink(m) === null) {
+      toast(t('analysis.shareTooLarge'), 'error');
+      return;
+    }
+    keepLink(m);
+    const link = location.href;
+    try {
+      await navigator.clipboard.writeText(link);
+      shareField.hidden = true;
+      toast(t('analysis.shareCopied'));
+      announce(t('analysis.shareCopied'));
+    } catch {
+      shareField.value = link;
+      shareField.hidden = false;
+      shareField.focus();
+      shareField.select();
+      announce(t('analysis.shareCopyHere'));
+    }
+  }
+
+  /** The node `id` in words, for screen readers: "Move 3 White: b1-b4, in a variation". */
+  function nodeText(/** @type {Model} */ m, /** @type {number} */ id) {
+    const n = m.nodes[id];
+    if (!n || !n.move) return t('game.startPosition');
+    const { num, white } = moveNumber(m, n.ply);
+    const label = t('game.moveLabel', { num, side: sideName(white ? 'white' : 'black'), move: n.move.notation });
+    if (onMainLine(m, id)) return label;
+    const siblings = n.parent === null ? [n.id] : m.nodes[n.parent].children;
+    return t('analysis.inVariation', { move: label, k: siblings.indexOf(n.id) + 1, n: siblings.length });
   }
 
   // ---- Drawing -----------------------------------------------------------------------------
@@ -305,6 +359,9 @@ export function mount(main) {
       return;
     }
     if (!m.nodes[m.current]) return;
+    keepLink(m);
+    linkNotice.hidden = !m.linkBroken;
+    if (m.linkBroken) part('linkNotice', [m.linkBroken], () => { linkNotice.textContent = t('analysis.linkBroken'); });
     const id = m.current;
     part('board', [id, m.analysis[id], m.legal[id], m.flipped, m.nodes], () => renderBoard(m));
     part('engine', [id, m.analysis[id], m.legal[id], m.engineError], () => renderEngine(m));
@@ -465,9 +522,10 @@ export function mount(main) {
       marks.append(h('li', {}, h('button', { type: 'button', class: `linkish mark-${note.judgement}`, onclick: () => dispatch({ type: 'ply', index: i }) },
         `${label}: ${t(`analysis.${note.judgement}`)} (−${Math.round(100 * note.loss)}%)`)));
     }
-    const known = main.values.filter((v) => typeof v === 'number').length;
+    const { known, deep } = graphCounts(main);
     const failed = main.error || m.graph.other.error;
-    graphState.textContent = failed ? errorText(failed) : main.done ? '' : t('analysis.graphProgress', { k: known, n: n + 1 });
+    graphState.textContent = failed ? errorText(failed) : main.done ? ''
+      : known < n + 1 ? t('analysis.graphProgress', { k: known, n: n + 1 }) : t('analysis.graphQuick', { k: deep, n: n + 1 });
     otherToggle.checked = m.graph.other.on;
     otherLabel.textContent = t('analysis.otherMode', { mode: t(`scoring.${otherScoring(m.scoring)}.short`) });
     const c = main.counts;
@@ -475,5 +533,6 @@ export function mount(main) {
       wb: c.white.blunders, wm: c.white.mistakes, bb: c.black.blunders, bm: c.black.mistakes,
     }) : '';
     graphSvg.dataset.points = String(known);
+    graphSvg.dataset.deep = String(deep);
   }
 }
