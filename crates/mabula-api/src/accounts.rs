@@ -118,8 +118,8 @@ pub struct AccountExport {
     pub sessions: Vec<SessionInfo>,
     /// The names of the players the account follows.
     pub following: Vec<String>,
-    // Chat lines (issue 36): the lead adds the account's chat lines here once the chat table is
-    // merged, e.g. `pub chat_lines: Vec<ChatLineExport>`.
+    /// Every chat line the account wrote, oldest first.
+    pub chat_lines: Vec<crate::social::AccountChatLine>,
 }
 
 /// One game of an export.

@@ -142,7 +142,9 @@ impl ErrorCode {
             MalformedJson | BadRequest | BadNotation => 400,
             TokenMissing | NotLoggedIn | LoginFailed => 401,
             TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
-            | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator => 403,
+            | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator => {
+                403
+            }
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
             | ReportNotFound => 404,
             MethodNotAllowed => 405,

@@ -69,6 +69,16 @@ pub struct ChatLine {
     pub at: i64,
 }
 
+/// A chat line in an account's data export: the line and its game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AccountChatLine {
+    /// The game it was said in.
+    pub game: String,
+    /// The line.
+    #[serde(flatten)]
+    pub line: ChatLine,
+}
+
 /// A game's chat as the caller may read it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct ChatLog {

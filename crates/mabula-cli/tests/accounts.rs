@@ -357,6 +357,13 @@ async fn the_export_holds_the_players_games() {
     let first = game_between(&hal, &ida).await;
     let second = game_between(&ida, &hal).await;
     assert_eq!(hal.post("/api/players/ida/follow", json!({})).await.0, 204);
+    let said = hal
+        .post(
+            &format!("/api/games/{first}/chat"),
+            json!({"text": "well played"}),
+        )
+        .await;
+    assert_eq!(said.0, 200, "{}", said.1);
 
     let r = hal
         .http
@@ -392,6 +399,12 @@ async fn the_export_holds_the_players_games() {
     assert_eq!(export["following"], json!(["ida"]));
     assert!(export["sessions"].as_array().is_some_and(|s| !s.is_empty()));
     assert!(export["rating_history"].is_array());
+    let lines = export["chat_lines"].as_array().expect("chat lines");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(
+        (lines[0]["game"].as_str(), lines[0]["text"].as_str()),
+        (Some(first.as_str()), Some("well played"))
+    );
     // Only one's own data: a guest gets nothing.
     assert_eq!(
         Player::guest(&n.bases[0])

@@ -446,11 +446,10 @@ pub async fn export(State(app): State<AppState>, session: Session) -> Result<Res
             .into_iter()
             .map(|p| p.name)
             .collect(),
-        // Chat lines (issue 36): the lead adds the account's chat lines here after merging the
-        // chat table.
+        chat_lines: app.chat.lines_of_account(&session.key).await?,
         profile: super::players::profile_of(&app, account).await?,
     };
-    let disposition = format!("attachment; filename=\"mabula-{}.json\"", session.key);
+    let disposition = format!("attachment; filename=\"mabula-{}.json\"", session.name);
     let mut response = Json(export).into_response();
     if let Ok(v) = HeaderValue::from_str(&disposition) {
         response

@@ -122,7 +122,7 @@ use utoipa::{Modify, OpenApi, ToResponse};
         crate::services::lobby::SeekRequest, crate::services::lobby::ClockRequest, crate::services::lobby::SeekView,
         super::lobby::SeekList, super::lobby::Started,
         mabula_api::social::ChatRoom, mabula_api::social::ChatRequest, mabula_api::social::ChatLine,
-        mabula_api::social::ChatLog, mabula_api::social::BlockList, mabula_api::social::ReportReason,
+        mabula_api::social::ChatLog, mabula_api::social::AccountChatLine, mabula_api::social::BlockList, mabula_api::social::ReportReason,
         mabula_api::social::ReportRequest, mabula_api::social::ReportCreated,
         mabula_api::social::ReportView, mabula_api::social::ReportQueue,
         mabula_api::social::ResolveRequest, mabula_api::social::MuteRequest,

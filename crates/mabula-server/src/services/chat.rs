@@ -15,7 +15,9 @@ use crate::services::{Games, cluster::Cluster, now_ms};
 use crate::store::Store;
 use crate::store::social::{ChatLineRow, ChatRate, Said, chat_notice};
 use mabula::Color;
-use mabula_api::social::{CHAT_MAX_CHARS, ChatLine, ChatLog, ChatRequest, ChatRoom};
+use mabula_api::social::{
+    AccountChatLine, CHAT_MAX_CHARS, ChatLine, ChatLog, ChatRequest, ChatRoom,
+};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tokio::sync::broadcast;
@@ -207,6 +209,18 @@ impl Chat {
             rooms,
             writable,
         })
+    }
+
+    /// Every line account `key` wrote, in any game, oldest first (the account's data export).
+    pub async fn lines_of_account(&self, key: &str) -> Result<Vec<AccountChatLine>, ApiError> {
+        let rows = self.store.db().chat_lines_of_account(key).await?;
+        Ok(rows
+            .iter()
+            .map(|r| AccountChatLine {
+                game: r.game_id.clone(),
+                line: line_view(r),
+            })
+            .collect())
     }
 }
 

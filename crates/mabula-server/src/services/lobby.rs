@@ -288,7 +288,7 @@ impl Lobby {
             .insert_seek(&seek, Some(SEEK_CAPS), alive_until)
             .await?
         {
-                    // Moderation (issue 36): the statement refuses a challenge to a player who blocks
+            // Moderation (issue 36): the statement refuses a challenge to a player who blocks
             // its sender; say so rather than name the caps.
             if let Some(t) = &seek.target
                 && self.store.db().blocks_player(t, &seek.account).await?
