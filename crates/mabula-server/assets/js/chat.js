@@ -9,7 +9,15 @@ import { h, clear, setText } from './dom.js';
 import { t } from './i18n.js';
 import { request } from './api.js';
 import { isMe, myName } from './session.js';
-import { reportDialog, socialError } from './social.js';
+
+// The report form and the social errors' texts are loaded when first needed: most visits to a
+// game never report anyone, and the game page's first visit stays small.
+const social = () => import('./social.js');
+
+/** @param {string} name @param {{ game?: string, chatLine?: number }} about */
+async function openReport(name, about) {
+  (await social()).reportDialog(name, about);
+}
 
 /** The most characters of a line (the server counts the same). */
 const MAX = 140;
@@ -93,7 +101,7 @@ export function mountChat({ id, replay, token }) {
     const report = line.name && myName() && !isMe(line.name)
       ? h('button', { type: 'button', class: 'btn tiny chat-report', title: t('report.button'),
         'aria-label': t('chat.reportLine', { name: line.name }),
-        onclick: () => reportDialog(line.name, { game: id, chatLine: line.id }) }, t('report.button'))
+        onclick: () => openReport(line.name, { game: id, chatLine: line.id }) }, t('report.button'))
       : null;
     return h('li', { class: `chat-line room-${line.room}` },
       line.room === 'players' ? h('span', { class: 'chat-tag', i18n: 'chat.tag.players' }) : null,
@@ -117,7 +125,7 @@ export function mountChat({ id, replay, token }) {
       input.value = '';
       draw();
     } catch (err) {
-      error.textContent = socialError(err);
+      error.textContent = (await social()).socialError(err);
     } finally {
       send.disabled = false;
       input.focus();

@@ -21,7 +21,6 @@ import { modeLabel, ratingText, ratingDiff } from '../widgets.js';
 import { formatClock, controlLabel } from '../clock.js';
 import { setPlaying } from '../lobbyfeed.js';
 import { isMe } from '../session.js';
-import { mountChat } from '../chat.js'; // chat (issue 36)
 import {
   init, update, other, isMyTurn, current, displayed, displayedScores, displayedToMove, boardMoves,
   hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, passMove, premoveMoves,
@@ -148,9 +147,11 @@ export function mount(main, { id, replay }) {
   const title = h('h1', { id: 'game-title', class: 'sr-only' });
   const section = h('section', { class: 'game', 'aria-labelledby': 'game-title' },
     title, boardCol, players, abortNote, claimNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
-  // Chat (issue 36): its own module; the socket's `chat` messages go to it (see 'connect').
-  const chat = mountChat({ id, replay, token: () => page.model.token });
-  section.append(chat.el);
+  // Chat (issue 36): its own module, loaded once the game is known to be between two people on
+  // two devices (no chat at one screen or against the engine); the socket's `chat` messages go
+  // to it (see 'connect').
+  /** @type {{ el: HTMLElement, add: (line: any) => void, refresh: () => void, stop: () => void } | null} */
+  let chat = null;
   main.append(h('p', { class: 'muted loading', i18n: 'game.loading' }));
 
   start();
@@ -193,7 +194,13 @@ export function mount(main, { id, replay }) {
       }
     }
     dispatch({ type: 'loaded', state: first, token, at: now() });
-    chat.refresh(); // chat (issue 36)
+    if (first.settings.mode === 'friend') {
+      const { mountChat } = await import('../chat.js');
+      if (page.stopped) return;
+      chat = mountChat({ id, replay, token: () => page.model.token });
+      section.append(chat.el);
+      chat.refresh();
+    }
   }
 
   /** Whether every seat of a person in this game is taken already (an invitation used before). */
@@ -215,8 +222,8 @@ export function mount(main, { id, replay }) {
           token: page.model.token,
           cursor: () => ({ since: page.model.state ? page.model.state.moves.length : 0, epoch: page.model.state ? page.model.state.epoch : 0 }),
           onMessage: (msg) => {
-            if (msg.type === 'chat') return chat.add(msg.line); // chat (issue 36)
-            if (msg.type === 'sync') chat.refresh();
+            if (msg.type === 'chat') return chat?.add(msg.line); // chat (issue 36)
+            if (msg.type === 'sync') chat?.refresh();
             dispatch({ type: 'server', msg, at: now() });
           },
           onStatus: (st) => dispatch({ type: 'conn', status: st }),
@@ -848,7 +855,7 @@ export function mount(main, { id, replay }) {
     unmount() {
       page.stopped = true;
       if (live) live.stop();
-      chat.stop();
+      chat?.stop();
       clearInterval(autoplayTimer);
       clearInterval(clockTimer);
       clearTimeout(autoPassTimer);
