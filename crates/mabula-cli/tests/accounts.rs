@@ -363,7 +363,7 @@ async fn the_export_holds_the_players_games() {
             json!({"text": "well played"}),
         )
         .await;
-    assert_eq!(said.0, 200, "{}", said.1);
+    assert_eq!(said.0, 201, "{}", said.1);
 
     let r = hal
         .http
