@@ -55,6 +55,15 @@ pub enum Admin {
 /// Runs an admin command.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
     let Command::Admin { database, command } = cmd;
+    with_store(database, async |store| admin(store, command).await)
+}
+
+/// Opens the store of `database` (the default file if `None`), runs `f` on it and closes it:
+/// the commands that work on the database directly (`admin`, `moderation`).
+pub fn with_store<T>(
+    database: Option<String>,
+    f: impl AsyncFnOnce(&Store) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
     let database = database.unwrap_or_else(|| {
         mabula_server::store::default_database_path()
             .display()
@@ -67,7 +76,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
         let store = Store::open(&database)
             .await
             .map_err(|e| anyhow::anyhow!("cannot open {database}: {e}"))?;
-        let result = admin(&store, command).await;
+        let result = f(&store).await;
         store.close().await;
         result
     })

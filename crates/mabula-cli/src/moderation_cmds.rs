@@ -2,7 +2,6 @@
 //! more rated games together in a day than count as rated (the web app has no moderation yet).
 
 use mabula_server::services::record_date;
-use mabula_server::store::Store;
 
 /// Moderation commands.
 #[derive(clap::Subcommand)]
@@ -32,21 +31,12 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     let Command::Moderation {
         command: Moderation::Flags { database },
     } = cmd;
-    let database = database.unwrap_or_else(|| {
-        mabula_server::store::default_database_path()
-            .display()
-            .to_string()
-    });
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
-        let store = Store::open(&database)
+    crate::admin_cmds::with_store(database, async |store| {
+        let flags = store
+            .db()
+            .pair_flags()
             .await
-            .map_err(|e| anyhow::anyhow!("cannot open {database}: {e}"))?;
-        let flags = store.db().pair_flags().await;
-        store.close().await;
-        let flags = flags.map_err(|e| anyhow::anyhow!("cannot read the flags: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("cannot read the flags: {e}"))?;
         if flags.is_empty() {
             println!("No pair of accounts is flagged.");
         }
