@@ -20,19 +20,7 @@ struct Nodes {
 
 async fn nodes() -> Nodes {
     let dir = tempfile::tempdir().expect("dir");
-    let nodes: Vec<Instance> = match std::env::var("MABULA_TEST_POSTGRES_URL") {
-        Ok(url) => {
-            let db = mabula_server::store::postgres::create_database(&url)
-                .await
-                .expect("a fresh database");
-            (0..3).map(|_| Instance::start(&db, 20)).collect()
-        }
-        Err(_) => {
-            eprintln!("notice: MABULA_TEST_POSTGRES_URL is not set: one instance on SQLite");
-            let file = dir.path().join("accounts.sqlite3").display().to_string();
-            vec![Instance::start(&file, 20)]
-        }
-    };
+    let nodes = common::instances(&dir, "accounts.sqlite3").await;
     let bases = (0..3)
         .map(|i| nodes[i % nodes.len()].client.base().to_string())
         .collect();

@@ -16,19 +16,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// Three instances on a fresh PostgreSQL database, or one on SQLite in `dir`.
 async fn instances(dir: &tempfile::TempDir) -> Vec<Instance> {
-    match std::env::var("MABULA_TEST_POSTGRES_URL") {
-        Ok(url) => {
-            let db = mabula_server::store::postgres::create_database(&url)
-                .await
-                .expect("a fresh database");
-            (0..3).map(|_| Instance::start(&db, 20)).collect()
-        }
-        Err(_) => {
-            eprintln!("notice: MABULA_TEST_POSTGRES_URL is not set: one instance on SQLite");
-            let db = dir.path().join("playing.sqlite3").display().to_string();
-            vec![Instance::start(&db, 20)]
-        }
-    }
+    common::instances(dir, "playing.sqlite3").await
 }
 
 fn bases(nodes: &[Instance]) -> Vec<String> {

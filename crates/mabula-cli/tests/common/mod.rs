@@ -62,3 +62,21 @@ impl Drop for Instance {
         self.kill();
     }
 }
+
+/// Three instances on a fresh PostgreSQL database when `MABULA_TEST_POSTGRES_URL` names a
+/// server, else one on SQLite in the file `file` of `dir` (with a notice).
+pub async fn instances(dir: &tempfile::TempDir, file: &str) -> Vec<Instance> {
+    match std::env::var("MABULA_TEST_POSTGRES_URL") {
+        Ok(url) => {
+            let db = mabula_server::store::postgres::create_database(&url)
+                .await
+                .expect("a fresh database");
+            (0..3).map(|_| Instance::start(&db, 20)).collect()
+        }
+        Err(_) => {
+            eprintln!("notice: MABULA_TEST_POSTGRES_URL is not set: one instance on SQLite");
+            let db = dir.path().join(file).display().to_string();
+            vec![Instance::start(&db, 20)]
+        }
+    }
+}
