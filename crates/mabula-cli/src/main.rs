@@ -9,6 +9,7 @@ mod chart;
 mod engine_cmds;
 mod moderation_cmds;
 mod play_cmds;
+mod puzzle_cmds;
 mod records;
 mod rules_cmds;
 mod serve_cmds;
@@ -48,6 +49,8 @@ enum Command {
     Moderation(moderation_cmds::Command),
     #[command(flatten)]
     Admin(admin_cmds::Command),
+    #[command(flatten)]
+    Puzzles(puzzle_cmds::Command),
     #[cfg(feature = "learn")]
     #[command(flatten)]
     Train(train_cmds::Command),
@@ -89,6 +92,7 @@ fn main() -> ExitCode {
         Command::Serve(cmd) => serve_cmds::run(cmd),
         Command::Moderation(cmd) => moderation_cmds::run(cmd),
         Command::Admin(cmd) => admin_cmds::run(cmd),
+        Command::Puzzles(cmd) => puzzle_cmds::run(cmd),
         #[cfg(feature = "learn")]
         Command::Train(cmd) => train_cmds::run(cmd),
         #[cfg(not(feature = "learn"))]

@@ -45,6 +45,7 @@ pub mod limits;
 pub mod mcts;
 mod mem;
 pub mod playout;
+pub mod puzzle;
 pub mod rng;
 pub mod search;
 pub mod solver;
