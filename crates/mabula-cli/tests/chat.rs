@@ -502,6 +502,18 @@ async fn chat_blocks_reports_and_closing_hold_on_sqlite_with_mabula_admin_betwee
     assert_eq!(status, 401);
     let (_, seeks) = ben.on(&base).get("/api/seeks").await;
     assert_eq!(seeks["seeks"], json!([]), "a closed account's seek is gone");
+    let (status, body) = ben
+        .on(&base)
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "clock": {"initial_s": 300, "increment_s": 0}, "to": "ann"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("account_closed")),
+        "a closed account cannot be challenged"
+    );
     let mut again = ann.clone();
     let (status, body) = again
         .start_session("/api/session", json!({"name": "ann", "password": PASSWORD}))

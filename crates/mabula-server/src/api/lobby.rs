@@ -56,7 +56,7 @@ pub async fn list(
         (status = 201, description = "The seek, now in the lobby", body = SeekView),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
-        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`); the player challenged blocks you (`blocked`) or is closed (`account_closed`)", body = ErrorBody),
         (status = 404, description = "No player has the name in `to` (`player_not_found`)", body = ErrorBody),
         (status = 413, response = super::docs::BodyTooLarge),
         (status = 415, response = super::docs::NotJson),

@@ -242,11 +242,18 @@ impl Lobby {
                 if key == session.key {
                     return Err(invalid("you cannot challenge yourself"));
                 }
-                self.store
+                let flags = self
+                    .store
                     .db()
-                    .account(&key)
+                    .account_flags(&key)
                     .await?
                     .ok_or_else(|| player_not_found(name))?;
+                if flags.closed_at.is_some() {
+                    return Err(ApiError::new(
+                        ErrorCode::AccountClosed,
+                        format!("{} is closed: it cannot be challenged", flags.name),
+                    ));
+                }
                 Some(key)
             }
         };
