@@ -160,3 +160,129 @@ fn extend(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use mabula::GameResult::{self, BlackWins, Draw, WhiteWins};
+
+    use super::super::GameOutcome;
+    use super::*;
+
+    fn entrants(list: &[(&str, i32)]) -> Vec<Entrant> {
+        list.iter()
+            .map(|&(key, rating)| Entrant {
+                key: key.into(),
+                rating,
+                withdrawn: false,
+            })
+            .collect()
+    }
+
+    fn game(round: u32, white: &str, black: &str, result: GameResult) -> Pairing {
+        Pairing {
+            round,
+            white: white.into(),
+            black: Some(black.into()),
+            games: vec![GameOutcome {
+                result,
+                margin: None,
+                no_show: None,
+            }],
+            duplicate: false,
+        }
+    }
+
+    fn keys(list: &[&str]) -> Vec<String> {
+        list.iter().map(|k| k.to_string()).collect()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|&(w, b)| (w.to_owned(), b.to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn players_near_in_points_meet_and_the_last_to_come_waits() {
+        // Points: Ann 2 (beat Cat), Dan 2 (beat Ben), Ben 0, Cat 0; Eve came last.
+        let field = entrants(&[
+            ("ann", 1500),
+            ("ben", 1700),
+            ("cat", 1600),
+            ("dan", 1400),
+            ("eve", 2000),
+        ]);
+        let history = vec![
+            game(1, "ann", "cat", WhiteWins),
+            game(1, "ben", "dan", BlackWins),
+        ];
+        // Eve, the fifth to wait, waits. Sorted: Ann (2, 1500), Dan (2, 1400), Ben (0, 1700),
+        // Cat (0, 1600). Ann-Dan, Ben-Cat. Colours: Ann had White once, Dan Black once:
+        // Dan White. Ben had White, Cat Black: Cat White.
+        let waiting = keys(&["cat", "ann", "dan", "ben", "eve"]);
+        assert_eq!(
+            pair_waiting(&waiting, &field, &history),
+            pairs(&[("dan", "ann"), ("cat", "ben")])
+        );
+    }
+
+    #[test]
+    fn the_previous_opponent_is_avoided_when_someone_else_is_waiting() {
+        let field = entrants(&[("ann", 1500), ("ben", 1500), ("cat", 1500), ("dan", 1500)]);
+        // Ann and Ben drew (1 each) and come back first; Cat and Dan drew too.
+        let history = vec![game(1, "ann", "ben", Draw), game(1, "cat", "dan", Draw)];
+        // All on 1 point and 1500: sorted by key, Ann, Ben, Cat, Dan. Ann-Ben would be a
+        // rematch, so Ann-Cat and Ben-Dan. Colours: Ann and Cat both had White once and last:
+        // the higher, Ann, White. Ben and Dan had Black: Ben White.
+        let waiting = keys(&["ann", "ben", "cat", "dan"]);
+        assert_eq!(
+            pair_waiting(&waiting, &field, &history),
+            pairs(&[("ann", "cat"), ("ben", "dan")])
+        );
+        // With only the two of them waiting, they meet again (colours: Ann had White).
+        assert_eq!(
+            pair_waiting(&keys(&["ann", "ben"]), &field, &history),
+            pairs(&[("ben", "ann")])
+        );
+    }
+
+    #[test]
+    fn the_player_who_had_white_more_often_gets_black() {
+        let field = entrants(&[("ann", 1500), ("ben", 1500), ("cat", 1400)]);
+        // Ann: White, White, Black (White twice). Ben: Black, Black, White (White once).
+        let history = vec![
+            game(1, "ann", "cat", Draw),
+            game(2, "ann", "cat", Draw),
+            game(3, "cat", "ann", Draw),
+            game(1, "cat", "ben", Draw),
+            game(2, "cat", "ben", Draw),
+            game(3, "ben", "cat", Draw),
+        ];
+        assert_eq!(
+            pair_waiting(&keys(&["ann", "ben"]), &field, &history),
+            pairs(&[("ben", "ann")])
+        );
+        // Equal counts: the one who had White last gets Black.
+        let history = vec![
+            game(1, "cat", "ann", Draw),
+            game(2, "ann", "cat", Draw),
+            game(1, "ben", "cat", Draw),
+            game(2, "cat", "ben", Draw),
+        ];
+        assert_eq!(
+            pair_waiting(&keys(&["ann", "ben"]), &field, &history),
+            pairs(&[("ben", "ann")])
+        );
+    }
+
+    #[test]
+    fn the_same_waiting_players_in_any_order_give_the_same_pairs_but_who_waits() {
+        let field = entrants(&[("ann", 1500), ("ben", 1600), ("cat", 1700), ("dan", 1800)]);
+        let a = pair_waiting(&keys(&["ann", "ben", "cat", "dan"]), &field, &[]);
+        let b = pair_waiting(&keys(&["dan", "cat", "ben", "ann"]), &field, &[]);
+        assert_eq!(a, b);
+        // Nobody has played: neighbours in rating, the higher White.
+        assert_eq!(a, pairs(&[("dan", "cat"), ("ben", "ann")]));
+        assert!(pair_waiting(&keys(&["ann"]), &field, &[]).is_empty());
+    }
+}
