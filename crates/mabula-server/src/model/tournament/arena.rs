@@ -285,4 +285,71 @@ mod tests {
         assert_eq!(a, pairs(&[("dan", "cat"), ("ben", "ann")]));
         assert!(pair_waiting(&keys(&["ann"]), &field, &[]).is_empty());
     }
+
+    /// Whether `players` can all be paired with no pair in `avoid`.
+    fn matchable(players: &[usize], avoid: &dyn Fn(usize, usize) -> bool) -> bool {
+        let Some((&p, rest)) = players.split_first() else {
+            return true;
+        };
+        rest.iter().any(|&q| {
+            !avoid(p, q) && {
+                let others: Vec<usize> = rest.iter().copied().filter(|&r| r != q).collect();
+                matchable(&others, avoid)
+            }
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn random_arenas_pair_every_waiting_player_once_avoiding_needless_rematches(
+            n in 2usize..=8,
+            waves in proptest::collection::vec(proptest::collection::vec(0usize..8, 2), 0..12),
+            results in proptest::collection::vec(0usize..3, 12),
+            waiting_mask in proptest::collection::vec(proptest::bool::ANY, 8),
+        ) {
+            let field: Vec<Entrant> = (0..n)
+                .map(|i| Entrant { key: format!("p{i}"), rating: 1500 + 100 * (i as i32 % 3), withdrawn: false })
+                .collect();
+            let outcomes = [WhiteWins, BlackWins, Draw];
+            let history: Vec<Pairing> = waves
+                .iter()
+                .zip(&results)
+                .enumerate()
+                .filter(|(_, (w, _))| w[0] % n != w[1] % n)
+                .map(|(i, (w, &r))| game(i as u32 + 1, &field[w[0] % n].key, &field[w[1] % n].key, outcomes[r]))
+                .collect();
+            let waiting: Vec<String> = (0..n).filter(|&i| waiting_mask[i]).map(|i| field[i].key.clone()).collect();
+            let got = pair_waiting(&waiting, &field, &history);
+
+            // Everyone waiting is paired once, but the last with an odd number.
+            let mut seen: Vec<String> = got.iter().flat_map(|(w, b)| [w.clone(), b.clone()]).collect();
+            seen.sort();
+            let mut expected = waiting.clone();
+            if expected.len() % 2 == 1 {
+                expected.pop();
+            }
+            expected.sort();
+            proptest::prop_assert_eq!(&seen, &expected);
+
+            // No rematch of an immediate previous opponent when a pairing without one exists.
+            let last_opponent = |k: &str| {
+                history.iter().rev().find(|p| p.has(k)).and_then(|p| p.opponent_of(k)).map(str::to_owned)
+            };
+            let rematch = |a: &str, b: &str| {
+                last_opponent(a).as_deref() == Some(b) || last_opponent(b).as_deref() == Some(a)
+            };
+            let rematches = got.iter().filter(|(w, b)| rematch(w, b)).count();
+            let idx: Vec<usize> = (0..expected.len()).collect();
+            if matchable(&idx, &|i, j| rematch(&expected[i], &expected[j])) {
+                proptest::prop_assert_eq!(rematches, 0, "{:?}", got);
+            }
+
+            // The order of the history does not matter (waves are numbered).
+            let mut reversed = history.clone();
+            reversed.reverse();
+            let mut field2 = field.clone();
+            field2.reverse();
+            proptest::prop_assert_eq!(pair_waiting(&waiting, &field2, &reversed), got);
+        }
+    }
 }

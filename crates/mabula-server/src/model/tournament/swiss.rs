@@ -124,7 +124,7 @@ pub fn pair_round(
 }
 
 /// The pairing search over players by rank index (0 the highest).
-pub(super) struct Search<'a> {
+struct Search<'a> {
     /// Each player's points, by rank.
     points: &'a [f64],
     /// Pairs (lower index first) who have met.
@@ -234,11 +234,7 @@ impl Search<'_> {
     }
 
     /// Search 2 (or, with `repeats`, 3) over `players` (by rank, an even number).
-    pub(super) fn matching(
-        &mut self,
-        players: &[usize],
-        repeats: bool,
-    ) -> Option<Vec<(usize, usize)>> {
+    fn matching(&mut self, players: &[usize], repeats: bool) -> Option<Vec<(usize, usize)>> {
         let mut out = Vec::with_capacity(players.len() / 2);
         self.extend(players.to_vec(), repeats, &mut out)
             .then_some(out)
@@ -712,6 +708,47 @@ mod tests {
             .collect();
         byes.sort_unstable();
         assert_eq!(byes, ["a", "b", "c", "d", "e"]);
+    }
+
+    #[test]
+    fn forty_one_players_over_nine_rounds_meet_nobody_twice_and_get_one_bye_at_most() {
+        let field: Vec<Entrant> = (0..41)
+            .map(|i| Entrant {
+                key: format!("p{i:02}"),
+                rating: 1200 + 17 * ((i * 7) % 41),
+                withdrawn: false,
+            })
+            .collect();
+        let mut history: Vec<Pairing> = Vec::new();
+        for round in 1..=9 {
+            let got = pair_round(&field, &history, round, true);
+            let met = met_before(&history);
+            let mut seen = HashSet::new();
+            for (board, (w, b)) in got.iter().enumerate() {
+                assert!(seen.insert(w.clone()));
+                let Some(b) = b else {
+                    assert!(
+                        !history.iter().any(|p| p.black.is_none() && &p.white == w),
+                        "a second bye for {w}"
+                    );
+                    history.push(bye(round, w, true));
+                    continue;
+                };
+                assert!(seen.insert(b.clone()));
+                assert!(
+                    !met.contains(&(w.clone(), b.clone())),
+                    "{w} and {b} met again"
+                );
+                // Board by board: White wins both, Black wins both, or one each by 2.
+                let games = match board % 3 {
+                    0 => [game(WhiteWins, 3), game(BlackWins, -1)],
+                    1 => [game(BlackWins, -2), game(WhiteWins, 2)],
+                    _ => [game(WhiteWins, 2), game(WhiteWins, 2)],
+                };
+                history.push(duplicate(round, w, b, games));
+            }
+            assert_eq!(seen.len(), 41);
+        }
     }
 
     /// A small deterministic generator for the random histories.
