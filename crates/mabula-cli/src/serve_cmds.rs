@@ -126,10 +126,11 @@ pub enum Command {
         /// after its deadline each flag reached a spectator (the run lasts at least 16 s then).
         #[arg(long, default_value_t = 0)]
         flags: usize,
-        /// Instead of the games above: N new accounts play an arena tournament lasting
-        /// --seconds (rounded up to whole minutes) with random moves as fast as the server
-        /// answers; reports moves/s and the pairing latency, a game's end to the next game's
-        /// start (start the servers with --signups-per-address-hour 0).
+        /// Instead of the games above: N new accounts play an arena tournament for --seconds
+        /// (the arena itself lasts at least 10 minutes; they withdraw at the end) with random
+        /// moves as fast as the server answers; reports moves/s and the pairing latency, a
+        /// game's end to the next game's start (start the servers with
+        /// --signups-per-address-hour 0).
         #[arg(long, default_value_t = 0)]
         arena: usize,
     },

@@ -1,9 +1,11 @@
 //! `mabula loadtest --arena N`: N fresh accounts play one arena tournament as fast as the server
 //! answers, to measure moves per second and the pairing latency of an arena (issue 37).
 //!
-//! The first account creates an unrated arena (largest group, the clock [`CLOCK`]) lasting
-//! `ceil(seconds / 60)` minutes through `POST /api/tournaments`, every account joins it, and the
-//! creator starts it. One WebSocket on the tournament's live channel (`/api/tournaments/{id}/ws`)
+//! The first account creates an unrated arena (largest group, the clock [`CLOCK`]) through
+//! `POST /api/tournaments`, lasting `--seconds` rounded up to whole minutes but at least the
+//! server's shortest arena ([`MIN_MINUTES`]); every account joins it, and the creator starts it.
+//! The players play for `--seconds` (or until the arena finishes first), then all withdraw, so
+//! that a longer arena stops pairing them. One WebSocket on the tournament's live channel (`/api/tournaments/{id}/ws`)
 //! hears every change; each new game it shows is played by a task of its own with random legal
 //! moves, each side's move sent with that player's session, the requests going round the
 //! instances. The pairing latency of a player is the time from the answer to the move that
@@ -25,6 +27,9 @@ use tokio_tungstenite::tungstenite::Message;
 /// keeps a stuck game from holding its players long.
 const CLOCK: (u32, u32) = (60, 0);
 
+/// The shortest arena the server accepts, in minutes.
+const MIN_MINUTES: u64 = 10;
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct ArenaConfig {
@@ -32,7 +37,7 @@ pub struct ArenaConfig {
     pub urls: Vec<String>,
     /// Accounts playing in the arena.
     pub players: usize,
-    /// How long the arena lasts (rounded up to whole minutes).
+    /// How long to play (the arena itself lasts at least [`MIN_MINUTES`]).
     pub duration: Duration,
 }
 
@@ -310,7 +315,11 @@ pub async fn run(config: ArenaConfig) -> Result<ArenaReport, super::LoadtestErro
     let by_name: Arc<HashMap<String, Session>> = Arc::new(sessions.iter().cloned().collect());
 
     // The arena: created and started by the first account, joined by everyone.
-    let minutes = config.duration.as_secs().div_ceil(60).max(1);
+    let minutes = config
+        .duration
+        .as_secs()
+        .div_ceil(60)
+        .clamp(MIN_MINUTES, 720);
     let body = json!({
         "name": format!("Load test {prefix}"),
         "format": "arena",
@@ -371,7 +380,7 @@ pub async fn run(config: ArenaConfig) -> Result<ArenaReport, super::LoadtestErro
     }
 
     let started = Instant::now();
-    let hard_stop = started + Duration::from_secs(minutes * 60 + 120);
+    let hard_stop = started + config.duration;
     let book = Arc::new(Mutex::new(Book::default()));
     let mut spawned: HashSet<String> = HashSet::new();
     let mut tasks = Vec::new();
@@ -436,11 +445,19 @@ pub async fn run(config: ArenaConfig) -> Result<ArenaReport, super::LoadtestErro
         }
     }
     let _ = socket.close(None).await;
+    // The game tasks stop at the same time; a move in flight gets a little longer.
+    let grace = Instant::now().max(hard_stop) + Duration::from_secs(5);
     for task in tasks {
-        let _ =
-            tokio::time::timeout(hard_stop.saturating_duration_since(Instant::now()), task).await;
+        let _ = tokio::time::timeout(grace.saturating_duration_since(Instant::now()), task).await;
     }
     let elapsed = started.elapsed();
+    // Leave the arena, which may last longer than the run.
+    if !finished {
+        for (i, (_, session)) in sessions.iter().enumerate() {
+            let url = format!("{}/api/tournaments/{id}/withdraw", bases[i % n]);
+            let _ = post(&client, url, session, json!({})).await;
+        }
+    }
     let mut b = book.lock().map_err(|_| setup("a game task panicked"))?;
     let mut report = ArenaReport {
         players: config.players,

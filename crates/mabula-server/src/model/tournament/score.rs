@@ -102,7 +102,11 @@ pub fn color_in(key: &str, p: &Pairing, index: usize) -> Option<Color> {
     } else {
         return None;
     };
-    Some(if index % 2 == 0 { first } else { first.other() })
+    Some(if index.is_multiple_of(2) {
+        first
+    } else {
+        first.other()
+    })
 }
 
 /// How many of `key`'s last games in a row they missed (lost by the clock without moving): at
@@ -348,7 +352,7 @@ mod tests {
             games: vec![missed_by(Color::White), missed_by(Color::Black)],
             duplicate: true,
         };
-        assert_eq!(missed_in_a_row("ann", &[both.clone()]), 2);
+        assert_eq!(missed_in_a_row("ann", std::slice::from_ref(&both)), 2);
         assert_eq!(missed_in_a_row("eve", &[both]), 0);
         // A game still being played is skipped; a bye breaks nothing.
         let mut going = history.clone();

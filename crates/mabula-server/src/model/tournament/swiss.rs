@@ -142,7 +142,7 @@ impl Search<'_> {
     /// The pairs and the bye of a round of `n` players.
     fn round(&mut self, n: usize, byes: &[u32]) -> (Vec<(usize, usize)>, Option<usize>) {
         let everyone: Vec<usize> = (0..n).collect();
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             if let Some(pairs) = self.by_groups_all(&everyone) {
                 return (pairs, None);
             }
@@ -203,7 +203,7 @@ impl Search<'_> {
             return floater.is_none();
         };
         let list: Vec<usize> = floater.into_iter().chain(first.iter().copied()).collect();
-        if list.len() % 2 == 0 {
+        if list.len().is_multiple_of(2) {
             // The later groups do not depend on how this one is paired.
             let Some(pairs) = self.matching(&list, false) else {
                 return false;
@@ -600,7 +600,7 @@ mod tests {
         bye_from: &[&str],
         met: &HashSet<(String, String)>,
     ) -> bool {
-        if players.len() % 2 == 0 {
+        if players.len().is_multiple_of(2) {
             return matchable(players, met);
         }
         bye_from.iter().any(|c| {
@@ -649,18 +649,18 @@ mod tests {
             .filter(|p| p.black.is_none())
             .map(|p| p.white.as_str())
             .collect();
-        if let Some(b) = byes.first() {
-            if had_bye.contains(b) {
-                let fresh: Vec<&str> = active
-                    .iter()
-                    .copied()
-                    .filter(|p| !had_bye.contains(p))
-                    .collect();
-                assert!(
-                    !repeat_free_exists(&active, &fresh, &met),
-                    "a second bye for {b} although one of {fresh:?} could take it: {got:?}"
-                );
-            }
+        if let Some(b) = byes.first()
+            && had_bye.contains(b)
+        {
+            let fresh: Vec<&str> = active
+                .iter()
+                .copied()
+                .filter(|p| !had_bye.contains(p))
+                .collect();
+            assert!(
+                !repeat_free_exists(&active, &fresh, &met),
+                "a second bye for {b} although one of {fresh:?} could take it: {got:?}"
+            );
         }
     }
 
