@@ -17,6 +17,7 @@
 //!   and the lobby's socket.
 //! - [`follows`]: following players, their live games, and who is online.
 //! - [`social`]: chat lines, blocks, reports and the moderators' queue.
+//! - [`tournaments`]: tournaments (Swiss, arenas), their standings, rounds and live channel.
 //! - [`error`]: the error body and its stable codes.
 //!
 //! Sides are [`mabula::Color`]s, written `"white"` and `"black"`; positions and moves are the
@@ -32,4 +33,5 @@ pub mod lobby;
 pub mod players;
 pub mod protocol;
 pub mod social;
+pub mod tournaments;
 pub mod view;

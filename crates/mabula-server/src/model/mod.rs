@@ -10,6 +10,7 @@ pub mod clock;
 pub mod rating;
 mod refusal;
 mod seats;
+pub mod tournament;
 
 pub use clock::{Clock, Due, Speed, TimeControl};
 pub use refusal::Refusal;
