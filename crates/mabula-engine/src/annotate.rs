@@ -856,6 +856,7 @@ mod tests {
                 }
             }
         }
+        assert_best_first(pos, long, what);
         if let Some(v) = short.verdict {
             let w = long.verdict.expect("a verdict lost");
             assert_eq!(v.white.signum(), w.white.signum(), "{what}");
@@ -863,6 +864,26 @@ mod tests {
                 assert_eq!(v, w, "{what}");
             }
         }
+    }
+
+    /// Best first: proven wins, then the moves of unknown value and draws, then proven losses;
+    /// among the moves with an exact margin, the larger margin first.
+    fn assert_best_first(pos: &Position, report: &Report, what: &str) {
+        let class = |m: &MoveAnalysis| match m.value {
+            Value::Exact { result: 1, .. } => 2,
+            Value::Exact { result: -1, .. } => 0,
+            _ => 1,
+        };
+        let classes: Vec<i32> = report.moves.iter().map(class).collect();
+        assert!(
+            classes.windows(2).all(|w| w[0] >= w[1]),
+            "{what}: {pos}: {classes:?}"
+        );
+        let margins: Vec<i32> = report.moves.iter().filter_map(margin_of).collect();
+        assert!(
+            margins.windows(2).all(|w| w[0] >= w[1]),
+            "{what}: {pos}: {margins:?}"
+        );
     }
 
     /// The margin of an exact move, the bound a proven result gives otherwise.

