@@ -311,25 +311,112 @@ fn a_streaming_analysis_updates_at_its_interval_until_the_next_command() {
     assert_eq!(answers[4], format!("=11 {start}"));
 }
 
+/// Output shared with the input's side, so that a line can wait for an answer.
+#[derive(Clone, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("lock").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Shared {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().expect("lock").clone()).expect("UTF-8 answers")
+    }
+}
+
+/// A line of [`Gated`] input: the check the output must pass first (`None`: none), the pause
+/// after it (ms), the line.
+type GatedLine = (Option<fn(&str) -> bool>, u64, Vec<u8>);
+
+/// Input whose lines each wait until the output so far passes a check (a GUI that reads the
+/// answers), then for a pause.
+struct Gated {
+    out: Shared,
+    lines: std::collections::VecDeque<GatedLine>,
+}
+
+impl std::io::Read for Gated {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let Some((until, pause, mut line)) = self.lines.pop_front() else {
+            return Ok(0);
+        };
+        if let Some(ready) = until {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+            while !ready(&self.out.text()) {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "never ready: {}",
+                    self.out.text()
+                );
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(pause));
+        let n = line.len().min(buf.len());
+        buf[..n].copy_from_slice(&line[..n]);
+        if n < line.len() {
+            let rest = line.split_off(n);
+            self.lines.push_front((None, 0, rest));
+        }
+        Ok(n)
+    }
+}
+
 #[test]
 fn a_stream_of_a_solved_position_ends_its_updates_and_waits_for_the_next_command() {
     let pos = late_position(2, 8);
-    let out = run_paced(&[
-        (0, "set_option threads 1"),
-        (0, &format!("setup {pos}")),
-        (0, "analyze_info interval 50"),
-        (600, "result"),
-    ]);
+    let out = Shared::default();
+    let setup = format!("setup {pos}\n").into_bytes();
+    let input = Gated {
+        out: out.clone(),
+        lines: [
+            (None, 0, b"set_option threads 1\n".to_vec()),
+            (None, 0, setup),
+            (None, 0, b"analyze_info interval 50\n".to_vec()),
+            // Once every move is exact, six more intervals: the stream must stay quiet.
+            (
+                Some(all_exact as fn(&str) -> bool),
+                300,
+                b"result\n".to_vec(),
+            ),
+        ]
+        .into(),
+    };
+    Gtp::new()
+        .run(std::io::BufReader::new(input), out.clone())
+        .expect("in-memory I/O");
+    let out = out.text();
     let answers: Vec<&str> = out.split("\n\n").collect();
-    let updates: Vec<&str> = answers[2]
-        .lines()
-        .filter(|l| l.starts_with("update "))
-        .collect();
-    // The solver may need more than one try on a busy machine; once it answers, the updates stop.
-    let last = updates.last().expect("an update");
-    assert!(last.contains("solved yes"), "{}", answers[2]);
-    assert!(updates.len() <= 4, "{}", answers[2]);
+    // The solver may need more than one try on a busy machine; once every move is exact, the
+    // updates stop.
+    let updates: Vec<&str> = answers[2].split("\nupdate ").skip(1).collect();
+    let first_exact = updates
+        .iter()
+        .position(|u| all_exact(&format!("update {u}")))
+        .expect("an update with every move exact");
+    assert_eq!(first_exact, updates.len() - 1, "{}", answers[2]);
     assert_eq!(answers[3], "= *");
+}
+
+/// Whether the last update of a stream (in `out`) has an exact value with a margin for every
+/// move.
+fn all_exact(out: &str) -> bool {
+    let Some((_, last)) = out.rsplit_once("update ") else {
+        return false;
+    };
+    let infos: Vec<&str> = last.lines().filter(|l| l.starts_with("info ")).collect();
+    !infos.is_empty()
+        && infos.iter().all(|l| {
+            l.contains(" exact win") || l.contains(" exact loss") || l.contains(" exact draw")
+        })
 }
 
 #[test]
