@@ -145,8 +145,10 @@ export function mount(main, { id, replay }) {
     h('a', { class: 'btn small analyse-link', href: `/analysis?game=${id}`, i18n: 'game.analyse' }));
 
   const title = h('h1', { id: 'game-title', class: 'sr-only' });
+  // A tournament's game links back to its tournament (issue 37).
+  const tourLink = h('a', { class: 'btn small tour-back', hidden: true, i18n: 'tour.backTo' });
   const section = h('section', { class: 'game', 'aria-labelledby': 'game-title' },
-    title, boardCol, players, abortNote, claimNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
+    title, boardCol, tourLink, players, abortNote, claimNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
   // Chat (issue 36): its own module, loaded once the game is known to be between two people on
   // two devices (no chat at one screen or against the engine); the socket's `chat` messages go
   // to it (see 'connect').
@@ -396,6 +398,7 @@ export function mount(main, { id, replay }) {
       if (m.seats.length) buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { close(); rematch(); } }, t(rematchLabel(m))));
       buttons.push(h('a', { class: 'btn', href: '/', onclick: close }, t('game.newGame')));
     }
+    if (tourOf(m.state)) buttons.unshift(h('a', { class: 'btn primary', href: tourLink.href, onclick: close }, t('tour.backTo')));
     const head = headline(m);
     endDialogOpen = endDialog(m.state, { headline: tr(head.key, head.args), reason: sentence(reason(m.state)), extra: pairSummary(m.state, m.seats), actions: buttons });
   }
@@ -488,8 +491,13 @@ export function mount(main, { id, replay }) {
     return modeLabel(st.settings.mode, st.settings.engine?.level);
   }
 
+  /** The id of a tournament game's tournament. */
+  const tourOf = (st) => /** @type {any} */ (st.settings).tournament;
+
   function renderTitle(m) {
     const st = m.state;
+    tourLink.hidden = !tourOf(st);
+    if (tourOf(st)) tourLink.href = `/tournament/${tourOf(st)}`;
     title.textContent = `${t(m.replay ? 'game.replayTitle' : 'game.title')}: ${gameLabel(st)}`;
     let prefix;
     if (st.status === 'finished') {
