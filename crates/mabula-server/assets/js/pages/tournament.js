@@ -304,7 +304,8 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
     const cd = countdown(m);
     clockEl.hidden = !cd;
     if (cd) clockEl.textContent = t(cd.key, { time: countdownText(cd.ms) });
-    part('conn', m.conn, () => {
+    part('conn', `${m.conn}|${tour.status}`, () => {
+      connEl.hidden = tour.status === 'finished';
       connEl.className = `conn ${m.conn}`;
       connEl.textContent = t(`conn.${m.conn === 'offline' ? 'connecting' : m.conn}`);
     });
@@ -348,7 +349,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
     clear(actions);
     const tour = /** @type {Tournament} */ (m.tour);
     const refusal = (/** @type {string} */ action) => (m.refused && m.refused.action === action
-      ? h('p', { class: 'error-text', role: 'alert' }, refusalText(m.refused.error)) : null);
+      ? h('p', { class: 'error-text', role: 'alert' }, refusalText(m.refused.error)) : '');
     if (tour.status === 'finished') return;
     if (!m.me) {
       actions.append(h('p', {}, h('a', { class: 'btn primary', href: `/login?next=/tournament/${tour.id}`, i18n: 'tour.loginToJoin' })));
@@ -394,8 +395,10 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
     const breaks = arena ? ['tour.performance'] : ['tour.buchholz', 'tour.sb'];
     const th = (/** @type {string} */ key, cls = '') => h('th', { scope: 'col', class: cls, i18n: key });
     clear(standingsHead);
+    // Sonneborn-Berger is written short, its name in the abbreviation's title.
+    const sb = h('th', { scope: 'col', class: 'num opt' }, h('abbr', { 'i18n-title': 'tour.sb' }, 'SB'));
     standingsHead.append(h('tr', {}, th('tour.rank', 'num'), th('tour.player'), th('tour.rating', 'num'), th('tour.points', 'num'),
-      ...breaks.map((k) => th(k, 'num')), th('tour.played', 'num')));
+      ...breaks.map((k) => (k === 'tour.sb' ? sb : th(k, 'num opt'))), th('tour.played', 'num opt')));
     clear(standingsBody);
     if (!tour.standings.length) {
       standingsBody.append(h('tr', {}, h('td', { colspan: 5 + breaks.length, class: 'empty-note', i18n: 'tour.noPlayers' })));
@@ -404,15 +407,15 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
     for (const s of tour.standings) {
       const mine = same(s.name, m.me);
       const marks = [];
-      if (arena && s.streak) marks.push(h('span', { class: 'streak', title: t('tour.streak') }, h('span', { 'aria-hidden': 'true' }, '🔥'), h('span', { class: 'sr-only' }, t('tour.streak'))));
+      if (arena && s.streak) marks.push(h('span', { class: 'streak', title: t('tour.streak') }, h('span', { 'aria-hidden': 'true' }, '×2'), h('span', { class: 'sr-only' }, t('tour.streak'))));
       if (s.withdrawn) marks.push(h('span', { class: 'withdrawn-mark' }, t('tour.withdrawn')));
       standingsBody.append(h('tr', { class: `${mine ? 'mine' : ''}${s.withdrawn ? ' withdrawn' : ''}`.trim() || null, dataset: { name: s.name } },
         h('td', { class: 'num' }, String(s.rank)),
         h('th', { scope: 'row' }, h('a', { href: `/@/${s.name}`, class: 'player-link' }, s.name), ...marks.map((x) => [' ', x])),
         h('td', { class: 'num' }, String(s.rating)),
         h('td', { class: 'num points' }, points(s.points)),
-        ...breaks.map((_, i) => h('td', { class: 'num' }, points(s.tiebreaks[i] ?? 0))),
-        h('td', { class: 'num' }, String(s.played))));
+        ...breaks.map((_, i) => h('td', { class: 'num opt' }, points(s.tiebreaks[i] ?? 0))),
+        h('td', { class: 'num opt' }, String(s.played))));
     }
   }
 
