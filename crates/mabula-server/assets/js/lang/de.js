@@ -868,4 +868,12 @@ export default {
   'tour.profileTitle': 'Turniere',
   'tour.profileNone': 'Noch kein Turnier.',
   'tour.profileRank': 'Platz {rank} von {players}',
+  'error.tournament_not_found': 'Dieses Turnier gibt es nicht.',
+  'error.invalid_tournament': 'Diese Turniereinstellungen sind ungültig.',
+  'error.too_many_tournaments': 'Du hast schon drei Turniere, die nicht beendet sind.',
+  'error.tournament_password': 'Das Passwort fehlt oder ist falsch.',
+  'error.rating_too_low': 'Deine Wertung liegt unter dem Minimum dieses Turniers.',
+  'error.tournament_closed': 'Das Turnier lässt das jetzt nicht zu.',
+  'error.not_tournament_creator': 'Nur wer das Turnier angelegt hat, darf das.',
+  'error.tournament_game': 'Nicht in einer Turnierpartie.',
 };

@@ -868,4 +868,12 @@ export default {
   'tour.profileTitle': 'Tournaments',
   'tour.profileNone': 'No tournament yet.',
   'tour.profileRank': 'place {rank} of {players}',
+  'error.tournament_not_found': 'There is no such tournament.',
+  'error.invalid_tournament': 'These tournament settings are not valid.',
+  'error.too_many_tournaments': 'You already have three tournaments that have not finished.',
+  'error.tournament_password': 'The password is missing or wrong.',
+  'error.rating_too_low': 'Your rating is below this tournament’s minimum.',
+  'error.tournament_closed': 'The tournament does not allow this now.',
+  'error.not_tournament_creator': 'Only the tournament’s creator may do this.',
+  'error.tournament_game': 'Not in a tournament game.',
 };

@@ -868,4 +868,12 @@ export default {
   'tour.profileTitle': 'Torneos',
   'tour.profileNone': 'Aún ningún torneo.',
   'tour.profileRank': 'puesto {rank} de {players}',
+  'error.tournament_not_found': 'Ese torneo no existe.',
+  'error.invalid_tournament': 'Esta configuración del torneo no es válida.',
+  'error.too_many_tournaments': 'Ya tienes tres torneos sin terminar.',
+  'error.tournament_password': 'Falta la contraseña o es incorrecta.',
+  'error.rating_too_low': 'Tu puntuación está por debajo del mínimo del torneo.',
+  'error.tournament_closed': 'El torneo no lo permite ahora.',
+  'error.not_tournament_creator': 'Solo quien creó el torneo puede hacerlo.',
+  'error.tournament_game': 'No en una partida de torneo.',
 };

@@ -868,4 +868,12 @@ export default {
   'tour.profileTitle': 'Tournois',
   'tour.profileNone': 'Aucun tournoi pour l’instant.',
   'tour.profileRank': '{rank}e sur {players}',
+  'error.tournament_not_found': 'Ce tournoi n’existe pas.',
+  'error.invalid_tournament': 'Ces réglages de tournoi ne sont pas valides.',
+  'error.too_many_tournaments': 'Vous avez déjà trois tournois non terminés.',
+  'error.tournament_password': 'Le mot de passe manque ou est faux.',
+  'error.rating_too_low': 'Votre classement est sous le minimum de ce tournoi.',
+  'error.tournament_closed': 'Le tournoi ne le permet pas maintenant.',
+  'error.not_tournament_creator': 'Seul le créateur du tournoi peut le faire.',
+  'error.tournament_game': 'Pas dans une partie de tournoi.',
 };

@@ -868,4 +868,12 @@ export default {
   'tour.profileTitle': 'Tornei',
   'tour.profileNone': 'Ancora nessun torneo.',
   'tour.profileRank': '{rank}º posto su {players}',
+  'error.tournament_not_found': 'Questo torneo non esiste.',
+  'error.invalid_tournament': 'Queste impostazioni del torneo non sono valide.',
+  'error.too_many_tournaments': 'Hai già tre tornei non conclusi.',
+  'error.tournament_password': 'La password manca o è sbagliata.',
+  'error.rating_too_low': 'Il tuo punteggio è sotto il minimo del torneo.',
+  'error.tournament_closed': 'Il torneo non lo consente ora.',
+  'error.not_tournament_creator': 'Solo chi ha creato il torneo può farlo.',
+  'error.tournament_game': 'Non in una partita di torneo.',
 };

@@ -870,4 +870,12 @@ export default {
   'tour.profileTitle': 'Turnee',
   'tour.profileNone': 'Niciun turneu încă.',
   'tour.profileRank': 'locul {rank} din {players}',
+  'error.tournament_not_found': 'Acest turneu nu există.',
+  'error.invalid_tournament': 'Aceste setări ale turneului nu sunt valide.',
+  'error.too_many_tournaments': 'Ai deja trei turnee neîncheiate.',
+  'error.tournament_password': 'Parola lipsește sau este greșită.',
+  'error.rating_too_low': 'Ratingul tău e sub minimul acestui turneu.',
+  'error.tournament_closed': 'Turneul nu permite asta acum.',
+  'error.not_tournament_creator': 'Doar cel care a creat turneul poate face asta.',
+  'error.tournament_game': 'Nu într-o partidă de turneu.',
 };

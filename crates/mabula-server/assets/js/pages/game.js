@@ -389,7 +389,9 @@ export function mount(main, { id, replay }) {
     if (endDialogOpen && endDialogOpen.open) return;
     const buttons = [];
     const close = () => endDialogOpen?.close();
-    if (playerGame(m.state)) {
+    // A tournament's game leads back to it (no rematch there).
+    if (tourOf(m.state)) buttons.push(h('a', { class: 'btn primary', href: `/tournament/${tourOf(m.state)}`, onclick: close }, t('tour.backTo')));
+    else if (playerGame(m.state)) {
       if (m.seats.length === 1 && m.state.end_reason !== 'aborted') buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { close(); rematch(); } }, t('game.rematch')));
       const opponent = m.seats.length === 1 ? m.state.players[other(m.seats[0])]?.name : null;
       if (opponent) buttons.push(h('a', { class: 'btn primary', href: `/lobby?challenge=${encodeURIComponent(opponent)}`, onclick: close }, t('game.challengeAgain', { name: opponent })));
@@ -398,7 +400,6 @@ export function mount(main, { id, replay }) {
       if (m.seats.length) buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { close(); rematch(); } }, t(rematchLabel(m))));
       buttons.push(h('a', { class: 'btn', href: '/', onclick: close }, t('game.newGame')));
     }
-    if (tourOf(m.state)) buttons.unshift(h('a', { class: 'btn primary', href: tourLink.href, onclick: close }, t('tour.backTo')));
     const head = headline(m);
     endDialogOpen = endDialog(m.state, { headline: tr(head.key, head.args), reason: sentence(reason(m.state)), extra: pairSummary(m.state, m.seats), actions: buttons });
   }

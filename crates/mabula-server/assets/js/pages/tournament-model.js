@@ -327,7 +327,7 @@ export function errorField(error) {
   const fields = /** @type {[RegExp, string][]} */ ([
     [/\bname\b/, 'name'], [/\brounds?\b/, 'rounds'], [/\bminutes\b/, 'minutes'],
     [/starts?_?at|\bstart/, 'start'], [/min_?rating|\brating/, 'minRating'], [/password/, 'password'],
-    [/clock|initial|increment/, 'clock'], [/sequential|duplicate/, 'format'], [/scoring/, 'scoring'],
+    [/clock|initial|increment/, 'clock'], [/sequential|duplicate|format/, 'format'], [/scoring/, 'scoring'],
   ]);
   for (const [re, field] of fields) if (re.test(text)) return field;
   return null;

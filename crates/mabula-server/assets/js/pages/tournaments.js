@@ -204,7 +204,7 @@ export function mount(/** @type {HTMLElement} */ main) {
         if (!stopped) navigate(`/tournament/${created.id}`);
       } catch (err) {
         // The server's message is precise (and English); a known code has its translation.
-        const text = err && (err.code === 'invalid_settings' || err.code === 'bad_request') && err.message ? err.message : refusalText(err);
+        const text = err && (err.code === 'invalid_tournament' || err.code === 'invalid_settings' || err.code === 'bad_request') && err.message ? err.message : refusalText(err);
         refuse(errorField(err), text);
       } finally {
         submit.disabled = false;
