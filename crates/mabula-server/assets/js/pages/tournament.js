@@ -232,7 +232,11 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
     switch (e.type) {
       case 'load':
         tourApi.get(id).then((tour) => dispatch({ type: 'tournament', tournament: tour }))
-          .catch((error) => dispatch({ type: 'failed', error }));
+          .catch((error) => {
+            // No such tournament: its socket would be refused again and again.
+            if (error.status === 404) live.stop();
+            dispatch({ type: 'failed', error });
+          });
         break;
       case 'feed':
         dispatch({ type: 'tournament', tournament: e.tournament });
