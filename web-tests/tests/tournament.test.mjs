@@ -131,6 +131,7 @@ test('two players join a tournament, see the countdown, play their game from it 
   await clickMove(wp, pick(st));
   await bp.waitForFunction(() => document.querySelectorAll('.movelist button[data-number]:not([data-number="0"])').length >= 1);
   await bp.waitForSelector('.resign-button');
+  await wp.screenshot({ path: join(SHOTS, 'tournament-game.png') });
   await bp.click('.resign-button');
   await bp.click('dialog.confirm button[value="yes"]');
 

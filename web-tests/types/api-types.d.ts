@@ -63,37 +63,18 @@ export type LobbyMessage =
   | { type: 'declined'; seek_id: string; by: string }
   | { type: 'status'; status: 'connecting' | 'online' | 'reconnecting' | 'offline' };
 
-// Tournaments (issue 37), after crates/mabula-api/src/tournaments.rs. Written here by hand until
-// the server's OpenAPI document names them; then they can be `Schemas['TournamentView']` and so on.
-export interface TournamentSettings {
-  format: 'swiss' | 'arena' | string; scoring: string; clock: { initial_s: number; increment_s: number };
-  label: string; rounds?: number | null; minutes?: number | null; duplicate: boolean; sequential: boolean;
-  rated: boolean; min_rating?: number | null; password: boolean;
-}
-export interface TournamentSummary {
-  id: string; name: string; status: string; settings: TournamentSettings; starts_at: number;
-  ends_at?: number | null; players: number; created_by?: string | null; winner?: string | null;
-}
-export interface TournamentList { upcoming: TournamentSummary[]; running: TournamentSummary[]; finished: TournamentSummary[] }
-export interface StandingView {
-  rank: number; name: string; rating: number; points: number; tiebreaks: number[]; played: number;
-  streak: boolean; withdrawn: boolean;
-}
-export interface TournamentGameView { id: string; white: string; black: string; result: string }
-export interface PairingView { white: string; black?: string | null; games: TournamentGameView[]; points?: [number, number] | null }
-export interface RoundView { number: number; pairings: PairingView[] }
-export interface TournamentView {
-  id: string; name: string; status: string; settings: TournamentSettings; starts_at: number;
-  ends_at?: number | null; created_by?: string | null; round: number; standings: StandingView[];
-  rounds: RoundView[]; version: number;
-}
-export interface PlayerTournament {
-  id: string; name: string; format: string; starts_at: number; rank?: number | null; players: number; points: number;
-}
+// Tournaments (issue 37).
+export type TournamentSettings = Schemas['TournamentSettings'];
+export type TournamentSummary = Schemas['TournamentSummary'];
+export type TournamentList = Schemas['TournamentList'];
+export type StandingView = Schemas['StandingView'];
+export type TournamentGameView = Schemas['TournamentGameView'];
+export type PairingView = Schemas['PairingView'];
+export type RoundView = Schemas['RoundView'];
+export type TournamentView = Schemas['TournamentView'];
+export type PlayerTournament = Schemas['PlayerTournament'];
 /** What a tournament's WebSocket sends (`/api/tournaments/{id}/ws`). */
-export type TournamentMessage =
-  | { type: 'state'; tournament: TournamentView }
-  | { type: 'game'; id: string };
+export type TournamentMessage = Schemas['TournamentMessage'];
 
 /** The calls of `api` in api.js: each answers the body its endpoint documents. */
 export interface Api {

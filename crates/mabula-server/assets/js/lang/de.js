@@ -791,7 +791,7 @@ export default {
   'tour.minRatingShort': 'Wertung ab {n}',
   'tour.private': 'Passwort',
   'tour.playersN': { one: "{n} Spieler", other: "{n} Spieler" },
-  'tour.pointsN': '{n} Pkt.',
+  'tour.pointsN': { one: "{n} Punkt", other: "{n} Punkte" },
   'tour.wonBy': 'Gewonnen von {name}',
   'tour.list.upcoming': 'Demnächst',
   'tour.list.running': 'Laufen gerade',

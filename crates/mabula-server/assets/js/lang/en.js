@@ -791,7 +791,7 @@ export default {
   'tour.minRatingShort': 'rating {n}+',
   'tour.private': 'password',
   'tour.playersN': { one: "{n} player", other: "{n} players" },
-  'tour.pointsN': '{n} pts',
+  'tour.pointsN': { one: "{n} point", other: "{n} points" },
   'tour.wonBy': 'Won by {name}',
   'tour.list.upcoming': 'Upcoming',
   'tour.list.running': 'Running now',

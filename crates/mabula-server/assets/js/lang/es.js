@@ -791,7 +791,7 @@ export default {
   'tour.minRatingShort': 'puntuación {n}+',
   'tour.private': 'contraseña',
   'tour.playersN': { one: "{n} jugador", other: "{n} jugadores" },
-  'tour.pointsN': '{n} pts',
+  'tour.pointsN': { one: "{n} punto", other: "{n} puntos" },
   'tour.wonBy': 'Ganado por {name}',
   'tour.list.upcoming': 'Próximos',
   'tour.list.running': 'En curso',

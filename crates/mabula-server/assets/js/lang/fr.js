@@ -791,7 +791,7 @@ export default {
   'tour.minRatingShort': 'classement {n}+',
   'tour.private': 'mot de passe',
   'tour.playersN': { one: "{n} joueur", other: "{n} joueurs" },
-  'tour.pointsN': '{n} pts',
+  'tour.pointsN': { one: "{n} point", other: "{n} points" },
   'tour.wonBy': 'Gagné par {name}',
   'tour.list.upcoming': 'À venir',
   'tour.list.running': 'En cours',

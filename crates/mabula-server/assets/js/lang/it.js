@@ -791,7 +791,7 @@ export default {
   'tour.minRatingShort': 'punteggio {n}+',
   'tour.private': 'password',
   'tour.playersN': { one: "{n} giocatore", other: "{n} giocatori" },
-  'tour.pointsN': '{n} pt',
+  'tour.pointsN': { one: "{n} punto", other: "{n} punti" },
   'tour.wonBy': 'Vinto da {name}',
   'tour.list.upcoming': 'In arrivo',
   'tour.list.running': 'In corso',

@@ -793,7 +793,7 @@ export default {
   'tour.minRatingShort': 'rating {n}+',
   'tour.private': 'parolă',
   'tour.playersN': { one: "{n} jucător", few: "{n} jucători", other: "{n} de jucători" },
-  'tour.pointsN': '{n} pct.',
+  'tour.pointsN': { one: "{n} punct", few: "{n} puncte", other: "{n} de puncte" },
   'tour.wonBy': 'Câștigat de {name}',
   'tour.list.upcoming': 'Urmează',
   'tour.list.running': 'În desfășurare',
