@@ -11,6 +11,7 @@ import { controlLabel } from '../clock.js';
 import { errorText } from './errors.js';
 import { ratingText } from '../widgets.js';
 import { profileButtons, moderatorLink } from '../social.js'; // reports and blocks (issue 36)
+import { addTournamentStyles } from './tournament-style.js'; // the tournaments card (issue 37)
 
 const SCORINGS = ['largest', 'product'];
 const SPEEDS = ['realtime', 'correspondence'];
@@ -20,6 +21,7 @@ const SERIES = SCORINGS.flatMap((scoring) => SPEEDS.map((speed) => ({ scoring, s
 const START_RATING = 1500;
 
 export function mount(main, { name }) {
+  addTournamentStyles();
   let profile = null;
   let history = null;
   let games = null;

@@ -17,6 +17,7 @@ import { request } from '../api.js';
 import { sessionReady, myName } from '../session.js';
 import { navigate } from '../nav.js';
 import { errorText } from './errors.js';
+import { addTournamentStyles } from './tournament-style.js';
 import {
   init, update, countdown, countdownText, phase, joined, canJoin, canStart, myGames, myPairing,
   podium, roundsLatestFirst, same,
@@ -177,6 +178,7 @@ window.addEventListener('popstate', stillWatching);
 // ---- The page --------------------------------------------------------------------------------
 
 export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }} */ { id }) {
+  addTournamentStyles();
   if (kept?.id === id) dropKept();
   const page = program(init({ id, me: myName(), now: Date.now() }), update, render, run);
   const dispatch = page.dispatch;

@@ -9,6 +9,7 @@ import { navigate } from '../nav.js';
 import { errorText } from './errors.js';
 import { createBody, errorField, countdownText } from './tournament-model.js';
 import { tourApi, settingsLine, refusalText } from './tournament.js';
+import { addTournamentStyles } from './tournament-style.js';
 
 /** @typedef {import('api-types').TournamentSummary} Summary */
 
@@ -18,6 +19,7 @@ const EVERY_MS = 30000;
 const CLOCKS = [[60, 1], [180, 0], [180, 2], [300, 3], [600, 5], [900, 10]];
 
 export function mount(/** @type {HTMLElement} */ main) {
+  addTournamentStyles();
   let stopped = false;
   /** @type {import('api-types').TournamentList | null} */
   let list = null;
