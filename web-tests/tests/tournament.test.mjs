@@ -106,7 +106,14 @@ test('two players join a tournament, see the countdown, play their game from it 
   await b.page.waitForSelector('.conn.online');
   assert.match(await b.page.locator('.tour-countdown').textContent(), /^Starts in \d+:\d\d$/);
   assert.equal(await b.page.locator('.start-button').count(), 0, 'only the creator may start it');
-  await b.page.click('.join-button');
+  // Bob joins by the keyboard: Tab reaches the button (with a visible focus ring), Enter presses it.
+  let tabs = 0;
+  while (!(await b.page.evaluate(() => document.activeElement?.classList.contains('join-button')))) {
+    assert.ok(++tabs < 40, 'the Join button is reachable by Tab');
+    await b.page.keyboard.press('Tab');
+  }
+  assert.notEqual(await b.page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle), 'none', 'a visible focus');
+  await b.page.keyboard.press('Enter');
   await b.page.waitForSelector(`.standings-table tr[data-name="${BORIS}"]`);
   await a.page.waitForSelector(`.standings-table tr[data-name="${BORIS}"]`);
   assert.equal(await a.page.locator('.standings-table thead th[scope="col"]').count() >= 5, true, 'column headers');
