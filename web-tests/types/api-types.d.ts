@@ -63,6 +63,19 @@ export type LobbyMessage =
   | { type: 'declined'; seek_id: string; by: string }
   | { type: 'status'; status: 'connecting' | 'online' | 'reconnecting' | 'offline' };
 
+// Tournaments (issue 37).
+export type TournamentSettings = Schemas['TournamentSettings'];
+export type TournamentSummary = Schemas['TournamentSummary'];
+export type TournamentList = Schemas['TournamentList'];
+export type StandingView = Schemas['StandingView'];
+export type TournamentGameView = Schemas['TournamentGameView'];
+export type PairingView = Schemas['PairingView'];
+export type RoundView = Schemas['RoundView'];
+export type TournamentView = Schemas['TournamentView'];
+export type PlayerTournament = Schemas['PlayerTournament'];
+/** What a tournament's WebSocket sends (`/api/tournaments/{id}/ws`). */
+export type TournamentMessage = Schemas['TournamentMessage'];
+
 /** The calls of `api` in api.js: each answers the body its endpoint documents. */
 export interface Api {
   create(settings: CreateGame): Promise<SeatGrant>;

@@ -3514,6 +3514,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players/{name}/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's tournaments, latest first, with their results. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The player's name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tournaments (the latest 50) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayerTournament"][];
+                    };
+                };
+                /** @description The name is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such player (`player_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The name holds control characters (`invalid_account`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/ratings/advantage": {
         parameters: {
             query?: never;
@@ -4117,6 +4185,571 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tournaments: upcoming, running and recently finished. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tournaments */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TournamentList"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /** Create a tournament. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateTournament"];
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TournamentCreated"];
+                    };
+                };
+                /** @description The body is not JSON of this shape (`malformed_json`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No CSRF token (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description You have 3 tournaments not finished already (`too_many_tournaments`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                415: components["responses"]["NotJson"];
+                /** @description A setting is not valid: the name (3 to 40 characters), format, scoring, clock, rounds (1 to 15) or minutes (10 to 720), the start (1 minute to 30 days ahead), the minimum rating or the password (`invalid_tournament`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tournaments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tournament, whole: standings, rounds, pairings and games. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Tournament id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tournament */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TournamentView"];
+                    };
+                };
+                /** @description The id is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such tournament (`tournament_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tournaments/{id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every game of a tournament as one record file. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Tournament id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The records, one after another, in the order of the pairings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description The id is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such tournament (`tournament_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tournaments/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a tournament (before or during it: a Swiss tournament pairs you from its next round,
+         *     an arena at once).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Tournament id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["JoinTournament"];
+                };
+            };
+            responses: {
+                /** @description Joined (or joined again after a withdrawal) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TournamentView"];
+                    };
+                };
+                /** @description The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The password is wrong (`tournament_password`), your rating is below the minimum (`rating_too_low`), or no CSRF token (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such tournament (`tournament_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Finished, or full at 1000 players (`tournament_closed`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                415: components["responses"]["NotJson"];
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tournaments/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a tournament now, before its time (its creator only). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Tournament id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Started */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TournamentView"];
+                    };
+                };
+                /** @description The id is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not its creator (`not_tournament_creator`), or no CSRF token (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such tournament (`tournament_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description It has started already (`tournament_closed`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tournaments/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Withdraw from a tournament: you are not paired again; games under way stand. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Tournament id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Withdrawn */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TournamentView"];
+                    };
+                };
+                /** @description The id is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No CSRF token (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such tournament (`tournament_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Finished, or you are not playing in it (`tournament_closed`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tournaments/{id}/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tournament's live channel (`docs/api.md`): the tournament at once and after every change
+         *     on any instance; to a logged-in player, each of their games as it begins.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Tournament id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The connection is now a WebSocket */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not a WebSocket handshake (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Opened by a page of another site (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such tournament (`tournament_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -4469,6 +5102,51 @@ export interface components {
             /** @description A starting position string instead of a deal. */
             setup?: string | null;
         };
+        /** @description A new tournament: `POST /api/tournaments`. */
+        CreateTournament: {
+            /** @description The games' clock (real time only). */
+            clock: components["schemas"]["ClockRequest"];
+            /**
+             * @description Duplicate: each pairing plays two games on one deal, colours swapped (default `true` in
+             *     a Swiss tournament, `false` in an arena).
+             */
+            duplicate?: boolean | null;
+            /** @description `swiss` or `arena`. */
+            format: string;
+            /**
+             * Format: int32
+             * @description The least rating a player must have to join.
+             */
+            min_rating?: number | null;
+            /**
+             * Format: int32
+             * @description An arena's length in minutes (10 to 720).
+             */
+            minutes?: number | null;
+            /** @description 3 to 40 characters. */
+            name: string;
+            /** @description A password players must give to join. */
+            password?: string | null;
+            /** @description Whether the games are rated. */
+            rated?: boolean;
+            /**
+             * Format: int32
+             * @description A Swiss tournament's rounds (1 to 15).
+             */
+            rounds?: number | null;
+            /** @description The games' scoring: `largest` or `product`. */
+            scoring: string;
+            /**
+             * @description In a duplicate Swiss tournament: the two games one after the other (`true`) or at the
+             *     same time (`false`, the default).
+             */
+            sequential?: boolean | null;
+            /**
+             * Format: int64
+             * @description When it starts (ms since the epoch), at least a minute and at most 30 days ahead.
+             */
+            starts_at: number;
+        };
         /** @description A name and a password. */
         Credentials: {
             /** @description 3 to 20 letters, digits, `_` or `-`, starting with a letter; unique ignoring case. */
@@ -4510,7 +5188,7 @@ export interface components {
          * @description The stable codes of API errors (see `docs/api.md`, section 2).
          * @enum {string}
          */
-        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down" | "draw_not_allowed" | "draw_offer_pending" | "draw_offer_too_soon" | "no_draw_offer" | "abort_too_late" | "wrong_password" | "session_not_found" | "chat_empty" | "chat_too_long" | "chat_invalid" | "chat_not_allowed" | "blocked" | "muted" | "account_closed" | "not_moderator" | "report_not_found" | "invalid_report";
+        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down" | "draw_not_allowed" | "draw_offer_pending" | "draw_offer_too_soon" | "no_draw_offer" | "abort_too_late" | "wrong_password" | "session_not_found" | "chat_empty" | "chat_too_long" | "chat_invalid" | "chat_not_allowed" | "blocked" | "muted" | "account_closed" | "not_moderator" | "report_not_found" | "invalid_report" | "tournament_not_found" | "invalid_tournament" | "too_many_tournaments" | "tournament_password" | "rating_too_low" | "tournament_closed" | "not_tournament_creator" | "tournament_game";
         /** @description One game of an export. */
         ExportGame: components["schemas"]["PlayerGame"] & {
             /** @description The moves, in order, in the rules' notation. */
@@ -4724,6 +5402,11 @@ export interface components {
             /** @description The join code. */
             code: string;
         };
+        /** @description A request to join: `POST /api/tournaments/{id}/join`. */
+        JoinTournament: {
+            /** @description The tournament's password, if it has one. */
+            password?: string | null;
+        };
         /** @description A legal move and its outcome. */
         LegalMoveView: {
             /** @description The edge space left; `null` for a pass. */
@@ -4889,6 +5572,17 @@ export interface components {
             /** @description The second game's id (this game). */
             second: string;
         };
+        /** @description Two players paired (a duplicate match or a single game), or a bye. */
+        PairingView: {
+            /** @description Black of the first game; `null` for a bye (`white` has it). */
+            black?: string | null;
+            /** @description Its games (none for a bye; the second game of a sequential match once it begins). */
+            games: components["schemas"]["TournamentGameView"][];
+            /** @description White's and Black's points from this pairing, once it is decided. */
+            points?: number[] | null;
+            /** @description White of the first game. */
+            white: string;
+        };
         /** @description A change of password: the current one, and the new one (held to the sign-up rules). */
         PasswordChange: {
             /** @description The account's password now. */
@@ -4940,6 +5634,35 @@ export interface components {
              * @description This page's number.
              */
             page: number;
+        };
+        /** @description A player's tournament on their profile: `GET /api/players/{name}/tournaments`. */
+        PlayerTournament: {
+            /** @description `swiss` or `arena`. */
+            format: string;
+            /** @description The tournament's id. */
+            id: string;
+            /** @description Its name. */
+            name: string;
+            /**
+             * Format: int32
+             * @description Players who took part.
+             */
+            players: number;
+            /**
+             * Format: double
+             * @description The player's points.
+             */
+            points: number;
+            /**
+             * Format: int32
+             * @description The player's final rank (tied players share one), once finished.
+             */
+            rank?: number | null;
+            /**
+             * Format: int64
+             * @description When it started (ms).
+             */
+            starts_at: number;
         };
         /** @description A player with an account, as a game shows them. */
         PlayerView: {
@@ -5186,6 +5909,16 @@ export interface components {
             /** @description In games the player answered. */
             second: components["schemas"]["Record3"];
         };
+        /** @description A round and its pairings. */
+        RoundView: {
+            /**
+             * Format: int32
+             * @description From 1.
+             */
+            number: number;
+            /** @description Its pairings, by board. */
+            pairings: components["schemas"]["PairingView"][];
+        };
         /**
          * @description The rules of account names and passwords, named in an `invalid_account` error's `rule`.
          * @enum {string}
@@ -5370,6 +6103,12 @@ export interface components {
             scoring: string;
             /** @description The deal's seed in decimal, or `null`. */
             seed?: string | null;
+            /**
+             * @description The tournament the game belongs to (`/api/tournaments/{id}`), or `null`. A tournament
+             *     game has no abort, rematch or take-back, and a side that misses its first move loses by
+             *     the clock.
+             */
+            tournament?: string | null;
         };
         /**
          * @description A side of the board, as JSON (`"white"`, `"black"`).
@@ -5394,6 +6133,38 @@ export interface components {
          * @enum {string}
          */
         Speed: "realtime" | "correspondence";
+        /** @description A player's line in the standings. */
+        StandingView: {
+            /** @description The player's name. */
+            name: string;
+            /**
+             * Format: int32
+             * @description Games (or matches) played.
+             */
+            played: number;
+            /**
+             * Format: double
+             * @description Points: matches or games (1, ½, 0) in a Swiss tournament; 2, 1, 0 with streaks doubled
+             *     in an arena.
+             */
+            points: number;
+            /**
+             * Format: int32
+             * @description 1 for the leader; tied players share a rank.
+             */
+            rank: number;
+            /**
+             * Format: int32
+             * @description Their rating when they joined.
+             */
+            rating: number;
+            /** @description In an arena: on a streak (the next win counts double). */
+            streak: boolean;
+            /** @description Swiss: `[Buchholz, Sonneborn-Berger]`; arena: `[performance]`. */
+            tiebreaks: number[];
+            /** @description Withdrawn (by themselves, or after two missed games). */
+            withdrawn: boolean;
+        };
         /** @description The game a seek started. */
         Started: {
             /** @description The game's id: play it at `/game/{id}`. */
@@ -5417,6 +6188,147 @@ export interface components {
              * @description Days per move.
              */
             days: number;
+        };
+        /** @description The answer to a creation: `201`. */
+        TournamentCreated: {
+            /** @description The new tournament's id. */
+            id: string;
+        };
+        /** @description One game of a pairing. */
+        TournamentGameView: {
+            /** @description Its Black. */
+            black: string;
+            /** @description The game's id (`/game/{id}`). */
+            id: string;
+            /** @description `1-0`, `0-1`, `1/2-1/2`, or `*` while it is played. */
+            result: string;
+            /** @description Its White. */
+            white: string;
+        };
+        /** @description The tournaments: upcoming, running and recently finished. */
+        TournamentList: {
+            /** @description Finished, latest first. */
+            finished: components["schemas"]["TournamentSummary"][];
+            /** @description Running. */
+            running: components["schemas"]["TournamentSummary"][];
+            /** @description Created, soonest first. */
+            upcoming: components["schemas"]["TournamentSummary"][];
+        };
+        /**
+         * @description What the live channel `/api/tournaments/{id}/ws` sends: the whole tournament once, then
+         *     again at each change.
+         */
+        TournamentMessage: {
+            /** @description The tournament. */
+            tournament: components["schemas"]["TournamentView"];
+            /** @enum {string} */
+            type: "state";
+        } | {
+            /** @description The game's id. */
+            id: string;
+            /** @enum {string} */
+            type: "game";
+        };
+        /** @description A tournament's settings, as every view of it shows them. */
+        TournamentSettings: {
+            /** @description The games' clock. */
+            clock: components["schemas"]["ClockRequest"];
+            /** @description Each pairing is a duplicate match. */
+            duplicate: boolean;
+            /** @description `swiss` or `arena`. */
+            format: string;
+            /** @description `3+2`. */
+            label: string;
+            /**
+             * Format: int32
+             * @description The least rating to join.
+             */
+            min_rating?: number | null;
+            /**
+             * Format: int32
+             * @description An arena's minutes.
+             */
+            minutes?: number | null;
+            /** @description Joining needs a password. */
+            password: boolean;
+            /** @description Rated games. */
+            rated: boolean;
+            /**
+             * Format: int32
+             * @description A Swiss tournament's rounds.
+             */
+            rounds?: number | null;
+            /** @description `largest` or `product`. */
+            scoring: string;
+            /** @description A duplicate match's games are played one after the other. */
+            sequential: boolean;
+        };
+        /** @description A tournament in the list: `GET /api/tournaments`. */
+        TournamentSummary: {
+            /** @description Who created it (`null`: the site's schedule). */
+            created_by?: string | null;
+            /**
+             * Format: int64
+             * @description When it ends (an arena) or ended (ms).
+             */
+            ends_at?: number | null;
+            /** @description Its id. */
+            id: string;
+            /** @description Its name. */
+            name: string;
+            /**
+             * Format: int32
+             * @description Players who joined and did not withdraw.
+             */
+            players: number;
+            /** @description Its settings. */
+            settings: components["schemas"]["TournamentSettings"];
+            /**
+             * Format: int64
+             * @description When it starts or started (ms).
+             */
+            starts_at: number;
+            /** @description `created`, `running` or `finished`. */
+            status: string;
+            /** @description The winner's name, once finished. */
+            winner?: string | null;
+        };
+        /** @description A tournament, whole: `GET /api/tournaments/{id}`. */
+        TournamentView: {
+            /** @description Who created it (`null`: the site's schedule). */
+            created_by?: string | null;
+            /**
+             * Format: int64
+             * @description When it ends (an arena) or ended (ms).
+             */
+            ends_at?: number | null;
+            /** @description Its id. */
+            id: string;
+            /** @description Its name. */
+            name: string;
+            /**
+             * Format: int32
+             * @description The round being played (Swiss; 0 before the first).
+             */
+            round: number;
+            /** @description The rounds so far (an arena: one per wave of pairings). */
+            rounds: components["schemas"]["RoundView"][];
+            /** @description Its settings. */
+            settings: components["schemas"]["TournamentSettings"];
+            /** @description Every player, best first (withdrawn players included, marked). */
+            standings: components["schemas"]["StandingView"][];
+            /**
+             * Format: int64
+             * @description When it starts or started (ms).
+             */
+            starts_at: number;
+            /** @description `created`, `running` or `finished`. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Changes with every change of the tournament; the live channel sends it again then.
+             */
+            version: number;
         };
         /** @description The games where it is the player's turn. */
         TurnList: {

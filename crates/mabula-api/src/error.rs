@@ -132,6 +132,24 @@ pub enum ErrorCode {
     ReportNotFound,
     /// The report is not valid (oneself, a text too long, a chat line of another game).
     InvalidReport,
+    // Tournaments (issue 37).
+    /// No tournament has this id.
+    TournamentNotFound,
+    /// A tournament's settings are not valid (name, format, clock, rounds or minutes, start).
+    InvalidTournament,
+    /// The account has as many tournaments created and not finished as it may (3).
+    TooManyTournaments,
+    /// The tournament's password is missing or wrong.
+    TournamentPassword,
+    /// The player's rating is below the tournament's minimum.
+    RatingTooLow,
+    /// The tournament does not take this now: it is full, finished, or has started (a start
+    /// asked for), or the player is not in it (a withdrawal).
+    TournamentClosed,
+    /// Only the tournament's creator may do this.
+    NotTournamentCreator,
+    /// An abort, a rematch or a take-back in a tournament game.
+    TournamentGame,
 }
 
 impl ErrorCode {
@@ -142,20 +160,22 @@ impl ErrorCode {
             MalformedJson | BadRequest | BadNotation => 400,
             TokenMissing | NotLoggedIn | LoginFailed => 401,
             TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
-            | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator => {
+            | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator
+            | TournamentPassword | RatingTooLow | NotTournamentCreator => {
                 403
             }
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
-            | ReportNotFound => 404,
+            | ReportNotFound | TournamentNotFound => 404,
             MethodNotAllowed => 405,
             NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
             | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
             | ClaimNotAllowed | DrawNotAllowed | DrawOfferPending | DrawOfferTooSoon
-            | NoDrawOffer | AbortTooLate => 409,
+            | NoDrawOffer | AbortTooLate | TooManyTournaments | TournamentClosed
+            | TournamentGame => 409,
             PayloadTooLarge => 413,
             UnsupportedMediaType => 415,
             IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount
-            | ChatEmpty | ChatTooLong | ChatInvalid | InvalidReport => 422,
+            | ChatEmpty | ChatTooLong | ChatInvalid | InvalidReport | InvalidTournament => 422,
             RateLimited | TooManyConnections => 429,
             UriTooLong => 414,
             HeadersTooLarge => 431,

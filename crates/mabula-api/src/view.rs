@@ -141,6 +141,11 @@ pub struct SettingsView {
     pub duplicate: bool,
     /// Which game of the pair: `first` or `second`; `null` outside a pair.
     pub pair_half: Option<PairHalf>,
+    /// The tournament the game belongs to (`/api/tournaments/{id}`), or `null`. A tournament
+    /// game has no abort, rematch or take-back, and a side that misses its first move loses by
+    /// the clock.
+    #[serde(default)]
+    pub tournament: Option<String>,
 }
 
 /// The combined result of a duplicate pair, in the state of its second game.

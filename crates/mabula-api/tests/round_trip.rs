@@ -78,6 +78,7 @@ fn a_state() -> GameState {
             }),
             duplicate: true,
             pair_half: Some(PairHalf::Second),
+            tournament: None,
         },
         start: position(START),
         position: position(AFTER),

@@ -48,6 +48,17 @@ pub fn rematch_game_id(id: &str) -> String {
         .collect()
 }
 
+/// The id of game `half` (0 or 1) of pairing (`round`, `board`) of tournament `tournament`:
+/// the same on every instance, so that the instances that create it create one game.
+pub fn tournament_game_id(tournament: &str, round: u32, board: u32, half: usize) -> String {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let digest = Sha256::digest(format!("tournament {tournament} {round} {board} {half}"));
+    digest[..10]
+        .iter()
+        .map(|b| ALPHABET[(*b % 36) as usize] as char)
+        .collect()
+}
+
 /// Whether `id` has the shape of a game id (checked before any lookup).
 pub fn is_game_id(id: &str) -> bool {
     id.len() == 10

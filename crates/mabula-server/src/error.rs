@@ -104,6 +104,7 @@ impl From<Refusal> for ApiError {
             Refusal::DrawTooSoon { .. } => ErrorCode::DrawOfferTooSoon,
             Refusal::NoDrawOffer => ErrorCode::NoDrawOffer,
             Refusal::AbortTooLate => ErrorCode::AbortTooLate,
+            Refusal::InTournament => ErrorCode::TournamentGame,
             Refusal::ClaimNotOnClock
             | Refusal::ClaimOnOwnTurn
             | Refusal::ClaimOpponentHere

@@ -254,6 +254,7 @@ pub fn game_state(
             engine: g.engine,
             duplicate: g.pair.is_some(),
             pair_half: g.pair,
+            tournament: g.tournament.clone(),
         },
         start: *game.start(),
         position: *pos,

@@ -6,7 +6,7 @@
 //   index.html        the shell: top bar, <main>, the shared SVG paints (marble gradients, wood)
 //   css/style.css     every style; light and dark themes; phone and desktop layouts
 //   js/app.js         this file: routes /, /lobby, /watch, /rules, /login, /@/{name}, /game/{id},
-//                     /replay/{id}, /analysis, /account
+//                     /replay/{id}, /analysis, /account, /tournaments, /tournament/{id}
 //   js/api.js         HTTP calls (with the session's CSRF token), seat tokens in localStorage,
 //                     the reconnecting WebSocket of a game
 //   js/session.js     who is logged in (name and CSRF token); log in, sign up, log out
@@ -20,7 +20,8 @@
 //   js/dom.js         element builders, live announcements, toasts, clipboard
 //   js/widgets.js     a game in a list, mode and result names
 //   js/pages/*.js     home, game (and replay), analysis, watch, rules, login, lobby, profile,
-//                     account (password, sessions, data, deletion), dialogs, error texts
+//                     account (password, sessions, data, deletion), dialogs, error texts,
+//                     tournaments (the list and the form) and tournament (one, live)
 
 import { LANGS, lang, setLang, loadLang, t } from './i18n.js';
 import { translateDom, clear, h } from './dom.js';
@@ -40,6 +41,8 @@ const lobby = () => import('./pages/lobby.js');
 const profile = () => import('./pages/profile.js');
 const account = () => import('./pages/account.js');
 const moderation = () => import('./pages/moderation.js'); // moderators (issue 36)
+const tournaments = () => import('./pages/tournaments.js'); // issue 37
+const tournament = () => import('./pages/tournament.js');
 
 /**
  * A shown page, and the module that shows one.
@@ -56,6 +59,8 @@ const ROUTES = [
   { re: /^\/(login|signup)\/?$/, page: login, nav: null, params: (m) => ({ signUp: m[1] === 'signup' }) },
   { re: /^\/@\/([A-Za-z0-9_-]{1,40})\/?$/, page: profile, nav: 'profile', params: (m) => ({ name: m[1] }) },
   { re: /^\/rules\/?$/, page: rules, nav: 'rules' },
+  { re: /^\/tournaments\/?$/, page: tournaments, nav: 'tournaments' },
+  { re: /^\/tournament\/([A-Za-z0-9_-]{1,40})\/?$/, page: tournament, nav: 'tournaments', params: (m) => ({ id: m[1] }) },
   { re: /^\/account\/?$/, page: account, nav: null },
   { re: /^\/moderation\/?$/, page: moderation, nav: null },
   { re: /^\/analysis\/?$/, page: analysis, nav: null },

@@ -97,6 +97,15 @@ use utoipa::{Modify, OpenApi, ToResponse};
         super::moderation::unmute,
         super::moderation::close,
         super::moderation::reopen,
+        super::tournaments::create,
+        super::tournaments::list,
+        super::tournaments::show,
+        super::tournaments::join,
+        super::tournaments::withdraw,
+        super::tournaments::start,
+        super::tournaments::records,
+        super::tournaments::of_player,
+        super::tournaments::upgrade,
     ),
     components(schemas(
         ErrorBody, ErrorCode, Mode, SideSchema, EndReason, EngineSettings, UndoOffer, GameState, SettingsView,
@@ -127,9 +136,16 @@ use utoipa::{Modify, OpenApi, ToResponse};
         mabula_api::social::ReportView, mabula_api::social::ReportQueue,
         mabula_api::social::ResolveRequest, mabula_api::social::MuteRequest,
         mabula_api::social::ModerationStatus,
+        mabula_api::tournaments::CreateTournament, mabula_api::tournaments::TournamentCreated,
+        mabula_api::tournaments::JoinTournament, mabula_api::tournaments::TournamentSettings,
+        mabula_api::tournaments::TournamentSummary, mabula_api::tournaments::TournamentList,
+        mabula_api::tournaments::TournamentView, mabula_api::tournaments::StandingView,
+        mabula_api::tournaments::RoundView, mabula_api::tournaments::PairingView,
+        mabula_api::tournaments::TournamentGameView, mabula_api::tournaments::TournamentMessage,
+        mabula_api::tournaments::PlayerTournament,
     ), responses(NoSuchGame, NoToken, BodyTooLarge, NotJson, Throttled, Unavailable)),
     modifiers(&TokenScheme),
-    tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "server", description = "Health")),
+    tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "tournaments", description = "Swiss tournaments and arenas"), (name = "server", description = "Health")),
 )]
 pub struct ApiDoc;
 

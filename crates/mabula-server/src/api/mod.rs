@@ -16,6 +16,7 @@ pub mod image;
 pub mod limits;
 pub mod lobby;
 pub mod moderation;
+pub mod tournaments;
 pub mod players;
 pub mod ws;
 
@@ -73,6 +74,10 @@ pub struct Handles {
     pub chat: Arc<crate::services::chat::Chat>,
     /// Blocks, reports and moderation.
     pub moderation: Arc<crate::services::moderation::Moderation>,
+    /// Tournaments (issue 37).
+    pub tournaments: Arc<crate::services::tournaments::Tournaments>,
+    /// This instance among the others (the tournaments' live channels hear its notices).
+    pub cluster: Arc<crate::services::cluster::Cluster>,
     /// The store (readiness, metrics).
     pub store: Arc<Store>,
     /// The engine pool (metrics).
@@ -101,6 +106,8 @@ impl AppState {
             analyst: services.analyst.clone(),
             chat: services.chat.clone(),
             moderation: services.moderation.clone(),
+            tournaments: services.tournaments.clone(),
+            cluster: services.cluster.clone(),
             store: services.store.clone(),
             engine: services.engine.clone(),
             shutdown,
@@ -127,6 +134,7 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .merge(ws::router())
         .merge(chat::router())
         .merge(moderation::router())
+        .merge(tournaments::router())
         .merge(docs::router())
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)

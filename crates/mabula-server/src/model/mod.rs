@@ -116,6 +116,10 @@ pub struct LiveGame {
     pub rated: bool,
     /// The clock, in timed games.
     pub clock: Option<Clock>,
+    /// The tournament the game belongs to (issue 37): no abort and no rematch in it, and a
+    /// side that does not make its first move in time loses by the clock instead of the game
+    /// being called off.
+    pub tournament: Option<String>,
 }
 
 impl LiveGame {
@@ -152,7 +156,11 @@ impl LiveGame {
     pub fn deadline(&self) -> Option<(i64, Due)> {
         let clock = self.clock.as_ref()?;
         let turn = self.to_move()?;
-        Some(clock.deadline(turn, self.game.moves().len()))
+        match clock.deadline(turn, self.game.moves().len()) {
+            // A tournament game is not called off: the side that misses it loses.
+            (at, Due::Abort) if self.tournament.is_some() => Some((at, Due::Flag(turn))),
+            d => Some(d),
+        }
     }
 
     /// Whether the clock has run out at `now`, and what that means.
@@ -375,6 +383,9 @@ impl LiveGame {
     /// than two moves have been played, that is before each side has made its first move (as on
     /// lichess; a pass counts as a move).
     pub fn check_abort(&self, seats: Seats) -> Result<(), Refusal> {
+        if self.tournament.is_some() {
+            return Err(Refusal::InTournament);
+        }
         if self.is_over() {
             return Err(Refusal::AbortAfterEnd);
         }
@@ -491,6 +502,9 @@ impl LiveGame {
 
     /// Checks that a new undo offer may be made (none is pending).
     pub fn check_undo_offer(&self) -> Result<(), Refusal> {
+        if self.tournament.is_some() {
+            return Err(Refusal::InTournament);
+        }
         match self.undo_offer {
             Some(_) => Err(Refusal::UndoOfferPending),
             None => Ok(()),
@@ -526,6 +540,9 @@ impl LiveGame {
 
     /// Checks that a rematch may be asked for (the game is over).
     pub fn check_rematch(&self) -> Result<(), Refusal> {
+        if self.tournament.is_some() {
+            return Err(Refusal::InTournament);
+        }
         if self.game.is_finished() {
             Ok(())
         } else {
@@ -587,6 +604,7 @@ pub(crate) mod tests_support {
             players: [None, None],
             rated: false,
             clock: None,
+            tournament: None,
         }
     }
 }

@@ -127,6 +127,9 @@ pub enum Refusal {
     /// An abort after both sides have made their first move.
     #[error("a game can be aborted only before each side has made its first move")]
     AbortTooLate,
+    /// An abort, a rematch or a take-back in a tournament game (issue 37).
+    #[error("a tournament game cannot be aborted, taken back or played again")]
+    InTournament,
     /// A claim of the win before the other side was away long enough.
     #[error("the other side left less than {} seconds ago: try again in {seconds} s", super::CLAIM_AFTER_MS / 1000)]
     ClaimTooEarly {

@@ -242,6 +242,11 @@ pub async fn hash_password(password: String) -> Result<String, ApiError> {
     .map_err(ApiError::internal)?
 }
 
+/// Whether `password` matches the stored hash (a tournament's password).
+pub async fn password_matches(password: String, stored: String) -> bool {
+    verify_password(password, stored).await
+}
+
 /// Whether `password` matches the stored hash (a malformed hash matches nothing), on a
 /// blocking thread.
 async fn verify_password(password: String, stored: String) -> bool {

@@ -28,6 +28,8 @@
 //! - [`chat`]: a game's chat, two rooms, its lines sent to the game's sockets on every
 //!   instance (issue 36).
 //! - [`moderation`]: blocks, reports, and the moderators' queue, mutes and closed accounts.
+//! - [`tournaments`]: Swiss tournaments and arenas (issue 37): creation, joining, and the
+//!   pairing of rounds and waves, each change once however many instances decide it.
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!
 //! A new feature is one more service beside these, built in [`Services::new`] from the handles
@@ -43,6 +45,7 @@ pub mod lobby;
 pub mod moderation;
 pub mod players;
 pub mod ratings;
+pub mod tournaments;
 
 pub use crate::model::now_ms;
 pub use games::{GameEvent, GameHandle, Games, Slot};
@@ -122,6 +125,8 @@ pub struct Services {
     pub chat: Arc<chat::Chat>,
     /// Blocks, reports and moderation.
     pub moderation: Arc<moderation::Moderation>,
+    /// Tournaments (issue 37).
+    pub tournaments: Arc<tournaments::Tournaments>,
 }
 
 impl Services {
@@ -152,6 +157,12 @@ impl Services {
         );
         let ratings = Arc::new(ratings::Ratings::new(store.clone(), games.clone()));
         Services {
+            tournaments: Arc::new(tournaments::Tournaments::new(
+                store.clone(),
+                games.clone(),
+                cluster.clone(),
+                analyst.clone(),
+            )),
             chat: Arc::new(chat::Chat::new(
                 store.clone(),
                 games.clone(),
@@ -191,6 +202,7 @@ impl Services {
         // Followers first, so that no change (an engine move resumed below) goes unheard.
         self.clocks.follow(self.games.subscribe());
         self.ratings.follow(self.games.subscribe());
+        self.tournaments.follow(self.games.subscribe());
         self.lobby.follow(stop.clone());
         self.cluster.heartbeat().await.0?;
         match self.games.sweep_engines().await {
@@ -254,13 +266,18 @@ impl Services {
         if let Err(e) = self.lobby.sweep().await {
             tracing::warn!("seek sweep failed: {}", e.message);
         }
+        if let Err(e) = self.tournaments.sweep().await {
+            tracing::warn!("tournament sweep failed: {}", e.message);
+        }
     }
 
     /// Passes another instance's notice to the service it concerns.
     async fn on_notice(&self, notice: Notice) {
         match notice {
             n @ (Notice::Game { .. } | Notice::Presence { .. }) => self.games.on_notice(n).await,
-            n @ (Notice::Lobby | Notice::User { .. }) => self.cluster.notify_local(n),
+            n @ (Notice::Lobby | Notice::User { .. } | Notice::Tournament { .. }) => {
+                self.cluster.notify_local(n)
+            }
             Notice::Chat { game, line } => self.chat.on_notice(&game, &line),
             Notice::Lost => self.cluster.set_synced(false),
             Notice::Back => {

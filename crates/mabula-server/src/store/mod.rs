@@ -26,6 +26,7 @@ pub mod rows;
 pub mod social;
 mod sql;
 pub mod sqlite;
+pub mod tournaments;
 
 pub use rows::{GameRow, MovesChange, PresenceCounts, RowChange, RowState, StoredGame};
 
@@ -167,6 +168,11 @@ pub enum Notice {
         /// The line's JSON.
         line: String,
     },
+    /// Tournament `id` changed (issue 37): its live channels read it again.
+    Tournament {
+        /// The tournament.
+        id: String,
+    },
     /// The listening connection was lost: notices may have been missed until [`Notice::Back`].
     Lost,
     /// Listening again: everything in memory must be checked against the database.
@@ -174,8 +180,8 @@ pub enum Notice {
 }
 
 impl Notice {
-    /// Reads a notification payload: `g ID VERSION REASON`, `p ID`, `l`, `u KEY WHAT` or
-    /// `c ID LINE` (a chat line).
+    /// Reads a notification payload: `g ID VERSION REASON`, `p ID`, `l`, `u KEY WHAT`,
+    /// `t ID` (a tournament) or `c ID LINE` (a chat line).
     pub fn parse(payload: &str) -> Option<Notice> {
         if let Some(rest) = payload.strip_prefix("c ") {
             let (game, line) = rest.split_once(' ')?;
@@ -195,6 +201,9 @@ impl Notice {
                 id: words.next()?.to_string(),
             }),
             "l" => Some(Notice::Lobby),
+            "t" => Some(Notice::Tournament {
+                id: words.next()?.to_string(),
+            }),
             "u" => Some(Notice::User {
                 key: words.next()?.to_string(),
                 what: words.collect::<Vec<_>>().join(" "),

@@ -68,6 +68,8 @@ pub struct StoredGame {
     pub rated: bool,
     /// The clock.
     pub clock: Option<Clock>,
+    /// The tournament the game belongs to.
+    pub tournament: Option<String>,
 }
 
 impl StoredGame {
@@ -101,6 +103,7 @@ impl StoredGame {
             players: g.players.clone(),
             rated: g.rated,
             clock: g.clock,
+            tournament: g.tournament.clone(),
         }
     }
 
@@ -159,6 +162,7 @@ impl StoredGame {
             players: self.players,
             rated: self.rated,
             clock: self.clock,
+            tournament: self.tournament,
         })
     }
 }

@@ -16,7 +16,7 @@ pub(super) const LOAD_GAME: &str = "SELECT id, created_at, updated_at, mode, sco
     black_name, white_rating, black_rating, white_provisional, black_provisional, \
     white_rating_diff, black_rating_diff, rated, clock_initial_s, clock_increment_s, clock_days, \
     white_clock_ms, black_clock_ms, turn_started_at, draw_offer, white_draw_declined, \
-    black_draw_declined, \
+    black_draw_declined, tournament, \
     COALESCE((SELECT string_agg(notation, ' ' ORDER BY ply) FROM moves \
         WHERE game_id = games.id), '') AS moves \
     FROM games WHERE id = $1";
@@ -57,10 +57,10 @@ pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, created_at, updated
     engine_owner, version, white_account, black_account, white_name, black_name, white_rating, \
     black_rating, white_provisional, black_provisional, rated, clock_initial_s, \
     clock_increment_s, clock_days, white_clock_ms, black_clock_ms, turn_started_at, deadline_at, \
-    engine_address) \
+    engine_address, tournament) \
     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
     $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, \
-    $39, $40, $41, $42, $43, $44, $45, $46 \
+    $39, $40, $41, $42, $43, $44, $45, $46, $49 \
     WHERE (SELECT count(*) FROM games WHERE engine_address = $46 AND finished = FALSE \
     AND updated_at > $47) < $48 ON CONFLICT (id) DO NOTHING";
 
@@ -208,6 +208,7 @@ macro_rules! queries {
                 .bind(cap.map(|c| c.address.as_str()))
                 .bind(cap.map_or(0, |c| c.active_since))
                 .bind(cap.map_or(i64::MAX, |c| i64::from(c.most)))
+                .bind(g.tournament.as_deref())
                 .execute(&mut *conn)
                 .await?;
             if done.rows_affected() != 1 {
@@ -371,6 +372,7 @@ macro_rules! queries {
                     row.try_get("black_clock_ms")?,
                     row.try_get("turn_started_at")?,
                 )?,
+                tournament: row.try_get("tournament")?,
                 id,
             })
         }

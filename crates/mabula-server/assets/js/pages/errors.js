@@ -15,6 +15,8 @@ const KNOWN = new Set([
   'draw_not_allowed', 'draw_offer_pending', 'draw_offer_too_soon', 'no_draw_offer', 'abort_too_late',
   'wrong_password', 'session_not_found',
   'account_closed', // moderation (issue 36)
+  'tournament_not_found', 'invalid_tournament', 'too_many_tournaments', 'tournament_password', // issue 37
+  'rating_too_low', 'tournament_closed', 'not_tournament_creator', 'tournament_game',
 ]);
 
 /** The rules of names and passwords an `invalid_account` error can name (lang: `rule.*`). */

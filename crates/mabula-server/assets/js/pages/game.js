@@ -145,8 +145,10 @@ export function mount(main, { id, replay }) {
     h('a', { class: 'btn small analyse-link', href: `/analysis?game=${id}`, i18n: 'game.analyse' }));
 
   const title = h('h1', { id: 'game-title', class: 'sr-only' });
+  // A tournament's game links back to its tournament (issue 37).
+  const tourLink = h('a', { class: 'btn small tour-back', hidden: true, i18n: 'tour.backTo' });
   const section = h('section', { class: 'game', 'aria-labelledby': 'game-title' },
-    title, boardCol, players, abortNote, claimNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
+    title, boardCol, tourLink, players, abortNote, claimNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
   // Chat (issue 36): its own module, loaded once the game is known to be between two people on
   // two devices (no chat at one screen or against the engine); the socket's `chat` messages go
   // to it (see 'connect').
@@ -387,7 +389,9 @@ export function mount(main, { id, replay }) {
     if (endDialogOpen && endDialogOpen.open) return;
     const buttons = [];
     const close = () => endDialogOpen?.close();
-    if (playerGame(m.state)) {
+    // A tournament's game leads back to it (no rematch there).
+    if (tourOf(m.state)) buttons.push(h('a', { class: 'btn primary', href: `/tournament/${tourOf(m.state)}`, onclick: close }, t('tour.backTo')));
+    else if (playerGame(m.state)) {
       if (m.seats.length === 1 && m.state.end_reason !== 'aborted') buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { close(); rematch(); } }, t('game.rematch')));
       const opponent = m.seats.length === 1 ? m.state.players[other(m.seats[0])]?.name : null;
       if (opponent) buttons.push(h('a', { class: 'btn primary', href: `/lobby?challenge=${encodeURIComponent(opponent)}`, onclick: close }, t('game.challengeAgain', { name: opponent })));
@@ -488,8 +492,13 @@ export function mount(main, { id, replay }) {
     return modeLabel(st.settings.mode, st.settings.engine?.level);
   }
 
+  /** The id of a tournament game's tournament. */
+  const tourOf = (st) => /** @type {any} */ (st.settings).tournament;
+
   function renderTitle(m) {
     const st = m.state;
+    tourLink.hidden = !tourOf(st);
+    if (tourOf(st)) tourLink.href = `/tournament/${tourOf(st)}`;
     title.textContent = `${t(m.replay ? 'game.replayTitle' : 'game.title')}: ${gameLabel(st)}`;
     let prefix;
     if (st.status === 'finished') {

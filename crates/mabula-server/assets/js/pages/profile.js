@@ -4,13 +4,14 @@
 
 import { h, s, clear, translateDom, toast, announce } from '../dom.js';
 import { t, lang, timeAgo } from '../i18n.js';
-import { api, ApiError } from '../api.js';
+import { api, ApiError, request } from '../api.js';
 import { navigate } from '../nav.js';
 import { sessionReady, myName, isMe } from '../session.js';
 import { controlLabel } from '../clock.js';
 import { errorText } from './errors.js';
 import { ratingText } from '../widgets.js';
 import { profileButtons, moderatorLink } from '../social.js'; // reports and blocks (issue 36)
+import { addTournamentStyles } from './tournament-style.js'; // the tournaments card (issue 37)
 
 const SCORINGS = ['largest', 'product'];
 const SPEEDS = ['realtime', 'correspondence'];
@@ -20,6 +21,7 @@ const SERIES = SCORINGS.flatMap((scoring) => SPEEDS.map((speed) => ({ scoring, s
 const START_RATING = 1500;
 
 export function mount(main, { name }) {
+  addTournamentStyles();
   let profile = null;
   let history = null;
   let games = null;
@@ -47,6 +49,11 @@ export function mount(main, { name }) {
   const graphBox = h('div', { class: 'graph-box' });
   const gamesList = h('ul', { class: 'history-list', id: 'history' });
   const pager = h('nav', { class: 'pager', 'i18n-aria-label': 'profile.pages' });
+  const toursList = h('ul', { class: 'tour-list', id: 'profile-tournaments' });
+  const toursCard = h('section', { class: 'card tournaments-card', 'aria-labelledby': 'tours-title', hidden: true },
+    h('h2', { id: 'tours-title', i18n: 'tour.profileTitle' }), toursList);
+  /** @type {import('api-types').PlayerTournament[] | null} */
+  let tours = null;
   const filters = h('form', { class: 'history-filters', onsubmit: (e) => e.preventDefault() });
   const section = h('section', { class: 'profile' },
     head,
@@ -60,7 +67,8 @@ export function mount(main, { name }) {
       h('section', { class: 'card games-card', 'aria-labelledby': 'games-title' },
         h('div', { class: 'section-head' }, h('h2', { id: 'games-title', i18n: 'profile.games' }),
           h('a', { class: 'btn small download-all', href: api.recordsPath(name), download: `mabula-${name.toLowerCase()}.txt`, i18n: 'profile.download' })),
-        filters, gamesList, pager)));
+        filters, gamesList, pager),
+      toursCard));
 
   start();
 
@@ -87,7 +95,35 @@ export function mount(main, { name }) {
     buildFilters();
     render();
     loadGames();
+    loadTournaments();
     sessionReady().then(() => { if (!unmounted) renderHead(); });
+  }
+
+  /** The player's tournaments and results (issue 37). */
+  async function loadTournaments() {
+    try {
+      const answer = await request('GET', `/api/players/${encodeURIComponent(profile.name)}/tournaments`);
+      tours = Array.isArray(answer) ? answer : answer.tournaments;
+    } catch {
+      tours = null;
+    }
+    if (!unmounted) renderTournaments();
+  }
+
+  function renderTournaments() {
+    clear(toursList);
+    toursCard.hidden = !tours;
+    if (!tours) return;
+    if (!tours.length) toursList.append(h('li', { class: 'empty-note', i18n: 'tour.profileNone' }));
+    const date = new Intl.DateTimeFormat(lang(), { year: 'numeric', month: 'short', day: 'numeric' });
+    const pts = new Intl.NumberFormat(lang(), { maximumFractionDigits: 2 });
+    for (const x of tours) {
+      toursList.append(h('li', { class: 'tour-item' },
+        h('a', { href: `/tournament/${x.id}`, class: 'tour-link' }, x.name),
+        h('span', { class: 'muted tour-meta' }, [t(`tour.format.${x.format}`), date.format(new Date(x.starts_at)),
+          x.rank ? t('tour.profileRank', { rank: x.rank, players: x.players }) : t('tour.playersN', { n: x.players }),
+          t('tour.pointsN', { n: pts.format(x.points) })].join(' · '))));
+    }
   }
 
   function history_replace(path) {
@@ -100,6 +136,7 @@ export function mount(main, { name }) {
     renderResults();
     renderGraph();
     renderGames();
+    renderTournaments();
   }
 
   function renderHead() {

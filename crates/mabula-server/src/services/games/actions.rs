@@ -45,6 +45,8 @@ struct Origin {
     rated: bool,
     /// The time control.
     clock: Option<TimeControl>,
+    /// The tournament game's id, derived from its place in the tournament, and the tournament.
+    tournament: Option<(String, String)>,
 }
 
 /// How long an unfinished engine game nobody moves in still counts against its address's cap
@@ -238,8 +240,11 @@ impl Games {
             players,
             rated,
             clock,
+            tournament,
         } = origin;
-        let rated = rated && self.pair_may_play_rated(&players).await?;
+        // A tournament's games are rated as the tournament is: the pair's daily quota does not
+        // make them casual (the pairing, not the players, chose the opponent).
+        let rated = rated && (tournament.is_some() || self.pair_may_play_rated(&players).await?);
         let token = auth::new_token();
         let hash = auth::hash(&token);
         // A friend game has a join code for its free seat; a game between two accounts (from
@@ -248,9 +253,10 @@ impl Games {
             (mode == Mode::Friend && rematch_of.is_none() && players.iter().any(Option::is_none))
                 .then(auth::new_join_code);
         let now = now_ms();
-        let id = match &rematch_of {
-            Some(old) => auth::rematch_game_id(old),
-            None => auth::new_game_id(),
+        let (id, tournament) = match (tournament, &rematch_of) {
+            (Some((id, t)), _) => (id, Some(t)),
+            (None, Some(old)) => (auth::rematch_game_id(old), None),
+            (None, None) => (auth::new_game_id(), None),
         };
         let mut live = LiveGame {
             id,
@@ -277,6 +283,7 @@ impl Games {
             players,
             rated,
             clock: clock.map(|c| Clock::new(c, now)),
+            tournament,
         };
         if live.game.result() != GameResult::Unfinished {
             live.end_reason = Some(if live.game.position().is_game_over() {
@@ -699,6 +706,7 @@ impl Games {
                 players,
                 rated,
                 clock,
+                tournament: None,
             },
         )
         .await
@@ -760,6 +768,59 @@ impl Games {
             )
             .await?;
         Ok(grant.game_id)
+    }
+
+    /// Creates game `id` of tournament `tournament` between two accounts, unless a game with
+    /// that id is there already (another instance made it): whether this call made it. Its id
+    /// is derived from its place in the tournament, so every instance makes the same game.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn create_tournament_game(
+        self: &Arc<Games>,
+        id: &str,
+        tournament: &str,
+        players: [Player; 2],
+        seed: u64,
+        scoring: Scoring,
+        rated: bool,
+        control: TimeControl,
+        pair: Option<(PairHalf, Option<String>)>,
+    ) -> Result<bool, ApiError> {
+        let start = mabula::deal::random(seed, Color::White);
+        let [white, black] = players;
+        let (pair, rematch_of, pair_first) = match pair {
+            None => (None, None, None),
+            Some((half, first)) => {
+                let first_result = match &first {
+                    Some(f) => self.store.load(f).await?.map(|g| g.result),
+                    None => None,
+                };
+                (Some(half), first, first_result)
+            }
+        };
+        let made = self
+            .create_game(
+                Mode::Friend,
+                Some(seed),
+                None,
+                Game::new(start, scoring),
+                Seats::default(),
+                Origin {
+                    players: [Some(white), Some(black)],
+                    rated,
+                    clock: Some(control),
+                    pair,
+                    pair_first,
+                    rematch_of,
+                    tournament: Some((id.to_string(), tournament.to_string())),
+                    ..Origin::default()
+                },
+            )
+            .await;
+        match made {
+            Ok(_) => Ok(true),
+            Err(e) if e.code == ErrorCode::RematchTaken => Ok(false),
+            Err(e) => Err(e),
+        }
     }
 
     /// Imports a record as a new local game.

@@ -62,6 +62,13 @@ pub enum GameEvent {
         /// The game.
         id: String,
     },
+    /// Game `id` of tournament `tournament` ended (issue 37).
+    TournamentEnd {
+        /// The game.
+        id: String,
+        /// Its tournament.
+        tournament: String,
+    },
 }
 
 /// The games being served.
@@ -533,6 +540,12 @@ impl Games {
             }
             if ended && slot.game.rated {
                 self.publish(GameEvent::RatedEnd { id: h.id.clone() });
+            }
+            if ended && let Some(t) = &slot.game.tournament {
+                self.publish(GameEvent::TournamentEnd {
+                    id: h.id.clone(),
+                    tournament: t.clone(),
+                });
             }
             let state = self.state_of(h, slot, None);
             let last = match change {

@@ -1,0 +1,344 @@
+//! Tournaments (issue 37, `docs/api.md`, section 10): `/api/tournaments` (create, list),
+//! `/api/tournaments/{id}` (the whole tournament; join, withdraw, start; its games as one record
+//! file), a player's tournaments on their profile, and the live channel
+//! `/api/tournaments/{id}/ws`, which sends the tournament at once and after every change on any
+//! instance, and tells a logged-in player when a game of theirs in it begins.
+
+use super::AppState;
+use crate::auth::Session;
+use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::extract::{ClientAddr, JsonBody, MaybeSession};
+use crate::store::Notice;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use mabula_api::tournaments::{
+    CreateTournament, JoinTournament, PlayerTournament, TournamentCreated, TournamentList,
+    TournamentMessage, TournamentView,
+};
+use std::time::Duration;
+use tokio::sync::broadcast;
+use yawc::close::CloseCode;
+use yawc::frame::{Frame, OpCode};
+
+/// The routes of tournaments.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/tournaments", get(list).post(create))
+        .route("/api/tournaments/{id}", get(show))
+        .route("/api/tournaments/{id}/join", post(join))
+        .route("/api/tournaments/{id}/withdraw", post(withdraw))
+        .route("/api/tournaments/{id}/start", post(start))
+        .route("/api/tournaments/{id}/games", get(records))
+        .route("/api/tournaments/{id}/ws", get(upgrade))
+        .route("/api/players/{name}/tournaments", get(of_player))
+}
+
+/// Create a tournament.
+#[utoipa::path(post, operation_id = "create_tournament", path = "/api/tournaments", tag = "tournaments",
+    request_body = CreateTournament,
+    responses(
+        (status = 201, description = "Created", body = TournamentCreated),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
+        (status = 409, description = "You have 3 tournaments not finished already (`too_many_tournaments`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 422, description = "A setting is not valid: the name (3 to 40 characters), format, scoring, clock, rounds (1 to 15) or minutes (10 to 720), the start (1 minute to 30 days ahead), the minimum rating or the password (`invalid_tournament`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn create(
+    State(app): State<AppState>,
+    session: Session,
+    JsonBody(req): JsonBody<CreateTournament>,
+) -> Result<Response, ApiError> {
+    let created = app.tournaments.create(&session, req).await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+/// The tournaments: upcoming, running and recently finished.
+#[utoipa::path(get, operation_id = "list_tournaments", path = "/api/tournaments", tag = "tournaments",
+    responses(
+        (status = 200, description = "The tournaments", body = TournamentList),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn list(State(app): State<AppState>) -> Result<Json<TournamentList>, ApiError> {
+    Ok(Json(app.tournaments.list().await?))
+}
+
+/// A tournament, whole: standings, rounds, pairings and games.
+#[utoipa::path(get, operation_id = "show_tournament", path = "/api/tournaments/{id}", tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentView),
+        (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn show(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(app.tournaments.view(&id).await?))
+}
+
+/// Join a tournament (before or during it: a Swiss tournament pairs you from its next round,
+/// an arena at once).
+#[utoipa::path(post, operation_id = "join_tournament", path = "/api/tournaments/{id}/join", tag = "tournaments",
+    request_body = JoinTournament,
+    params(("id" = String, Path, description = "Tournament id")),
+    responses(
+        (status = 200, description = "Joined (or joined again after a withdrawal)", body = TournamentView),
+        (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "The password is wrong (`tournament_password`), your rating is below the minimum (`rating_too_low`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
+        (status = 409, description = "Finished, or full at 1000 players (`tournament_closed`)", body = ErrorBody),
+        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 415, response = super::docs::NotJson),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn join(
+    State(app): State<AppState>,
+    session: Session,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<JoinTournament>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(app.tournaments.join(&id, &session, req).await?))
+}
+
+/// Withdraw from a tournament: you are not paired again; games under way stand.
+#[utoipa::path(post, operation_id = "withdraw_from_tournament", path = "/api/tournaments/{id}/withdraw", tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    responses(
+        (status = 200, description = "Withdrawn", body = TournamentView),
+        (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
+        (status = 409, description = "Finished, or you are not playing in it (`tournament_closed`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn withdraw(
+    State(app): State<AppState>,
+    session: Session,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(app.tournaments.withdraw(&id, &session).await?))
+}
+
+/// Start a tournament now, before its time (its creator only).
+#[utoipa::path(post, operation_id = "start_tournament", path = "/api/tournaments/{id}/start", tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    responses(
+        (status = 200, description = "Started", body = TournamentView),
+        (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "Not its creator (`not_tournament_creator`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
+        (status = 409, description = "It has started already (`tournament_closed`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn start(
+    State(app): State<AppState>,
+    session: Session,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(app.tournaments.start(&id, &session).await?))
+}
+
+/// Every game of a tournament as one record file.
+#[utoipa::path(get, operation_id = "tournament_records", path = "/api/tournaments/{id}/games", tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    responses(
+        (status = 200, description = "The records, one after another, in the order of the pairings", content_type = "text/plain", body = String),
+        (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn records(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let text = app.tournaments.records(&id).await?;
+    let safe: String = id.chars().filter(char::is_ascii_alphanumeric).collect();
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"mabula-tournament-{safe}.txt\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// A player's tournaments, latest first, with their results.
+#[utoipa::path(get, operation_id = "player_tournaments", path = "/api/players/{name}/tournaments", tag = "tournaments",
+    params(("name" = String, Path, description = "The player's name")),
+    responses(
+        (status = 200, description = "The tournaments (the latest 50)", body = Vec<PlayerTournament>),
+        (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
+        (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+pub async fn of_player(
+    State(app): State<AppState>,
+    Path(name): Path<String>,
+) -> Result<Json<Vec<PlayerTournament>>, ApiError> {
+    let a = app.players.account(&name).await?;
+    Ok(Json(app.tournaments.of_player(&a.key).await?))
+}
+
+/// The tournament's live channel (`docs/api.md`): the tournament at once and after every change
+/// on any instance; to a logged-in player, each of their games as it begins.
+#[utoipa::path(get, operation_id = "tournament_socket", path = "/api/tournaments/{id}/ws", tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    responses(
+        (status = 101, description = "The connection is now a WebSocket"),
+        (status = 400, description = "Not a WebSocket handshake (`bad_request`)", body = ErrorBody),
+        (status = 403, description = "Opened by a page of another site (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
+        (status = 429, response = super::docs::Throttled),
+        (status = 503, response = super::docs::Unavailable),
+    ))]
+async fn upgrade(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    ClientAddr(client): ClientAddr,
+    MaybeSession(session): MaybeSession,
+    ws: Result<yawc::IncomingUpgrade, StatusCode>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    if crate::extract::from_another_site(&headers) {
+        return Err(ApiError::new(
+            ErrorCode::CsrfFailed,
+            "this socket was opened by a page of another site",
+        ));
+    }
+    let not_a_handshake = |e: &dyn std::fmt::Display| {
+        ApiError::new(
+            ErrorCode::BadRequest,
+            format!("this endpoint speaks WebSocket only: {e}"),
+        )
+    };
+    let ws = ws.map_err(|status| not_a_handshake(&status))?;
+    // The first state now: an unknown tournament is a 404, not a socket.
+    let first = app.tournaments.view(&id).await?;
+    let slot = app.websockets.take(client, true)?;
+    let options = yawc::Options::default()
+        .with_compression_level(yawc::CompressionLevel::fast())
+        .with_max_payload_read(4 * 1024);
+    let (response, socket) = ws.upgrade(options).map_err(|e| not_a_handshake(&e))?;
+    tokio::spawn(async move {
+        if let Ok(socket) = socket.await {
+            tournament_session(app, id, first, session, socket).await;
+        }
+        drop(slot);
+    });
+    Ok(response.map(axum::body::Body::new))
+}
+
+/// How long a socket waits after a change before reading the tournament (changes that come
+/// meanwhile are in the same reading).
+const COALESCE: Duration = Duration::from_millis(100);
+
+fn state_text(view: TournamentView) -> String {
+    serde_json::to_string(&TournamentMessage::State {
+        tournament: Box::new(view),
+    })
+    .unwrap_or_default()
+}
+
+async fn tournament_session(
+    app: AppState,
+    id: String,
+    first: TournamentView,
+    session: Option<Session>,
+    socket: yawc::WebSocket<yawc::HttpStream>,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let mut notices = app.cluster.notices();
+    let mut shutdown = app.shutdown.clone();
+    let me = session.map(|s| s.key);
+    let mut shown = first.version;
+    if sink.send(Frame::text(state_text(first))).await.is_err() {
+        return;
+    }
+    let mut stale = false;
+    let mut window = (std::time::Instant::now(), 0u32);
+    loop {
+        if stale {
+            tokio::time::sleep(COALESCE).await;
+            stale = false;
+            match app.tournaments.view(&id).await {
+                Ok(view) if view.version != shown => {
+                    shown = view.version;
+                    if sink.send(Frame::text(state_text(view))).await.is_err() {
+                        break;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => tracing::debug!("cannot read tournament {id}: {}", e.message),
+            }
+        }
+        tokio::select! {
+            incoming = stream.next() => match incoming {
+                Some(frame) if frame.opcode() == OpCode::Close => break,
+                None => break,
+                Some(_) => {
+                    // Clients only ping; a flood closes the socket.
+                    if window.0.elapsed() >= Duration::from_secs(1) {
+                        window = (std::time::Instant::now(), 0);
+                    }
+                    window.1 += 1;
+                    if window.1 > 20 {
+                        break;
+                    }
+                }
+            },
+            notice = notices.recv() => match notice {
+                Ok(Notice::Tournament { id: t }) if t == id => stale = true,
+                Ok(Notice::User { key, what }) if Some(&key) == me.as_ref() => {
+                    if let Some(game) = what.strip_prefix("game ")
+                        && app.tournaments.game_ids(&id).await.is_ok_and(|ids| ids.contains(game))
+                    {
+                        let text = serde_json::to_string(&TournamentMessage::Game {
+                            id: game.to_string(),
+                        })
+                        .unwrap_or_default();
+                        if sink.send(Frame::text(text)).await.is_err() {
+                            break;
+                        }
+                    }
+                }
+                Ok(_) => {}
+                Err(broadcast::error::RecvError::Lagged(_)) => stale = true,
+                Err(broadcast::error::RecvError::Closed) => break,
+            },
+            _ = shutdown.changed() => {
+                let _ = sink.send(Frame::close(CloseCode::Away, "server shutting down")).await;
+                break;
+            }
+        }
+    }
+    let _ = sink.close().await;
+}

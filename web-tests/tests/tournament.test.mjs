@@ -1,0 +1,196 @@
+// Tournaments in the browser (issue 37): two players sign up in two contexts; one creates a
+// one-round Swiss of single games from the /tournaments form (its own check of the name first),
+// both join from the tournament's page and see the countdown and each other in the standings,
+// the creator starts it, each is taken to their paired game (or opens it from the page), the
+// game links back to its tournament, White pushes a marble through the board, Black resigns, the
+// end dialog leads back to the tournament, and both see the standings change and the winner.
+// Screenshots: the page on a desktop and a phone (390x844) both ways up, and the list.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { BASE, SHOTS, launch, waitTurn, clickMove, pick, state, gameId } from './helpers.mjs';
+
+let chrome;
+const PASSWORD = 'marbles on the edge';
+const run = Date.now().toString(36).slice(-5);
+const ALICE = `Tia${run}`;
+const BORIS = `Tib${run}`;
+const contexts = [];
+
+before(async () => {
+  chrome = await launch();
+});
+
+after(async () => {
+  for (const ctx of contexts) await ctx.close().catch(() => {});
+  await chrome?.close();
+});
+
+/** Signs up in a new context; answers the page once the account shows. */
+async function signedUp(name, options = {}) {
+  const ctx = await chrome.context({ locale: 'en-US', reducedMotion: 'reduce', ...options });
+  contexts.push(ctx);
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/signup`);
+  await page.waitForSelector('form.login-card');
+  await page.fill('#login-name', name);
+  await page.fill('#login-password', PASSWORD);
+  await page.click('form.login-card button[type="submit"]');
+  await page.waitForURL(/\/lobby/);
+  await page.waitForSelector('#account-button');
+  return { ctx, page };
+}
+
+/** The standings as the page shows them: `{ name, points }` by row. */
+function standings(page) {
+  return page.$$eval('.standings-table tbody tr[data-name]', (rows) => rows.map((r) => ({
+    name: /** @type {HTMLElement} */ (r).dataset.name,
+    points: r.querySelector('.points')?.textContent,
+  })));
+}
+
+/** Waits until `name`'s row in the standings shows `points`. */
+function waitPoints(page, name, points) {
+  return page.waitForFunction(([n, p]) => document.querySelector(`.standings-table tr[data-name="${n}"] .points`)?.textContent === p, [name, points]);
+}
+
+/** From the tournament page to the player's game: the socket takes them, or the page's button. */
+async function toMyGame(page) {
+  const where = await page.waitForFunction(() => (location.pathname.startsWith('/game/') ? 'game' : document.querySelector('a.play-now') ? 'button' : false));
+  if (await where.jsonValue() === 'button') await page.click('a.play-now');
+  await page.waitForURL(/\/game\/[a-z0-9]+$/);
+  await page.waitForSelector('main svg.board');
+  return gameId(page);
+}
+
+test('two players join a tournament, see the countdown, play their game from it and see the standings change', async () => {
+  const a = await signedUp(ALICE);
+  const b = await signedUp(BORIS);
+
+  // The list, reached from the top bar; the form checks the name before the server sees it.
+  await a.page.click('nav.mainnav a[href="/tournaments"]');
+  await a.page.waitForSelector('form.tour-form');
+  assert.equal(await a.page.locator('nav.mainnav a[href="/tournaments"]').getAttribute('aria-current'), 'page');
+  await a.page.fill('#tour-name', 'ab');
+  await a.page.click('form.tour-form button[type="submit"]');
+  await a.page.waitForSelector('#tour-name-error:not(:empty)');
+  assert.equal(await a.page.locator('#tour-name').getAttribute('aria-invalid'), 'true');
+  assert.equal(await a.page.evaluate(() => document.activeElement?.id), 'tour-name', 'the field at fault has the focus');
+
+  const name = `Cup ${run}`;
+  await a.page.fill('#tour-name', name);
+  await a.page.click('label:has(input[name="format"][value="swiss"])');
+  await a.page.fill('#tour-rounds', '1');
+  await a.page.locator('input[name="duplicate"]').uncheck();
+  await a.page.selectOption('#tour-clock', '60+1');
+  await a.page.selectOption('#tour-start', '10');
+  await a.page.click('form.tour-form button[type="submit"]');
+  await a.page.waitForURL(/\/tournament\/[A-Za-z0-9_-]+$/);
+  const id = new URL(a.page.url()).pathname.split('/').pop();
+  await a.page.waitForSelector('.tour-name');
+  assert.equal(await a.page.locator('.tour-name').textContent(), name);
+  assert.match(await a.page.locator('.tour-settings').textContent(), /Swiss · 1 round · 1\+1/);
+
+  // The countdown runs before the start.
+  await a.page.waitForFunction(() => /^Starts in \d+:\d\d$/.test(document.querySelector('.tour-countdown')?.textContent || ''));
+  const first = await a.page.locator('.tour-countdown').textContent();
+  await a.page.waitForFunction((was) => document.querySelector('.tour-countdown')?.textContent !== was, first);
+  await a.page.waitForSelector('.conn.online');
+
+  // Both join from the page; each sees the other arrive through the socket.
+  await a.page.click('.join-button');
+  await a.page.waitForSelector(`.standings-table tr[data-name="${ALICE}"]`);
+  await a.page.waitForSelector('.withdraw-button');
+  await b.page.goto(`${BASE}/tournament/${id}`);
+  await b.page.waitForSelector('.conn.online');
+  assert.match(await b.page.locator('.tour-countdown').textContent(), /^Starts in \d+:\d\d$/);
+  assert.equal(await b.page.locator('.start-button').count(), 0, 'only the creator may start it');
+  // Bob joins by the keyboard: Tab reaches the button (with a visible focus ring), Enter presses it.
+  let tabs = 0;
+  while (!(await b.page.evaluate(() => document.activeElement?.classList.contains('join-button')))) {
+    assert.ok(++tabs < 40, 'the Join button is reachable by Tab');
+    await b.page.keyboard.press('Tab');
+  }
+  assert.notEqual(await b.page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle), 'none', 'a visible focus');
+  await b.page.keyboard.press('Enter');
+  await b.page.waitForSelector(`.standings-table tr[data-name="${BORIS}"]`);
+  await a.page.waitForSelector(`.standings-table tr[data-name="${BORIS}"]`);
+  assert.equal(await a.page.locator('.standings-table thead th[scope="col"]').count() >= 5, true, 'column headers');
+  await a.page.screenshot({ path: join(SHOTS, 'tournament-before.png'), fullPage: true });
+
+  // The creator starts it; each player is taken to their game.
+  await a.page.click('.start-button');
+  const [ga, gb] = await Promise.all([toMyGame(a.page), toMyGame(b.page)]);
+  assert.equal(ga, gb, 'the two players are paired in one game');
+  for (const p of [a.page, b.page]) {
+    await p.waitForSelector('a.tour-back:not([hidden])');
+    assert.equal(await p.locator('a.tour-back').getAttribute('href'), `/tournament/${id}`);
+  }
+
+  // White pushes a marble through the board; Black resigns.
+  const st = await state(ga);
+  const white = st.players?.white?.name;
+  assert.ok(white === ALICE || white === BORIS, `White is a player (${white})`);
+  const [wp, bp] = white === ALICE ? [a.page, b.page] : [b.page, a.page];
+  const blackName = white === ALICE ? BORIS : ALICE;
+  assert.equal(await waitTurn(wp), 'move');
+  await clickMove(wp, pick(st));
+  await bp.waitForFunction(() => document.querySelectorAll('.movelist button[data-number]:not([data-number="0"])').length >= 1);
+  await bp.waitForSelector('.resign-button');
+  await wp.screenshot({ path: join(SHOTS, 'tournament-game.png') });
+  await bp.click('.resign-button');
+  await bp.click('dialog.confirm button[value="yes"]');
+
+  // The end dialog leads back to the tournament; both see the result in the standings.
+  for (const p of [wp, bp]) {
+    await p.waitForSelector('dialog.end-dialog[open]');
+    await p.click('dialog.end-dialog[open] a[href^="/tournament/"]');
+    await p.waitForURL(new RegExp(`/tournament/${id}$`));
+    await waitPoints(p, white, '1');
+    await waitPoints(p, blackName, '0');
+  }
+  await wp.waitForSelector('.podium:not([hidden])');
+  assert.match(await wp.locator('.tour-phase').textContent(), /Finished/);
+  assert.equal(await wp.locator('.podium .place-1 a').textContent(), white);
+  assert.deepEqual((await standings(bp)).map((r) => r.name), [white, blackName]);
+  // The round lists the game with its result, linked to its replay.
+  const link = bp.locator(`.pairings a.game-link[data-game="${ga}"]`);
+  assert.equal(await link.textContent(), '1–0');
+  assert.equal(await link.getAttribute('href'), `/replay/${ga}`);
+  assert.equal(await wp.locator('a.download-games').getAttribute('href'), `/api/tournaments/${id}/games`);
+  await wp.screenshot({ path: join(SHOTS, 'tournament.png'), fullPage: true });
+
+  // The record file of the tournament's games.
+  const record = await fetch(`${BASE}/api/tournaments/${id}/games`);
+  assert.equal(record.status, 200);
+  assert.ok((await record.text()).length > 0, 'a record file');
+
+  // Profiles list the tournament.
+  await wp.goto(`${BASE}/@/${white}`);
+  await wp.waitForSelector(`#profile-tournaments a[href="/tournament/${id}"]`);
+
+  // A phone, both ways up, and the list.
+  const phone = await chrome.context({ locale: 'en-US', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  contexts.push(phone);
+  const pp = await phone.newPage();
+  await pp.goto(`${BASE}/tournament/${id}`);
+  await pp.waitForSelector('.podium:not([hidden])');
+  assert.ok(await pp.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling on a phone');
+  await pp.screenshot({ path: join(SHOTS, 'tournament-phone.png'), fullPage: true });
+  await pp.setViewportSize({ width: 844, height: 390 });
+  await pp.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
+  await pp.screenshot({ path: join(SHOTS, 'tournament-phone-landscape.png') });
+  await pp.setViewportSize({ width: 390, height: 844 });
+  await pp.goto(`${BASE}/tournaments`);
+  await pp.waitForSelector(`#tour-finished a[href="/tournament/${id}"]`);
+  await pp.screenshot({ path: join(SHOTS, 'tournaments-phone.png'), fullPage: true });
+  await a.page.goto(`${BASE}/tournaments`);
+  await a.page.waitForSelector(`#tour-finished a[href="/tournament/${id}"]`);
+  assert.match(await a.page.locator(`#tour-finished li[data-id="${id}"]`).textContent(), new RegExp(`Won by ${white}`));
+  await a.page.screenshot({ path: join(SHOTS, 'tournaments.png'), fullPage: true });
+
+  for (const ctx of [a.ctx, b.ctx, phone]) {
+    assert.deepEqual(ctx.errors.filter((e) => !/status of 4\d\d/.test(e)), [], 'no console errors');
+  }
+});
