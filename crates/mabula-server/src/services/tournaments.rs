@@ -82,7 +82,8 @@ fn closed(message: impl Into<String>) -> ApiError {
 /// The seed of the deal of pairing (`round`, `board`) of a tournament whose seed is `seed`
 /// (splitmix64 of the three): the same on every instance.
 pub fn deal_seed(seed: u64, round: u32, board: u32) -> u64 {
-    let mut z = seed ^ (u64::from(round) << 32 | u64::from(board)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut z =
+        seed ^ (u64::from(round) << 32 | u64::from(board)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
@@ -224,8 +225,8 @@ pub fn check_request(req: &CreateTournament, now: i64) -> Result<TournamentRow, 
     if name.chars().any(char::is_control) {
         return Err(invalid("a tournament's name is one line of plain text"));
     }
-    let format = Format::parse(&req.format)
-        .ok_or_else(|| invalid("the format is `swiss` or `arena`"))?;
+    let format =
+        Format::parse(&req.format).ok_or_else(|| invalid("the format is `swiss` or `arena`"))?;
     let scoring: Scoring = req
         .scoring
         .parse()
@@ -388,7 +389,8 @@ impl Tournaments {
 
     /// Tells this instance's listeners (SQLite; PostgreSQL's notice reaches every instance).
     fn changed(&self, id: &str) {
-        self.cluster.deliver([Notice::Tournament { id: id.to_string() }]);
+        self.cluster
+            .deliver([Notice::Tournament { id: id.to_string() }]);
     }
 
     async fn load(&self, id: &str) -> Result<Option<Loaded>, ApiError> {
@@ -623,8 +625,7 @@ impl Tournaments {
     /// The tournaments: upcoming, running, recently finished.
     pub async fn list(&self) -> Result<TournamentList, ApiError> {
         let db = self.store.db();
-        let summaries =
-            |rows: Vec<TournamentRow>| rows.iter().map(summary_of).collect::<Vec<_>>();
+        let summaries = |rows: Vec<TournamentRow>| rows.iter().map(summary_of).collect::<Vec<_>>();
         Ok(TournamentList {
             upcoming: summaries(db.tournaments("created", 50).await?),
             running: summaries(db.tournaments("running", 50).await?),
@@ -850,7 +851,10 @@ fn decide(l: &Loaded, now: i64) -> TournamentChange {
                 since.insert(&e.account, e.joined_at);
             }
             for p in &l.pairings {
-                for k in [Some(p.white.as_str()), p.black.as_deref()].into_iter().flatten() {
+                for k in [Some(p.white.as_str()), p.black.as_deref()]
+                    .into_iter()
+                    .flatten()
+                {
                     since.insert(k, p.created_at);
                 }
             }
@@ -858,7 +862,12 @@ fn decide(l: &Loaded, now: i64) -> TournamentChange {
                 .iter()
                 .filter(|e| !e.withdrawn && !busy.contains(e.key.as_str()))
                 .collect();
-            waiting.sort_by_key(|e| (since.get(e.key.as_str()).copied().unwrap_or(0), e.key.clone()));
+            waiting.sort_by_key(|e| {
+                (
+                    since.get(e.key.as_str()).copied().unwrap_or(0),
+                    e.key.clone(),
+                )
+            });
             let waiting: Vec<String> = waiting.into_iter().map(|e| e.key.clone()).collect();
             if waiting.len() >= 2 {
                 let pairs = arena::pair_waiting(&waiting, &entrants, &pairings);
@@ -903,7 +912,11 @@ fn view_of(l: &Loaded) -> TournamentView {
     let t = &l.t;
     let names: HashMap<&str, &EntrantRow> =
         l.entrants.iter().map(|e| (e.account.as_str(), e)).collect();
-    let name = |k: &str| names.get(k).map_or_else(|| k.to_string(), |e| e.name.clone());
+    let name = |k: &str| {
+        names
+            .get(k)
+            .map_or_else(|| k.to_string(), |e| e.name.clone())
+    };
     let standings = l
         .standings()
         .into_iter()
