@@ -442,3 +442,244 @@ async fn a_duplicate_swiss_is_paired_once_per_round_across_instances_and_finishe
         .collect();
     assert!(versions.windows(2).all(|w| w[0] < w[1]), "{versions:?}");
 }
+
+/// The player names of `view`'s wave `number` and later.
+fn paired_from(view: &Value, number: u64) -> Vec<String> {
+    view["rounds"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["number"].as_u64() >= Some(number))
+        .flat_map(|r| r["pairings"].as_array().cloned().unwrap_or_default())
+        .flat_map(|p| [p["white"].clone(), p["black"].clone()])
+        .filter_map(|v| v.as_str().map(String::from))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_arena_pairs_late_joiners_at_once_and_withdraws_leavers_and_absentees() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let nodes = common::instances(&dir, "arena.db").await;
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    let ring = Ring {
+        bases: Arc::new(Mutex::new(bases.clone())),
+        next: Arc::new(AtomicUsize::new(0)),
+    };
+    let mut players = Vec::new();
+    for i in 0..4 {
+        let guest = Player::guest_from(&bases[i % bases.len()], &format!("127.0.0.{}", 40 + i));
+        players.push(guest.signed_up(&format!("arena{i}")).await);
+    }
+    let body = json!({
+        "name": "Quick arena", "format": "arena", "scoring": "product",
+        "clock": {"initial_s": 60, "increment_s": 0}, "minutes": 10,
+        "rated": false, "starts_at": now_ms() + 90_000,
+    });
+    let (status, created) = post(&players[0], &ring, "/api/tournaments", body).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    // arena0 and arena1 play; arena2 joins and never moves.
+    for p in &players[..3] {
+        let (status, v) = post(p, &ring, &format!("/api/tournaments/{id}/join"), json!({})).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    let (status, v) = post(
+        &players[0],
+        &ring,
+        &format!("/api/tournaments/{id}/start"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["status"], "running");
+    assert_eq!(v["settings"]["duplicate"], false);
+    let done = Arc::new(AtomicBool::new(false));
+    let mut tasks = Vec::new();
+    for i in [0usize, 1] {
+        tasks.push(tokio::spawn(play_out(
+            players[i].clone(),
+            format!("arena{i}"),
+            ring.clone(),
+            id.clone(),
+            77 + i as u64,
+            done.clone(),
+        )));
+    }
+    // A late joiner is paired at once (within a few seconds).
+    let (status, v) = post(
+        &players[3],
+        &ring,
+        &format!("/api/tournaments/{id}/join"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    tasks.push(tokio::spawn(play_out(
+        players[3].clone(),
+        "arena3".into(),
+        ring.clone(),
+        id.clone(),
+        99,
+        done.clone(),
+    )));
+    let began = Instant::now();
+    loop {
+        let (_, t) = get(&players[0], &ring, &format!("/api/tournaments/{id}")).await;
+        if paired_from(&t, 1).iter().any(|n| n == "arena3") {
+            break;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "arena3 not paired: {t}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // arena1 leaves once it has played a game: never paired again.
+    let withdrawn_at = loop {
+        let (_, t) = get(&players[1], &ring, &format!("/api/tournaments/{id}")).await;
+        let played = t["standings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|s| s["name"] == "arena1" && s["played"].as_u64() >= Some(1));
+        if played {
+            let (status, v) = post(
+                &players[1],
+                &ring,
+                &format!("/api/tournaments/{id}/withdraw"),
+                json!({}),
+            )
+            .await;
+            assert_eq!(status, 200, "{v}");
+            break v["rounds"].as_array().map_or(0, Vec::len) as u64;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(150),
+            "arena1 played nothing: {t}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let (status, e) = post(
+        &players[1],
+        &ring,
+        &format!("/api/tournaments/{id}/withdraw"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        (status, e["code"].as_str()),
+        (409, Some("tournament_closed")),
+        "{e}"
+    );
+    // arena2 misses two games and is withdrawn by the rule.
+    let view = loop {
+        let (_, t) = get(&players[0], &ring, &format!("/api/tournaments/{id}")).await;
+        let gone = t["standings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|s| s["name"] == "arena2" && s["withdrawn"] == true);
+        if gone {
+            break t;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(300),
+            "arena2 still in: {t}"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    done.store(true, Ordering::Relaxed);
+    for t in tasks {
+        t.await.expect("a player's task");
+    }
+    assert!(
+        !paired_from(&view, withdrawn_at + 1)
+            .iter()
+            .any(|n| n == "arena1"),
+        "arena1 paired after leaving (wave {withdrawn_at}): {view}"
+    );
+    let missed: Vec<&Value> = view["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["pairings"].as_array().unwrap())
+        .filter(|p| p["white"] == "arena2" || p["black"] == "arena2")
+        .collect();
+    assert!(missed.len() >= 2, "{view}");
+    for p in &missed {
+        let lost = if p["white"] == "arena2" { "0-1" } else { "1-0" };
+        assert_eq!(p["games"][0]["result"], lost, "{p}");
+    }
+    // Nobody plays two games of the arena at once: within a wave, each player once.
+    for r in view["rounds"].as_array().unwrap() {
+        let names = paired_from(&json!({"rounds": [r]}), 0);
+        let distinct: HashSet<_> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len(), "{r}");
+    }
+    assert_eq!(view["status"], "running");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn scheduled_tournaments_are_made_once_however_many_instances_run() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let at = now_ms() / 1000 / 60 * 60 + 5 * 60; // five minutes from now, to the minute
+    let daily = format!("{:02}:{:02} arena 1+0 10", at / 3600 % 24, at / 60 % 60);
+    let options = [
+        "--daily-tournament",
+        daily.as_str(),
+        "--weekly-tournament",
+        "sun 17:00 swiss 5+3 5",
+    ];
+    let nodes: Vec<common::Instance> = match std::env::var("MABULA_TEST_POSTGRES_URL") {
+        Ok(url) => {
+            let db = mabula_server::store::postgres::create_database(&url)
+                .await
+                .expect("a fresh database");
+            (0..3)
+                .map(|_| common::Instance::start_with(&db, 20, &options))
+                .collect()
+        }
+        Err(_) => {
+            let db = dir.path().join("scheduled.db").display().to_string();
+            vec![common::Instance::start_with(&db, 20, &options)]
+        }
+    };
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    let ring = Ring {
+        bases: Arc::new(Mutex::new(bases)),
+        next: Arc::new(AtomicUsize::new(0)),
+    };
+    let guest = Player::guest(&ring.next());
+    let began = Instant::now();
+    let upcoming = loop {
+        let (status, list) = get(&guest, &ring, "/api/tournaments").await;
+        assert_eq!(status, 200, "{list}");
+        let upcoming = list["upcoming"].as_array().cloned().unwrap_or_default();
+        if upcoming.len() >= 2 || began.elapsed() > Duration::from_secs(20) {
+            // Every instance's sweep has run a few times by now.
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            let (_, list) = get(&guest, &ring, "/api/tournaments").await;
+            break list["upcoming"].as_array().cloned().unwrap_or_default();
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let named = |n: &str| {
+        upcoming
+            .iter()
+            .filter(|t| t["name"] == n)
+            .collect::<Vec<_>>()
+    };
+    let daily = named("Daily arena 1+0");
+    assert_eq!(daily.len(), 1, "{upcoming:?}");
+    assert_eq!(daily[0]["created_by"], Value::Null);
+    assert_eq!(daily[0]["starts_at"].as_i64(), Some(at * 1000));
+    assert_eq!(daily[0]["settings"]["minutes"], 10);
+    let weekly = named("Weekly Swiss 5+3");
+    assert_eq!(weekly.len(), 1, "{upcoming:?}");
+    assert_eq!(weekly[0]["settings"]["rounds"], 5);
+    assert_eq!(weekly[0]["settings"]["duplicate"], true);
+    // A Sunday at 17:00 UTC.
+    let starts = weekly[0]["starts_at"].as_i64().unwrap();
+    assert_eq!(starts.rem_euclid(86_400_000), 17 * 3_600_000);
+    assert_eq!((starts / 86_400_000 + 3).rem_euclid(7), 6);
+}
