@@ -135,6 +135,13 @@ pub enum Command {
         /// after its deadline each flag reached a spectator (the run lasts at least 16 s then).
         #[arg(long, default_value_t = 0)]
         flags: usize,
+        /// Instead of the games above: N new accounts play an arena tournament for --seconds
+        /// (the arena itself lasts at least 10 minutes; they withdraw at the end) with random
+        /// moves as fast as the server answers; reports moves/s and the pairing latency, a
+        /// game's end to the next game's start (start the servers with
+        /// --signups-per-address-hour 0).
+        #[arg(long, default_value_t = 0)]
+        arena: usize,
     },
 }
 
@@ -247,7 +254,18 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             watched_rate,
             rated,
             flags,
+            arena,
         } => {
+            if arena > 0 {
+                let config = mabula_client::loadtest::arena::ArenaConfig {
+                    urls,
+                    players: arena,
+                    duration: Duration::from_secs_f64(seconds),
+                };
+                let report = runtime.block_on(mabula_client::loadtest::arena::run(config))?;
+                println!("{report}");
+                return Ok(());
+            }
             let config = LoadtestConfig {
                 urls,
                 games,

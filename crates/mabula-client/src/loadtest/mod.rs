@@ -10,6 +10,7 @@
 //! all instances, so that every game's state has to travel between them. The run is bounded in
 //! time; it only talks to the given URLs.
 
+pub mod arena;
 mod rated;
 
 use futures_util::{SinkExt, StreamExt};

@@ -766,4 +766,23 @@ export default {
   'list.rated': 'Gewertete Partie',
   'list.casual': 'Freie Partie',
   'list.vs': '{white} gegen {black}',
+  // Tournaments: rules page (core helper)
+  'rules.tournaments': {
+    id: 'tournaments',
+    title: 'Turniere',
+    body: [
+      'Turniere gibt es hier in zwei Formen: ein Schweizer System mit fester Rundenzahl und eine Arena mit fester Dauer. Beide können in Duplikat-Matches gespielt werden.',
+      'Ein Duplikat-Match sind zwei Partien mit derselben Verteilung: Beide beginnen mit demselben Aufbau, und in der zweiten werden die Farben getauscht, sodass jeder diesen Aufbau einmal mit Weiß und einmal mit Schwarz spielt. Das Glück der Verteilung und des Anzugs hebt sich auf.',
+      'Das Match gewinnt, wer mehr seiner beiden Partien gewonnen hat. Bei je einem Sieg oder zwei Remis gewinnt, wer den größeren Gesamtabstand hat: In jeder Partie, die auf dem Brett endete, deine Punkte minus die deines Gegners, über beide Partien addiert. Eine Partie, die durch Zeit, Aufgabe oder Einigung gewonnen wurde, zählt als gewonnen, trägt aber nichts zum Abstand bei. Ist auch der Abstand gleich, bekommt jeder einen halben Punkt. Ein gewonnenes Match bringt 1 Punkt, ein unentschiedenes ½.',
+      'Schweizer System: In jeder Runde treffen Spieler mit gleich vielen Punkten aufeinander, die obere Hälfte einer Punktgruppe gegen die untere, und niemand spielt zweimal gegen denselben Gegner. Bei ungerader Spielerzahl bekommt der Tiefstplatzierte, der noch kein Freilos hatte, eines; es zählt 1 Punkt. Ein Schweizer Turnier kann auch in Einzelpartien mit wechselnden Farben gespielt werden.',
+      'Gleich viele Punkte im Schweizer System werden durch zwei Feinwertungen getrennt:',
+      { list: [
+        'Buchholz: die Summe der Punkte deiner Gegner.',
+        'Sonneborn-Berger: die Summe der Punkte der Gegner, die du besiegt hast, plus die Hälfte der Punkte derer, gegen die du remis gespielt hast.',
+        'Ein Freilos zählt als Sieg gegen einen Gegner mit genauso vielen Punkten wie du.',
+      ] },
+      'Arena: Sobald deine Partie endet, wirst du neu gepaart, mit jemandem, der dir in den Punkten nahe ist, nicht mit deinem letzten Gegner, wenn jemand anderes frei ist, und mit ausgeglichenen Farben. Ein Sieg bringt 2, ein Remis 1, eine Niederlage 0. Nach zwei Siegen in Folge bist du in einer Serie: Jeder weitere Sieg bringt 4 und jedes Remis 2, bis zu einer Partie, die du nicht gewinnst. Gleich viele Punkte trennt die Leistung: die durchschnittliche Wertung deiner Gegner, plus 500 für jeden Sieg und minus 500 für jede Niederlage.',
+      'Wenn du keinen Zug machst, bevor deine Uhr abläuft, verlierst du diese Partie. Nach zwei verpassten Partien in Folge wirst du abgemeldet: Du wirst nicht mehr gepaart, deine Ergebnisse bleiben aber in der Tabelle.',
+    ],
+  },
 };

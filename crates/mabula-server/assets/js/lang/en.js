@@ -766,4 +766,23 @@ export default {
   'list.rated': 'Rated game',
   'list.casual': 'Casual game',
   'list.vs': '{white} vs {black}',
+  // Tournaments: rules page (core helper)
+  'rules.tournaments': {
+    id: 'tournaments',
+    title: 'Tournaments',
+    body: [
+      'Tournaments here come in two formats: a Swiss of a fixed number of rounds, and an arena of a fixed time. Either can be played in duplicate matches.',
+      'A duplicate match is two games on one deal: both games start from the same setup, and the colours are swapped for the second, so each player has that setup once with White and once with Black. The luck of the deal and of moving first cancels out.',
+      'The match goes to the player who won more of its two games. With one win each, or two draws, it goes to the player with the greater total margin: in each game that ended on the board, your score minus your opponent’s, added over both games. A game won on time, by resignation or by agreement counts as won but adds nothing to the margin. With equal margins too, each player gets a half point. A match won is worth 1 point, a drawn match ½.',
+      'Swiss: in each round players with equal points meet, the upper half of a score group against the lower half, and nobody meets the same opponent twice. With an odd number of players the lowest-placed one who has not had a bye yet gets one, worth 1 point. A Swiss can also be played in single games, with colours alternating.',
+      'Equal points in a Swiss are separated by two tie-breaks:',
+      { list: [
+        'Buchholz: the sum of your opponents’ points.',
+        'Sonneborn-Berger: the sum of the points of the opponents you beat, plus half the points of those you drew.',
+        'A bye counts as a win against an opponent with as many points as you.',
+      ] },
+      'Arena: as soon as your game ends you are paired again, with someone near you in points, not your last opponent if anyone else is free, and with the colours balanced. A win scores 2, a draw 1, a loss 0. After two wins in a row you are on a streak: each further win scores 4 and each draw 2, until a game you do not win. Equal points are separated by performance: the average rating of your opponents, plus 500 for each win and minus 500 for each loss.',
+      'If you make no move before your clock runs out, you lose that game. After two missed games in a row you are withdrawn: you are not paired again, but your results stay in the standings.',
+    ],
+  },
 };

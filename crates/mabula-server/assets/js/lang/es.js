@@ -766,4 +766,23 @@ export default {
   'list.rated': 'Partida puntuada',
   'list.casual': 'Partida amistosa',
   'list.vs': '{white} contra {black}',
+  // Tournaments: rules page (core helper)
+  'rules.tournaments': {
+    id: 'tournaments',
+    title: 'Torneos',
+    body: [
+      'Aquí los torneos tienen dos formatos: un suizo con un número fijo de rondas y una arena de duración fija. Ambos pueden jugarse en encuentros dobles.',
+      'Un encuentro doble son dos partidas con el mismo reparto: las dos empiezan desde la misma disposición y en la segunda se cambian los colores, así que cada jugador juega esa disposición una vez con blancas y otra con negras. La suerte del reparto y de mover primero se compensa.',
+      'Gana el encuentro quien haya ganado más de sus dos partidas. Con una victoria cada uno, o dos tablas, lo gana quien tenga mayor diferencia total: en cada partida que terminó en el tablero, tu puntuación menos la de tu rival, sumada en las dos partidas. Una partida ganada por tiempo, por abandono o por acuerdo cuenta como ganada, pero no suma nada a la diferencia. Si la diferencia también es igual, cada jugador recibe medio punto. Un encuentro ganado vale 1 punto; uno empatado, ½.',
+      'Suizo: en cada ronda se enfrentan jugadores con los mismos puntos, la mitad superior de un grupo de puntuación contra la mitad inferior, y nadie se enfrenta dos veces al mismo rival. Con un número impar de jugadores, el peor clasificado que aún no haya descansado recibe un descanso, que vale 1 punto. Un suizo también puede jugarse a partidas sueltas, alternando los colores.',
+      'Los empates a puntos en un suizo se deshacen con dos desempates:',
+      { list: [
+        'Buchholz: la suma de los puntos de tus rivales.',
+        'Sonneborn-Berger: la suma de los puntos de los rivales a los que ganaste, más la mitad de los puntos de aquellos con los que hiciste tablas.',
+        'Un descanso cuenta como una victoria contra un rival con tantos puntos como tú.',
+      ] },
+      'Arena: en cuanto termina tu partida se te empareja de nuevo, con alguien cercano a ti en puntos, no con tu último rival si hay otro libre, y con los colores equilibrados. Una victoria suma 2, unas tablas 1 y una derrota 0. Tras dos victorias seguidas estás en racha: cada nueva victoria suma 4 y cada tablas 2, hasta una partida que no ganes. Los empates a puntos se deshacen por la actuación: la media del rating de tus rivales, más 500 por cada victoria y menos 500 por cada derrota.',
+      'Si no mueves antes de que se agote tu reloj, pierdes esa partida. Tras dos partidas perdidas así seguidas quedas retirado: ya no se te empareja, pero tus resultados siguen en la clasificación.',
+    ],
+  },
 };

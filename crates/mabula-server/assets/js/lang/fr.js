@@ -766,4 +766,23 @@ export default {
   'list.rated': 'Partie classée',
   'list.casual': 'Partie amicale',
   'list.vs': '{white} contre {black}',
+  // Tournaments: rules page (core helper)
+  'rules.tournaments': {
+    id: 'tournaments',
+    title: 'Tournois',
+    body: [
+      'Les tournois se jouent ici sous deux formes : un suisse en un nombre fixe de rondes, et une arène d’une durée fixe. Les deux peuvent se jouer en matchs dupliqués.',
+      'Un match dupliqué, ce sont deux parties sur une même donne : elles partent de la même mise en place, et les couleurs sont inversées pour la seconde, si bien que chaque joueur a cette mise en place une fois avec les Blancs et une fois avec les Noirs. La chance de la donne et du trait s’annule.',
+      'Le match revient au joueur qui a gagné le plus de ses deux parties. Avec une victoire chacun, ou deux nulles, il revient à celui dont l’écart total est le plus grand : dans chaque partie terminée sur le plateau, votre score moins celui de votre adversaire, additionné sur les deux parties. Une partie gagnée au temps, par abandon ou d’un commun accord compte comme gagnée, mais n’ajoute rien à l’écart. Si les écarts sont égaux aussi, chacun reçoit un demi-point. Un match gagné vaut 1 point, un match nul ½.',
+      'Suisse : à chaque ronde, les joueurs à égalité de points se rencontrent, la moitié haute d’un groupe de points contre la moitié basse, et personne ne rencontre deux fois le même adversaire. Avec un nombre impair de joueurs, le moins bien classé qui n’a pas encore été exempté l’est, ce qui vaut 1 point. Un suisse peut aussi se jouer en parties simples, les couleurs alternant.',
+      'Les égalités de points d’un suisse sont départagées par deux critères :',
+      { list: [
+        'Buchholz : la somme des points de vos adversaires.',
+        'Sonneborn-Berger : la somme des points des adversaires que vous avez battus, plus la moitié des points de ceux contre qui vous avez fait nulle.',
+        'Une exemption compte comme une victoire contre un adversaire ayant autant de points que vous.',
+      ] },
+      'Arène : dès que votre partie se termine, vous êtes apparié à nouveau, avec un joueur proche de vous en points, pas votre dernier adversaire si un autre est libre, et avec des couleurs équilibrées. Une victoire rapporte 2, une nulle 1, une défaite 0. Après deux victoires de suite, vous êtes en série : chaque nouvelle victoire rapporte 4 et chaque nulle 2, jusqu’à une partie que vous ne gagnez pas. Les égalités de points sont départagées par la performance : la moyenne des classements de vos adversaires, plus 500 par victoire et moins 500 par défaite.',
+      'Si vous ne jouez aucun coup avant la fin de votre pendule, vous perdez cette partie. Après deux parties manquées de suite, vous êtes retiré du tournoi : vous n’êtes plus apparié, mais vos résultats restent au classement.',
+    ],
+  },
 };

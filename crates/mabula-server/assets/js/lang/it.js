@@ -766,4 +766,23 @@ export default {
   'list.rated': 'Partita valida per il punteggio',
   'list.casual': 'Partita amichevole',
   'list.vs': '{white} contro {black}',
+  // Tournaments: rules page (core helper)
+  'rules.tournaments': {
+    id: 'tournaments',
+    title: 'Tornei',
+    body: [
+      'Qui i tornei hanno due formule: uno svizzero con un numero fisso di turni e un’arena di durata fissa. Entrambi si possono giocare a incontri duplicati.',
+      'Un incontro duplicato sono due partite sulla stessa distribuzione: partono dalla stessa disposizione e nella seconda i colori si scambiano, così ogni giocatore ha quella disposizione una volta con il Bianco e una volta con il Nero. La fortuna della distribuzione e della prima mossa si annulla.',
+      'L’incontro va a chi ha vinto più partite delle due. Con una vittoria a testa, o due patte, va a chi ha lo scarto totale maggiore: in ogni partita finita sulla scacchiera, il tuo punteggio meno quello dell’avversario, sommato sulle due partite. Una partita vinta per tempo, per abbandono o di comune accordo conta come vinta, ma non aggiunge nulla allo scarto. Se anche lo scarto è uguale, ciascuno riceve mezzo punto. Un incontro vinto vale 1 punto, uno pari ½.',
+      'Svizzero: a ogni turno si affrontano giocatori con gli stessi punti, la metà alta di un gruppo di punteggio contro la metà bassa, e nessuno affronta due volte lo stesso avversario. Con un numero dispari di giocatori, il peggio classificato che non ha ancora riposato riceve un turno di riposo, che vale 1 punto. Uno svizzero si può giocare anche a partite singole, con i colori alternati.',
+      'A parità di punti, in uno svizzero decidono due spareggi:',
+      { list: [
+        'Buchholz: la somma dei punti dei tuoi avversari.',
+        'Sonneborn-Berger: la somma dei punti degli avversari che hai battuto, più metà dei punti di quelli con cui hai pattato.',
+        'Un turno di riposo conta come una vittoria contro un avversario con tanti punti quanti ne hai tu.',
+      ] },
+      'Arena: appena la tua partita finisce vieni abbinato di nuovo, con qualcuno vicino a te in punti, non con il tuo ultimo avversario se un altro è libero, e con i colori bilanciati. Una vittoria vale 2, una patta 1, una sconfitta 0. Dopo due vittorie di fila sei in serie: ogni altra vittoria vale 4 e ogni patta 2, fino a una partita che non vinci. A parità di punti decide la prestazione: la media del punteggio Elo dei tuoi avversari, più 500 per ogni vittoria e meno 500 per ogni sconfitta.',
+      'Se non muovi prima che il tuo orologio si esaurisca, perdi quella partita. Dopo due partite mancate di fila vieni ritirato: non vieni più abbinato, ma i tuoi risultati restano in classifica.',
+    ],
+  },
 };

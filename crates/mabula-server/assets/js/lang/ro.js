@@ -768,4 +768,23 @@ export default {
   'list.rated': 'Partidă cu rating',
   'list.casual': 'Partidă amicală',
   'list.vs': '{white} contra {black}',
+  // Tournaments: rules page (core helper)
+  'rules.tournaments': {
+    id: 'tournaments',
+    title: 'Turnee',
+    body: [
+      'Turneele de aici au două forme: un turneu elvețian cu un număr fix de runde și o arenă cu durată fixă. Amândouă se pot juca în meciuri duplicat.',
+      'Un meci duplicat înseamnă două partide pe aceeași împărțire: pornesc din aceeași așezare, iar în a doua culorile se inversează, așa că fiecare jucător are așezarea aceea o dată cu Albul și o dată cu Negrul. Norocul împărțirii și al primei mutări se anulează.',
+      'Meciul îl câștigă cel care a câștigat mai multe dintre cele două partide. La câte o victorie fiecare, sau două remize, îl câștigă cel cu diferența totală mai mare: în fiecare partidă încheiată pe tablă, scorul tău minus scorul adversarului, adunat pe ambele partide. O partidă câștigată la timp, prin abandon sau prin înțelegere contează ca victorie, dar nu adaugă nimic la diferență. Dacă și diferențele sunt egale, fiecare primește o jumătate de punct. Un meci câștigat valorează 1 punct, unul egal ½.',
+      'Elvețian: în fiecare rundă se întâlnesc jucători cu același număr de puncte, jumătatea de sus a unui grup de punctaj cu jumătatea de jos, și nimeni nu joacă de două ori cu același adversar. La un număr impar de jucători, cel mai slab clasat care nu a stat încă o rundă stă acum, iar asta valorează 1 punct. Un turneu elvețian se poate juca și în partide simple, cu culorile alternând.',
+      'La egalitate de puncte într-un turneu elvețian decid două departajări:',
+      { list: [
+        'Buchholz: suma punctelor adversarilor tăi.',
+        'Sonneborn-Berger: suma punctelor adversarilor pe care i-ai învins, plus jumătate din punctele celor cu care ai făcut remiză.',
+        'O rundă de pauză contează ca o victorie împotriva unui adversar cu tot atâtea puncte cât ai tu.',
+      ] },
+      'Arenă: de îndată ce partida ta se termină, ești împerecheat din nou, cu cineva apropiat de tine la puncte, nu cu ultimul tău adversar dacă altcineva e liber, și cu culorile echilibrate. O victorie aduce 2, o remiză 1, o înfrângere 0. După două victorii la rând ești într-o serie: fiecare nouă victorie aduce 4 și fiecare remiză 2, până la o partidă pe care nu o câștigi. La egalitate de puncte decide performanța: media ratingului adversarilor tăi, plus 500 pentru fiecare victorie și minus 500 pentru fiecare înfrângere.',
+      'Dacă nu muți înainte să ți se termine timpul pe ceas, pierzi partida aceea. După două partide ratate la rând ești retras: nu mai ești împerecheat, dar rezultatele tale rămân în clasament.',
+    ],
+  },
 };

@@ -72,13 +72,15 @@ export function mount(main) {
   function render() {
     clear(main);
     const c = content('rules');
+    // The tournaments section (`/rules#tournaments`) lives in its own block of the language files.
+    const sections = [...c.sections, content('rules.tournaments')].filter(Boolean);
     document.title = `${c.title} · Mabula`;
     const article = h('article', { class: 'rules' },
       h('h1', {}, c.title),
       h('p', { class: 'lead' }, c.lead),
       h('nav', { 'aria-label': c.tocLabel }, h('ul', { class: 'toc' },
-        ...c.sections.map((sec) => h('li', {}, h('a', { href: `#${sec.id}` }, sec.title))))));
-    for (const sec of c.sections) {
+        ...sections.map((sec) => h('li', {}, h('a', { href: `#${sec.id}` }, sec.title))))));
+    for (const sec of sections) {
       const el = h('section', { id: sec.id, 'aria-labelledby': `${sec.id}-h` }, h('h2', { id: `${sec.id}-h` }, sec.title));
       for (const block of sec.body) {
         if (typeof block === 'string') el.append(h('p', {}, ...rich(block)));

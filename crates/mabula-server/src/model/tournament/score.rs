@@ -102,7 +102,11 @@ pub fn color_in(key: &str, p: &Pairing, index: usize) -> Option<Color> {
     } else {
         return None;
     };
-    Some(if index % 2 == 0 { first } else { first.other() })
+    Some(if index.is_multiple_of(2) {
+        first
+    } else {
+        first.other()
+    })
 }
 
 /// How many of `key`'s last games in a row they missed (lost by the clock without moving): at
@@ -128,4 +132,238 @@ pub fn missed_in_a_row(key: &str, pairings: &[Pairing]) -> u32 {
         }
     }
     missed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mabula::GameResult::{BlackWins, Draw, Unfinished, WhiteWins};
+
+    /// A game that ended on the board with White's score minus Black's.
+    fn board(result: GameResult, margin: i64) -> GameOutcome {
+        GameOutcome {
+            result,
+            margin: Some(margin),
+            no_show: None,
+        }
+    }
+
+    /// A game that ended off the board (time, resignation): no margin.
+    fn off_board(result: GameResult) -> GameOutcome {
+        GameOutcome {
+            result,
+            margin: None,
+            no_show: None,
+        }
+    }
+
+    /// A single-game pairing.
+    fn single(round: u32, white: &str, black: &str, game: GameOutcome) -> Pairing {
+        Pairing {
+            round,
+            white: white.into(),
+            black: Some(black.into()),
+            games: vec![game],
+            duplicate: false,
+        }
+    }
+
+    #[test]
+    fn a_duplicate_match_won_two_games_to_nothing_is_a_full_point() {
+        // Ann is White in game 1 and wins 9 to 6 (+3); Ben is White in game 2 and loses 7 to
+        // 8 (White's margin -1): Ann won both games.
+        let points = match_points(board(WhiteWins, 3), board(BlackWins, -1));
+        assert_eq!(points, [1.0, 0.0]);
+        // The same from Ben's side of the pairing.
+        let points = match_points(board(BlackWins, -2), board(WhiteWins, 4));
+        assert_eq!(points, [0.0, 1.0]);
+    }
+
+    #[test]
+    fn a_duplicate_match_won_one_game_each_goes_to_the_greater_total_margin() {
+        // Game 1: Ann (White) wins by 5. Game 2: Ben (White) wins by 2.
+        // Ann's total margin: +5 - 2 = +3 > 0, so Ann wins the match.
+        assert_eq!(
+            match_points(board(WhiteWins, 5), board(WhiteWins, 2)),
+            [1.0, 0.0]
+        );
+        // Game 1: Ann wins by 1; game 2: Ben wins by 4. Ann: +1 - 4 = -3: Ben wins.
+        assert_eq!(
+            match_points(board(WhiteWins, 1), board(WhiteWins, 4)),
+            [0.0, 1.0]
+        );
+    }
+
+    #[test]
+    fn a_duplicate_match_with_one_win_each_and_equal_margins_is_half_each() {
+        // Each wins their White game by 4: Ann +4 - 4 = 0.
+        assert_eq!(
+            match_points(board(WhiteWins, 4), board(WhiteWins, 4)),
+            [0.5, 0.5]
+        );
+        // Two draws on the board (margins 0) are also half each.
+        assert_eq!(match_points(board(Draw, 0), board(Draw, 0)), [0.5, 0.5]);
+    }
+
+    #[test]
+    fn a_draw_and_a_win_wins_the_match_whatever_the_margins() {
+        // Game 1 drawn; game 2 Ann wins with Black by 1 (White's margin -1): Ann 1 win to 0.
+        assert_eq!(
+            match_points(board(Draw, 0), board(BlackWins, -1)),
+            [1.0, 0.0]
+        );
+        // Games won come before margins: game 1 drawn by agreement (no margin), game 2 Ben
+        // (White) wins by 1; Ann's margin would not matter even if it were larger.
+        assert_eq!(
+            match_points(off_board(Draw), board(WhiteWins, 1)),
+            [0.0, 1.0]
+        );
+        // Game 1 Ben wins with Black by 1 (margin -1); game 2 drawn: Ben's match.
+        assert_eq!(
+            match_points(board(BlackWins, -1), board(Draw, 0)),
+            [0.0, 1.0]
+        );
+    }
+
+    #[test]
+    fn a_game_lost_on_time_counts_nothing_to_the_margin() {
+        // Game 1: Ann (White) wins because Ben's clock ran out: no margin, whatever the board
+        // showed. Game 2: Ben (White) wins on the board by 3. One win each; Ann's margin
+        // is 0 - 3 = -3, so Ben wins the match.
+        assert_eq!(
+            match_points(off_board(WhiteWins), board(WhiteWins, 3)),
+            [0.0, 1.0]
+        );
+        // Both games won off the board: margins 0 and 0, half each.
+        assert_eq!(
+            match_points(off_board(WhiteWins), off_board(WhiteWins)),
+            [0.5, 0.5]
+        );
+    }
+
+    #[test]
+    fn swiss_points_score_single_games_matches_and_byes() {
+        let bye = Pairing {
+            round: 1,
+            white: "a".into(),
+            black: None,
+            games: vec![],
+            duplicate: true,
+        };
+        assert_eq!(swiss_points(&bye), Some([1.0, 0.0]));
+        assert_eq!(points_of("a", &bye), Some(1.0));
+        assert_eq!(
+            swiss_points(&single(1, "a", "b", off_board(BlackWins))),
+            Some([0.0, 1.0])
+        );
+        assert_eq!(
+            swiss_points(&single(1, "a", "b", off_board(Draw))),
+            Some([0.5, 0.5])
+        );
+        assert_eq!(
+            swiss_points(&single(1, "a", "b", off_board(Unfinished))),
+            None
+        );
+        let half_played = Pairing {
+            round: 1,
+            white: "a".into(),
+            black: Some("b".into()),
+            games: vec![board(WhiteWins, 3)],
+            duplicate: true,
+        };
+        assert_eq!(swiss_points(&half_played), None);
+        let played = Pairing {
+            games: vec![board(WhiteWins, 3), board(WhiteWins, 5)],
+            ..half_played
+        };
+        assert_eq!(swiss_points(&played), Some([0.0, 1.0]));
+        assert_eq!(points_of("b", &played), Some(1.0));
+        assert_eq!(points_of("c", &played), None);
+    }
+
+    #[test]
+    fn arena_points_double_after_two_wins_in_a_row_until_a_game_is_not_won() {
+        // Ann's games in order and their worth:
+        //   win 2, win 2 (now on a streak), win 4, draw 2 (streak ends), win 2, win 2,
+        //   win 4, loss 0, win 2  = 20, and she is not on a streak at the end.
+        let results = [
+            WhiteWins, WhiteWins, WhiteWins, Draw, WhiteWins, WhiteWins, WhiteWins, BlackWins,
+            WhiteWins,
+        ];
+        let pairings: Vec<Pairing> = results
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| single(i as u32 + 1, "ann", "ben", off_board(r)))
+            .collect();
+        let refs: Vec<&Pairing> = pairings.iter().collect();
+        assert_eq!(arena_points("ann", &refs), (20.0, false));
+        // After the first three games she is on a streak with 8.
+        assert_eq!(arena_points("ann", &refs[..3]), (8.0, true));
+        // Ben lost seven, drew one, won one: 1 + 2 = 3.
+        assert_eq!(arena_points("ben", &refs), (3.0, false));
+        // An unfinished game counts nothing and does not break the streak.
+        let going = single(10, "ben", "ann", off_board(Unfinished));
+        let mut with = refs[..2].to_vec();
+        with.push(&going);
+        assert_eq!(arena_points("ann", &with), (4.0, true));
+    }
+
+    #[test]
+    fn a_duplicate_arena_match_counts_as_one_game() {
+        let m = Pairing {
+            round: 1,
+            white: "ann".into(),
+            black: Some("ben".into()),
+            games: vec![board(WhiteWins, 2), board(WhiteWins, 1)],
+            duplicate: true,
+        };
+        assert_eq!(arena_points("ann", &[&m]), (2.0, false));
+        assert_eq!(arena_points("ben", &[&m]), (0.0, false));
+    }
+
+    #[test]
+    fn missed_games_are_counted_from_the_last_one_back() {
+        let missed_by = |color| GameOutcome {
+            result: if color == Color::White {
+                BlackWins
+            } else {
+                WhiteWins
+            },
+            margin: None,
+            no_show: Some(color),
+        };
+        let history = vec![
+            single(1, "ann", "ben", missed_by(Color::White)),
+            single(2, "ann", "cat", off_board(Draw)),
+            single(3, "ben", "ann", missed_by(Color::Black)),
+            single(4, "ann", "dan", missed_by(Color::White)),
+        ];
+        assert_eq!(missed_in_a_row("ann", &history), 2);
+        assert_eq!(missed_in_a_row("ann", &history[..3]), 1);
+        assert_eq!(missed_in_a_row("ann", &history[..2]), 0);
+        // Ben missed nothing (his opponent did), Eve never played.
+        assert_eq!(missed_in_a_row("ben", &history), 0);
+        assert_eq!(missed_in_a_row("eve", &history), 0);
+        // A duplicate match counts as two games: Ann, White of the first game, misses both.
+        let both = Pairing {
+            round: 5,
+            white: "ann".into(),
+            black: Some("eve".into()),
+            games: vec![missed_by(Color::White), missed_by(Color::Black)],
+            duplicate: true,
+        };
+        assert_eq!(missed_in_a_row("ann", std::slice::from_ref(&both)), 2);
+        assert_eq!(missed_in_a_row("eve", &[both]), 0);
+        // A game still being played is skipped; a bye breaks nothing.
+        let mut going = history.clone();
+        going.push(Pairing {
+            round: 5,
+            white: "ann".into(),
+            black: None,
+            games: vec![],
+            duplicate: false,
+        });
+        going.push(single(6, "ann", "cat", off_board(Unfinished)));
+        assert_eq!(missed_in_a_row("ann", &going), 2);
+    }
 }

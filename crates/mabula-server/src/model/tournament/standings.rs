@@ -150,3 +150,124 @@ fn rank(lines: &mut [(Standing, i32)]) {
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use mabula::GameResult::{self, BlackWins, Draw, Unfinished, WhiteWins};
+
+    use super::super::GameOutcome;
+    use super::*;
+
+    fn entrants(list: &[(&str, i32)]) -> Vec<Entrant> {
+        list.iter()
+            .map(|&(key, rating)| Entrant {
+                key: key.into(),
+                rating,
+                withdrawn: false,
+            })
+            .collect()
+    }
+
+    fn game(round: u32, white: &str, black: &str, result: GameResult) -> Pairing {
+        Pairing {
+            round,
+            white: white.into(),
+            black: Some(black.into()),
+            games: vec![GameOutcome {
+                result,
+                margin: None,
+                no_show: None,
+            }],
+            duplicate: false,
+        }
+    }
+
+    fn line(s: &Standing) -> (&str, f64, Vec<f64>, u32) {
+        (s.key.as_str(), s.points, s.tiebreaks.clone(), s.rank)
+    }
+
+    #[test]
+    fn buchholz_and_sonneborn_berger_by_hand_with_shared_ranks() {
+        // Four players, two rounds of single games:
+        //   round 1: Ann beats Ben, Cat draws Dan;
+        //   round 2: Ann draws Cat, Ben beats Dan; round 3 is being played (ignored).
+        // Points: Ann 1½, Ben 1, Cat 1, Dan ½.
+        // Buchholz: Ann = Ben 1 + Cat 1 = 2;  Ben = Ann 1½ + Dan ½ = 2;
+        //           Cat = Dan ½ + Ann 1½ = 2; Dan = Cat 1 + Ben 1 = 2.
+        // Sonneborn-Berger: Ann = Ben 1 + ½·Cat 1 = 1½;  Ben = Dan ½ = ½;
+        //           Cat = ½·Dan ½ + ½·Ann 1½ = 1;       Dan = ½·Cat 1 = ½.
+        // Cat is ahead of Ben on Sonneborn-Berger.
+        let field = entrants(&[("ann", 1500), ("ben", 1600), ("cat", 1400), ("dan", 1700)]);
+        let history = vec![
+            game(1, "ann", "ben", WhiteWins),
+            game(1, "cat", "dan", Draw),
+            game(2, "cat", "ann", Draw),
+            game(2, "dan", "ben", BlackWins),
+            game(3, "ann", "dan", Unfinished),
+        ];
+        let table = swiss(&field, &history);
+        let got: Vec<_> = table.iter().map(line).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("ann", 1.5, vec![2.0, 1.5], 1),
+                ("cat", 1.0, vec![2.0, 1.0], 2),
+                ("ben", 1.0, vec![2.0, 0.5], 3),
+                ("dan", 0.5, vec![2.0, 0.5], 4),
+            ]
+        );
+        assert!(table.iter().all(|s| s.played == 2));
+
+        // Exact ties share a rank; the order among them is by rating, then key.
+        let field = entrants(&[("ann", 1500), ("ben", 1600), ("cat", 1600), ("dan", 1400)]);
+        let history = vec![game(1, "ann", "ben", Draw), game(1, "cat", "dan", Draw)];
+        let got: Vec<_> = swiss(&field, &history)
+            .iter()
+            .map(|s| (s.key.clone(), s.rank))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("ben".to_owned(), 1),
+                ("cat".to_owned(), 1),
+                ("ann".to_owned(), 1),
+                ("dan".to_owned(), 1)
+            ]
+        );
+    }
+
+    #[test]
+    fn arena_standings_count_streaks_and_rank_equal_points_by_performance() {
+        // Ann beats Ben, Cat and Dan in a row: 2 + 2 + 4 = 8, on a streak.
+        // Ben beats Cat (2), loses to Ann: 2. Cat beats Dan (2), loses to Ann and Ben: 2.
+        // Dan lost both: 0.
+        // Performance (opponent's rating ± 500), averaged over the games:
+        //   Ben: (Ann 1800 - 500 + Cat 1400 + 500) / 2 = 1600
+        //   Cat: (Ben 1600 - 500 + Dan 1200 + 500 + Ann 1800 - 500) / 3 = 1366.67
+        // so Ben ranks above Cat with equal points.
+        let field = entrants(&[("ann", 1800), ("ben", 1600), ("cat", 1400), ("dan", 1200)]);
+        let history = vec![
+            game(1, "ann", "ben", WhiteWins),
+            game(2, "ben", "cat", WhiteWins),
+            game(2, "cat", "dan", WhiteWins),
+            game(3, "cat", "ann", BlackWins),
+            game(4, "ann", "dan", WhiteWins),
+        ];
+        let table = arena(&field, &history);
+        let keys: Vec<(&str, f64, bool, u32, u32)> = table
+            .iter()
+            .map(|s| (s.key.as_str(), s.points, s.streak, s.played, s.rank))
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                ("ann", 8.0, true, 3, 1),
+                ("ben", 2.0, false, 2, 2),
+                ("cat", 2.0, false, 3, 3),
+                ("dan", 0.0, false, 2, 4),
+            ]
+        );
+        assert_eq!(table[1].tiebreaks, vec![1600.0]);
+        assert!((table[2].tiebreaks[0] - 4100.0 / 3.0).abs() < 1e-9);
+    }
+}
