@@ -161,9 +161,7 @@ impl ErrorCode {
             TokenMissing | NotLoggedIn | LoginFailed => 401,
             TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
             | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator
-            | TournamentPassword | RatingTooLow | NotTournamentCreator => {
-                403
-            }
+            | TournamentPassword | RatingTooLow | NotTournamentCreator => 403,
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
             | ReportNotFound | TournamentNotFound => 404,
             MethodNotAllowed => 405,

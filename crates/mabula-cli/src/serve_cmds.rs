@@ -77,6 +77,15 @@ pub enum Command {
         /// several. Without it the header is ignored.
         #[arg(long = "trusted-proxy", value_name = "ADDR")]
         trusted_proxies: Vec<std::net::IpAddr>,
+        /// A tournament the site makes every day, made once however many instances run:
+        /// `HH:MM FORMAT MINUTES+SECONDS LENGTH` in UTC, LENGTH being a Swiss tournament's
+        /// rounds or an arena's minutes, e.g. "18:00 arena 3+2 60"; repeat for several.
+        #[arg(long = "daily-tournament", value_name = "SPEC")]
+        daily_tournaments: Vec<String>,
+        /// A tournament the site makes every week: `DAY HH:MM FORMAT MINUTES+SECONDS LENGTH`
+        /// in UTC, e.g. "sunday 17:00 swiss 5+3 5"; repeat for several.
+        #[arg(long = "weekly-tournament", value_name = "SPEC")]
+        weekly_tournaments: Vec<String>,
         /// How the logs on stderr are written: `text` for people, `json` (one object a line)
         /// for a log collector.
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -168,6 +177,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             max_header_bytes,
             signups_per_address_hour,
             trusted_proxies,
+            daily_tournaments,
+            weekly_tournaments,
             log_format,
         } => {
             init_logs(log_format);
@@ -192,6 +203,19 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.max_header_bytes = max_header_bytes;
             config.services.signups_per_address_hour = signups_per_address_hour;
             config.trusted_proxies = trusted_proxies;
+            for (specs, weekly) in [(daily_tournaments, false), (weekly_tournaments, true)] {
+                for spec in specs {
+                    let schedule =
+                        mabula_server::services::tournaments::Schedule::parse(&spec, weekly)
+                            .map_err(|e| {
+                                anyhow::anyhow!(
+                                    "--{}-tournament {spec:?}: {e}",
+                                    if weekly { "weekly" } else { "daily" }
+                                )
+                            })?;
+                    config.services.tournament_schedules.push(schedule);
+                }
+            }
             runtime.block_on(async move {
                 check_postgres(&config.database).await?;
                 let listener = tokio::net::TcpListener::bind(&bind)

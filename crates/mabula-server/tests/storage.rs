@@ -76,6 +76,7 @@ fn sample_game(id: &str) -> StoredGame {
             },
             1000,
         )),
+        tournament: None,
     }
 }
 

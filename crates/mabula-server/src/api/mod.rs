@@ -16,8 +16,8 @@ pub mod image;
 pub mod limits;
 pub mod lobby;
 pub mod moderation;
-pub mod tournaments;
 pub mod players;
+pub mod tournaments;
 pub mod ws;
 
 use crate::analysis::Analyst;

@@ -78,6 +78,8 @@ pub struct Config {
     /// Accounts that one client address may make in an hour (0: no limit): each costs a
     /// password hash, and each pair of accounts can farm ratings.
     pub signups_per_address_hour: u32,
+    /// The tournaments the site makes by itself (`--daily-tournament`, `--weekly-tournament`).
+    pub tournament_schedules: Vec<tournaments::Schedule>,
 }
 
 impl Default for Config {
@@ -92,6 +94,7 @@ impl Default for Config {
             analysis_time: Duration::from_millis(1500),
             instance_timeout: Duration::from_secs(5),
             signups_per_address_hour: accounts::SIGNUPS_PER_ADDRESS_HOUR,
+            tournament_schedules: Vec::new(),
         }
     }
 }
@@ -148,6 +151,7 @@ impl Services {
         }
         let analyst = Arc::new(analyst);
         let signups_per_address_hour = config.signups_per_address_hour;
+        let schedules = config.tournament_schedules.clone();
         let games = Games::new(
             store.clone(),
             engine.clone(),
@@ -162,6 +166,7 @@ impl Services {
                 games.clone(),
                 cluster.clone(),
                 analyst.clone(),
+                schedules,
             )),
             chat: Arc::new(chat::Chat::new(
                 store.clone(),

@@ -58,6 +58,10 @@ pub struct Tournaments {
     games: Arc<Games>,
     cluster: Arc<Cluster>,
     analyst: Arc<Analyst>,
+    /// The tournaments the site makes by itself.
+    schedules: Vec<Schedule>,
+    /// The schedule keys known to be stored (so the sweep does not insert them every second).
+    scheduled: Mutex<HashSet<String>>,
     /// The tournaments this instance is advancing now: a second call for one of them returns
     /// at once (the first sees what the second would; other instances are kept out by the
     /// stored version, not by this).
@@ -82,7 +86,8 @@ fn closed(message: impl Into<String>) -> ApiError {
 /// The seed of the deal of pairing (`round`, `board`) of a tournament whose seed is `seed`
 /// (splitmix64 of the three): the same on every instance.
 pub fn deal_seed(seed: u64, round: u32, board: u32) -> u64 {
-    let mut z = seed ^ (u64::from(round) << 32 | u64::from(board)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut z =
+        seed ^ (u64::from(round) << 32 | u64::from(board)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
@@ -224,8 +229,8 @@ pub fn check_request(req: &CreateTournament, now: i64) -> Result<TournamentRow, 
     if name.chars().any(char::is_control) {
         return Err(invalid("a tournament's name is one line of plain text"));
     }
-    let format = Format::parse(&req.format)
-        .ok_or_else(|| invalid("the format is `swiss` or `arena`"))?;
+    let format =
+        Format::parse(&req.format).ok_or_else(|| invalid("the format is `swiss` or `arena`"))?;
     let scoring: Scoring = req
         .scoring
         .parse()
@@ -351,12 +356,15 @@ impl Tournaments {
         games: Arc<Games>,
         cluster: Arc<Cluster>,
         analyst: Arc<Analyst>,
+        schedules: Vec<Schedule>,
     ) -> Tournaments {
         Tournaments {
             store,
             games,
             cluster,
             analyst,
+            schedules,
+            scheduled: Mutex::new(HashSet::new()),
             busy: Mutex::new(HashSet::new()),
         }
     }
@@ -380,6 +388,7 @@ impl Tournaments {
 
     /// Advances every tournament that is due (every instance runs this each second).
     pub async fn sweep(&self) -> Result<(), ApiError> {
+        self.make_scheduled().await?;
         for id in self.store.db().due_tournaments(now_ms()).await? {
             self.advance(&id).await?;
         }
@@ -388,7 +397,8 @@ impl Tournaments {
 
     /// Tells this instance's listeners (SQLite; PostgreSQL's notice reaches every instance).
     fn changed(&self, id: &str) {
-        self.cluster.deliver([Notice::Tournament { id: id.to_string() }]);
+        self.cluster
+            .deliver([Notice::Tournament { id: id.to_string() }]);
     }
 
     async fn load(&self, id: &str) -> Result<Option<Loaded>, ApiError> {
@@ -607,6 +617,31 @@ impl Tournaments {
         Ok(TournamentCreated { id: row.id })
     }
 
+    /// Makes the next occurrence of each schedule, if no instance has yet.
+    async fn make_scheduled(&self) -> Result<(), ApiError> {
+        let now = now_ms();
+        for s in &self.schedules {
+            let row = s.row(s.next_after(now))?;
+            let key = row.schedule_key.clone().unwrap_or_default();
+            if self
+                .scheduled
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(&key)
+            {
+                continue;
+            }
+            if self.create_scheduled(row).await? {
+                tracing::info!("scheduled tournament made: {key}");
+            }
+            self.scheduled
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key);
+        }
+        Ok(())
+    }
+
     /// Stores the site's own tournament `row` (a schedule's occurrence) unless that occurrence
     /// is there already: whether this call made it.
     pub async fn create_scheduled(&self, mut row: TournamentRow) -> Result<bool, ApiError> {
@@ -623,8 +658,7 @@ impl Tournaments {
     /// The tournaments: upcoming, running, recently finished.
     pub async fn list(&self) -> Result<TournamentList, ApiError> {
         let db = self.store.db();
-        let summaries =
-            |rows: Vec<TournamentRow>| rows.iter().map(summary_of).collect::<Vec<_>>();
+        let summaries = |rows: Vec<TournamentRow>| rows.iter().map(summary_of).collect::<Vec<_>>();
         Ok(TournamentList {
             upcoming: summaries(db.tournaments("created", 50).await?),
             running: summaries(db.tournaments("running", 50).await?),
@@ -850,7 +884,10 @@ fn decide(l: &Loaded, now: i64) -> TournamentChange {
                 since.insert(&e.account, e.joined_at);
             }
             for p in &l.pairings {
-                for k in [Some(p.white.as_str()), p.black.as_deref()].into_iter().flatten() {
+                for k in [Some(p.white.as_str()), p.black.as_deref()]
+                    .into_iter()
+                    .flatten()
+                {
                     since.insert(k, p.created_at);
                 }
             }
@@ -858,7 +895,12 @@ fn decide(l: &Loaded, now: i64) -> TournamentChange {
                 .iter()
                 .filter(|e| !e.withdrawn && !busy.contains(e.key.as_str()))
                 .collect();
-            waiting.sort_by_key(|e| (since.get(e.key.as_str()).copied().unwrap_or(0), e.key.clone()));
+            waiting.sort_by_key(|e| {
+                (
+                    since.get(e.key.as_str()).copied().unwrap_or(0),
+                    e.key.clone(),
+                )
+            });
             let waiting: Vec<String> = waiting.into_iter().map(|e| e.key.clone()).collect();
             if waiting.len() >= 2 {
                 let pairs = arena::pair_waiting(&waiting, &entrants, &pairings);
@@ -903,7 +945,11 @@ fn view_of(l: &Loaded) -> TournamentView {
     let t = &l.t;
     let names: HashMap<&str, &EntrantRow> =
         l.entrants.iter().map(|e| (e.account.as_str(), e)).collect();
-    let name = |k: &str| names.get(k).map_or_else(|| k.to_string(), |e| e.name.clone());
+    let name = |k: &str| {
+        names
+            .get(k)
+            .map_or_else(|| k.to_string(), |e| e.name.clone())
+    };
     let standings = l
         .standings()
         .into_iter()
@@ -974,9 +1020,180 @@ fn view_of(l: &Loaded) -> TournamentView {
     }
 }
 
+/// How often a schedule makes a tournament.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Every {
+    /// Every day.
+    Day,
+    /// Every week, on this day (0: Monday … 6: Sunday).
+    Week(u32),
+}
+
+/// A tournament the site makes by itself (`mabula serve --daily-tournament` and
+/// `--weekly-tournament`): `[DAY] HH:MM FORMAT MINUTES+SECONDS LENGTH`, in UTC, LENGTH being
+/// the rounds of a Swiss tournament or the minutes of an arena; for example `18:00 arena 3+2
+/// 60` or `sunday 17:00 swiss 5+3 5`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// Daily or weekly.
+    pub every: Every,
+    /// Minutes after midnight (UTC).
+    pub minute: u32,
+    /// What it makes (its `starts_at` set for each occurrence).
+    pub request: CreateTournament,
+    /// The spec as written (part of each occurrence's key).
+    pub spec: String,
+}
+
+const DAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+const DAY_MS: i64 = 86_400_000;
+
+impl Schedule {
+    /// Reads a daily (`weekly` false) or weekly spec; the error says what is wrong.
+    pub fn parse(spec: &str, weekly: bool) -> Result<Schedule, String> {
+        let words: Vec<&str> = spec.split_whitespace().collect();
+        let (every, rest) = if weekly {
+            let Some((day, rest)) = words.split_first() else {
+                return Err("a weekly tournament starts with a day, such as `sunday`".into());
+            };
+            let d = DAYS
+                .iter()
+                .position(|d| d.eq_ignore_ascii_case(day) || d[..3].eq_ignore_ascii_case(day))
+                .ok_or_else(|| format!("`{day}` is not a day of the week"))?;
+            (Every::Week(d as u32), rest)
+        } else {
+            (Every::Day, &words[..])
+        };
+        let [time, format, clock, length] = rest else {
+            return Err(format!(
+                "expected `{}HH:MM FORMAT MINUTES+SECONDS LENGTH`, such as `{}`",
+                if weekly { "DAY " } else { "" },
+                if weekly {
+                    "sunday 17:00 swiss 5+3 5"
+                } else {
+                    "18:00 arena 3+2 60"
+                }
+            ));
+        };
+        let (h, m) = time
+            .split_once(':')
+            .and_then(|(h, m)| Some((h.parse::<u32>().ok()?, m.parse::<u32>().ok()?)))
+            .filter(|&(h, m)| h < 24 && m < 60)
+            .ok_or_else(|| format!("`{time}` is not a time HH:MM (UTC)"))?;
+        let (minutes, increment) = clock
+            .split_once('+')
+            .and_then(|(a, b)| Some((a.parse::<u32>().ok()?, b.parse::<u32>().ok()?)))
+            .ok_or_else(|| format!("`{clock}` is not a clock MINUTES+SECONDS such as 3+2"))?;
+        let length: u32 = length
+            .parse()
+            .map_err(|_| format!("`{length}` is not a number of rounds or minutes"))?;
+        let format = Format::parse(format).ok_or("the format is `swiss` or `arena`")?;
+        let label = format!("{minutes}+{increment}");
+        let request = CreateTournament {
+            name: match (every, format) {
+                (Every::Day, Format::Swiss) => format!("Daily Swiss {label}"),
+                (Every::Day, Format::Arena) => format!("Daily arena {label}"),
+                (Every::Week(_), Format::Swiss) => format!("Weekly Swiss {label}"),
+                (Every::Week(_), Format::Arena) => format!("Weekly arena {label}"),
+            },
+            format: format.name().to_string(),
+            scoring: "largest".to_string(),
+            clock: ClockRequest {
+                initial_s: minutes * 60,
+                increment_s: increment,
+            },
+            rounds: (format == Format::Swiss).then_some(length),
+            minutes: (format == Format::Arena).then_some(length),
+            duplicate: None,
+            sequential: None,
+            rated: true,
+            starts_at: 0,
+            min_rating: None,
+            password: None,
+        };
+        let schedule = Schedule {
+            every,
+            minute: h * 60 + m,
+            request,
+            spec: words.join(" "),
+        };
+        // The settings are checked as a creation's are.
+        let at = schedule.next_after(0);
+        schedule.row(at).map_err(|e| e.message)?;
+        Ok(schedule)
+    }
+
+    /// The first occurrence that starts more than a minute after `now` (ms).
+    pub fn next_after(&self, now: i64) -> i64 {
+        let earliest = now + START_AHEAD_MS.start();
+        let mut day = earliest.div_euclid(DAY_MS);
+        loop {
+            let at = day * DAY_MS + i64::from(self.minute) * 60_000;
+            // 1970-01-01 was a Thursday (3, counting Monday as 0).
+            let weekday = (day + 3).rem_euclid(7) as u32;
+            let on_day = match self.every {
+                Every::Day => true,
+                Every::Week(d) => d == weekday,
+            };
+            if on_day && at >= earliest {
+                return at;
+            }
+            day += 1;
+        }
+    }
+
+    /// The stored tournament of the occurrence at `at`, with its schedule key.
+    pub fn row(&self, at: i64) -> Result<TournamentRow, ApiError> {
+        let mut req = self.request.clone();
+        req.starts_at = at;
+        let mut row = check_request(&req, at - START_AHEAD_MS.start())?;
+        row.created_at = now_ms();
+        row.seed = rand::random::<u64>();
+        let kind = match self.every {
+            Every::Day => "daily",
+            Every::Week(_) => "weekly",
+        };
+        row.schedule_key = Some(format!("{kind} {} @{at}", self.spec));
+        Ok(row)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn schedules_read_their_spec_and_find_the_next_occurrence() {
+        let d = Schedule::parse("18:00 arena 3+2 60", false).expect("a daily spec");
+        assert_eq!(d.request.minutes, Some(60));
+        assert_eq!(d.request.clock.initial_s, 180);
+        // 2026-01-01 (a Thursday) at noon: today at 18:00.
+        let noon = 1_767_225_600_000 + 12 * 3_600_000;
+        assert_eq!(d.next_after(noon), 1_767_225_600_000 + 18 * 3_600_000);
+        let w = Schedule::parse("sunday 17:00 swiss 5+3 5", true).expect("a weekly spec");
+        assert_eq!(w.request.rounds, Some(5));
+        // The Sunday after: 2026-01-04.
+        assert_eq!(
+            w.next_after(noon),
+            1_767_225_600_000 + 3 * DAY_MS + 17 * 3_600_000
+        );
+        assert!(Schedule::parse("25:00 arena 3+2 60", false).is_err());
+        assert!(
+            Schedule::parse("18:00 arena 3+2 5", false).is_err(),
+            "an arena of 5 minutes"
+        );
+        assert!(Schedule::parse("funday 17:00 swiss 5+3 5", true).is_err());
+        assert!(Schedule::parse("18:00 knockout 3+2 5", false).is_err());
+    }
 
     #[test]
     fn deal_seeds_differ_by_round_and_board_and_are_stable() {
