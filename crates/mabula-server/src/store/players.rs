@@ -675,7 +675,11 @@ impl Db {
                  WHERE account = $1 AND scoring = $2 AND speed = $3"
             };
             let mut before = [Rating::default(); 2];
-            for (i, key) in [&white, &black].into_iter().enumerate() {
+            // Rows are locked in the order of their keys, so that two games of the same two
+            // accounts rated at once (with the colours the other way round) do not deadlock.
+            let mut order = [(0, &white), (1, &black)];
+            order.sort_by_key(|&(_, key)| key);
+            for (i, key) in order {
                 if let Some(r) = sqlx::query(read)
                     .bind(key)
                     .bind(&scoring)
@@ -702,7 +706,7 @@ impl Db {
                 let (b, w) = system.rate_game(&before[1], &before[0], 1.0 - white_score);
                 [w, b]
             };
-            for (i, key) in [&white, &black].into_iter().enumerate() {
+            for (i, key) in order {
                 let r = after[i];
                 sqlx::query(
                     "INSERT INTO ratings (account, scoring, speed, rating, deviation, volatility, \
