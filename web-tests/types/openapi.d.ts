@@ -3789,7 +3789,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description No CSRF token, or a wrong one (`csrf_failed`) */
+                /** @description No CSRF token, or a wrong one (`csrf_failed`); the player challenged blocks you (`blocked`) or is closed (`account_closed`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
