@@ -1170,6 +1170,7 @@ impl Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::tournaments::PairedGame;
 
     #[test]
     fn schedules_read_their_spec_and_find_the_next_occurrence() {
@@ -1211,6 +1212,98 @@ mod tests {
         assert_eq!(a, auth::tournament_game_id("t1", 1, 1, 0));
         assert_ne!(a, auth::tournament_game_id("t1", 1, 1, 1));
         assert_ne!(a, auth::tournament_game_id("t2", 1, 1, 0));
+    }
+
+    /// An arena of `keys` that started at 0 and lasts 10 minutes, with `pairings`: `(white,
+    /// black, result)`, `*` while the game is played.
+    fn arena(keys: &[&str], pairings: &[(&str, &str, &str)]) -> Loaded {
+        let mut req = request();
+        req.format = "arena".into();
+        req.rounds = None;
+        req.minutes = Some(10);
+        let mut t = check_request(&req, 0).expect("an arena");
+        t.starts_at = 0;
+        t.status = "running".into();
+        let entrants = keys
+            .iter()
+            .map(|k| EntrantRow {
+                account: k.to_string(),
+                name: k.to_string(),
+                rating: 1500,
+                joined_at: 0,
+                withdrawn: false,
+            })
+            .collect();
+        let pairings = pairings
+            .iter()
+            .enumerate()
+            .map(|(i, &(w, b, result))| {
+                let over = result != "*";
+                PairingRow {
+                    round: 1,
+                    board: i as u32 + 1,
+                    white: w.into(),
+                    black: Some(b.into()),
+                    game_ids: [Some(format!("g{i}")), None],
+                    games: [
+                        Some(PairedGame {
+                            result: result.into(),
+                            finished: over,
+                        }),
+                        None,
+                    ],
+                    outcomes: [
+                        OutcomeRow {
+                            result: over.then(|| result.to_string()),
+                            margin: None,
+                            no_show: None,
+                        },
+                        OutcomeRow::default(),
+                    ],
+                    created_at: 1_000,
+                }
+            })
+            .collect();
+        Loaded {
+            t,
+            entrants,
+            pairings,
+        }
+    }
+
+    #[test]
+    fn an_arena_pairs_the_free_players_until_its_end_and_finishes_when_its_last_game_is_over() {
+        let minute = 60_000;
+        // Before the end: ann and ben are free (their game is over) and paired again; cid and
+        // dan still play.
+        let l = arena(
+            &["ann", "ben", "cid", "dan"],
+            &[("ann", "ben", "1-0"), ("cid", "dan", "*")],
+        );
+        let change = decide(&l, 5 * minute);
+        assert_eq!(change.status, None);
+        let pairs: Vec<(&str, Option<&str>)> = change
+            .pairings
+            .iter()
+            .map(|p| (p.white.as_str(), p.black.as_deref()))
+            .collect();
+        assert_eq!(pairs, [("ben", Some("ann"))], "colours balanced");
+        // After the end: no new pairing, and no end while a game goes on.
+        assert!(decide(&l, 10 * minute).is_empty());
+        // Its last game over: finished, won by the player with the most points (a tie of
+        // points is broken by performance, then rating and key).
+        let l = arena(
+            &["ann", "ben", "cid", "dan"],
+            &[("ann", "ben", "1-0"), ("cid", "dan", "0-1")],
+        );
+        let change = decide(&l, 10 * minute + 1);
+        assert_eq!(change.status, Some("finished"));
+        assert!(change.pairings.is_empty());
+        assert!(
+            ["ann", "dan"].contains(&change.winner.as_deref().unwrap_or("")),
+            "{:?}",
+            change.winner
+        );
     }
 
     fn request() -> CreateTournament {
