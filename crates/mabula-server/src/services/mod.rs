@@ -3,10 +3,10 @@
 //! [`Services::start`] declares their timed jobs.
 //!
 //! ```text
-//! accounts  players  lobby  follows  clocks  ratings   who uses whom (never upwards)
-//!     \        |       |          \      /
-//!      \       |       |        (game events)
-//!       `------+-------+----------- games
+//! accounts  players  lobby  chat  clocks  ratings  tournaments   who uses whom (never upwards)
+//!     \        |       |      |       \      |      /
+//!      \       |       |      |        (game events)
+//!       `------+-------+------+--------- games
 //!                                     |
 //!                                  cluster          this instance among the others
 //!                                     |
