@@ -12,6 +12,11 @@ use crate::solver::{SolveMode, Solver};
 use mabula::{Bitboard, Color, Move, Position, Scoring};
 use std::fmt;
 
+/// The shipped puzzles, one line each ([`Puzzle::line`]): `data/puzzles.tsv`, made by
+/// `mabula puzzles generate --games 2000 --level 3 --seed 1 --threads 1` (self-play at level 3,
+/// both scoring modes), stopped after its 5,001st puzzle.
+pub const SHIPPED: &str = include_str!("../data/puzzles.tsv");
+
 /// Puzzles are looked for at most this many marbles from the end: the exact value of every
 /// move of a position takes the solver well under a second there.
 pub const MAX_EDGES: u32 = 12;

@@ -112,3 +112,30 @@ fn broken_lines_of_the_file_are_refused() {
     assert_eq!(puzzle::verify(&mut solver, &wrong, &limits), Some(false));
     assert_ne!(other, Move::PASS);
 }
+
+#[test]
+fn the_shipped_puzzles_read_back_and_a_sample_is_proven_again() {
+    let puzzles: Vec<Puzzle> = puzzle::SHIPPED
+        .lines()
+        .map(|l| Puzzle::line(l).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    assert!(puzzles.len() >= 3000, "{} puzzles", puzzles.len());
+    for scoring in [Scoring::Largest, Scoring::Product] {
+        assert!(puzzles.iter().filter(|p| p.scoring == scoring).count() >= 1000);
+    }
+    // `mabula puzzles check` proves them all (a few minutes); here every 97th.
+    let limits = Limits::none();
+    let mut solvers = [
+        Solver::new(Scoring::Largest, 16),
+        Solver::new(Scoring::Product, 16),
+    ];
+    for p in puzzles.iter().step_by(97) {
+        let solver = &mut solvers[usize::from(p.scoring == Scoring::Product)];
+        assert_eq!(
+            puzzle::verify(solver, p, &limits),
+            Some(true),
+            "{}",
+            p.to_line()
+        );
+    }
+}
