@@ -113,3 +113,26 @@ test('percentages are not written into the strings: the page formats them for th
     }
   }
 });
+
+/** The rules page's text of a language (`js/rules/{code}.js`, loaded only by the rules page). */
+async function loadRules(code) {
+  const text = readFileSync(new URL(`../rules/${code}.js`, DIR), 'utf8');
+  const url = `data:text/javascript;base64,${Buffer.from(text).toString('base64')}`;
+  return { text, table: (await import(url)).default };
+}
+
+const rulesTexts = Object.fromEntries(await Promise.all(CODES.map(async (c) => [c, await loadRules(c)])));
+
+/** The shape of a rules text: its sections' ids and the kind of each block of their bodies. */
+function shape(r) {
+  const kind = (b) => (typeof b === 'string' ? 'p' : Object.keys(b).sort().join('+'));
+  return [...r.rules.sections, r.tournaments].map((s) => `${s.id}: ${s.body.map(kind).join(' ')}`);
+}
+
+test('the rules page has the same sections, paragraphs and figures in every language', () => {
+  for (const code of CODES) {
+    assert.deepEqual(Object.keys(rulesTexts[code].table).sort(), ['rules', 'tournaments'], code);
+    assert.deepEqual(shape(rulesTexts[code].table), shape(rulesTexts.en.table), code);
+  }
+  assert.doesNotMatch(rulesTexts.de.text, /Engine/, 'German calls the opponent "Computer"');
+});

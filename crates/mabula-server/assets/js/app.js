@@ -210,13 +210,13 @@ loadSession().then(() => {
 
 // The service worker keeps the page and its files, so the rules and finished games' replays open
 // without a network. Once the page has settled, it is told every file of this version (the
-// import map names them; of the languages, only the one in use), to keep them.
+// import map names them; of the languages and the rules' texts, only those in use), to keep them.
 function keepOffline() {
   navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
     setTimeout(() => {
       const map = JSON.parse(document.querySelector('script[type="importmap"]')?.textContent || '{"imports":{}}');
       const keep = Object.entries(map.imports)
-        .filter(([path]) => !path.startsWith('/js/lang/') || path === `/js/lang/${lang()}.js`)
+        .filter(([path]) => !/^\/js\/(lang|rules)\//.test(path) || path === `/js/lang/${lang()}.js` || path === `/js/rules/${lang()}.js`)
         .map(([, url]) => url);
       for (const link of /** @type {NodeListOf<HTMLLinkElement>} */ (document.querySelectorAll('link[href*="?v="]'))) keep.push(link.href);
       reg.active?.postMessage({ keep });

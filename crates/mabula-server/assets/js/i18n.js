@@ -90,11 +90,6 @@ export function t(key, params = {}) {
   });
 }
 
-/** Long-form content (the rules page) of the current language. */
-export function content(key) {
-  return strings[key];
-}
-
 /** "3 minutes ago" in the current language. */
 export function timeAgo(ms) {
   const seconds = Math.round((ms - Date.now()) / 1000);

@@ -1,8 +1,8 @@
-// "How to play": the rules in the reader's language (the text lives in the language files under
-// `rules`), illustrated with board diagrams drawn by the same board as the game.
+// "How to play": the rules in the reader's language (the text lives in `js/rules/{lang}.js`,
+// loaded only here), illustrated with board diagrams drawn by the same board as the game.
 
 import { h, clear } from '../dom.js';
-import { content } from '../i18n.js';
+import { lang } from '../i18n.js';
 import { miniBoard } from '../board.js';
 import { parsePosition, toPositionString, groupsOf } from '../position.js';
 
@@ -68,12 +68,22 @@ const DIAGRAMS = {
   scoring: { position: END, groups: true },
 };
 
+/** The rules' text in the current language: `{ rules, tournaments }`. */
+async function texts() {
+  return (await import(`../rules/${lang()}.js`)).default;
+}
+
 export function mount(main) {
-  function render() {
+  // Each render's number: a render whose text comes after a newer one's, or after the page was
+  // left, draws nothing.
+  let shown = 0;
+  async function render() {
+    if (shown < 0) return;
+    const ticket = ++shown;
+    const { rules: c, tournaments } = await texts();
+    if (ticket !== shown) return;
     clear(main);
-    const c = content('rules');
-    // The tournaments section (`/rules#tournaments`) lives in its own block of the language files.
-    const sections = [...c.sections, content('rules.tournaments')].filter(Boolean);
+    const sections = [...c.sections, tournaments];
     document.title = `${c.title} · Mabula`;
     const article = h('article', { class: 'rules' },
       h('h1', {}, c.title),
@@ -96,7 +106,7 @@ export function mount(main) {
   }
 
   render();
-  return { onLang: render };
+  return { onLang: render, unmount: () => { shown = -1; } };
 }
 
 /** `code` spans between backticks, the rest as text. */
