@@ -202,12 +202,6 @@ impl Puzzle {
     }
 }
 
-/// The exact result (-1, 0, 1) of each legal move of `pos` for its side to move, or `None` when
-/// the limits ran out.
-fn move_results(solver: &mut Solver, pos: &Position, limits: &Limits) -> Option<Vec<(Move, i32)>> {
-    solver.solve_moves(pos, SolveMode::Result, limits)
-}
-
 /// The only move of `pos` that keeps the best result its side can reach, with that result,
 /// when there is exactly one such move among at least two pushes and the result is a draw or a
 /// win. `Err(())` when the solver ran out of its limits.
@@ -219,7 +213,9 @@ fn only_move(
     if pos.count_pushes() < 2 {
         return Ok(None);
     }
-    let values = move_results(solver, pos, limits).ok_or(())?;
+    let values = solver
+        .solve_moves(pos, SolveMode::Result, limits)
+        .ok_or(())?;
     let best = values.first().map_or(-1, |&(_, v)| v);
     let keeping: Vec<Move> = values
         .iter()
