@@ -132,6 +132,19 @@ pub enum ErrorCode {
     ReportNotFound,
     /// The report is not valid (oneself, a text too long, a chat line of another game).
     InvalidReport,
+    // Tokens and bots (issue 38).
+    /// The new token's description or scopes break the rules.
+    InvalidToken,
+    /// The account has 20 live tokens already: revoke one first.
+    TooManyTokens,
+    /// A personal token cannot do this: a page for the session cookie only, or outside its scopes.
+    TokenNotAllowed,
+    /// Only a bot account can do this (its token has `bot:play` but the account is no bot yet).
+    NotABot,
+    /// A bot plays only through the bot API, and not against a seek that refuses bots.
+    BotNotAllowed,
+    /// The account has played games: it cannot become a bot.
+    AccountHasGames,
 }
 
 impl ErrorCode {
@@ -142,7 +155,8 @@ impl ErrorCode {
             MalformedJson | BadRequest | BadNotation => 400,
             TokenMissing | NotLoggedIn | LoginFailed => 401,
             TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
-            | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator => {
+            | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator
+            | TokenNotAllowed | NotABot | BotNotAllowed => {
                 403
             }
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
@@ -151,11 +165,11 @@ impl ErrorCode {
             NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
             | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
             | ClaimNotAllowed | DrawNotAllowed | DrawOfferPending | DrawOfferTooSoon
-            | NoDrawOffer | AbortTooLate => 409,
+            | NoDrawOffer | AbortTooLate | TooManyTokens | AccountHasGames => 409,
             PayloadTooLarge => 413,
             UnsupportedMediaType => 415,
             IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount
-            | ChatEmpty | ChatTooLong | ChatInvalid | InvalidReport => 422,
+            | ChatEmpty | ChatTooLong | ChatInvalid | InvalidReport | InvalidToken => 422,
             RateLimited | TooManyConnections => 429,
             UriTooLong => 414,
             HeadersTooLarge => 431,

@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod analysis;
 pub mod assets;
+pub mod bots;
 pub mod chat;
 pub mod docs;
 pub mod follows;
@@ -73,6 +74,8 @@ pub struct Handles {
     pub chat: Arc<crate::services::chat::Chat>,
     /// Blocks, reports and moderation.
     pub moderation: Arc<crate::services::moderation::Moderation>,
+    /// Personal API tokens and bot accounts.
+    pub tokens: Arc<crate::services::tokens::Tokens>,
     /// The store (readiness, metrics).
     pub store: Arc<Store>,
     /// The engine pool (metrics).
@@ -101,6 +104,7 @@ impl AppState {
             analyst: services.analyst.clone(),
             chat: services.chat.clone(),
             moderation: services.moderation.clone(),
+            tokens: services.tokens.clone(),
             store: services.store.clone(),
             engine: services.engine.clone(),
             shutdown,
@@ -127,6 +131,7 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .merge(ws::router())
         .merge(chat::router())
         .merge(moderation::router())
+        .merge(bots::router())
         .merge(docs::router())
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)

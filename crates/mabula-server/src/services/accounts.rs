@@ -420,6 +420,8 @@ impl Accounts {
                 key,
                 name,
                 csrf,
+                bot: false,
+                grant: None,
             },
         })
     }
@@ -529,6 +531,8 @@ impl Accounts {
             key: s.key,
             name: s.name,
             csrf: s.csrf,
+            bot: s.bot,
+            grant: None,
         }))
     }
 

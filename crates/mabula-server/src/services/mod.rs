@@ -28,6 +28,7 @@
 //! - [`chat`]: a game's chat, two rooms, its lines sent to the game's sockets on every
 //!   instance (issue 36).
 //! - [`moderation`]: blocks, reports, and the moderators' queue, mutes and closed accounts.
+//! - [`tokens`]: personal API tokens and bot accounts (issue 38).
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!
 //! A new feature is one more service beside these, built in [`Services::new`] from the handles
@@ -43,6 +44,7 @@ pub mod lobby;
 pub mod moderation;
 pub mod players;
 pub mod ratings;
+pub mod tokens;
 
 pub use crate::model::now_ms;
 pub use games::{GameEvent, GameHandle, Games, Slot};
@@ -122,6 +124,8 @@ pub struct Services {
     pub chat: Arc<chat::Chat>,
     /// Blocks, reports and moderation.
     pub moderation: Arc<moderation::Moderation>,
+    /// Personal API tokens and bot accounts (issue 38).
+    pub tokens: Arc<tokens::Tokens>,
 }
 
 impl Services {
@@ -152,6 +156,7 @@ impl Services {
         );
         let ratings = Arc::new(ratings::Ratings::new(store.clone(), games.clone()));
         Services {
+            tokens: Arc::new(tokens::Tokens::new(store.clone())),
             chat: Arc::new(chat::Chat::new(
                 store.clone(),
                 games.clone(),

@@ -24,6 +24,7 @@ pub mod players;
 pub mod postgres;
 pub mod rows;
 pub mod social;
+pub mod tokens;
 mod sql;
 pub mod sqlite;
 

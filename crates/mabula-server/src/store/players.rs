@@ -108,6 +108,8 @@ pub struct SessionRow {
     pub csrf: String,
     /// When it was last used, to the minute (ms).
     pub seen_at: i64,
+    /// Whether the account is a bot (its cookie cannot play games: issue 38).
+    pub bot: bool,
 }
 
 /// A rating as stored.
@@ -388,7 +390,7 @@ impl Db {
     pub async fn session(&self, id_hash: &[u8; 32]) -> Result<Option<SessionRow>, StoreError> {
         on_db!(self, read, |pool, _pg| {
             let row = sqlx::query(
-                "SELECT s.account, a.name, s.csrf, s.seen_at FROM sessions s \
+                "SELECT s.account, a.name, s.csrf, s.seen_at, a.bot FROM sessions s \
                  JOIN accounts a ON a.key = s.account WHERE s.id_hash = $1 \
                  AND a.closed_at IS NULL",
             )
@@ -401,6 +403,7 @@ impl Db {
                     name: r.try_get(1)?,
                     csrf: r.try_get(2)?,
                     seen_at: r.try_get(3)?,
+                    bot: r.try_get(4)?,
                 })
             })
             .transpose()
