@@ -182,6 +182,75 @@ async fn an_account_holds_at_most_twenty_tokens() {
     assert_eq!((status, code(&body)), (409, "too_many_tokens"), "{body}");
 }
 
+/// A correspondence game of `white` (who seeks) against `black` (who accepts); its id.
+async fn game_between(white: &Player, black: &Player) -> String {
+    let (status, seek) = white
+        .post("/api/seeks", json!({"scoring": "largest", "days": 2, "color": "white"}))
+        .await;
+    assert_eq!(status, 201, "{seek}");
+    let id = seek["id"].as_str().expect("an id");
+    let (status, started) = black
+        .post(&format!("/api/seeks/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{started}");
+    started["game_id"].as_str().expect("a game").to_string()
+}
+
+/// A new account made a bot with a `bot:play` token on instance `base`: its player (cookie)
+/// and its program (token).
+async fn new_bot(base: &str, name: &str) -> (Player, Program) {
+    let p = Player::sign_up(base, name).await;
+    let (_, secret) = token(&p, "engine", &["bot:play"]).await;
+    let prog = Program::new(base, &secret);
+    let (status, body) = prog.post("/api/bot/account/upgrade", json!({})).await;
+    assert_eq!(status, 204, "{body}");
+    (p, prog)
+}
+
+#[tokio::test]
+async fn only_an_account_without_games_becomes_a_bot_and_bots_are_marked() {
+    let n = nodes().await;
+    let ann = Player::sign_up(&n.bases[0], "botann").await;
+    let ben = Player::sign_up(&n.bases[1], "botben").await;
+    game_between(&ann, &ben).await;
+    let (_, secret) = token(&ann, "engine", &["bot:play"]).await;
+    let (status, body) = Program::new(&n.bases[2], &secret)
+        .post("/api/bot/account/upgrade", json!({}))
+        .await;
+    assert_eq!((status, code(&body)), (409, "account_has_games"), "{body}");
+    let (_, profile) = ben.get("/api/players/botann").await;
+    assert_eq!(profile["bot"], false, "{profile}");
+
+    let (bot_cookie, bot) = new_bot(&n.bases[1], "robocop").await;
+    let (_, profile) = ben.get("/api/players/robocop").await;
+    assert_eq!(profile["bot"], true, "{profile}");
+    // Its cookie cannot use the lobby: the API only.
+    let (status, body) = bot_cookie
+        .post("/api/seeks", json!({"scoring": "largest", "days": 2}))
+        .await;
+    assert_eq!((status, code(&body)), (403, "bot_not_allowed"), "{body}");
+    // A seek that does not want bots cannot be taken by one; a bot's seek is marked.
+    let (status, seek) = ben
+        .post("/api/seeks", json!({"scoring": "largest", "days": 2, "bots": false}))
+        .await;
+    assert_eq!(status, 201, "{seek}");
+    let seek_id = seek["id"].as_str().expect("an id");
+    let (status, body) = bot
+        .on(&n.bases[2])
+        .post(&format!("/api/seeks/{seek_id}/accept"), json!({}))
+        .await;
+    assert_eq!((status, code(&body)), (403, "bot_not_allowed"), "{body}");
+    let (status, seek) = bot
+        .post("/api/seeks", json!({"scoring": "product", "days": 3}))
+        .await;
+    assert_eq!(status, 201, "{seek}");
+    let (_, list) = ann.on(&n.bases[2]).get("/api/seeks").await;
+    let seeks = list["seeks"].as_array().expect("seeks");
+    let of = |name: &str| seeks.iter().find(|s| s["name"] == name).cloned();
+    assert_eq!(of("robocop").map(|s| s["bot"].clone()), Some(json!(true)), "{list}");
+    assert_eq!(of("botben").map(|s| s["bots"].clone()), Some(json!(false)), "{list}");
+}
+
 /// Polls `get` of `p` until `done` holds, for at most `limit`.
 #[allow(dead_code)]
 async fn until(p: &Program, path: &str, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {

@@ -20,5 +20,6 @@ ALTER TABLE accounts ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE;
 -- A house bot's engine level (1 to 10), kept by `mabula serve --house-bots`; NULL otherwise.
 ALTER TABLE accounts ADD COLUMN house_level BIGINT;
 
--- A seek that does not want to meet bots.
+-- A seek that does not want to meet bots, and whether a seek's owner is a bot (shown in the lobby).
 ALTER TABLE seeks ADD COLUMN no_bots BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE seeks ADD COLUMN bot BOOLEAN NOT NULL DEFAULT FALSE;

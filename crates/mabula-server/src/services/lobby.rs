@@ -64,6 +64,8 @@ fn seek_view(s: &SeekRow, names: &HashMap<String, String>) -> SeekView {
         rating_min: s.rating_min,
         rating_max: s.rating_max,
         created_at: s.created_at,
+        bot: s.bot,
+        bots: !s.no_bots,
     }
 }
 
@@ -284,6 +286,8 @@ impl Lobby {
             created_at: now,
             expires_at: now + lifetime,
             address: client.to_string(),
+            no_bots: req.bots == Some(false),
+            bot: session.bot,
         };
         // A real-time seek open to all lives with its owner's lobby socket; a challenge waits
         // for the one challenged, a correspondence seek for days.
@@ -398,6 +402,12 @@ impl Lobby {
         }
         if seek.target.as_ref().is_some_and(|t| *t != session.key) {
             return Err(not_for_you("this challenge is for another player"));
+        }
+        if seek.no_bots && session.bot {
+            return Err(ApiError::new(
+                ErrorCode::BotNotAllowed,
+                "this seek does not want to meet bots",
+            ));
         }
         let mine = self
             .store
@@ -569,6 +579,8 @@ mod tests {
             rating_min: None,
             rating_max: None,
             created_at,
+            bot: false,
+            bots: true,
         }
     }
 
