@@ -75,6 +75,101 @@ impl Program {
     async fn post(&self, path: &str, body: Value) -> (u16, Value) {
         self.send(reqwest::Method::POST, path, Some(body)).await
     }
+
+    /// Opens the newline-delimited JSON stream at `path`.
+    async fn stream(&self, path: &str) -> Lines {
+        let r = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .expect("answer");
+        assert_eq!(r.status().as_u16(), 200, "{path}");
+        assert_eq!(
+            r.headers()["content-type"].to_str().ok(),
+            Some("application/x-ndjson")
+        );
+        Lines {
+            response: r,
+            buffer: Vec::new(),
+        }
+    }
+
+    /// Plays the first legal move of game `id` through the bot API.
+    async fn play_first_legal(&self, id: &str) -> Value {
+        let (_, state) = self.get(&format!("/api/games/{id}")).await;
+        let mv = state["legal_moves"][0]["notation"]
+            .as_str()
+            .expect("a move")
+            .to_string();
+        let encoded: String = mv
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || b == b'-' {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
+        let (status, after) = self
+            .post(&format!("/api/bot/game/{id}/move/{encoded}"), json!({}))
+            .await;
+        assert_eq!(status, 200, "{mv}: {after}");
+        after
+    }
+}
+
+/// The lines of a stream.
+struct Lines {
+    response: reqwest::Response,
+    buffer: Vec<u8>,
+}
+
+impl Lines {
+    /// The next message (keep-alive lines skipped), within 20 s; `None` when the stream ends.
+    async fn next(&mut self) -> Option<Value> {
+        let end = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(i) = self.buffer.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = self.buffer.drain(..=i).collect();
+                let text = String::from_utf8(line).expect("UTF-8");
+                if text.trim().is_empty() {
+                    continue;
+                }
+                return Some(serde_json::from_str(&text).expect("a JSON line"));
+            }
+            let left = end.saturating_duration_since(Instant::now());
+            let chunk = tokio::time::timeout(left, self.response.chunk())
+                .await
+                .expect("a line within 20 s");
+            match chunk {
+                Ok(Some(bytes)) => self.buffer.extend_from_slice(&bytes),
+                Ok(None) | Err(_) => return None,
+            }
+        }
+    }
+
+    /// The next message whose `type` is `kind`, skipping others.
+    async fn until(&mut self, kind: &str) -> Value {
+        loop {
+            let m = self.next().await.expect("the stream goes on");
+            if m["type"] == kind {
+                return m;
+            }
+        }
+    }
+
+    /// The next `game_state` with `done`.
+    async fn state_until(&mut self, done: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let m = self.until("game_state").await;
+            if done(&m) {
+                return m;
+            }
+        }
+    }
 }
 
 /// A new token of `p` with `scopes`: its id and secret.
@@ -249,6 +344,167 @@ async fn only_an_account_without_games_becomes_a_bot_and_bots_are_marked() {
     let of = |name: &str| seeks.iter().find(|s| s["name"] == name).cloned();
     assert_eq!(of("robocop").map(|s| s["bot"].clone()), Some(json!(true)), "{list}");
     assert_eq!(of("botben").map(|s| s["bots"].clone()), Some(json!(false)), "{list}");
+}
+
+/// A rated real-time challenge of `from` (White) to `to`; its id.
+async fn challenge(from: &Player, to: &str) -> String {
+    let (status, seek) = from
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "rated": true, "color": "white", "to": to,
+                   "clock": {"initial_s": 180, "increment_s": 2}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{seek}");
+    seek["id"].as_str().expect("an id").to_string()
+}
+
+/// The number of moves in a bot game message.
+fn moves(m: &Value) -> usize {
+    let state = if m["type"] == "game_full" { &m["state"] } else { m };
+    state["moves"].as_array().map_or(0, Vec::len)
+}
+
+#[tokio::test]
+async fn a_bot_hears_a_challenge_from_another_instance_and_plays_a_rated_game_to_the_end() {
+    let n = nodes().await;
+    let (bot_cookie, bot) = new_bot(&n.bases[0], "streambot").await;
+    let mut events = bot.stream("/api/stream/event").await;
+    let carl = Player::sign_up(&n.bases[1], "carlhuman").await;
+    let challenge_id = challenge(&carl, "streambot").await;
+
+    // Heard on instance 1, made on instance 2.
+    let ev = events.until("challenge").await;
+    assert_eq!(ev["challenge"]["id"], challenge_id.as_str(), "{ev}");
+    assert_eq!(ev["challenge"]["name"], "carlhuman", "{ev}");
+    let (status, started) = bot
+        .on(&n.bases[1])
+        .post(&format!("/api/seeks/{challenge_id}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let game = started["game_id"].as_str().expect("a game").to_string();
+    let ev = events.until("game_start").await;
+    assert_eq!(ev["game"]["id"], game.as_str(), "{ev}");
+    assert_eq!(ev["game"]["color"], "black", "{ev}");
+    assert_eq!(ev["game"]["rated"], true, "{ev}");
+    assert_eq!(ev["game"]["opponent"]["name"], "carlhuman", "{ev}");
+    assert_eq!(ev["game"]["opponent"]["bot"], false, "{ev}");
+
+    // The game over its stream on instance 3.
+    let on3 = bot.on(&n.bases[2]);
+    let mut stream = on3.stream(&format!("/api/bot/game/stream/{game}")).await;
+    let full = stream.next().await.expect("game_full");
+    assert_eq!(full["type"], "game_full", "{full}");
+    assert_eq!(full["white"]["name"], "carlhuman", "{full}");
+    assert_eq!(full["black"]["bot"], true, "{full}");
+    assert_eq!(full["rated"], true, "{full}");
+    assert!(full["state"]["white_ms"].as_i64().is_some(), "{full}");
+    // The bot's cookie cannot play its games: the API only.
+    carl.play_first_legal(&game).await;
+    let (_, state) = bot_cookie.get(&format!("/api/games/{game}")).await;
+    let mv = state["legal_moves"][0]["notation"].clone();
+    let (status, body) = bot_cookie
+        .post(&format!("/api/games/{game}/moves"), json!({"move": mv, "number": 2}))
+        .await;
+    assert_eq!((status, code(&body)), (401, "token_missing"), "{body}");
+    stream.state_until(|m| moves(m) == 1).await;
+    on3.play_first_legal(&game).await;
+    stream.state_until(|m| moves(m) == 2).await;
+    for round in 1..4 {
+        carl.play_first_legal(&game).await;
+        stream.state_until(|m| moves(m) == 2 * round + 1).await;
+        on3.play_first_legal(&game).await;
+        stream.state_until(|m| moves(m) == 2 * round + 2).await;
+    }
+    // A draw offered by the bot stands in its state; the person resigns.
+    let (status, body) = on3.post(&format!("/api/bot/game/{game}/draw"), json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    stream.state_until(|m| m["draw_offer"] == "black").await;
+    let (status, body) = carl.post(&format!("/api/games/{game}/resign"), json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    let last = stream.state_until(|m| m["status"] == "over").await;
+    assert_eq!(last["result"], "0-1", "{last}");
+    assert!(stream.next().await.is_none(), "the stream ends with the game");
+    let ev = events.until("game_finish").await;
+    assert_eq!(ev["game"]["id"], game.as_str(), "{ev}");
+
+    // Rated on the same scale as people.
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (_, p) = carl.get("/api/players/streambot").await;
+        if p["ratings"].as_array().is_some_and(|r| r.iter().any(|r| r["games"] == 1)) {
+            break;
+        }
+        assert!(Instant::now() < end, "never rated: {p}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (_, list) = carl.get("/api/bots").await;
+    let me = list["bots"].as_array().expect("bots").iter().find(|b| b["name"] == "streambot").cloned();
+    assert_eq!(me.map(|b| b["online"].clone()), Some(json!(true)), "{list}");
+}
+
+#[tokio::test]
+async fn a_cut_event_stream_reopened_misses_nothing_and_a_killed_instance_is_survived() {
+    let mut n = nodes().await;
+    let (_, bot) = new_bot(&n.bases[0], "resumebot").await;
+    let dana = Player::sign_up(&n.bases[1], "danahuman").await;
+    let mut events = bot.stream("/api/stream/event").await;
+    let first = challenge(&dana, "resumebot").await;
+    assert_eq!(events.until("challenge").await["challenge"]["id"], first.as_str());
+    drop(events);
+
+    // Meanwhile: the challenge accepted (a game starts) and another made.
+    let (status, started) = bot
+        .on(&n.bases[2])
+        .post(&format!("/api/seeks/{first}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let game = started["game_id"].as_str().expect("a game").to_string();
+    let eve = Player::sign_up(&n.bases[2], "evehuman").await;
+    let second = challenge(&eve, "resumebot").await;
+
+    let mut events = bot.on(&n.bases[1]).stream("/api/stream/event").await;
+    let a = events.next().await.expect("a line");
+    let b = events.next().await.expect("a line");
+    let mut kinds = [a["type"].clone(), b["type"].clone()];
+    kinds.sort_by_key(|k| k.to_string());
+    assert_eq!(kinds, [json!("challenge"), json!("game_start")], "{a} {b}");
+    for m in [&a, &b] {
+        if m["type"] == "challenge" {
+            assert_eq!(m["challenge"]["id"], second.as_str());
+        } else {
+            assert_eq!(m["game"]["id"], game.as_str());
+        }
+    }
+    // Declined by the bot: gone from its stream as canceled.
+    assert_eq!(bot.send(reqwest::Method::DELETE, &format!("/api/seeks/{second}"), None).await.0, 204);
+    assert_eq!(events.until("challenge_canceled").await["id"], second.as_str());
+
+    // The game stream's instance dies under it (three instances only): the bot goes on
+    // through another.
+    let last = n.bases.len() - 1;
+    let on = bot.on(&n.bases[last]);
+    let mut stream = on.stream(&format!("/api/bot/game/stream/{game}")).await;
+    assert_eq!(stream.next().await.expect("game_full")["type"], "game_full");
+    dana.play_first_legal(&game).await;
+    stream.state_until(|m| moves(m) == 1).await;
+    if n.nodes.len() == 3 {
+        n.nodes[2].kill();
+        assert!(stream.next().await.is_none(), "the stream ends with its instance");
+        let on = bot.on(&n.bases[0]);
+        let mut stream = on.stream(&format!("/api/bot/game/stream/{game}")).await;
+        let full = stream.next().await.expect("game_full");
+        assert_eq!(moves(&full), 1, "{full}");
+        on.play_first_legal(&game).await;
+        stream.state_until(|m| moves(m) == 2).await;
+        dana.play_first_legal(&game).await;
+        stream.state_until(|m| moves(m) == 3).await;
+        on.play_first_legal(&game).await;
+        stream.state_until(|m| moves(m) == 4).await;
+    } else {
+        on.play_first_legal(&game).await;
+        stream.state_until(|m| moves(m) == 2).await;
+    }
 }
 
 /// Polls `get` of `p` until `done` holds, for at most `limit`.

@@ -101,6 +101,12 @@ use utoipa::{Modify, OpenApi, ToResponse};
         super::bots::list_tokens,
         super::bots::revoke_token,
         super::bots::upgrade,
+        super::bots::event_stream,
+        super::bots::game_stream,
+        super::bots::bot_move,
+        super::bots::bot_resign,
+        super::bots::bot_draw,
+        super::bots::list_bots,
     ),
     components(schemas(
         ErrorBody, ErrorCode, Mode, SideSchema, EndReason, EngineSettings, UndoOffer, GameState, SettingsView,
@@ -132,10 +138,12 @@ use utoipa::{Modify, OpenApi, ToResponse};
         mabula_api::social::ResolveRequest, mabula_api::social::MuteRequest,
         mabula_api::social::ModerationStatus,
         super::bots::CreateToken, super::bots::TokenCreated, super::bots::TokenView,
-        super::bots::TokenList,
+        super::bots::TokenList, super::bots::BotEvent, super::bots::BotGameRef,
+        super::bots::BotPlayer, super::bots::BotGameMessage, super::bots::BotGameState,
+        super::bots::BotView, super::bots::BotList,
     ), responses(NoSuchGame, NoToken, BodyTooLarge, NotJson, Throttled, Unavailable)),
     modifiers(&TokenScheme),
-    tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "server", description = "Health")),
+    tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "bots", description = "The bot API: personal tokens, event and game streams (newline-delimited JSON), bots"), (name = "server", description = "Health")),
 )]
 pub struct ApiDoc;
 

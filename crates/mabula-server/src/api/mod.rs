@@ -76,6 +76,8 @@ pub struct Handles {
     pub moderation: Arc<crate::services::moderation::Moderation>,
     /// Personal API tokens and bot accounts.
     pub tokens: Arc<crate::services::tokens::Tokens>,
+    /// The bot API's streams.
+    pub bots: Arc<crate::services::bots::BotStreams>,
     /// The store (readiness, metrics).
     pub store: Arc<Store>,
     /// The engine pool (metrics).
@@ -105,6 +107,7 @@ impl AppState {
             chat: services.chat.clone(),
             moderation: services.moderation.clone(),
             tokens: services.tokens.clone(),
+            bots: services.bots.clone(),
             store: services.store.clone(),
             engine: services.engine.clone(),
             shutdown,

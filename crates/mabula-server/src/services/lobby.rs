@@ -45,7 +45,7 @@ use mabula_api::lobby::LobbyMessage;
 pub use mabula_api::lobby::{ClockRequest, SeekRequest, SeekView};
 
 /// The lobby's view of seek `s`, naming a challenged player as `names` spells them.
-fn seek_view(s: &SeekRow, names: &HashMap<String, String>) -> SeekView {
+pub(crate) fn seek_view(s: &SeekRow, names: &HashMap<String, String>) -> SeekView {
     SeekView {
         id: s.id.clone(),
         name: s.name.clone(),

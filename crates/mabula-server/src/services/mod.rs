@@ -29,12 +29,14 @@
 //!   instance (issue 36).
 //! - [`moderation`]: blocks, reports, and the moderators' queue, mutes and closed accounts.
 //! - [`tokens`]: personal API tokens and bot accounts (issue 38).
+//! - [`bots`]: the bot API's streams of an account's events and of a game (issue 38).
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!
 //! A new feature is one more service beside these, built in [`Services::new`] from the handles
 //! it needs, with its timed jobs in [`Services::start`].
 
 pub mod accounts;
+pub mod bots;
 pub mod chat;
 pub mod clocks;
 pub mod cluster;
@@ -126,6 +128,8 @@ pub struct Services {
     pub moderation: Arc<moderation::Moderation>,
     /// Personal API tokens and bot accounts (issue 38).
     pub tokens: Arc<tokens::Tokens>,
+    /// The bot API's streams (issue 38).
+    pub bots: Arc<bots::BotStreams>,
 }
 
 impl Services {
@@ -155,13 +159,20 @@ impl Services {
             config,
         );
         let ratings = Arc::new(ratings::Ratings::new(store.clone(), games.clone()));
+        let chat = Arc::new(chat::Chat::new(
+            store.clone(),
+            games.clone(),
+            cluster.clone(),
+        ));
         Services {
-            tokens: Arc::new(tokens::Tokens::new(store.clone())),
-            chat: Arc::new(chat::Chat::new(
+            bots: Arc::new(bots::BotStreams::new(
                 store.clone(),
                 games.clone(),
                 cluster.clone(),
+                chat.clone(),
             )),
+            tokens: Arc::new(tokens::Tokens::new(store.clone())),
+            chat,
             moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
             clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),
             lobby: Arc::new(lobby::Lobby::new(
