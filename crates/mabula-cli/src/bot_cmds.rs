@@ -161,7 +161,7 @@ impl Options {
             TimeControl::Clock { initial_s, .. } => {
                 if initial_s < self.args.clock_min || initial_s > self.args.clock_max {
                     return Some(format!(
-                        "clock {} is outside {} to {} s",
+                        "clock {} ({initial_s} s) is outside {} to {} s",
                         c.label, self.args.clock_min, self.args.clock_max
                     ));
                 }
