@@ -664,8 +664,6 @@ struct Time {
     clock: Option<(u32, u32)>,
     /// Both sides' time left (ms), white then black.
     left: Option<(i64, i64)>,
-    /// The time left of the side to move (ms).
-    mine: Option<i64>,
     /// A thinking time for engines without clocks.
     movetime: Duration,
     /// How long to wait for an answer before taking the engine for hung.
@@ -691,7 +689,6 @@ impl Time {
                 Time {
                     clock,
                     left,
-                    mine,
                     movetime: Duration::from_millis(budget),
                     limit: Duration::from_millis(ms) + grace,
                 }
@@ -699,7 +696,6 @@ impl Time {
             _ => Time {
                 clock,
                 left: None,
-                mine: None,
                 movetime: grace,
                 limit: grace * 3,
             },
@@ -897,7 +893,6 @@ impl External {
         } else {
             self.command(&format!("movetime {}", time.movetime.as_millis()), quick)?;
         }
-        let _ = time.mine;
         let answer = self.command("genmove", time.limit)?;
         let mv: Move = answer
             .trim()

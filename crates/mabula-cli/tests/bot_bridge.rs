@@ -194,10 +194,8 @@ async fn play_out(p: &Player, id: &str, limit: Duration) -> Value {
     loop {
         let (status, state) = p.get(&format!("/api/games/{id}")).await;
         assert_eq!(status, 200, "{state}");
-        if state["status"] != "started" && state["status"] != "waiting" {
-            if state["result"] != "*" {
-                return state;
-            }
+        if state["result"] != "*" {
+            return state;
         }
         if state["to_move"] == "white" && state["result"] == "*" {
             let mv = state["legal_moves"][0]["notation"].clone();
