@@ -331,3 +331,42 @@ async fn an_engine_that_refuses_plays_illegally_or_hangs_loses_and_the_bridge_go
         assert!(bot.interrupt(Duration::from_secs(20)).await, "exit status");
     }
 }
+
+#[tokio::test]
+async fn the_built_in_engine_plays_and_ctrl_c_with_resign_on_exit_resigns_the_running_game() {
+    let n = nodes().await;
+    let token = new_bot(&n.bases[0], "levelbot").await;
+    let mut bot = Bridge::start(
+        &n.bases[2],
+        &token,
+        &["--level", "1", "--correspondence", "--resign-on-exit"],
+    );
+    bot.logged(&["event stream open"], Duration::from_secs(20))
+        .await;
+    let dora = Player::sign_up(&n.bases[1], "doralevel").await;
+    let mut events = Events::open(&dora).await;
+    challenge(&dora, "levelbot", json!({"days": 3})).await;
+    let start = events.until("game_start").await;
+    let game = start["game"]["id"].as_str().expect("a game").to_string();
+    // Two moves each: the built-in engine answers.
+    let end = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, state) = dora.get(&format!("/api/games/{game}")).await;
+        let moves = state["moves"].as_array().map_or(0, Vec::len);
+        if moves >= 4 {
+            break;
+        }
+        assert!(Instant::now() < end, "the bot does not play: {state}");
+        if state["to_move"] == "white" {
+            dora.play_first_legal(&game).await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    // Ctrl-C with --resign-on-exit: the running game is resigned, and the bridge stops.
+    assert!(bot.interrupt(Duration::from_secs(20)).await, "exit status");
+    bot.logged(&["resigning", &game, "stopping"], Duration::from_secs(1))
+        .await;
+    let (_, state) = dora.get(&format!("/api/games/{game}")).await;
+    assert_eq!(state["result"], "1-0", "{state}");
+}
