@@ -253,6 +253,22 @@ impl Db {
         })
     }
 
+    /// The level of house bot `key`, if it is one.
+    pub async fn house_level(&self, key: &str) -> Result<Option<u8>, StoreError> {
+        on_db!(self, read, |pool, _pg| {
+            let row = sqlx::query("SELECT house_level FROM accounts WHERE key = $1")
+                .bind(key)
+                .fetch_optional(pool)
+                .await?;
+            Ok(match row {
+                Some(r) => r
+                    .try_get::<Option<i64>, _>(0)?
+                    .and_then(|l| u8::try_from(l).ok()),
+                None => None,
+            })
+        })
+    }
+
     /// Every bot that is not closed (at most 500).
     pub async fn bots(&self) -> Result<Vec<BotRow>, StoreError> {
         on_db!(self, read, |pool, _pg| {
