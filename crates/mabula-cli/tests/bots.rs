@@ -208,18 +208,27 @@ async fn a_token_acts_without_csrf_never_on_cookie_pages_and_dies_at_once_everyw
 
     // Bad tokens are refused with clear codes.
     let (status, body) = alice
-        .post("/api/account/tokens", json!({"description": "", "scopes": ["bot:play"]}))
+        .post(
+            "/api/account/tokens",
+            json!({"description": "", "scopes": ["bot:play"]}),
+        )
         .await;
     assert_eq!((status, code(&body)), (422, "invalid_token"), "{body}");
     let (status, body) = alice
-        .post("/api/account/tokens", json!({"description": "x", "scopes": ["root"]}))
+        .post(
+            "/api/account/tokens",
+            json!({"description": "x", "scopes": ["root"]}),
+        )
         .await;
     assert_eq!((status, code(&body)), (422, "invalid_token"), "{body}");
 
     // Used on another instance, with no cookie and no CSRF token: a seek is opened as alice.
     let prog = Program::new(&n.bases[1], &secret);
     let (status, seek) = prog
-        .post("/api/seeks", json!({"scoring": "largest", "days": 2, "color": "white"}))
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "days": 2, "color": "white"}),
+        )
         .await;
     assert_eq!(status, 201, "{seek}");
     let (status, who) = prog.get("/api/session").await;
@@ -246,7 +255,11 @@ async fn a_token_acts_without_csrf_never_on_cookie_pages_and_dies_at_once_everyw
     }
     // Outside its scopes: the bot API's game endpoints.
     let (status, answer) = prog.post("/api/bot/account/upgrade", json!({})).await;
-    assert_eq!((status, code(&answer)), (403, "token_not_allowed"), "{answer}");
+    assert_eq!(
+        (status, code(&answer)),
+        (403, "token_not_allowed"),
+        "{answer}"
+    );
 
     // Its last use is kept (to the minute).
     let (_, list) = alice.on(&n.bases[2]).get("/api/account/tokens").await;
@@ -254,12 +267,18 @@ async fn a_token_acts_without_csrf_never_on_cookie_pages_and_dies_at_once_everyw
     assert_eq!(used % 60_000, 0, "{list}");
 
     // Revoked on the first instance: refused at once on the others.
-    assert_eq!(alice.delete(&format!("/api/account/tokens/{id}")).await, 204);
+    assert_eq!(
+        alice.delete(&format!("/api/account/tokens/{id}")).await,
+        204
+    );
     for base in &n.bases {
         let (status, answer) = prog.on(base).get("/api/session").await;
         assert_eq!((status, code(&answer)), (403, "token_invalid"), "{answer}");
     }
-    assert_eq!(alice.delete(&format!("/api/account/tokens/{id}")).await, 404);
+    assert_eq!(
+        alice.delete(&format!("/api/account/tokens/{id}")).await,
+        404
+    );
     let (_, list) = alice.get("/api/account/tokens").await;
     assert_eq!(list["tokens"], json!([]));
 }
@@ -272,7 +291,10 @@ async fn an_account_holds_at_most_twenty_tokens() {
         token(&p, &format!("t{i}"), &["board:play"]).await;
     }
     let (status, body) = p
-        .post("/api/account/tokens", json!({"description": "one more", "scopes": ["board:play"]}))
+        .post(
+            "/api/account/tokens",
+            json!({"description": "one more", "scopes": ["board:play"]}),
+        )
         .await;
     assert_eq!((status, code(&body)), (409, "too_many_tokens"), "{body}");
 }
@@ -280,7 +302,10 @@ async fn an_account_holds_at_most_twenty_tokens() {
 /// A correspondence game of `white` (who seeks) against `black` (who accepts); its id.
 async fn game_between(white: &Player, black: &Player) -> String {
     let (status, seek) = white
-        .post("/api/seeks", json!({"scoring": "largest", "days": 2, "color": "white"}))
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "days": 2, "color": "white"}),
+        )
         .await;
     assert_eq!(status, 201, "{seek}");
     let id = seek["id"].as_str().expect("an id");
@@ -326,7 +351,10 @@ async fn only_an_account_without_games_becomes_a_bot_and_bots_are_marked() {
     assert_eq!((status, code(&body)), (403, "bot_not_allowed"), "{body}");
     // A seek that does not want bots cannot be taken by one; a bot's seek is marked.
     let (status, seek) = ben
-        .post("/api/seeks", json!({"scoring": "largest", "days": 2, "bots": false}))
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "days": 2, "bots": false}),
+        )
         .await;
     assert_eq!(status, 201, "{seek}");
     let seek_id = seek["id"].as_str().expect("an id");
@@ -342,8 +370,16 @@ async fn only_an_account_without_games_becomes_a_bot_and_bots_are_marked() {
     let (_, list) = ann.on(&n.bases[2]).get("/api/seeks").await;
     let seeks = list["seeks"].as_array().expect("seeks");
     let of = |name: &str| seeks.iter().find(|s| s["name"] == name).cloned();
-    assert_eq!(of("robocop").map(|s| s["bot"].clone()), Some(json!(true)), "{list}");
-    assert_eq!(of("botben").map(|s| s["bots"].clone()), Some(json!(false)), "{list}");
+    assert_eq!(
+        of("robocop").map(|s| s["bot"].clone()),
+        Some(json!(true)),
+        "{list}"
+    );
+    assert_eq!(
+        of("botben").map(|s| s["bots"].clone()),
+        Some(json!(false)),
+        "{list}"
+    );
 }
 
 /// A rated real-time challenge of `from` (White) to `to`; its id.
@@ -361,7 +397,11 @@ async fn challenge(from: &Player, to: &str) -> String {
 
 /// The number of moves in a bot game message.
 fn moves(m: &Value) -> usize {
-    let state = if m["type"] == "game_full" { &m["state"] } else { m };
+    let state = if m["type"] == "game_full" {
+        &m["state"]
+    } else {
+        m
+    };
     state["moves"].as_array().map_or(0, Vec::len)
 }
 
@@ -404,7 +444,10 @@ async fn a_bot_hears_a_challenge_from_another_instance_and_plays_a_rated_game_to
     let (_, state) = bot_cookie.get(&format!("/api/games/{game}")).await;
     let mv = state["legal_moves"][0]["notation"].clone();
     let (status, body) = bot_cookie
-        .post(&format!("/api/games/{game}/moves"), json!({"move": mv, "number": 2}))
+        .post(
+            &format!("/api/games/{game}/moves"),
+            json!({"move": mv, "number": 2}),
+        )
         .await;
     assert_eq!((status, code(&body)), (401, "token_missing"), "{body}");
     stream.state_until(|m| moves(m) == 1).await;
@@ -417,14 +460,21 @@ async fn a_bot_hears_a_challenge_from_another_instance_and_plays_a_rated_game_to
         stream.state_until(|m| moves(m) == 2 * round + 2).await;
     }
     // A draw offered by the bot stands in its state; the person resigns.
-    let (status, body) = on3.post(&format!("/api/bot/game/{game}/draw"), json!({})).await;
+    let (status, body) = on3
+        .post(&format!("/api/bot/game/{game}/draw"), json!({}))
+        .await;
     assert_eq!(status, 200, "{body}");
     stream.state_until(|m| m["draw_offer"] == "black").await;
-    let (status, body) = carl.post(&format!("/api/games/{game}/resign"), json!({})).await;
+    let (status, body) = carl
+        .post(&format!("/api/games/{game}/resign"), json!({}))
+        .await;
     assert_eq!(status, 200, "{body}");
     let last = stream.state_until(|m| m["status"] == "over").await;
     assert_eq!(last["result"], "0-1", "{last}");
-    assert!(stream.next().await.is_none(), "the stream ends with the game");
+    assert!(
+        stream.next().await.is_none(),
+        "the stream ends with the game"
+    );
     let ev = events.until("game_finish").await;
     assert_eq!(ev["game"]["id"], game.as_str(), "{ev}");
 
@@ -432,14 +482,22 @@ async fn a_bot_hears_a_challenge_from_another_instance_and_plays_a_rated_game_to
     let end = Instant::now() + Duration::from_secs(20);
     loop {
         let (_, p) = carl.get("/api/players/streambot").await;
-        if p["ratings"].as_array().is_some_and(|r| r.iter().any(|r| r["games"] == 1)) {
+        if p["ratings"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|r| r["games"] == 1))
+        {
             break;
         }
         assert!(Instant::now() < end, "never rated: {p}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let (_, list) = carl.get("/api/bots").await;
-    let me = list["bots"].as_array().expect("bots").iter().find(|b| b["name"] == "streambot").cloned();
+    let me = list["bots"]
+        .as_array()
+        .expect("bots")
+        .iter()
+        .find(|b| b["name"] == "streambot")
+        .cloned();
     assert_eq!(me.map(|b| b["online"].clone()), Some(json!(true)), "{list}");
 }
 
@@ -450,7 +508,10 @@ async fn a_cut_event_stream_reopened_misses_nothing_and_a_killed_instance_is_sur
     let dana = Player::sign_up(&n.bases[1], "danahuman").await;
     let mut events = bot.stream("/api/stream/event").await;
     let first = challenge(&dana, "resumebot").await;
-    assert_eq!(events.until("challenge").await["challenge"]["id"], first.as_str());
+    assert_eq!(
+        events.until("challenge").await["challenge"]["id"],
+        first.as_str()
+    );
     drop(events);
 
     // Meanwhile: the challenge accepted (a game starts) and another made.
@@ -477,8 +538,20 @@ async fn a_cut_event_stream_reopened_misses_nothing_and_a_killed_instance_is_sur
         }
     }
     // Declined by the bot: gone from its stream as canceled.
-    assert_eq!(bot.send(reqwest::Method::DELETE, &format!("/api/seeks/{second}"), None).await.0, 204);
-    assert_eq!(events.until("challenge_canceled").await["id"], second.as_str());
+    assert_eq!(
+        bot.send(
+            reqwest::Method::DELETE,
+            &format!("/api/seeks/{second}"),
+            None
+        )
+        .await
+        .0,
+        204
+    );
+    assert_eq!(
+        events.until("challenge_canceled").await["id"],
+        second.as_str()
+    );
 
     // The game stream's instance dies under it (three instances only): the bot goes on
     // through another.
@@ -490,7 +563,10 @@ async fn a_cut_event_stream_reopened_misses_nothing_and_a_killed_instance_is_sur
     stream.state_until(|m| moves(m) == 1).await;
     if n.nodes.len() == 3 {
         n.nodes[2].kill();
-        assert!(stream.next().await.is_none(), "the stream ends with its instance");
+        assert!(
+            stream.next().await.is_none(),
+            "the stream ends with its instance"
+        );
         let on = bot.on(&n.bases[0]);
         let mut stream = on.stream(&format!("/api/bot/game/stream/{game}")).await;
         let full = stream.next().await.expect("game_full");
@@ -516,7 +592,9 @@ async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
             let db = mabula_server::store::postgres::create_database(&url)
                 .await
                 .expect("a fresh database");
-            (0..3).map(|_| Instance::start_with(&db, 20, &house)).collect()
+            (0..3)
+                .map(|_| Instance::start_with(&db, 20, &house))
+                .collect()
         }
         Err(_) => {
             let db = dir.path().join("house.sqlite3").display().to_string();
@@ -549,17 +627,30 @@ async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(list.len(), 2, "{list:?}");
-    assert!(list.iter().all(|s| s["bot"] == true && s["label"] == "3+2"), "{list:?}");
+    assert!(
+        list.iter().all(|s| s["bot"] == true && s["label"] == "3+2"),
+        "{list:?}"
+    );
     let (_, bots) = fay.get("/api/bots").await;
-    let me = bots["bots"].as_array().expect("bots").iter().find(|b| b["name"] == "house-level-2").cloned();
+    let me = bots["bots"]
+        .as_array()
+        .expect("bots")
+        .iter()
+        .find(|b| b["name"] == "house-level-2")
+        .cloned();
     assert_eq!(me.map(|b| b["level"].clone()), Some(json!(2)), "{bots}");
 
     // Fay takes the seek: one game, and the house bot's moves come one at a time.
     let seek = list[0]["id"].as_str().expect("an id");
-    let (status, started) = fay.post(&format!("/api/seeks/{seek}/accept"), json!({})).await;
+    let (status, started) = fay
+        .post(&format!("/api/seeks/{seek}/accept"), json!({}))
+        .await;
     assert_eq!(status, 200, "{started}");
     let game = started["game_id"].as_str().expect("a game").to_string();
-    assert_eq!(events.until("game_start").await["game"]["id"], game.as_str());
+    assert_eq!(
+        events.until("game_start").await["game"]["id"],
+        game.as_str()
+    );
     let state_of = |body: &Value| -> (usize, Option<String>) {
         (
             body["moves"].as_array().map_or(0, Vec::len),
@@ -567,7 +658,11 @@ async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
         )
     };
     let (_, state) = fay.get(&format!("/api/games/{game}")).await;
-    let mine = if state["players"]["white"]["name"] == "fayhuman" { "white" } else { "black" };
+    let mine = if state["players"]["white"]["name"] == "fayhuman" {
+        "white"
+    } else {
+        "black"
+    };
     for _ in 0..3 {
         // Wait for Fay's turn (the house bot moves first when it has White).
         let end = Instant::now() + Duration::from_secs(20);
@@ -585,15 +680,23 @@ async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
         fay.play_first_legal(&game).await;
     }
     let (_, state) = fay.get(&format!("/api/games/{game}")).await;
-    let sides: Vec<Value> = state["moves"].as_array().expect("moves").iter().map(|m| m["side"].clone()).collect();
+    let sides: Vec<Value> = state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["side"].clone())
+        .collect();
     for pair in sides.windows(2) {
         assert_ne!(pair[0], pair[1], "a side moved twice in a row: {sides:?}");
     }
 
     // A challenge to it is accepted once: one game starts.
     let (status, ch) = fay
-        .post("/api/seeks", json!({"scoring": "product", "rated": false, "to": "house-level-2",
-                                    "clock": {"initial_s": 180, "increment_s": 2}}))
+        .post(
+            "/api/seeks",
+            json!({"scoring": "product", "rated": false, "to": "house-level-2",
+                                    "clock": {"initial_s": 180, "increment_s": 2}}),
+        )
         .await;
     assert_eq!(status, 201, "{ch}");
     let second = events.until("game_start").await;
@@ -603,7 +706,12 @@ async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
     let end = Instant::now() + Duration::from_secs(20);
     loop {
         let (_, list) = fay.on(&bases[0]).get("/api/seeks").await;
-        let n = list["seeks"].as_array().expect("seeks").iter().filter(|s| s["name"] == "house-level-2").count();
+        let n = list["seeks"]
+            .as_array()
+            .expect("seeks")
+            .iter()
+            .filter(|s| s["name"] == "house-level-2")
+            .count();
         assert!(n <= 2, "{list}");
         if n == 2 {
             break;
@@ -611,8 +719,6 @@ async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
         assert!(Instant::now() < end, "the seek never came back: {list}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let (_, turn) = fay.get("/api/account/turn").await;
-    let _ = turn;
 }
 
 /// Polls `get` of `p` until `done` holds, for at most `limit`.
@@ -624,7 +730,10 @@ async fn until(p: &Program, path: &str, limit: Duration, done: impl Fn(&Value) -
         if done(&body) {
             return body;
         }
-        assert!(Instant::now() < end, "{path} never became as expected: {body}");
+        assert!(
+            Instant::now() < end,
+            "{path} never became as expected: {body}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

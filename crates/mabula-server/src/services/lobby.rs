@@ -472,7 +472,14 @@ impl Lobby {
         let game = match house {
             Some((color, level)) => {
                 self.games
-                    .create_house_game(players, seek.scoring, seek.rated, seek.control, color, level)
+                    .create_house_game(
+                        players,
+                        seek.scoring,
+                        seek.rated,
+                        seek.control,
+                        color,
+                        level,
+                    )
                     .await
             }
             None => {

@@ -200,17 +200,6 @@ impl Db {
         })
     }
 
-    /// The bots among `keys`.
-    pub async fn bots_among(&self, keys: &[String]) -> Result<Vec<String>, StoreError> {
-        let mut bots = Vec::new();
-        for key in keys {
-            if self.is_bot(key).await? {
-                bots.push(key.clone());
-            }
-        }
-        Ok(bots)
-    }
-
     /// Makes account `key` a bot if it has no games (one conditional statement).
     pub async fn upgrade_to_bot(&self, key: &str) -> Result<Upgrade, StoreError> {
         on_db!(self, write, |pool, _pg| {
