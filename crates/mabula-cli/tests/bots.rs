@@ -552,6 +552,18 @@ async fn a_cut_event_stream_reopened_misses_nothing_and_a_killed_instance_is_sur
         events.until("challenge_canceled").await["id"],
         second.as_str()
     );
+    // A challenge the bot makes, declined by the person on another instance: the bot hears it.
+    let (status, mine) = bot
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "days": 2, "to": "danahuman"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{mine}");
+    let mine = mine["id"].as_str().expect("an id").to_string();
+    assert_eq!(dana.delete(&format!("/api/seeks/{mine}")).await, 204);
+    let declined = events.until("challenge_declined").await;
+    assert_eq!(declined["id"], mine.as_str(), "{declined}");
 
     // The game stream's instance dies under it (three instances only): the bot goes on
     // through another.
