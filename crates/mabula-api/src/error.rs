@@ -156,9 +156,7 @@ impl ErrorCode {
             TokenMissing | NotLoggedIn | LoginFailed => 401,
             TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
             | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator
-            | TokenNotAllowed | NotABot | BotNotAllowed => {
-                403
-            }
+            | TokenNotAllowed | NotABot | BotNotAllowed => 403,
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
             | ReportNotFound => 404,
             MethodNotAllowed => 405,

@@ -552,6 +552,18 @@ async fn a_cut_event_stream_reopened_misses_nothing_and_a_killed_instance_is_sur
         events.until("challenge_canceled").await["id"],
         second.as_str()
     );
+    // A challenge the bot makes, declined by the person on another instance: the bot hears it.
+    let (status, mine) = bot
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "days": 2, "to": "danahuman"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{mine}");
+    let mine = mine["id"].as_str().expect("an id").to_string();
+    assert_eq!(dana.delete(&format!("/api/seeks/{mine}")).await, 204);
+    let declined = events.until("challenge_declined").await;
+    assert_eq!(declined["id"], mine.as_str(), "{declined}");
 
     // The game stream's instance dies under it (three instances only): the bot goes on
     // through another.
@@ -580,6 +592,144 @@ async fn a_cut_event_stream_reopened_misses_nothing_and_a_killed_instance_is_sur
     } else {
         on.play_first_legal(&game).await;
         stream.state_until(|m| moves(m) == 2).await;
+    }
+}
+
+#[tokio::test]
+async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    let house = ["--house-bots", "2"];
+    let nodes: Vec<Instance> = match std::env::var("MABULA_TEST_POSTGRES_URL") {
+        Ok(url) => {
+            let db = mabula_server::store::postgres::create_database(&url)
+                .await
+                .expect("a fresh database");
+            (0..3)
+                .map(|_| Instance::start_with(&db, 20, &house))
+                .collect()
+        }
+        Err(_) => {
+            let db = dir.path().join("house.sqlite3").display().to_string();
+            vec![Instance::start_with(&db, 20, &house)]
+        }
+    };
+    let bases: Vec<String> = (0..3)
+        .map(|i| nodes[i % nodes.len()].client.base().to_string())
+        .collect();
+    let fay = Player::sign_up(&bases[1], "fayhuman").await;
+    let (_, secret) = token(&fay, "events", &["challenge:write"]).await;
+    let fay_events = Program::new(&bases[2], &secret);
+    let mut events = fay_events.stream("/api/stream/event").await;
+
+    // One seek a scoring mode, however many instances keep them.
+    let end = Instant::now() + Duration::from_secs(20);
+    let list = loop {
+        let (_, list) = fay.get("/api/seeks").await;
+        let house: Vec<Value> = list["seeks"]
+            .as_array()
+            .expect("seeks")
+            .iter()
+            .filter(|s| s["name"] == "house-level-2")
+            .cloned()
+            .collect();
+        if house.len() >= 2 {
+            break house;
+        }
+        assert!(Instant::now() < end, "no house seeks: {list}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(list.len(), 2, "{list:?}");
+    assert!(
+        list.iter().all(|s| s["bot"] == true && s["label"] == "3+2"),
+        "{list:?}"
+    );
+    let (_, bots) = fay.get("/api/bots").await;
+    let me = bots["bots"]
+        .as_array()
+        .expect("bots")
+        .iter()
+        .find(|b| b["name"] == "house-level-2")
+        .cloned();
+    assert_eq!(me.map(|b| b["level"].clone()), Some(json!(2)), "{bots}");
+
+    // Fay takes the seek: one game, and the house bot's moves come one at a time.
+    let seek = list[0]["id"].as_str().expect("an id");
+    let (status, started) = fay
+        .post(&format!("/api/seeks/{seek}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let game = started["game_id"].as_str().expect("a game").to_string();
+    assert_eq!(
+        events.until("game_start").await["game"]["id"],
+        game.as_str()
+    );
+    let state_of = |body: &Value| -> (usize, Option<String>) {
+        (
+            body["moves"].as_array().map_or(0, Vec::len),
+            body["to_move"].as_str().map(str::to_string),
+        )
+    };
+    let (_, state) = fay.get(&format!("/api/games/{game}")).await;
+    let mine = if state["players"]["white"]["name"] == "fayhuman" {
+        "white"
+    } else {
+        "black"
+    };
+    for _ in 0..3 {
+        // Wait for Fay's turn (the house bot moves first when it has White).
+        let end = Instant::now() + Duration::from_secs(20);
+        let state = loop {
+            let (_, state) = fay.get(&format!("/api/games/{game}")).await;
+            if state_of(&state).1.as_deref() == Some(mine) || state["status"] == "finished" {
+                break state;
+            }
+            assert!(Instant::now() < end, "the house bot never moved: {state}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        if state["status"] == "finished" {
+            break;
+        }
+        fay.play_first_legal(&game).await;
+    }
+    let (_, state) = fay.get(&format!("/api/games/{game}")).await;
+    let sides: Vec<Value> = state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["side"].clone())
+        .collect();
+    for pair in sides.windows(2) {
+        assert_ne!(pair[0], pair[1], "a side moved twice in a row: {sides:?}");
+    }
+
+    // A challenge to it is accepted once: one game starts.
+    let (status, ch) = fay
+        .post(
+            "/api/seeks",
+            json!({"scoring": "product", "rated": false, "to": "house-level-2",
+                                    "clock": {"initial_s": 180, "increment_s": 2}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{ch}");
+    let second = events.until("game_start").await;
+    assert_ne!(second["game"]["id"], game.as_str(), "{second}");
+    assert_eq!(second["game"]["opponent"]["bot"], true, "{second}");
+    // The house seek taken is open again (with its fixed id), still one a scoring mode.
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (_, list) = fay.on(&bases[0]).get("/api/seeks").await;
+        let n = list["seeks"]
+            .as_array()
+            .expect("seeks")
+            .iter()
+            .filter(|s| s["name"] == "house-level-2")
+            .count();
+        assert!(n <= 2, "{list}");
+        if n == 2 {
+            break;
+        }
+        assert!(Instant::now() < end, "the seek never came back: {list}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 

@@ -127,7 +127,10 @@ pub async fn session_layer(State(app): State<AppState>, mut req: Request, next: 
         // for its account within its scopes; there is no cookie, so no CSRF token either.
         return match app.tokens.authenticate(&token).await {
             Ok(Some(session)) => {
-                let grant = session.grant.as_ref().expect("a token's session has its grant");
+                let grant = session
+                    .grant
+                    .as_ref()
+                    .expect("a token's session has its grant");
                 if !crate::services::tokens::may(grant, write, path) {
                     return ApiError::new(
                         ErrorCode::TokenNotAllowed,

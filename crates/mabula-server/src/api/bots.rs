@@ -84,7 +84,9 @@ pub async fn event_stream(
     account_of(&session)?;
     let place = app.websockets.take(client, true)?;
     let slot = app.bots.slot(&session.key)?;
-    let rx = app.bots.events(session.key.clone(), session.name.clone(), slot);
+    let rx = app
+        .bots
+        .events(session.key.clone(), session.name.clone(), slot);
     Ok(ndjson(rx, place))
 }
 
@@ -140,7 +142,9 @@ pub async fn bot_move(
 ) -> Result<Json<GameState>, ApiError> {
     account_of(&session)?;
     let client = client_key(client);
-    Ok(Json(app.games.play(&id, &caller, &mv, None, &client).await?))
+    Ok(Json(
+        app.games.play(&id, &caller, &mv, None, &client).await?,
+    ))
 }
 
 /// Resign a game of the account.

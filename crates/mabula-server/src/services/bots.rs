@@ -107,7 +107,12 @@ impl BotStreams {
 
     /// The event stream of account `key` (named `name`): lines sent into the answer until the
     /// client leaves.
-    pub fn events(self: &Arc<Self>, key: String, name: String, slot: StreamSlot) -> mpsc::Receiver<String> {
+    pub fn events(
+        self: &Arc<Self>,
+        key: String,
+        name: String,
+        slot: StreamSlot,
+    ) -> mpsc::Receiver<String> {
         let (tx, rx) = mpsc::channel(64);
         let me = self.clone();
         let mut notices = self.cluster.notices();
@@ -220,7 +225,11 @@ impl BotStreams {
         let seats = slot.game.seats_of_account(key);
         let state = self.games.state_of(&h, &mut slot, None);
         drop(slot);
-        let color = if seats.white { Color::White } else { Color::Black };
+        let color = if seats.white {
+            Color::White
+        } else {
+            Color::Black
+        };
         let opponent = match color {
             Color::White => &state.players.black,
             Color::Black => &state.players.white,
@@ -388,7 +397,7 @@ struct Sent {
 
 /// The start position as RULES.md writes it.
 fn position_text(state: &GameState) -> String {
-    match serde_json::to_value(&state.start) {
+    match serde_json::to_value(state.start) {
         Ok(serde_json::Value::String(s)) => s,
         Ok(v) => v.to_string(),
         Err(_) => String::new(),

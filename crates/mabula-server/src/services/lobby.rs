@@ -459,10 +459,35 @@ impl Lobby {
         } else {
             [accepter, seeker]
         };
-        let game = self
-            .games
-            .create_player_game(players, seek.scoring, seek.rated, seek.control)
-            .await;
+        // A house bot (issue 38) plays through the engine's claimed moves.
+        let db = self.store.db();
+        let house = match (
+            db.house_level(&players[0].key).await?,
+            db.house_level(&players[1].key).await?,
+        ) {
+            (Some(level), _) => Some((mabula::Color::White, level)),
+            (None, Some(level)) => Some((mabula::Color::Black, level)),
+            (None, None) => None,
+        };
+        let game = match house {
+            Some((color, level)) => {
+                self.games
+                    .create_house_game(
+                        players,
+                        seek.scoring,
+                        seek.rated,
+                        seek.control,
+                        color,
+                        level,
+                    )
+                    .await
+            }
+            None => {
+                self.games
+                    .create_player_game(players, seek.scoring, seek.rated, seek.control)
+                    .await
+            }
+        };
         let game_id = match game {
             Ok(id) => id,
             Err(e) => {
@@ -484,6 +509,50 @@ impl Lobby {
         self.cluster.deliver(seek_notices(&seek));
         self.cluster.announce(&started).await?;
         Ok(game_id)
+    }
+}
+
+impl Lobby {
+    /// Opens house bot `key`'s seek open to all with the fixed id `id` (issue 38), unless it is
+    /// open already: the id makes it one seek however many instances try.
+    pub async fn open_house_seek(
+        &self,
+        key: &str,
+        id: &str,
+        scoring: mabula::Scoring,
+        control: TimeControl,
+    ) -> Result<(), ApiError> {
+        let now = now_ms();
+        let db = self.store.db();
+        if db.seek(id, now).await?.is_some() {
+            db.keep_seeks_alive(key, now + SEEK_GRACE_MS).await?;
+            return Ok(());
+        }
+        let (rating, provisional) = shown(&db.rating(key, scoring, control.speed()).await?);
+        let seek = SeekRow {
+            id: id.to_string(),
+            account: key.to_string(),
+            name: key.to_string(),
+            rating,
+            provisional,
+            target: None,
+            scoring,
+            rated: true,
+            control,
+            color: "random".into(),
+            rating_min: None,
+            rating_max: None,
+            created_at: now,
+            expires_at: now + REALTIME_SEEK_MS,
+            address: "house".into(),
+            no_bots: false,
+            bot: true,
+        };
+        // Another instance may store it first: its key refuses the second.
+        if let Ok(true) = db.insert_seek(&seek, None, Some(now + SEEK_GRACE_MS)).await {
+            self.cluster.deliver(seek_notices(&seek));
+        }
+        Ok(())
     }
 }
 

@@ -29,6 +29,7 @@
 //!   instance (issue 36).
 //! - [`moderation`]: blocks, reports, and the moderators' queue, mutes and closed accounts.
 //! - [`tokens`]: personal API tokens and bot accounts (issue 38).
+//! - [`house`]: the house bots' seeks and answers to challenges (issue 38).
 //! - [`bots`]: the bot API's streams of an account's events and of a game (issue 38).
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!
@@ -42,6 +43,7 @@ pub mod clocks;
 pub mod cluster;
 pub mod follows;
 pub mod games;
+pub mod house;
 pub mod lobby;
 pub mod moderation;
 pub mod players;
@@ -79,6 +81,8 @@ pub struct Config {
     /// Accounts that one client address may make in an hour (0: no limit): each costs a
     /// password hash, and each pair of accounts can farm ratings.
     pub signups_per_address_hour: u32,
+    /// The levels of the house bots to keep in the lobby (issue 38; empty: none).
+    pub house_bots: Vec<u8>,
 }
 
 impl Default for Config {
@@ -93,6 +97,7 @@ impl Default for Config {
             analysis_time: Duration::from_millis(1500),
             instance_timeout: Duration::from_secs(5),
             signups_per_address_hour: accounts::SIGNUPS_PER_ADDRESS_HOUR,
+            house_bots: Vec::new(),
         }
     }
 }
@@ -130,6 +135,8 @@ pub struct Services {
     pub tokens: Arc<tokens::Tokens>,
     /// The bot API's streams (issue 38).
     pub bots: Arc<bots::BotStreams>,
+    /// The house bots (issue 38).
+    pub house: Arc<house::HouseBots>,
 }
 
 impl Services {
@@ -151,6 +158,7 @@ impl Services {
         }
         let analyst = Arc::new(analyst);
         let signups_per_address_hour = config.signups_per_address_hour;
+        let house_levels = config.house_bots.clone();
         let games = Games::new(
             store.clone(),
             engine.clone(),
@@ -164,7 +172,17 @@ impl Services {
             games.clone(),
             cluster.clone(),
         ));
+        let lobby = Arc::new(lobby::Lobby::new(
+            store.clone(),
+            games.clone(),
+            cluster.clone(),
+        ));
         Services {
+            house: Arc::new(house::HouseBots::new(
+                store.clone(),
+                lobby.clone(),
+                &house_levels,
+            )),
             bots: Arc::new(bots::BotStreams::new(
                 store.clone(),
                 games.clone(),
@@ -175,11 +193,7 @@ impl Services {
             chat,
             moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
             clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),
-            lobby: Arc::new(lobby::Lobby::new(
-                store.clone(),
-                games.clone(),
-                cluster.clone(),
-            )),
+            lobby,
             accounts: Arc::new(accounts::Accounts::new(
                 store.clone(),
                 games.clone(),
@@ -209,6 +223,9 @@ impl Services {
         self.ratings.follow(self.games.subscribe());
         self.lobby.follow(stop.clone());
         self.cluster.heartbeat().await.0?;
+        if self.house.any() {
+            self.house.ensure().await?;
+        }
         match self.games.sweep_engines().await {
             Ok(0) => {}
             Ok(n) => tracing::info!("resumed the engine in {n} games"),
@@ -269,6 +286,11 @@ impl Services {
         }
         if let Err(e) = self.lobby.sweep().await {
             tracing::warn!("seek sweep failed: {}", e.message);
+        }
+        if self.house.any()
+            && let Err(e) = self.house.tick().await
+        {
+            tracing::warn!("house bots: {}", e.message);
         }
     }
 

@@ -30,7 +30,11 @@ impl Tokens {
     }
 
     /// Makes a token for the session's account.
-    pub async fn create(&self, session: &Session, req: &CreateToken) -> Result<TokenCreated, ApiError> {
+    pub async fn create(
+        &self,
+        session: &Session,
+        req: &CreateToken,
+    ) -> Result<TokenCreated, ApiError> {
         let description = req.description.trim();
         let chars = description.chars().count();
         if chars == 0 || chars > 60 || description.chars().any(char::is_control) {
@@ -44,7 +48,10 @@ impl Tokens {
             let Some(known) = SCOPES.iter().find(|s| **s == scope.as_str()) else {
                 return Err(ApiError::new(
                     ErrorCode::InvalidToken,
-                    format!("unknown scope {scope:?}: the scopes are {}", SCOPES.join(", ")),
+                    format!(
+                        "unknown scope {scope:?}: the scopes are {}",
+                        SCOPES.join(", ")
+                    ),
                 ));
             };
             if !scopes.contains(known) {
@@ -137,7 +144,11 @@ impl Tokens {
             bot: owner.bot,
             grant: Some(Grant {
                 id: owner.id,
-                scopes: owner.scopes.split_whitespace().map(str::to_string).collect(),
+                scopes: owner
+                    .scopes
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
             }),
         }))
     }

@@ -24,9 +24,9 @@ pub mod players;
 pub mod postgres;
 pub mod rows;
 pub mod social;
-pub mod tokens;
 mod sql;
 pub mod sqlite;
+pub mod tokens;
 
 pub use rows::{GameRow, MovesChange, PresenceCounts, RowChange, RowState, StoredGame};
 

@@ -200,17 +200,6 @@ impl Db {
         })
     }
 
-    /// The bots among `keys`.
-    pub async fn bots_among(&self, keys: &[String]) -> Result<Vec<String>, StoreError> {
-        let mut bots = Vec::new();
-        for key in keys {
-            if self.is_bot(key).await? {
-                bots.push(key.clone());
-            }
-        }
-        Ok(bots)
-    }
-
     /// Makes account `key` a bot if it has no games (one conditional statement).
     pub async fn upgrade_to_bot(&self, key: &str) -> Result<Upgrade, StoreError> {
         on_db!(self, write, |pool, _pg| {
@@ -250,6 +239,22 @@ impl Db {
                 .execute(pool)
                 .await?;
             Ok(())
+        })
+    }
+
+    /// The level of house bot `key`, if it is one.
+    pub async fn house_level(&self, key: &str) -> Result<Option<u8>, StoreError> {
+        on_db!(self, read, |pool, _pg| {
+            let row = sqlx::query("SELECT house_level FROM accounts WHERE key = $1")
+                .bind(key)
+                .fetch_optional(pool)
+                .await?;
+            Ok(match row {
+                Some(r) => r
+                    .try_get::<Option<i64>, _>(0)?
+                    .and_then(|l| u8::try_from(l).ok()),
+                None => None,
+            })
         })
     }
 
