@@ -150,6 +150,19 @@ pub enum ErrorCode {
     NotTournamentCreator,
     /// An abort, a rematch or a take-back in a tournament game.
     TournamentGame,
+    // Tokens and bots (issue 38).
+    /// The new token's description or scopes break the rules.
+    InvalidToken,
+    /// The account has 20 live tokens already: revoke one first.
+    TooManyTokens,
+    /// A personal token cannot do this: a page for the session cookie only, or outside its scopes.
+    TokenNotAllowed,
+    /// Only a bot account can do this (its token has `bot:play` but the account is no bot yet).
+    NotABot,
+    /// A bot plays only through the bot API, and not against a seek that refuses bots.
+    BotNotAllowed,
+    /// The account has played games: it cannot become a bot.
+    AccountHasGames,
 }
 
 impl ErrorCode {
@@ -161,7 +174,8 @@ impl ErrorCode {
             TokenMissing | NotLoggedIn | LoginFailed => 401,
             TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
             | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator
-            | TournamentPassword | RatingTooLow | NotTournamentCreator => 403,
+            | TournamentPassword | RatingTooLow | NotTournamentCreator | TokenNotAllowed
+            | NotABot | BotNotAllowed => 403,
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
             | ReportNotFound | TournamentNotFound => 404,
             MethodNotAllowed => 405,
@@ -169,11 +183,12 @@ impl ErrorCode {
             | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
             | ClaimNotAllowed | DrawNotAllowed | DrawOfferPending | DrawOfferTooSoon
             | NoDrawOffer | AbortTooLate | TooManyTournaments | TournamentClosed
-            | TournamentGame => 409,
+            | TournamentGame | TooManyTokens | AccountHasGames => 409,
             PayloadTooLarge => 413,
             UnsupportedMediaType => 415,
             IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount
-            | ChatEmpty | ChatTooLong | ChatInvalid | InvalidReport | InvalidTournament => 422,
+            | ChatEmpty | ChatTooLong | ChatInvalid | InvalidReport | InvalidTournament
+            | InvalidToken => 422,
             RateLimited | TooManyConnections => 429,
             UriTooLong => 414,
             HeadersTooLarge => 431,

@@ -18,6 +18,7 @@
 //! - [`follows`]: following players, their live games, and who is online.
 //! - [`social`]: chat lines, blocks, reports and the moderators' queue.
 //! - [`tournaments`]: tournaments (Swiss, arenas), their standings, rounds and live channel.
+//! - [`bots`]: personal tokens, bot accounts and the bot API's streams.
 //! - [`error`]: the error body and its stable codes.
 //!
 //! Sides are [`mabula::Color`]s, written `"white"` and `"black"`; positions and moves are the
@@ -25,6 +26,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod bots;
 pub mod clock;
 pub mod error;
 pub mod follows;

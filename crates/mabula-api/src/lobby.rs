@@ -27,6 +27,9 @@ pub struct SeekRequest {
     pub rating_max: Option<i32>,
     /// A challenge: the name of the player challenged (only they can accept it).
     pub to: Option<String>,
+    /// `false`: no bot may accept this seek (issue 38); bots are welcome when absent.
+    #[serde(default)]
+    pub bots: Option<bool>,
 }
 
 /// A real-time clock in a request.
@@ -70,6 +73,16 @@ pub struct SeekView {
     pub rating_max: Option<i32>,
     /// When it was made (ms).
     pub created_at: i64,
+    /// Whether its owner is a bot account (issue 38).
+    #[serde(default)]
+    pub bot: bool,
+    /// Whether a bot may accept it (issue 38).
+    #[serde(default = "yes")]
+    pub bots: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The open seeks.

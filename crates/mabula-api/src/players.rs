@@ -47,6 +47,9 @@ pub struct ResultsView {
 /// A player's public profile.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Profile {
+    /// Whether the account is a bot (issue 38).
+    #[serde(default)]
+    pub bot: bool,
     /// The name.
     pub name: String,
     /// When the account was made (ms).

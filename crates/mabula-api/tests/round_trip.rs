@@ -258,6 +258,7 @@ fn players_and_lobby_shapes_read_back_the_same() {
         losses: 2,
     };
     round_trip(&Profile {
+        bot: false,
         name: "ada".into(),
         created_at: 1,
         ratings: vec![RatingView {
@@ -297,6 +298,7 @@ fn players_and_lobby_shapes_read_back_the_same() {
         rating_min: Some(1400),
         rating_max: None,
         to: Some("bob".into()),
+        bots: Some(false),
     });
 }
 
@@ -411,6 +413,8 @@ fn every_lobby_message_reads_as_the_clients_type() {
         rating_min: None,
         rating_max: Some(1800),
         created_at: 9,
+        bot: true,
+        bots: false,
     };
     let seeks = [seek];
     let removed = ["s0".to_string()];

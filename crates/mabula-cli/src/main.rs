@@ -5,6 +5,7 @@
 //! missing file, an unsolved position within its time), 2 a command line clap cannot read.
 
 mod admin_cmds;
+mod bot_cmds;
 mod chart;
 mod engine_cmds;
 mod moderation_cmds;
@@ -45,6 +46,8 @@ enum Command {
     Play(play_cmds::Command),
     #[command(flatten)]
     Serve(serve_cmds::Command),
+    #[command(flatten)]
+    Bot(bot_cmds::Command),
     #[command(flatten)]
     Moderation(moderation_cmds::Command),
     #[command(flatten)]
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
         Command::Engine(cmd) => engine_cmds::run(cmd),
         Command::Play(cmd) => play_cmds::run(cmd),
         Command::Serve(cmd) => serve_cmds::run(cmd),
+        Command::Bot(cmd) => bot_cmds::run(cmd),
         Command::Moderation(cmd) => moderation_cmds::run(cmd),
         Command::Admin(cmd) => admin_cmds::run(cmd),
         Command::Puzzles(cmd) => puzzle_cmds::run(cmd),

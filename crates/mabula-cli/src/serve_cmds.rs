@@ -73,6 +73,11 @@ pub enum Command {
         /// database, so it holds across instances.
         #[arg(long, default_value_t = mabula_server::services::accounts::SIGNUPS_PER_ADDRESS_HOUR)]
         signups_per_address_hour: u32,
+        /// Keep house bots of these engine levels (1 to 10, comma-separated, e.g. `2,5,8,10`)
+        /// in the lobby: accounts `house-level-N`, each with a 3+2 seek open in both scoring
+        /// modes, answering challenges; their moves are computed once across instances.
+        #[arg(long, value_name = "LEVELS", value_delimiter = ',')]
+        house_bots: Vec<u8>,
         /// A proxy (IP address) whose X-Forwarded-For header names the client; repeat for
         /// several. Without it the header is ignored.
         #[arg(long = "trusted-proxy", value_name = "ADDR")]
@@ -176,6 +181,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             max_uri_bytes,
             max_header_bytes,
             signups_per_address_hour,
+            house_bots,
             trusted_proxies,
             daily_tournaments,
             weekly_tournaments,
@@ -202,6 +208,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.max_uri_bytes = max_uri_bytes;
             config.max_header_bytes = max_header_bytes;
             config.services.signups_per_address_hour = signups_per_address_hour;
+            config.services.house_bots = house_bots;
             config.trusted_proxies = trusted_proxies;
             for (specs, weekly) in [(daily_tournaments, false), (weekly_tournaments, true)] {
                 for spec in specs {

@@ -613,6 +613,8 @@ async fn flood_seeks(database: &str) {
                 created_at: now - 60_000 + a,
                 expires_at: now + 3_600_000,
                 address: format!("10.0.{}.{}", a / 200, a % 200),
+                no_bots: false,
+                bot: false,
             };
             assert!(
                 store

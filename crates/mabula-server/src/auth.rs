@@ -162,8 +162,42 @@ pub struct Session {
     pub key: String,
     /// The account's name.
     pub name: String,
-    /// The token every write of this session sends in `X-CSRF-Token`.
+    /// The token every write of this session sends in `X-CSRF-Token` (empty for a personal
+    /// token).
     pub csrf: String,
+    /// Whether the account is a bot (issue 38): a bot's cookie session plays no games.
+    pub bot: bool,
+    /// Set when the request came with a personal API token instead of the cookie.
+    pub grant: Option<Grant>,
+}
+
+/// What a personal API token grants a request (issue 38).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grant {
+    /// The token's id.
+    pub id: String,
+    /// Its scopes.
+    pub scopes: Vec<String>,
+}
+
+impl Grant {
+    /// Whether the token has `scope`.
+    pub fn has(&self, scope: &str) -> bool {
+        self.scopes.iter().any(|s| s == scope)
+    }
+}
+
+/// The prefix of every personal API token; seat tokens are plain hex and never have it.
+pub const PERSONAL_PREFIX: &str = "mbp_";
+
+/// A new personal API token: the prefix and 256 random bits.
+pub fn new_personal_token() -> String {
+    format!("{PERSONAL_PREFIX}{}", new_secret(32))
+}
+
+/// Whether `token` is a personal API token (by its prefix).
+pub fn is_personal(token: &str) -> bool {
+    token.starts_with(PERSONAL_PREFIX)
 }
 
 /// An action that needs a seat token was asked for without one.

@@ -82,7 +82,8 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryParams<T>
 }
 
 /// The token is read from `Authorization: Bearer` or `X-Mabula-Token`, and hashed at once. An
-/// empty or malformed header counts as a wrong token, not as none. The account is the session's
+/// empty or malformed header counts as a wrong token, not as none; a personal API token
+/// (`mbp_…`) is not a seat token, its account comes through the session. The account is the session's
 /// that the API's session layer found for the request's cookie.
 impl<S: Send + Sync> FromRequestParts<S> for Caller {
     type Rejection = ApiError;
@@ -102,9 +103,16 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
         } else {
             None
         };
+        // A personal API token (issue 38) is no seat token: the session layer found its account.
+        let raw = raw.filter(|t| !auth::is_personal(t));
         Ok(Caller {
             token: raw.map(|t| auth::hash(&t)),
-            account: parts.extensions.get::<Session>().map(|s| s.key.clone()),
+            // A bot plays through the API only: its cookie session holds no seat.
+            account: parts
+                .extensions
+                .get::<Session>()
+                .filter(|s| !s.bot || s.grant.is_some())
+                .map(|s| s.key.clone()),
         })
     }
 }

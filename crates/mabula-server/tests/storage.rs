@@ -464,6 +464,8 @@ async fn abuse_tables(url: &str, two: bool) {
         created_at: 1_000,
         expires_at: i64::MAX,
         address: "10.0.9.9".into(),
+        no_bots: false,
+        bot: false,
     };
     let caps = mabula_server::store::players::SeekCaps {
         per_account: 5,

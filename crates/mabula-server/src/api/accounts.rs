@@ -60,6 +60,15 @@ pub use mabula_api::accounts::{
     PasswordChange, SessionInfo, SessionList, SessionView, SessionsEnded, TurnList,
 };
 
+/// The personal API token (`mbp_…`) of `Authorization: Bearer`, if the request sends one.
+fn personal_token(headers: &HeaderMap) -> Option<String> {
+    let text = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = text.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && crate::auth::is_personal(token))
+        .then(|| token.to_string())
+}
+
 /// The value of cookie `name` in the request's headers.
 fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers
@@ -112,12 +121,40 @@ pub async fn session_layer(State(app): State<AppState>, mut req: Request, next: 
     if !path.starts_with("/api/") {
         return next.run(req).await;
     }
+    let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if let Some(token) = personal_token(req.headers()) {
+        // A program's request (issue 38): its token, checked in the database each time, stands
+        // for its account within its scopes; there is no cookie, so no CSRF token either.
+        return match app.tokens.authenticate(&token).await {
+            Ok(Some(session)) => {
+                let grant = session
+                    .grant
+                    .as_ref()
+                    .expect("a token's session has its grant");
+                if !crate::services::tokens::may(grant, write, path) {
+                    return ApiError::new(
+                        ErrorCode::TokenNotAllowed,
+                        "a personal token cannot do this: it is for the session cookie only, \
+                         or outside the token's scopes",
+                    )
+                    .into_response();
+                }
+                req.extensions_mut().insert(session);
+                next.run(req).await
+            }
+            Ok(None) => ApiError::new(
+                ErrorCode::TokenInvalid,
+                "this personal token is not valid: revoked, or never made",
+            )
+            .into_response(),
+            Err(e) => e.into_response(),
+        };
+    }
     let Some(secret) = cookie(req.headers(), COOKIE).map(str::to_string) else {
         return next.run(req).await;
     };
     let exempt =
         req.method() == Method::POST && (path == "/api/session" || path == "/api/accounts");
-    let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     match app.accounts.session(&secret).await {
         Ok(Some(session)) => {
             if write && !exempt {
@@ -134,6 +171,13 @@ pub async fn session_layer(State(app): State<AppState>, mut req: Request, next: 
                     )
                     .into_response();
                 }
+            }
+            if session.bot && write && path.starts_with("/api/seeks") {
+                return ApiError::new(
+                    ErrorCode::BotNotAllowed,
+                    "a bot uses the lobby through the API, with its token",
+                )
+                .into_response();
             }
             req.extensions_mut().insert(session);
         }

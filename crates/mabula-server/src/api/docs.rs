@@ -106,6 +106,16 @@ use utoipa::{Modify, OpenApi, ToResponse};
         super::tournaments::records,
         super::tournaments::of_player,
         super::tournaments::upgrade,
+        super::bots::create_token,
+        super::bots::list_tokens,
+        super::bots::revoke_token,
+        super::bots::upgrade,
+        super::bots::event_stream,
+        super::bots::game_stream,
+        super::bots::bot_move,
+        super::bots::bot_resign,
+        super::bots::bot_draw,
+        super::bots::list_bots,
     ),
     components(schemas(
         ErrorBody, ErrorCode, Mode, SideSchema, EndReason, EngineSettings, UndoOffer, GameState, SettingsView,
@@ -143,9 +153,13 @@ use utoipa::{Modify, OpenApi, ToResponse};
         mabula_api::tournaments::RoundView, mabula_api::tournaments::PairingView,
         mabula_api::tournaments::TournamentGameView, mabula_api::tournaments::TournamentMessage,
         mabula_api::tournaments::PlayerTournament,
+        super::bots::CreateToken, super::bots::TokenCreated, super::bots::TokenView,
+        super::bots::TokenList, super::bots::BotEvent, super::bots::BotGameRef,
+        super::bots::BotPlayer, super::bots::BotGameMessage, super::bots::BotGameState,
+        super::bots::BotView, super::bots::BotList,
     ), responses(NoSuchGame, NoToken, BodyTooLarge, NotJson, Throttled, Unavailable)),
     modifiers(&TokenScheme),
-    tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "tournaments", description = "Swiss tournaments and arenas"), (name = "server", description = "Health")),
+    tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "tournaments", description = "Swiss tournaments and arenas"), (name = "bots", description = "The bot API: personal tokens, event and game streams (newline-delimited JSON), bots"), (name = "server", description = "Health")),
 )]
 pub struct ApiDoc;
 

@@ -8,6 +8,7 @@
 pub mod accounts;
 pub mod analysis;
 pub mod assets;
+pub mod bots;
 pub mod chat;
 pub mod docs;
 pub mod follows;
@@ -78,6 +79,10 @@ pub struct Handles {
     pub tournaments: Arc<crate::services::tournaments::Tournaments>,
     /// This instance among the others (the tournaments' live channels hear its notices).
     pub cluster: Arc<crate::services::cluster::Cluster>,
+    /// Personal API tokens and bot accounts.
+    pub tokens: Arc<crate::services::tokens::Tokens>,
+    /// The bot API's streams.
+    pub bots: Arc<crate::services::bots::BotStreams>,
     /// The store (readiness, metrics).
     pub store: Arc<Store>,
     /// The engine pool (metrics).
@@ -108,6 +113,8 @@ impl AppState {
             moderation: services.moderation.clone(),
             tournaments: services.tournaments.clone(),
             cluster: services.cluster.clone(),
+            tokens: services.tokens.clone(),
+            bots: services.bots.clone(),
             store: services.store.clone(),
             engine: services.engine.clone(),
             shutdown,
@@ -135,6 +142,7 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .merge(chat::router())
         .merge(moderation::router())
         .merge(tournaments::router())
+        .merge(bots::router())
         .merge(docs::router())
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)

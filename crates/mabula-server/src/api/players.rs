@@ -87,7 +87,9 @@ pub(crate) async fn profile_of(
         draws: v[1],
         losses: v[2],
     };
+    let bot = app.tokens.is_bot(&a.key).await?;
     Ok(Profile {
+        bot,
         name: a.name,
         created_at: a.created_at,
         ratings,

@@ -425,6 +425,8 @@ impl Accounts {
                 key,
                 name,
                 csrf,
+                bot: false,
+                grant: None,
             },
         })
     }
@@ -534,6 +536,8 @@ impl Accounts {
             key: s.key,
             name: s.name,
             csrf: s.csrf,
+            bot: s.bot,
+            grant: None,
         }))
     }
 

@@ -45,7 +45,7 @@ use mabula_api::lobby::LobbyMessage;
 pub use mabula_api::lobby::{ClockRequest, SeekRequest, SeekView};
 
 /// The lobby's view of seek `s`, naming a challenged player as `names` spells them.
-fn seek_view(s: &SeekRow, names: &HashMap<String, String>) -> SeekView {
+pub(crate) fn seek_view(s: &SeekRow, names: &HashMap<String, String>) -> SeekView {
     SeekView {
         id: s.id.clone(),
         name: s.name.clone(),
@@ -64,6 +64,8 @@ fn seek_view(s: &SeekRow, names: &HashMap<String, String>) -> SeekView {
         rating_min: s.rating_min,
         rating_max: s.rating_max,
         created_at: s.created_at,
+        bot: s.bot,
+        bots: !s.no_bots,
     }
 }
 
@@ -284,6 +286,8 @@ impl Lobby {
             created_at: now,
             expires_at: now + lifetime,
             address: client.to_string(),
+            no_bots: req.bots == Some(false),
+            bot: session.bot,
         };
         // A real-time seek open to all lives with its owner's lobby socket; a challenge waits
         // for the one challenged, a correspondence seek for days.
@@ -399,6 +403,12 @@ impl Lobby {
         if seek.target.as_ref().is_some_and(|t| *t != session.key) {
             return Err(not_for_you("this challenge is for another player"));
         }
+        if seek.no_bots && session.bot {
+            return Err(ApiError::new(
+                ErrorCode::BotNotAllowed,
+                "this seek does not want to meet bots",
+            ));
+        }
         let mine = self
             .store
             .db()
@@ -449,10 +459,35 @@ impl Lobby {
         } else {
             [accepter, seeker]
         };
-        let game = self
-            .games
-            .create_player_game(players, seek.scoring, seek.rated, seek.control)
-            .await;
+        // A house bot (issue 38) plays through the engine's claimed moves.
+        let db = self.store.db();
+        let house = match (
+            db.house_level(&players[0].key).await?,
+            db.house_level(&players[1].key).await?,
+        ) {
+            (Some(level), _) => Some((mabula::Color::White, level)),
+            (None, Some(level)) => Some((mabula::Color::Black, level)),
+            (None, None) => None,
+        };
+        let game = match house {
+            Some((color, level)) => {
+                self.games
+                    .create_house_game(
+                        players,
+                        seek.scoring,
+                        seek.rated,
+                        seek.control,
+                        color,
+                        level,
+                    )
+                    .await
+            }
+            None => {
+                self.games
+                    .create_player_game(players, seek.scoring, seek.rated, seek.control)
+                    .await
+            }
+        };
         let game_id = match game {
             Ok(id) => id,
             Err(e) => {
@@ -474,6 +509,50 @@ impl Lobby {
         self.cluster.deliver(seek_notices(&seek));
         self.cluster.announce(&started).await?;
         Ok(game_id)
+    }
+}
+
+impl Lobby {
+    /// Opens house bot `key`'s seek open to all with the fixed id `id` (issue 38), unless it is
+    /// open already: the id makes it one seek however many instances try.
+    pub async fn open_house_seek(
+        &self,
+        key: &str,
+        id: &str,
+        scoring: mabula::Scoring,
+        control: TimeControl,
+    ) -> Result<(), ApiError> {
+        let now = now_ms();
+        let db = self.store.db();
+        if db.seek(id, now).await?.is_some() {
+            db.keep_seeks_alive(key, now + SEEK_GRACE_MS).await?;
+            return Ok(());
+        }
+        let (rating, provisional) = shown(&db.rating(key, scoring, control.speed()).await?);
+        let seek = SeekRow {
+            id: id.to_string(),
+            account: key.to_string(),
+            name: key.to_string(),
+            rating,
+            provisional,
+            target: None,
+            scoring,
+            rated: true,
+            control,
+            color: "random".into(),
+            rating_min: None,
+            rating_max: None,
+            created_at: now,
+            expires_at: now + REALTIME_SEEK_MS,
+            address: "house".into(),
+            no_bots: false,
+            bot: true,
+        };
+        // Another instance may store it first: its key refuses the second.
+        if let Ok(true) = db.insert_seek(&seek, None, Some(now + SEEK_GRACE_MS)).await {
+            self.cluster.deliver(seek_notices(&seek));
+        }
+        Ok(())
     }
 }
 
@@ -569,6 +648,8 @@ mod tests {
             rating_min: None,
             rating_max: None,
             created_at,
+            bot: false,
+            bots: true,
         }
     }
 

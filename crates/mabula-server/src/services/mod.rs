@@ -30,21 +30,27 @@
 //! - [`moderation`]: blocks, reports, and the moderators' queue, mutes and closed accounts.
 //! - [`tournaments`]: Swiss tournaments and arenas (issue 37): creation, joining, and the
 //!   pairing of rounds and waves, each change once however many instances decide it.
+//! - [`tokens`]: personal API tokens and bot accounts (issue 38).
+//! - [`house`]: the house bots' seeks and answers to challenges (issue 38).
+//! - [`bots`]: the bot API's streams of an account's events and of a game (issue 38).
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!
 //! A new feature is one more service beside these, built in [`Services::new`] from the handles
 //! it needs, with its timed jobs in [`Services::start`].
 
 pub mod accounts;
+pub mod bots;
 pub mod chat;
 pub mod clocks;
 pub mod cluster;
 pub mod follows;
 pub mod games;
+pub mod house;
 pub mod lobby;
 pub mod moderation;
 pub mod players;
 pub mod ratings;
+pub mod tokens;
 pub mod tournaments;
 
 pub use crate::model::now_ms;
@@ -80,6 +86,8 @@ pub struct Config {
     pub signups_per_address_hour: u32,
     /// The tournaments the site makes by itself (`--daily-tournament`, `--weekly-tournament`).
     pub tournament_schedules: Vec<tournaments::Schedule>,
+    /// The levels of the house bots to keep in the lobby (issue 38; empty: none).
+    pub house_bots: Vec<u8>,
 }
 
 impl Default for Config {
@@ -95,6 +103,7 @@ impl Default for Config {
             instance_timeout: Duration::from_secs(5),
             signups_per_address_hour: accounts::SIGNUPS_PER_ADDRESS_HOUR,
             tournament_schedules: Vec::new(),
+            house_bots: Vec::new(),
         }
     }
 }
@@ -130,6 +139,12 @@ pub struct Services {
     pub moderation: Arc<moderation::Moderation>,
     /// Tournaments (issue 37).
     pub tournaments: Arc<tournaments::Tournaments>,
+    /// Personal API tokens and bot accounts (issue 38).
+    pub tokens: Arc<tokens::Tokens>,
+    /// The bot API's streams (issue 38).
+    pub bots: Arc<bots::BotStreams>,
+    /// The house bots (issue 38).
+    pub house: Arc<house::HouseBots>,
 }
 
 impl Services {
@@ -152,6 +167,7 @@ impl Services {
         let analyst = Arc::new(analyst);
         let signups_per_address_hour = config.signups_per_address_hour;
         let schedules = config.tournament_schedules.clone();
+        let house_levels = config.house_bots.clone();
         let games = Games::new(
             store.clone(),
             engine.clone(),
@@ -160,6 +176,16 @@ impl Services {
             config,
         );
         let ratings = Arc::new(ratings::Ratings::new(store.clone(), games.clone()));
+        let chat = Arc::new(chat::Chat::new(
+            store.clone(),
+            games.clone(),
+            cluster.clone(),
+        ));
+        let lobby = Arc::new(lobby::Lobby::new(
+            store.clone(),
+            games.clone(),
+            cluster.clone(),
+        ));
         Services {
             tournaments: Arc::new(tournaments::Tournaments::new(
                 store.clone(),
@@ -168,18 +194,22 @@ impl Services {
                 analyst.clone(),
                 schedules,
             )),
-            chat: Arc::new(chat::Chat::new(
+            house: Arc::new(house::HouseBots::new(
+                store.clone(),
+                lobby.clone(),
+                &house_levels,
+            )),
+            bots: Arc::new(bots::BotStreams::new(
                 store.clone(),
                 games.clone(),
                 cluster.clone(),
+                chat.clone(),
             )),
+            tokens: Arc::new(tokens::Tokens::new(store.clone())),
+            chat,
             moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
             clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),
-            lobby: Arc::new(lobby::Lobby::new(
-                store.clone(),
-                games.clone(),
-                cluster.clone(),
-            )),
+            lobby,
             accounts: Arc::new(accounts::Accounts::new(
                 store.clone(),
                 games.clone(),
@@ -210,6 +240,9 @@ impl Services {
         self.tournaments.follow(self.games.subscribe());
         self.lobby.follow(stop.clone());
         self.cluster.heartbeat().await.0?;
+        if self.house.any() {
+            self.house.ensure().await?;
+        }
         match self.games.sweep_engines().await {
             Ok(0) => {}
             Ok(n) => tracing::info!("resumed the engine in {n} games"),
@@ -273,6 +306,11 @@ impl Services {
         }
         if let Err(e) = self.tournaments.sweep().await {
             tracing::warn!("tournament sweep failed: {}", e.message);
+        }
+        if self.house.any()
+            && let Err(e) = self.house.tick().await
+        {
+            tracing::warn!("house bots: {}", e.message);
         }
     }
 

@@ -26,6 +26,7 @@ pub mod rows;
 pub mod social;
 mod sql;
 pub mod sqlite;
+pub mod tokens;
 pub mod tournaments;
 
 pub use rows::{GameRow, MovesChange, PresenceCounts, RowChange, RowState, StoredGame};

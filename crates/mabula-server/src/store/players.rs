@@ -108,6 +108,8 @@ pub struct SessionRow {
     pub csrf: String,
     /// When it was last used, to the minute (ms).
     pub seen_at: i64,
+    /// Whether the account is a bot (its cookie cannot play games: issue 38).
+    pub bot: bool,
 }
 
 /// A rating as stored.
@@ -171,6 +173,10 @@ pub struct SeekRow {
     pub expires_at: i64,
     /// The client address it was opened from (open seeks are capped per address too).
     pub address: String,
+    /// The seek does not want to meet bots (issue 38).
+    pub no_bots: bool,
+    /// Its owner is a bot.
+    pub bot: bool,
 }
 
 /// A pair of accounts flagged for the moderators: they played more rated games together in a
@@ -202,7 +208,8 @@ pub struct SeekCaps {
 macro_rules! seek_columns {
     () => {
         "id, account, name, rating, provisional, target, scoring, rated, initial_s, \
-         increment_s, days, color, rating_min, rating_max, created_at, expires_at, address"
+         increment_s, days, color, rating_min, rating_max, created_at, expires_at, address, \
+         no_bots, bot"
     };
 }
 
@@ -314,6 +321,8 @@ macro_rules! seek_row {
             created_at: r.try_get("created_at")?,
             expires_at: r.try_get("expires_at")?,
             address: r.try_get("address")?,
+            no_bots: r.try_get("no_bots")?,
+            bot: r.try_get("bot")?,
             id,
         })
     }};
@@ -388,7 +397,7 @@ impl Db {
     pub async fn session(&self, id_hash: &[u8; 32]) -> Result<Option<SessionRow>, StoreError> {
         on_db!(self, read, |pool, _pg| {
             let row = sqlx::query(
-                "SELECT s.account, a.name, s.csrf, s.seen_at FROM sessions s \
+                "SELECT s.account, a.name, s.csrf, s.seen_at, a.bot FROM sessions s \
                  JOIN accounts a ON a.key = s.account WHERE s.id_hash = $1 \
                  AND a.closed_at IS NULL",
             )
@@ -401,6 +410,7 @@ impl Db {
                     name: r.try_get(1)?,
                     csrf: r.try_get(2)?,
                     seen_at: r.try_get(3)?,
+                    bot: r.try_get(4)?,
                 })
             })
             .transpose()
@@ -832,9 +842,9 @@ impl Db {
                 "INSERT INTO seeks (",
                 seek_columns!(),
                 ") SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-                 $17 WHERE (SELECT count(*) FROM seeks WHERE account = $2 AND expires_at > $15) \
-                 < $18 AND (SELECT count(*) FROM seeks WHERE address = $17 AND expires_at > $15) \
-                 < $19 AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker = $6 AND blocked = $2)"
+                 $17, $18, $19 WHERE (SELECT count(*) FROM seeks WHERE account = $2 AND \
+                 expires_at > $15) < $20 AND (SELECT count(*) FROM seeks WHERE address = $17 AND \
+                 expires_at > $15) < $21 AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker = $6 AND blocked = $2)"
             ))
             .bind(&s.id)
             .bind(&s.account)
@@ -853,6 +863,8 @@ impl Db {
             .bind(s.created_at)
             .bind(s.expires_at)
             .bind(&s.address)
+            .bind(s.no_bots)
+            .bind(s.bot)
             .bind(i64::from(caps.per_account))
             .bind(i64::from(caps.per_address))
             .execute(&mut *tx)

@@ -80,8 +80,10 @@ pub(super) const CHANGE_GAME: &str = "UPDATE games SET position = $3, to_move = 
 /// The first placeholder after [`CHANGE_GAME`]'s (`$1` to `$29`), for statements that extend it.
 pub(super) const AFTER_CHANGE: u8 = 30;
 
+/// Engine moves nobody computes: of engine games, and of lobby games against a house bot (issue
+/// 38), whose engine side is the house bot's.
 pub(super) const ENGINE_ORPHANS: &str = "SELECT id, engine_owner FROM games \
-    WHERE finished = FALSE AND mode = 'engine' AND to_move = engine_color \
+    WHERE finished = FALSE AND to_move = engine_color \
     AND (engine_owner IS NULL OR engine_owner NOT IN \
         (SELECT id FROM instances WHERE heartbeat_at >= $1)) \
     ORDER BY updated_at LIMIT $2";

@@ -823,6 +823,44 @@ impl Games {
         }
     }
 
+    /// A game from the lobby against a house bot (issue 38): the house bot's side is the
+    /// engine's, at `level`, so its moves are claimed in the database and computed once across
+    /// instances like every engine move.
+    pub async fn create_house_game(
+        self: &Arc<Games>,
+        players: [Player; 2],
+        scoring: Scoring,
+        rated: bool,
+        control: TimeControl,
+        engine_color: Color,
+        level: u8,
+    ) -> Result<String, ApiError> {
+        let seed = rand::random::<u64>();
+        let start = mabula::deal::random(seed, Color::White);
+        let [white, black] = players;
+        let engine = EngineSettings {
+            color: engine_color,
+            level,
+            movetime_ms: self.config.engine_movetime.as_millis().clamp(10, 10_000) as u32,
+        };
+        let grant = self
+            .create_game(
+                Mode::Friend,
+                Some(seed),
+                Some(engine),
+                Game::new(start, scoring),
+                Seats::default(),
+                Origin {
+                    players: [Some(white), Some(black)],
+                    rated,
+                    clock: Some(control),
+                    ..Origin::default()
+                },
+            )
+            .await?;
+        Ok(grant.game_id)
+    }
+
     /// Imports a record as a new local game.
     pub async fn import(self: &Arc<Games>, record: &str) -> Result<SeatGrant, ApiError> {
         let parsed = Game::parse(record)
