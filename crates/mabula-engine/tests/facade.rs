@@ -74,7 +74,7 @@ fn analysis_lists_every_move_and_proves_a_late_position() {
     let a = analyze(
         &pos,
         Scoring::Largest,
-        &Limits::time(Duration::from_millis(400)),
+        &Limits::nodes(5_000_000),
     );
     let mut listed: Vec<Move> = a.moves.iter().map(|m| m.mv).collect();
     listed.sort();
