@@ -513,9 +513,16 @@ fn a_line_longer_than_the_limit_is_refused_and_skipped_and_the_session_goes_on()
     };
     let answers: Vec<&str> = out.split("\n\n").collect();
     assert_eq!(answers[0], "=1 mabula-engine");
-    assert_eq!(answers[1], format!("?7 line too long: at most {MAX_LINE} bytes"));
+    assert_eq!(
+        answers[1],
+        format!("?7 line too long: at most {MAX_LINE} bytes")
+    );
     assert_eq!(answers[2], "=2 2");
-    assert!(answers[3].starts_with("? unknown command 'xxx"), "{}", &answers[3][..40]);
+    assert!(
+        answers[3].starts_with("? unknown command 'xxx"),
+        "{}",
+        &answers[3][..40]
+    );
     assert_eq!(answers[4], "=3 mabula-engine");
     assert!(out.len() < 2 * MAX_LINE, "the long line is not echoed");
 }
@@ -526,10 +533,7 @@ fn comments_after_a_command_are_stripped_as_gtp_v2_does() {
     let out = run(&format!(
         "1 setup {start} # the usual start\n2 name # who are you?\n# a whole comment line\n   # indented\n3 position#no space\n"
     ));
-    assert_eq!(
-        out,
-        format!("=1\n\n=2 mabula-engine\n\n=3 {start}\n\n")
-    );
+    assert_eq!(out, format!("=1\n\n=2 mabula-engine\n\n=3 {start}\n\n"));
 }
 
 #[test]
