@@ -13,8 +13,11 @@ The work is done by the project's Rust crates (the rules library ``mabula`` and 
 Moves are written in notation (``"b1-b4"``, ``"pass"``) or, for game frameworks, as action
 numbers (``move_to_action``, 144 a pass). The engine calls (``choose_move``, ``analyze``,
 ``analyze_stream``, ``solve``) run without the GIL and stop on Ctrl-C. ``import mabula.openspiel`` registers the game with
-OpenSpiel.
+OpenSpiel. ``AnalysisClient`` talks to ``mabula analysis-server`` (many positions, one process).
 """
+
+from . import analysis_client
+from .analysis_client import AnalysisClient, AnalysisError
 
 from ._mabula import (
     DEAL_COUNT,
@@ -43,6 +46,8 @@ from ._mabula import (
 
 __all__ = [
     "__version__",
+    "AnalysisClient",
+    "AnalysisError",
     "DEAL_COUNT",
     "MAX_LEVEL",
     "NUM_ACTIONS",
