@@ -32,8 +32,9 @@ const CSS = `
   .puzzles { grid-template-columns: minmax(0, 1fr); }
   .puzzles > *, .puzzles > .board-col { grid-column: 1; grid-row: auto; }
 }
-@media (max-width: 820px) and (orientation: landscape) and (max-height: 520px) {
-  .puzzles { grid-template-columns: max(200px, calc(100vh - 110px)) minmax(0, 1fr); gap: 10px 14px; }
+@media (orientation: landscape) and (max-height: 520px) {
+  .puzzles { grid-template-columns: max(200px, calc(100vh - 130px)) minmax(0, 1fr); gap: 10px 14px; }
+  .puzzles > h1 { font-size: 1.1rem; }
   .puzzles > * { grid-column: 2; }
   .puzzles > .board-col { grid-column: 1; grid-row: 2 / span 3; }
   .puzzles .board-wrap { width: 100%; min-width: 0; }

@@ -93,9 +93,10 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
     streakLine);
   const me = h('p', { class: 'puz-me muted', id: 'puz-me' });
 
-  main.append(h('section', { class: 'puzzles' },
+  const section = h('section', { class: 'puzzles', id: 'puzzles' },
     h('h1', { i18n: params.daily ? 'puz.dailyTitle' : 'puz.title' }),
-    boardCol, puzzleCard, chooseCard, me));
+    boardCol, puzzleCard, chooseCard, me);
+  main.append(section);
 
   // ---- Drawing -------------------------------------------------------------------------------
 
@@ -173,6 +174,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
 
   async function start(/** @type {PuzzleView} */ p) {
     puzzle = p;
+    section.dataset.puzzle = p.id;
     position = p.position;
     mine = [];
     hinted = false;
