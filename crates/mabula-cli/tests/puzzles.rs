@@ -69,7 +69,10 @@ async fn next(p: &Player, query: &str) -> (String, Puzzle, Value) {
 
 async fn attempt(p: &Player, id: &str, moves: &[String]) -> Value {
     let (status, body) = p
-        .post(&format!("/api/puzzles/{id}/attempt"), json!({ "moves": moves }))
+        .post(
+            &format!("/api/puzzles/{id}/attempt"),
+            json!({ "moves": moves }),
+        )
         .await;
     assert_eq!(status, 200, "{body}");
     body
@@ -94,8 +97,14 @@ async fn a_solved_puzzle_moves_the_player_up_and_the_puzzle_down_and_a_failure_t
     let line: Vec<String> = puzzle.line.iter().map(|m| m.to_string()).collect();
     assert_eq!(won["solution"], json!(line));
     assert!(won["rating_change"].as_i64().expect("rated") > 0, "{won}");
-    assert!(won["puzzle_rating_change"].as_i64().expect("rated") < 0, "{won}");
-    assert!(won["puzzle_rating"].as_i64().expect("rating") < before, "{won}");
+    assert!(
+        won["puzzle_rating_change"].as_i64().expect("rated") < 0,
+        "{won}"
+    );
+    assert!(
+        won["puzzle_rating"].as_i64().expect("rating") < before,
+        "{won}"
+    );
     // Every instance reads the new rating of the puzzle.
     for base in &n.bases {
         let (_, shown) = Player::guest(base).get(&format!("/api/puzzles/{id}")).await;
@@ -109,10 +118,19 @@ async fn a_solved_puzzle_moves_the_player_up_and_the_puzzle_down_and_a_failure_t
     assert_eq!(lost["correct"], false, "{lost}");
     assert_eq!(lost["complete"], true, "{lost}");
     assert_eq!(lost["wrong"], 0, "{lost}");
-    assert_eq!(lost["solution"].as_array().map(Vec::len), Some(puzzle2.line.len()));
+    assert_eq!(
+        lost["solution"].as_array().map(Vec::len),
+        Some(puzzle2.line.len())
+    );
     assert!(lost["rating_change"].as_i64().expect("rated") < 0, "{lost}");
-    assert!(lost["puzzle_rating_change"].as_i64().expect("rated") > 0, "{lost}");
-    assert!(lost["puzzle_rating"].as_i64().expect("rating") > before2, "{lost}");
+    assert!(
+        lost["puzzle_rating_change"].as_i64().expect("rated") > 0,
+        "{lost}"
+    );
+    assert!(
+        lost["puzzle_rating"].as_i64().expect("rating") > before2,
+        "{lost}"
+    );
 
     let h = history(&Player::guest(&n.bases[1]), "PuzAnn").await;
     assert_eq!(h["attempts"], 2, "{h}");
@@ -120,8 +138,16 @@ async fn a_solved_puzzle_moves_the_player_up_and_the_puzzle_down_and_a_failure_t
     assert_eq!(h["rating"], lost["rating"], "{h}");
     let recent = h["recent"].as_array().expect("recent");
     assert_eq!(recent.len(), 2, "{h}");
-    assert!(recent.iter().any(|a| a["puzzle"] == id && a["correct"] == true));
-    assert!(recent.iter().any(|a| a["puzzle"] == id2 && a["correct"] == false));
+    assert!(
+        recent
+            .iter()
+            .any(|a| a["puzzle"] == id && a["correct"] == true)
+    );
+    assert!(
+        recent
+            .iter()
+            .any(|a| a["puzzle"] == id2 && a["correct"] == false)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -159,7 +185,10 @@ async fn an_attempt_counts_once_even_at_the_same_moment_on_two_instances() {
     assert_eq!(h["solved"], 3, "{h}");
     // The instances agree on the player's rating.
     for base in &n.bases {
-        assert_eq!(history(&Player::guest(base), "puzben").await["rating"], h["rating"]);
+        assert_eq!(
+            history(&Player::guest(base), "puzben").await["rating"],
+            h["rating"]
+        );
     }
 }
 
@@ -185,7 +214,12 @@ async fn a_guest_plays_unrated_move_by_move() {
     for _ in 0..40 {
         let (id, puzzle, body) = next(&guest, "?scoring=largest&theme=last_push").await;
         assert_eq!(body["scoring"], "largest");
-        assert!(body["themes"].as_array().expect("themes").contains(&json!("last_push")));
+        assert!(
+            body["themes"]
+                .as_array()
+                .expect("themes")
+                .contains(&json!("last_push"))
+        );
         if puzzle.line.len() >= 3 {
             found = Some((id, puzzle, body));
             break;
@@ -197,13 +231,20 @@ async fn a_guest_plays_unrated_move_by_move() {
     assert_eq!(step["correct"], true, "{step}");
     assert_eq!(step["complete"], false, "{step}");
     assert_eq!(step["reply"], puzzle.line[1].to_string(), "{step}");
-    assert_eq!(step["solution"], json!([]), "the solution stays hidden: {step}");
+    assert_eq!(
+        step["solution"],
+        json!([]),
+        "the solution stays hidden: {step}"
+    );
     let done = attempt(&guest.on(&n.bases[2]), &id, &moves).await;
     assert_eq!(done["correct"], true, "{done}");
     assert_eq!(done["complete"], true, "{done}");
     assert!(done["rating_change"].is_null(), "{done}");
     assert!(done["rating"].is_null(), "{done}");
-    assert_eq!(done["puzzle_rating"], body["rating"], "a guest moves no rating");
+    assert_eq!(
+        done["puzzle_rating"], body["rating"],
+        "a guest moves no rating"
+    );
 
     // Bad attempts are refused with their codes.
     let bad = |moves: Value| {
@@ -211,18 +252,33 @@ async fn a_guest_plays_unrated_move_by_move() {
         let id = id.clone();
         async move {
             guest
-                .post(&format!("/api/puzzles/{id}/attempt"), json!({ "moves": moves }))
+                .post(
+                    &format!("/api/puzzles/{id}/attempt"),
+                    json!({ "moves": moves }),
+                )
                 .await
         }
     };
-    for moves in [json!([]), json!(["zz"]), json!(["a1-a2"]), json!(vec!["b1-b4"; 17])] {
+    for moves in [
+        json!([]),
+        json!(["zz"]),
+        json!(["a1-a2"]),
+        json!(vec!["b1-b4"; 17]),
+    ] {
         let (status, body) = bad(moves.clone()).await;
-        assert_eq!((status, body["code"].clone()), (422, json!("invalid_attempt")), "{moves} {body}");
+        assert_eq!(
+            (status, body["code"].clone()),
+            (422, json!("invalid_attempt")),
+            "{moves} {body}"
+        );
     }
     let (status, body) = guest
         .post("/api/puzzles/nosuchid/attempt", json!({"moves": ["b1-b4"]}))
         .await;
-    assert_eq!((status, body["code"].clone()), (404, json!("puzzle_not_found")));
+    assert_eq!(
+        (status, body["code"].clone()),
+        (404, json!("puzzle_not_found"))
+    );
     let (status, body) = guest.get("/api/puzzles/next?theme=nonsense").await;
     assert_eq!((status, body["code"].clone()), (400, json!("bad_request")));
 }
@@ -249,7 +305,10 @@ async fn a_hint_shows_the_marble_and_makes_the_attempt_unrated() {
     // A streak's puzzles rise in rating.
     let (_, _, easy) = next(&cat, "?streak=0").await;
     let (_, _, hard) = next(&cat, "?streak=25").await;
-    assert!(hard["rating"].as_i64() > easy["rating"].as_i64(), "{easy} {hard}");
+    assert!(
+        hard["rating"].as_i64() > easy["rating"].as_i64(),
+        "{easy} {hard}"
+    );
     let (status, themes) = cat.get("/api/puzzles/themes").await;
     assert_eq!(status, 200);
     assert!(themes["total"].as_u64() >= Some(5000), "{themes}");

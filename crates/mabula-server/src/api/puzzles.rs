@@ -36,7 +36,7 @@ pub struct NextQuery {
     pub theme: Option<String>,
     /// `largest` or `product`; either when absent or empty.
     pub scoring: Option<String>,
-    /// Puzzles solved so far in a streak: the next one is chosen near 900 + 60 × `streak`
+    /// Puzzles solved so far in a streak: the next one is chosen near 1100 + 50 × `streak`
     /// instead of near the player's rating.
     pub streak: Option<u32>,
 }

@@ -18,8 +18,7 @@ use crate::store::Store;
 use crate::store::puzzles::{PuzzleSeed, Recorded};
 use mabula::{Move, Position, Scoring};
 use mabula_api::puzzles::{
-    AttemptAnswer, PuzzleAttemptView, PuzzleHint, PuzzleHistory, PuzzleView, ThemeCount,
-    ThemeList,
+    AttemptAnswer, PuzzleAttemptView, PuzzleHint, PuzzleHistory, PuzzleView, ThemeCount, ThemeList,
 };
 use mabula_engine::puzzle::{Puzzle, SHIPPED, Theme};
 use rand::RngExt as _;
@@ -35,9 +34,9 @@ pub const MAX_ATTEMPT_MOVES: usize = 16;
 const NEAREST: u32 = 12;
 
 /// The rating a streak starts at, and what each puzzle solved in it adds.
-pub const STREAK_START: f64 = 900.0;
+pub const STREAK_START: f64 = 1100.0;
 /// See [`STREAK_START`].
-pub const STREAK_STEP: f64 = 60.0;
+pub const STREAK_STEP: f64 = 50.0;
 
 /// The player's history lists this many attempts.
 const HISTORY: u32 = 50;
