@@ -43,7 +43,7 @@ pub struct NextQuery {
 
 /// A puzzle for the caller: near their puzzle rating (1500 for guests), one they have not
 /// attempted, of the theme and scoring mode asked for.
-#[utoipa::path(get, path = "/api/puzzles/next", tag = "puzzles", params(NextQuery),
+#[utoipa::path(get, operation_id = "puzzle_next", path = "/api/puzzles/next", tag = "puzzles", params(NextQuery),
     responses(
         (status = 200, description = "A puzzle", body = PuzzleView),
         (status = 400, description = "An unknown theme or scoring mode, or a malformed query (`bad_request`)", body = ErrorBody),
@@ -65,7 +65,7 @@ pub async fn next(
 }
 
 /// The puzzle of the day: the same for everyone during a UTC day.
-#[utoipa::path(get, path = "/api/puzzles/daily", tag = "puzzles",
+#[utoipa::path(get, operation_id = "puzzle_daily", path = "/api/puzzles/daily", tag = "puzzles",
     responses(
         (status = 200, description = "Today's puzzle, with its `day`", body = PuzzleView),
         (status = 429, response = super::docs::Throttled),
@@ -76,7 +76,7 @@ pub async fn daily(State(app): State<AppState>) -> Result<Json<PuzzleView>, ApiE
 }
 
 /// The themes, and how many puzzles teach each.
-#[utoipa::path(get, path = "/api/puzzles/themes", tag = "puzzles",
+#[utoipa::path(get, operation_id = "puzzle_themes", path = "/api/puzzles/themes", tag = "puzzles",
     responses(
         (status = 200, description = "The themes", body = ThemeList),
         (status = 429, response = super::docs::Throttled),
@@ -86,7 +86,7 @@ pub async fn themes(State(app): State<AppState>) -> Json<ThemeList> {
 }
 
 /// A puzzle, without its solution.
-#[utoipa::path(get, path = "/api/puzzles/{id}", tag = "puzzles",
+#[utoipa::path(get, operation_id = "puzzle_show", path = "/api/puzzles/{id}", tag = "puzzles",
     params(("id" = String, Path, description = "Puzzle id")),
     responses(
         (status = 200, description = "The puzzle", body = PuzzleView),
@@ -106,7 +106,7 @@ pub async fn show(
 /// gives the opponent's reply and records nothing; once a move is wrong or all are found, it
 /// gives the solution, and an account's first complete attempt moves its puzzle rating and
 /// the puzzle's (once, on every instance). Guests play unrated.
-#[utoipa::path(post, path = "/api/puzzles/{id}/attempt", tag = "puzzles",
+#[utoipa::path(post, operation_id = "puzzle_attempt", path = "/api/puzzles/{id}/attempt", tag = "puzzles",
     params(("id" = String, Path, description = "Puzzle id")),
     request_body = AttemptRequest,
     responses(
@@ -135,7 +135,7 @@ pub async fn attempt(
 
 /// A hint: the marble the next move pushes, after the player's right moves so far. An
 /// account's attempt at a puzzle it asked a hint for is not rated.
-#[utoipa::path(post, path = "/api/puzzles/{id}/hint", tag = "puzzles",
+#[utoipa::path(post, operation_id = "puzzle_hint", path = "/api/puzzles/{id}/hint", tag = "puzzles",
     params(("id" = String, Path, description = "Puzzle id")),
     request_body = AttemptRequest,
     responses(
@@ -161,7 +161,7 @@ pub async fn hint(
 }
 
 /// A player's puzzle rating and latest attempts.
-#[utoipa::path(get, path = "/api/players/{name}/puzzles", tag = "puzzles",
+#[utoipa::path(get, operation_id = "puzzle_history", path = "/api/players/{name}/puzzles", tag = "puzzles",
     params(("name" = String, Path, description = "The player's name (any case)")),
     responses(
         (status = 200, description = "The rating and history", body = PuzzleHistory),
