@@ -70,9 +70,7 @@ test('a new player solves a puzzle, fails the next, and sees both rating changes
     await clickMove(page, asMove(line[i]));
     if (i + 2 < line.length) {
       // The page plays the opponent's reply, then it is the player's turn again.
-      await page.waitForFunction((n) => document.querySelector('#puz-status[data-phase="playing"]')
-        && document.querySelector('svg.board .last-move, svg.board') && n, i);
-      await phase(page, 'playing');
+      await page.waitForSelector(`#puzzles[data-found="${i / 2 + 1}"] #puz-status[data-phase="playing"]`);
     }
   }
   await phase(page, 'solved');
@@ -118,7 +116,7 @@ test('a new player solves a puzzle, fails the next, and sees both rating changes
   assert.deepEqual(ctx.errors, []);
 });
 
-test('a guest asks for a hint on the puzzle of the day, keyboard only, unrated', async () => {
+test('a guest asks for a hint on the puzzle of the day, then solves a long puzzle move by move, unrated', async () => {
   const ctx = await chrome.context({ locale: 'de-DE', reducedMotion: 'reduce' });
   contexts.push(ctx);
   const page = await ctx.newPage();
@@ -130,16 +128,20 @@ test('a guest asks for a hint on the puzzle of the day, keyboard only, unrated',
   await page.keyboard.press('Enter');
   await page.waitForSelector('svg.board .note-ring');
   await page.screenshot({ path: join(SHOTS, 'puzzle-hint.png') });
-  // The hint's marble is the solution's first.
+  // The hint names (to screen readers) and rings the solution's first marble.
   const from = SOLUTIONS.get(id)[0].split('-')[0];
-  const ring = await page.$eval('#puz-status', (el) => el.textContent);
-  assert.ok(ring);
-  await clickMove(page, asMove(SOLUTIONS.get(id)[0]));
-  await page.waitForFunction(() => /playing|solved/.test(document.querySelector('#puz-status')?.getAttribute('data-phase') || ''));
-  // A guest's result, when complete, says it is unrated.
-  if (SOLUTIONS.get(id).length === 1) {
-    await page.waitForSelector('#puz-unrated');
+  await page.waitForFunction((sq) => document.getElementById('announcer')?.textContent?.includes(sq), from);
+
+  // A puzzle of three moves to find, by its address: the page plays the replies between them.
+  const [long] = [...SOLUTIONS].find(([, line]) => line.length === 5);
+  await page.goto(`${BASE}/puzzles/${long}`);
+  await shownPuzzle(page);
+  const line = SOLUTIONS.get(long);
+  for (let i = 0; i < line.length; i += 2) {
+    await clickMove(page, asMove(line[i]));
+    if (i + 2 < line.length) await page.waitForSelector(`#puzzles[data-found="${i / 2 + 1}"] #puz-status[data-phase="playing"]`);
   }
-  assert.ok(from);
+  await phase(page, 'solved');
+  await page.waitForSelector('#puz-unrated');
   assert.deepEqual(ctx.errors, []);
 });

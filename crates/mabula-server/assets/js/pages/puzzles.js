@@ -186,6 +186,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
     const legal = await legalMoves(position);
     if (stopped) return;
     phase = 'playing';
+    section.dataset.found = '0';
     board.set({ moves: legal });
     render();
     announce(status.textContent || '');
@@ -200,6 +201,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
     const legalBefore = board.moves || [];
     phase = 'waiting';
     board.set({ moves: null, annotations: null });
+    render();
     await board.animate(move);
     position = move.position;
     board.set({ position, lastMove: move });
@@ -223,6 +225,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
       const legal = await legalMoves(position);
       if (stopped) return;
       phase = 'playing';
+      section.dataset.found = String(mine.length);
       board.set({ moves: legal });
       render();
       announce(t('puz.replied', { move: answer.reply }));
