@@ -270,7 +270,10 @@ impl Puzzles {
                 .map_or(Rating::default().rating, |r| r.rating.rating),
             (None, None) => Rating::default().rating,
         };
-        let near = db
+        // A puzzle a newer file dropped stays in the table (its attempts refer to it) but is
+        // not offered.
+        let set = shipped();
+        let near: Vec<(String, f64)> = db
             .puzzles_near(
                 account,
                 scoring.as_deref(),
@@ -278,7 +281,10 @@ impl Puzzles {
                 target,
                 if choice.streak.is_some() { 4 } else { NEAREST },
             )
-            .await?;
+            .await?
+            .into_iter()
+            .filter(|(id, _)| set.by_id.contains_key(id))
+            .collect();
         if near.is_empty() {
             return Err(ApiError::new(
                 ErrorCode::PuzzleNotFound,
