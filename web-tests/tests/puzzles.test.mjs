@@ -113,6 +113,7 @@ test('a new player solves a puzzle, fails the next, and sees both rating changes
   await page.waitForSelector('#profile-puzzles li a[href^="/puzzles/"]');
   assert.equal(await page.$$eval('#profile-puzzles li', (li) => li.length), 2);
   assert.match(await page.textContent('#profile-puzzle-rating'), /1 solved of 2/);
+  await page.screenshot({ path: join(SHOTS, 'puzzle-profile.png'), fullPage: true });
   assert.deepEqual(ctx.errors, []);
 });
 

@@ -841,7 +841,7 @@ export default {
   'puz.profileNone': 'Noch keine Aufgabe.',
   'puz.histSolved': 'gelöst',
   'puz.histFailed': 'verfehlt',
-  'puz.histUnrated': 'ungewertet',
+  'puz.histUnrated': 'ungewertet (Tipp)',
   'error.puzzle_not_found': 'Diese Aufgabe gibt es nicht, oder mit dieser Auswahl ist keine mehr übrig.',
   'error.invalid_attempt': 'Diese Züge sind kein gültiger Versuch.',
 };

@@ -841,7 +841,7 @@ export default {
   'puz.profileNone': 'No puzzle yet.',
   'puz.histSolved': 'solved',
   'puz.histFailed': 'failed',
-  'puz.histUnrated': 'unrated',
+  'puz.histUnrated': 'unrated (a hint)',
   'error.puzzle_not_found': 'There is no such puzzle, or none is left with these choices.',
   'error.invalid_attempt': 'These moves are not a valid attempt.',
 };

@@ -841,7 +841,7 @@ export default {
   'puz.profileNone': 'Ningún problema todavía.',
   'puz.histSolved': 'resuelto',
   'puz.histFailed': 'fallado',
-  'puz.histUnrated': 'sin puntuar',
+  'puz.histUnrated': 'sin puntuar (pista)',
   'error.puzzle_not_found': 'Ese problema no existe, o no queda ninguno con estas opciones.',
   'error.invalid_attempt': 'Estas jugadas no son un intento válido.',
 };

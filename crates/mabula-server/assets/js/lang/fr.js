@@ -841,7 +841,7 @@ export default {
   'puz.profileNone': 'Aucun problème pour l’instant.',
   'puz.histSolved': 'résolu',
   'puz.histFailed': 'manqué',
-  'puz.histUnrated': 'non classé',
+  'puz.histUnrated': 'non classé (indice)',
   'error.puzzle_not_found': 'Ce problème n’existe pas, ou il n’en reste aucun avec ces choix.',
   'error.invalid_attempt': 'Ces coups ne sont pas un essai valable.',
 };

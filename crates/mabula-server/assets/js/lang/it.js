@@ -841,7 +841,7 @@ export default {
   'puz.profileNone': 'Ancora nessun problema.',
   'puz.histSolved': 'risolto',
   'puz.histFailed': 'mancato',
-  'puz.histUnrated': 'non valutato',
+  'puz.histUnrated': 'non valutato (suggerimento)',
   'error.puzzle_not_found': 'Questo problema non esiste, o non ne resta nessuno con queste scelte.',
   'error.invalid_attempt': 'Queste mosse non sono un tentativo valido.',
 };

@@ -843,7 +843,7 @@ export default {
   'puz.profileNone': 'Nicio problemă încă.',
   'puz.histSolved': 'rezolvată',
   'puz.histFailed': 'ratată',
-  'puz.histUnrated': 'fără rating',
+  'puz.histUnrated': 'fără rating (indiciu)',
   'error.puzzle_not_found': 'Această problemă nu există sau nu a mai rămas niciuna cu aceste alegeri.',
   'error.invalid_attempt': 'Aceste mutări nu sunt o încercare validă.',
 };

@@ -154,7 +154,8 @@ export function mount(main, { name }) {
       const change = a.rated && typeof a.rating_change === 'number' ? (a.rating_change >= 0 ? `+${a.rating_change}` : `−${-a.rating_change}`) : t('puz.histUnrated');
       puzList.append(h('li', { class: 'tour-item' },
         h('a', { href: `/puzzles/${a.puzzle}`, class: 'tour-link' }, a.puzzle),
-        h('span', { class: 'muted tour-meta' }, `${t(a.correct ? 'puz.histSolved' : 'puz.histFailed')} · ${change}`)));
+        // An unrated attempt began with a hint: it was not judged as a first attempt.
+        h('span', { class: 'muted tour-meta' }, a.rated ? `${t(a.correct ? 'puz.histSolved' : 'puz.histFailed')} · ${change}` : change)));
     }
   }
 
