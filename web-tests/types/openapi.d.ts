@@ -594,6 +594,214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's personal tokens (never their secrets), newest first. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tokens */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TokenList"];
+                    };
+                };
+                /** @description No session (`not_logged_in`), or a personal token that is not valid (`token_invalid`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Sent with a personal token (`token_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        /**
+         * Make a personal API token (with the session cookie only). Its secret is in this answer
+         *     only; it is sent as `Authorization: Bearer TOKEN`, needs no CSRF token, and acts as the
+         *     account within its scopes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateToken"];
+                };
+            };
+            responses: {
+                /** @description The token, shown this once */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TokenCreated"];
+                    };
+                };
+                /** @description The body is not JSON of this shape (`malformed_json`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No session (`not_logged_in`), or a personal token that is not valid (`token_invalid`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No CSRF token (`csrf_failed`), or sent with a personal token (`token_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account has 20 tokens already (`too_many_tokens`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                415: components["responses"]["NotJson"];
+                /** @description A description of 1 to 60 characters and known scopes are needed (`invalid_token`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a personal token: every instance refuses it from now on. */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The token's id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The id is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No session (`not_logged_in`), or a personal token that is not valid (`token_invalid`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No CSRF token (`csrf_failed`), or sent with a personal token (`token_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account has no token of this id (`not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/turn": {
         parameters: {
             query?: never;
@@ -970,6 +1178,440 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bot/account/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn the token's account into a bot, for ever: only an account that has played no game. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The account is a bot (or was one already) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No session nor token (`not_logged_in`), or a personal token that is not valid (`token_invalid`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not a personal token with the scope `bot:play` (`token_not_allowed`, or `csrf_failed` with a cookie) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The account has games (`account_has_games`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bot/game/stream/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One game as newline-delimited JSON (`BotGameMessage`, one a line; an empty line every 7 s):
+         *     `game_full` first, then a `game_state` at each change, and the chat lines; it ends after
+         *     the state that finishes the game.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Game id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The stream: one `BotGameMessage` a line */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-ndjson": components["schemas"]["BotGameMessage"];
+                    };
+                };
+                /** @description The id is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No token nor session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description A personal token that is not valid or outside its scopes (`token_invalid`, `token_not_allowed`), or a bot's cookie (`bot_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                404: components["responses"]["NoSuchGame"];
+                /** @description Too many requests, or too many streams of this account or address (`rate_limited`, `too_many_connections`) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bot/game/{id}/draw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Offer a draw, or accept the opponent's standing offer (as `POST /api/games/{id}/draw`). */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Game id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The game with the offer standing, or drawn */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GameState"];
+                    };
+                };
+                /** @description The id is not valid UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No token nor session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not a seat of this account (`not_your_seat`, `token_invalid`), a token outside its scopes (`token_not_allowed`), or a bot's cookie (`bot_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                404: components["responses"]["NoSuchGame"];
+                /** @description The game is over, or no draw may be offered now (`game_over`, `draw_not_allowed`, `draw_offer_pending`, `draw_offer_too_soon`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bot/game/{id}/move/{mv}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a move (in RULES.md's notation, `pass` to pass) in a game where the account holds the
+         *     side to move; the same action as `POST /api/games/{id}/moves`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Game id */
+                    id: string;
+                    /** @description The move */
+                    mv: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The game after the move */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GameState"];
+                    };
+                };
+                /** @description Bad notation (`bad_notation`), or the id is not valid UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No token nor session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not a seat of this account (`not_your_seat`, `token_invalid`), a token outside its scopes (`token_not_allowed`), or a bot's cookie (`bot_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                404: components["responses"]["NoSuchGame"];
+                /** @description Not your turn, or the game is over (`not_your_turn`, `game_over`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                /** @description An illegal move (`illegal_move`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bot/game/{id}/resign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resign a game of the account. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Game id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The finished game */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GameState"];
+                    };
+                };
+                /** @description The id is not valid UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No token nor session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not a seat of this account (`not_your_seat`, `token_invalid`), a token outside its scopes (`token_not_allowed`), or a bot's cookie (`bot_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                404: components["responses"]["NoSuchGame"];
+                /** @description The game is over (`game_over`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The bots: online first (heard from in the last minute), then by rating. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The bots */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BotList"];
                     };
                 };
                 429: components["responses"]["Throttled"];
@@ -4185,6 +4827,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stream/event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's events as newline-delimited JSON (`BotEvent`, one a line; an empty line
+         *     every 7 s): the open challenges to it and its unfinished games first, then each game that
+         *     starts or ends and each challenge made, canceled or declined, whichever instance it
+         *     happened on.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The stream: one `BotEvent` a line */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-ndjson": components["schemas"]["BotEvent"];
+                    };
+                };
+                /** @description No token nor session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description A personal token that is not valid (`token_invalid`), or a bot's cookie (`bot_not_allowed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests, or too many streams of this account or address (`rate_limited`, `too_many_connections`) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tournaments": {
         parameters: {
             query?: never;
@@ -4964,6 +5675,145 @@ export interface components {
             /** @description Their names, in the order they were blocked. */
             players: string[];
         };
+        /**
+         * @description A line of the event stream `GET /api/stream/event`. When the stream opens, the account's open
+         *     challenges (to it) and unfinished games come first, so a program that reconnects misses
+         *     nothing.
+         */
+        BotEvent: {
+            /** @description The game. */
+            game: components["schemas"]["BotGameRef"];
+            /** @enum {string} */
+            type: "game_start";
+        } | {
+            /** @description The game. */
+            game: components["schemas"]["BotGameRef"];
+            /** @enum {string} */
+            type: "game_finish";
+        } | {
+            /** @description The challenge. */
+            challenge: components["schemas"]["SeekView"];
+            /** @enum {string} */
+            type: "challenge";
+        } | {
+            /** @description Its id. */
+            id: string;
+            /** @enum {string} */
+            type: "challenge_canceled";
+        } | {
+            /** @description Who declined it. */
+            by: string;
+            /** @description Its id. */
+            id: string;
+            /** @enum {string} */
+            type: "challenge_declined";
+        };
+        /**
+         * @description A line of a game's stream `GET /api/bot/game/stream/{id}`: the whole game first, then
+         *     every change of its state.
+         */
+        BotGameMessage: {
+            /** @description Black. */
+            black: components["schemas"]["BotPlayer"];
+            clock?: null | components["schemas"]["TimeControl"];
+            /** @description The game's id. */
+            id: string;
+            /** @description Rated or casual. */
+            rated: boolean;
+            /** @description `largest` or `product`. */
+            scoring: string;
+            /** @description The start, as RULES.md writes positions. */
+            start: string;
+            /** @description The state now. */
+            state: components["schemas"]["BotGameState"];
+            /** @enum {string} */
+            type: "game_full";
+            /** @description White. */
+            white: components["schemas"]["BotPlayer"];
+        } | (components["schemas"]["BotGameState"] & {
+            /** @enum {string} */
+            type: "game_state";
+        }) | {
+            /** @description Who wrote it. */
+            name: string;
+            /** @description `players` or `spectators`. */
+            room: string;
+            /** @description The text. */
+            text: string;
+            /** @enum {string} */
+            type: "chat_line";
+        };
+        /** @description A game as the event stream names it. */
+        BotGameRef: {
+            clock?: null | components["schemas"]["TimeControl"];
+            /** @description The colour the stream's account plays. */
+            color: components["schemas"]["Side"];
+            /** @description The game's id. */
+            id: string;
+            /** @description The opponent. */
+            opponent: components["schemas"]["BotPlayer"];
+            /** @description Rated or casual. */
+            rated: boolean;
+            /** @description `largest` or `product`. */
+            scoring: string;
+        };
+        /** @description A game's state on its bot stream. */
+        BotGameState: {
+            /**
+             * Format: int64
+             * @description Black's time left (ms), in timed games.
+             */
+            black_ms?: number | null;
+            draw_offer?: null | components["schemas"]["Side"];
+            end_reason?: null | components["schemas"]["EndReason"];
+            /** @description Every move so far, in notation (passes as `pass`). */
+            moves: string[];
+            /** @description `1-0`, `0-1`, `1/2-1/2` or `*`. */
+            result: string;
+            /** @description `started` or `over`. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Changes with each change of the game.
+             */
+            version: number;
+            /**
+             * Format: int64
+             * @description White's time left (ms), in timed games.
+             */
+            white_ms?: number | null;
+        };
+        /** @description The bots: `GET /api/bots`. */
+        BotList: {
+            /** @description Online first, then by rating. */
+            bots: components["schemas"]["BotView"][];
+        };
+        /** @description A player in a bot's messages. */
+        BotPlayer: {
+            /** @description Whether the account is a bot. */
+            bot: boolean;
+            /** @description The account's name. */
+            name: string;
+            /**
+             * Format: int32
+             * @description Their rating for the game's scoring and speed.
+             */
+            rating?: number | null;
+        };
+        /** @description A bot on the bots page: `GET /api/bots`. */
+        BotView: {
+            /**
+             * Format: int32
+             * @description A house bot's engine level (1 to 10); `null` for bots run by their owners.
+             */
+            level?: number | null;
+            /** @description The account's name. */
+            name: string;
+            /** @description Whether it has been heard from in the last minute. */
+            online: boolean;
+            /** @description Its real-time ratings: largest, product. */
+            ratings: components["schemas"]["RatingView"][];
+        };
         /** @description One line of a game's chat. */
         ChatLine: {
             /**
@@ -5102,6 +5952,16 @@ export interface components {
             /** @description A starting position string instead of a deal. */
             setup?: string | null;
         };
+        /** @description A new personal token: `POST /api/account/tokens`. */
+        CreateToken: {
+            /** @description What it is for (1 to 60 characters), shown in the list. */
+            description: string;
+            /**
+             * @description Some of `bot:play` (play as a bot account), `board:play` (play one's own games from a
+             *     program), `challenge:write` (open seeks and challenges, accept and decline them).
+             */
+            scopes: string[];
+        };
         /** @description A new tournament: `POST /api/tournaments`. */
         CreateTournament: {
             /** @description The games' clock (real time only). */
@@ -5188,7 +6048,7 @@ export interface components {
          * @description The stable codes of API errors (see `docs/api.md`, section 2).
          * @enum {string}
          */
-        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down" | "draw_not_allowed" | "draw_offer_pending" | "draw_offer_too_soon" | "no_draw_offer" | "abort_too_late" | "wrong_password" | "session_not_found" | "chat_empty" | "chat_too_long" | "chat_invalid" | "chat_not_allowed" | "blocked" | "muted" | "account_closed" | "not_moderator" | "report_not_found" | "invalid_report" | "tournament_not_found" | "invalid_tournament" | "too_many_tournaments" | "tournament_password" | "rating_too_low" | "tournament_closed" | "not_tournament_creator" | "tournament_game";
+        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down" | "draw_not_allowed" | "draw_offer_pending" | "draw_offer_too_soon" | "no_draw_offer" | "abort_too_late" | "wrong_password" | "session_not_found" | "chat_empty" | "chat_too_long" | "chat_invalid" | "chat_not_allowed" | "blocked" | "muted" | "account_closed" | "not_moderator" | "report_not_found" | "invalid_report" | "tournament_not_found" | "invalid_tournament" | "too_many_tournaments" | "tournament_password" | "rating_too_low" | "tournament_closed" | "not_tournament_creator" | "tournament_game" | "invalid_token" | "too_many_tokens" | "token_not_allowed" | "not_a_bot" | "bot_not_allowed" | "account_has_games";
         /** @description One game of an export. */
         ExportGame: components["schemas"]["PlayerGame"] & {
             /** @description The moves, in order, in the rules' notation. */
@@ -5738,6 +6598,8 @@ export interface components {
         };
         /** @description A player's public profile. */
         Profile: {
+            /** @description Whether the account is a bot (issue 38). */
+            bot?: boolean;
             /**
              * Format: int64
              * @description When the account was made (ms).
@@ -5984,6 +6846,8 @@ export interface components {
         };
         /** @description A new seek or challenge. */
         SeekRequest: {
+            /** @description `false`: no bot may accept this seek (issue 38); bots are welcome when absent. */
+            bots?: boolean | null;
             clock?: null | components["schemas"]["ClockRequest"];
             /** @description The colour wanted: `white`, `black` or `random` (default). */
             color?: string | null;
@@ -6011,6 +6875,10 @@ export interface components {
         };
         /** @description A seek or challenge as the lobby shows it. */
         SeekView: {
+            /** @description Whether its owner is a bot account (issue 38). */
+            bot?: boolean;
+            /** @description Whether a bot may accept it (issue 38). */
+            bots?: boolean;
             /** @description The seeker's colour wish: `white`, `black` or `random`. */
             color: string;
             /** @description The time control. */
@@ -6188,6 +7056,37 @@ export interface components {
              * @description Days per move.
              */
             days: number;
+        };
+        /** @description The answer to a new token: `201`. The secret is shown this once; only its hash is kept. */
+        TokenCreated: {
+            /** @description The token's id (to revoke it). */
+            id: string;
+            /** @description The secret, sent as `Authorization: Bearer TOKEN`. */
+            token: string;
+        };
+        /** @description The account's tokens: `GET /api/account/tokens`. */
+        TokenList: {
+            /** @description Newest first. */
+            tokens: components["schemas"]["TokenView"][];
+        };
+        /** @description A token in the list (never its secret). */
+        TokenView: {
+            /**
+             * Format: int64
+             * @description When it was made (ms).
+             */
+            created_at: number;
+            /** @description What it is for. */
+            description: string;
+            /** @description Its id. */
+            id: string;
+            /** @description Its scopes. */
+            scopes: string[];
+            /**
+             * Format: int64
+             * @description When it was last used (ms, to the minute), if ever.
+             */
+            used_at?: number | null;
         };
         /** @description The answer to a creation: `201`. */
         TournamentCreated: {
