@@ -9,6 +9,7 @@ import { navigate } from '../nav.js';
 import { sessionReady, myName } from '../session.js';
 import { errorText } from './errors.js';
 import { botBadge, ratingText } from '../widgets.js';
+import { addBotStyles } from './bots-style.js';
 
 /** @typedef {import('api-types').BotView} BotView */
 
@@ -19,6 +20,7 @@ export function realtimeRating(/** @type {BotView} */ bot, /** @type {string} */
 
 export function mount(main) {
   let unmounted = false;
+  addBotStyles();
   /** @type {BotView[] | null} */
   let bots = null;
   /** @type {unknown} */

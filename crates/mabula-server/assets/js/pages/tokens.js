@@ -6,6 +6,7 @@ import { h, clear, translateDom, toast, announce, copyText } from '../dom.js';
 import { t, lang, timeAgo } from '../i18n.js';
 import { request } from '../api.js';
 import { errorText } from './errors.js';
+import { addBotStyles } from './bots-style.js';
 
 /** @typedef {import('api-types').TokenView} TokenView */
 
@@ -14,6 +15,7 @@ const SCOPES = [['bot:play', 'tokens.scopeBot'], ['challenge:write', 'tokens.sco
 
 /** The tokens card; `reload()` reads the list again (after a language change). */
 export function tokensCard() {
+  addBotStyles();
   const description = h('input', { type: 'text', id: 'token-description', maxlength: 60, autocomplete: 'off', required: true, 'aria-describedby': 'token-description-hint token-error' });
   const boxes = SCOPES.map(([scope]) => h('input', { type: 'checkbox', name: 'scope', value: scope, id: `scope-${scope.replace(':', '-')}` }));
   const error = h('p', { class: 'error-text', role: 'alert', id: 'token-error' });
