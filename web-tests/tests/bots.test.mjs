@@ -98,11 +98,11 @@ test('a token is created with its secret shown once, listed, revoked and then re
 
   // Errors beside the fields: no description, then no scope.
   await page.click('#token-create');
-  await page.waitForSelector('#token-error:text("1 to 60 characters")');
+  await page.waitForSelector('#token-error:has-text("1 to 60 characters")');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'token-description');
   await page.fill('#token-description', 'my engine');
   await page.click('#token-create');
-  await page.waitForSelector('#token-error:text("at least one scope")');
+  await page.waitForSelector('#token-error:has-text("at least one scope")');
 
   // Created with two scopes (checked by keyboard): the secret, once, with the warning.
   await page.focus('#scope-bot-play');
@@ -113,7 +113,7 @@ test('a token is created with its secret shown once, listed, revoked and then re
   const secret = await page.inputValue('#token-value');
   assert.match(secret, /^mbp_/);
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'token-value', 'the secret has the focus');
-  await page.waitForSelector('#token-secret:text("shown only this once")');
+  await page.waitForSelector('#token-secret:has-text("shown only this once")');
   await page.waitForSelector('#tokens .token-row:has-text("my engine"):has-text("bot:play"):has-text("challenge:write"):has-text("never used")');
   await page.screenshot({ path: join(SHOTS, 'bots-token-created.png'), fullPage: true });
 
@@ -168,24 +168,24 @@ test('with no bots the bots page says so and the play page shows no house rating
   await ctx.close();
 });
 
-test('a house bot is listed with its badge, and its challenge button starts a game it plays', async () => {
+test('a house bot is listed with its badge, and its challenge button starts a game it plays', async (t) => {
   const base = house.url;
   const ctx = await player(base, `Hum${run}`);
   const page = await ctx.newPage();
 
   // The play page shows the house level's rating.
   await page.goto(`${base}/`);
-  await page.waitForSelector('#house-ratings .house-level[data-level="1"]:text("Level 1 · ≈")');
+  await page.waitForSelector('#house-ratings .house-level[data-level="1"]:has-text("Level 1 · ≈")');
 
   // The lobby shows the bot's seeks with the badge.
   await page.goto(`${base}/lobby`);
-  await page.waitForSelector('#seeks li[data-id="house-1-largest"] .bot-badge:text("BOT")');
+  await page.waitForSelector('#seeks li[data-id="house-1-largest"] .bot-badge:has-text("BOT")');
   await page.waitForSelector('#seeks li[data-id="house-1-product"] .bot-badge');
 
   // The "no bots" choice is sent and remembered.
   await page.check('#seek-no-bots');
-  await page.check('input[name="time"][value="300+3"]');
-  await page.check('input[name="rated"][value="casual"]');
+  await page.click('.seek-form label:has(input[name="time"][value="300+3"])');
+  await page.click('.seek-form label:has(input[name="rated"][value="casual"])');
   await page.click('.seek-form button[type="submit"]');
   await page.waitForSelector('#my-seeks li.seek.mine');
   const mine = (await (await fetch(`${base}/api/seeks`)).json()).seeks.filter((s) => s.name === `Hum${run}`);
@@ -197,8 +197,8 @@ test('a house bot is listed with its badge, and its challenge button starts a ga
   await page.waitForSelector('#seek-no-bots');
   assert.equal(await page.isChecked('#seek-no-bots'), true, 'the choice is remembered');
   await page.uncheck('#seek-no-bots');
-  await page.check('input[name="rated"][value="rated"]');
-  await page.check('input[name="time"][value="180+2"]');
+  await page.click('.seek-form label:has(input[name="rated"][value="rated"])');
+  await page.click('.seek-form label:has(input[name="time"][value="180+2"])');
 
   // The profile marks the bot.
   await page.goto(`${base}/@/${BOT}`);
@@ -207,8 +207,8 @@ test('a house bot is listed with its badge, and its challenge button starts a ga
   // The bots page: the bot with its badge, level and both ratings; the button opens the challenge form.
   await page.click('a[data-nav="bots"]');
   const item = `.bot-item[data-name="${BOT}"]`;
-  await page.waitForSelector(`${item} .bot-badge:text("BOT")`);
-  await page.waitForSelector(`${item} .bot-level:text("House bot, level 1")`);
+  await page.waitForSelector(`${item} .bot-badge:has-text("BOT")`);
+  await page.waitForSelector(`${item} .bot-level:has-text("House bot, level 1")`);
   assert.equal(await page.locator(`${item} .bot-rating`).count(), 2);
   await page.screenshot({ path: join(SHOTS, 'bots-page.png'), fullPage: true });
   const button = page.locator(`${item} .challenge-button`);
@@ -228,7 +228,7 @@ test('a house bot is listed with its badge, and its challenge button starts a ga
   assert.equal(st.players[botSide]?.name, BOT);
   if (st.players[botSide].bot === undefined) {
     // PlayerView.bot comes with the lead's change; until then the page cannot know.
-    test.diagnostic?.('the game state has no players.*.bot yet: the game page badge is not checked');
+    t.diagnostic('the game state has no players.*.bot yet: the game page badge is not checked');
   } else {
     assert.equal(st.players[botSide].bot, true);
     await page.waitForSelector(`.player[data-colour="${botSide}"] .name-line .bot-badge`);

@@ -6,7 +6,7 @@ import { h, clear, translateDom } from '../dom.js';
 import { t } from '../i18n.js';
 import { request } from '../api.js';
 import { navigate } from '../nav.js';
-import { sessionReady, myName } from '../session.js';
+import { sessionReady, myName, isMe } from '../session.js';
 import { errorText } from './errors.js';
 import { botBadge, ratingText } from '../widgets.js';
 import { addBotStyles } from './bots-style.js';
@@ -47,7 +47,7 @@ export function mount(main) {
         h('strong', {}, r ? ratingText(r.rating, r.provisional) : t('bots.unrated')));
     });
     const me = myName();
-    const mine = me !== null && me.toLowerCase() === bot.name.toLowerCase();
+    const mine = isMe(bot.name);
     return h('li', { class: 'bot-item', dataset: { name: bot.name } },
       h('span', { class: 'bot-main' },
         h('span', { class: 'bot-who' },
@@ -65,7 +65,7 @@ export function mount(main) {
   function render() {
     clear(online);
     clear(others);
-    status.textContent = failed ? errorText(failed) : bots === null ? t('lobby.loading') : '';
+    status.textContent = failed ? errorText(failed) : '';
     const list = bots || [];
     const on = list.filter((b) => b.online);
     const off = list.filter((b) => !b.online);
