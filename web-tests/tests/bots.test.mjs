@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASE, SHOTS, launch, gameId, state, pick, clickMove, waitTurn } from './helpers.mjs';
+import { BASE, SHOTS, launch, gameId, pick, clickMove, waitTurn } from './helpers.mjs';
 
 const PASSWORD = 'marbles on the edge';
 const run = Date.now().toString(36).slice(-5);
@@ -79,6 +79,13 @@ async function withToken(base, path, token) {
   const res = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
   const body = await res.json().catch(() => ({}));
   return { status: res.status, code: body.code, body };
+}
+
+/** A game's state as a spectator sees it, on the house-bot server. */
+async function state(id) {
+  const res = await fetch(`${house.url}/api/games/${id}`);
+  assert.equal(res.status, 200);
+  return res.json();
 }
 
 /** Whether the page is wider than its screen (a phone must never scroll sideways). */
