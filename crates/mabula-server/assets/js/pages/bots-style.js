@@ -5,6 +5,7 @@
 const CSS = `
 .bots-page { display: grid; gap: 16px; }
 .bots-page h1, .bots-page .lead { margin: 0; }
+.bots-status:empty { display: none; }
 .bot-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; }
 .bot-item { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 8px 16px; padding: 10px 0; border-bottom: 1px solid var(--line); }
 .bot-item:last-child { border-bottom: 0; }
