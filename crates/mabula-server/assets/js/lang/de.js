@@ -778,8 +778,8 @@ export default {
   'error.not_tournament_creator': 'Nur wer das Turnier angelegt hat, darf das.',
   'error.tournament_game': 'Nicht in einer Turnierpartie.',
   // Bots und Tokens (Issue 38).
-  'nav.bots': 'Bots',
-  'bots.title': 'Bots',
+  'nav.bots': 'Computer',
+  'bots.title': 'Computergegner',
   'bots.intro': 'Programme, die hier spielen und wie Menschen gewertet werden. Fordere eines heraus, wenn in der Lobby wenig los ist.',
   'bots.online': 'Jetzt online',
   'bots.others': 'Nicht online',

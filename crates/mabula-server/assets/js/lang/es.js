@@ -778,8 +778,8 @@ export default {
   'error.not_tournament_creator': 'Solo quien creó el torneo puede hacerlo.',
   'error.tournament_game': 'No en una partida de torneo.',
   // Bots y tokens (issue 38).
-  'nav.bots': 'Bots',
-  'bots.title': 'Bots',
+  'nav.bots': 'Programas',
+  'bots.title': 'Programas rivales',
   'bots.intro': 'Programas que juegan aquí, con rating como las personas. Desafía a uno cuando el lobby esté tranquilo.',
   'bots.online': 'En línea ahora',
   'bots.others': 'Desconectados',

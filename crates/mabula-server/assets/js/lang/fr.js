@@ -778,8 +778,8 @@ export default {
   'error.not_tournament_creator': 'Seul le créateur du tournoi peut le faire.',
   'error.tournament_game': 'Pas dans une partie de tournoi.',
   // Bots et jetons (issue 38).
-  'nav.bots': 'Bots',
-  'bots.title': 'Bots',
+  'nav.bots': 'Robots',
+  'bots.title': 'Robots',
   'bots.intro': 'Des programmes qui jouent ici, classés comme les personnes. Défiez-en un quand le salon est calme.',
   'bots.online': 'En ligne',
   'bots.others': 'Hors ligne',
