@@ -311,7 +311,7 @@ async fn play(
         // Each move of the opponent's that this state shows for the first time.
         {
             let mut b = book.lock().expect("book");
-            let theirs = |ply: usize| (ply % 2 == 0) != (me == Color::White);
+            let theirs = |ply: usize| ply.is_multiple_of(2) != (me == Color::White);
             for ply in (seen..state.moves.len()).filter(|&p| theirs(p)) {
                 if let Some(sent) = b.sent.remove(&(id.clone(), ply)) {
                     b.delivery_us.push(micros(arrived - sent));
@@ -319,7 +319,7 @@ async fn play(
             }
         }
         seen = seen.max(state.moves.len());
-        let white_to_move = state.moves.len() % 2 == 0;
+        let white_to_move = state.moves.len().is_multiple_of(2);
         let mine = (me == Color::White) == white_to_move;
         if state.status != "started" || !mine {
             if state.status != "started" {
@@ -383,7 +383,7 @@ pub async fn run(config: BotsConfig) -> Result<BotsReport, super::LoadtestError>
         let clients: Arc<[BotClient]> = (0..bases.len())
             .map(|k| BotClient::new(&bases[(i + k) % bases.len()], &token))
             .collect();
-        let opponent = (i % 2 == 0).then(|| name(i + 1));
+        let opponent = i.is_multiple_of(2).then(|| name(i + 1));
         bots.push(Bot { clients, opponent });
     }
     let book: Shared = Arc::new(Mutex::new(Book::default()));
