@@ -20,11 +20,11 @@ if [[ ! -x "$VENV/bin/python" ]]; then
     log "creating $VENV"
     python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/pip" freeze 2>/dev/null | grep -qi "^open.spiel==2.0.2"; then
+if ! "$VENV/bin/python" -m pip freeze 2>/dev/null | grep -qi "^open.spiel==2.0.2"; then
     log "installing ${TOOLS[*]}"
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check "${TOOLS[@]}"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "${TOOLS[@]}"
 fi
 # The one command a user runs: pip install PATH (a release build of the workspace's crates).
 log "installing the package from python/"
-"$VENV/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
 "$VENV/bin/python" -m pytest -q python/tests "$@"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Starts a throwaway PostgreSQL 15 server for the tests and prints its URL on stdout:
+# Starts a throwaway PostgreSQL server for the tests and prints its URL on stdout:
 #
 #   export MABULA_TEST_POSTGRES_URL="$(scripts/start-postgres.sh)"
 #
-# The server runs from Debian's binaries (/usr/lib/postgresql/15/bin, or $PG_BIN) in a new
+# The server runs from Debian's binaries (the newest /usr/lib/postgresql/N/bin, any version, or
+# $PG_BIN, or the directory `pg_config --bindir` names) in a new
 # temporary directory, listening on 127.0.0.1 only, on a free port, with trust authentication
 # for the user `mabula`. PostgreSQL refuses to run as root, so as root it runs as the `postgres`
 # user (or `nobody`). The directory is printed on stderr; stop the server with
@@ -11,11 +12,23 @@
 # `<dir>/start.sh`.
 set -euo pipefail
 
-BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
-if [[ ! -x "$BIN/initdb" || ! -x "$BIN/pg_ctl" ]]; then
-    echo "start-postgres: no PostgreSQL binaries in $BIN (apt-get install postgresql-15)" >&2
+if [[ -n "${PG_BIN:-}" ]]; then
+    BIN="$PG_BIN"
+else
+    BIN=""
+    # The newest version installed (numerically: 9.6 < 15 < 17).
+    for dir in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k5,5n); do
+        [[ -x "$dir/initdb" && -x "$dir/pg_ctl" ]] && BIN="$dir"
+    done
+    if [[ -z "$BIN" ]] && command -v pg_config >/dev/null 2>&1; then
+        BIN="$(pg_config --bindir)"
+    fi
+fi
+if [[ -z "$BIN" || ! -x "$BIN/initdb" || ! -x "$BIN/pg_ctl" ]]; then
+    echo "start-postgres: no PostgreSQL binaries in ${BIN:-/usr/lib/postgresql/*/bin} (apt-get install postgresql)" >&2
     exit 1
 fi
+VERSION="$("$BIN/postgres" --version 2>/dev/null | awk '{print $3}')"
 
 DIR="$(mktemp -d "${TMPDIR:-/tmp}/mabula-pg.XXXXXX")"
 RUN=()
@@ -54,7 +67,7 @@ STOP
 ${RUN[*]} "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 30 -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=200" start
 START
         chmod +x "$DIR/stop.sh" "$DIR/start.sh"
-        echo "start-postgres: PostgreSQL 15 on 127.0.0.1:$PORT in $DIR (stop: $DIR/stop.sh)" >&2
+        echo "start-postgres: PostgreSQL ${VERSION:-?} on 127.0.0.1:$PORT in $DIR (stop: $DIR/stop.sh)" >&2
         echo "postgres://mabula@127.0.0.1:$PORT/postgres"
         exit 0
     fi

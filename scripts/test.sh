@@ -9,6 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup-tests.sh
+# A Node.js that setup-tests.sh installed because the system's is older than 20.
+if [ -x target/node/node_modules/.bin/node ]; then
+  export PATH="$PWD/target/node/node_modules/.bin:$PATH"
+fi
 
 cleanup() { :; }
 trap 'cleanup' EXIT

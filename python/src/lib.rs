@@ -1,18 +1,71 @@
 //! The `mabula` Python package's native module (`mabula._mabula`): the rules crate's positions,
 //! moves, scores, deals and records, and the engine's move choice, analysis and exact solver.
-//! The engine calls release the GIL while they search, so other Python threads keep running.
+//! The engine calls run on a thread of their own while the calling thread waits without the GIL
+//! (so other Python threads keep running) and looks for signals every 50 ms: Ctrl-C stops the
+//! search (through its stop flag) and raises KeyboardInterrupt, with or without a time limit.
 //!
 //! Moves cross the boundary as their notation (`"b1-b4"`, `"pass"`) or, for game frameworks, as
 //! action numbers: a push's one-byte code (0 to 143, in notation order) and 144 for a pass.
 //! Colours are `"white"` and `"black"`, scoring modes `"largest"` and `"product"`.
 
-use mabula::{Color, Game, GameResult, Move, Position, Scoring};
-use mabula_engine::annotate::{Deepening, Settings};
-use mabula_engine::{Limits, SolveMode, Solver, Value};
+use mabula::{Bitboard, Color, Game, GameResult, Move, Position, Scoring, Square};
+use mabula_engine::annotate::{Deepening, Report, Settings};
+use mabula_engine::{EngineConfig, Level, Limits, SolveMode, Solver, Value};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyStopIteration, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Duration;
+
+/// How often a waiting engine call looks for signals (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a thread of its own with a stop flag, waiting for it without the GIL and
+/// looking for signals every [`SIGNAL_POLL`]: on a signal (KeyboardInterrupt from Ctrl-C) it
+/// raises the stop flag, waits for the search to end (promptly: searches poll the flag) and
+/// answers the signal's exception. A panic in `work` is carried on to the caller.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(Arc<AtomicBool>) -> T + Send,
+) -> PyResult<T> {
+    let stop = Arc::new(AtomicBool::new(false));
+    std::thread::scope(|scope| {
+        let (tx, rx) = sync_channel(1);
+        // A Receiver cannot be shared with the GIL-free closure; a Mutex can.
+        let rx = Mutex::new(rx);
+        let flag = Arc::clone(&stop);
+        let worker = scope.spawn(move || {
+            let _ = tx.send(work(flag));
+        });
+        loop {
+            let got = py.detach(|| match rx.lock() {
+                Ok(rx) => rx.recv_timeout(SIGNAL_POLL),
+                Err(_) => Err(RecvTimeoutError::Disconnected),
+            });
+            match got {
+                Ok(value) => return Ok(value),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        let _ = py.detach(|| worker.join());
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    // The worker panicked before it could answer: carry the panic on.
+                    match worker.join() {
+                        Err(panic) => std::panic::resume_unwind(panic),
+                        Ok(()) => unreachable!("the worker answers before it ends"),
+                    }
+                }
+            }
+        }
+    })
+}
 
 create_exception!(
     _mabula,
@@ -156,6 +209,42 @@ impl PyPosition {
         Ok((self.0.marbles(c) & mabula::Bitboard::EDGE).count())
     }
 
+    /// The marble on `square` (`"b4"`): `"white"`, `"black"`, or None when it is empty;
+    /// raises ValueError for a name that is not a square.
+    fn piece_at(&self, square: &str) -> PyResult<Option<String>> {
+        let sq: Square = square.parse().map_err(value_error)?;
+        Ok(Color::BOTH
+            .into_iter()
+            .find(|&c| self.0.marbles(c).contains(sq))
+            .map(|c| c.to_string()))
+    }
+
+    /// The squares of `color`'s marbles, in the field and on the edge, in square order (a1,
+    /// b1, ..., h8).
+    fn pieces(&self, color: &str) -> PyResult<Vec<String>> {
+        Ok(squares(self.0.marbles(parse_color(color)?)))
+    }
+
+    /// The groups of `color` (RULES.md section 5: orthogonally connected marbles in the field),
+    /// largest first, each as its squares in square order; ties in the order of their first
+    /// square.
+    fn groups(&self, color: &str) -> PyResult<Vec<Vec<String>>> {
+        let mut groups: Vec<Bitboard> = self.0.groups(parse_color(color)?).collect();
+        groups.sort_by_key(|g| std::cmp::Reverse(g.count()));
+        Ok(groups.into_iter().map(squares).collect())
+    }
+
+    /// The sizes of `color`'s groups, largest first (the scores: the first, or the product).
+    fn group_sizes(&self, color: &str) -> PyResult<Vec<u32>> {
+        let mut sizes: Vec<u32> = self
+            .0
+            .groups(parse_color(color)?)
+            .map(Bitboard::count)
+            .collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        Ok(sizes)
+    }
+
     /// The board drawn as text.
     fn diagram(&self) -> String {
         mabula::diagram::diagram(&self.0, mabula::Bitboard::EMPTY)
@@ -196,10 +285,41 @@ impl PyPosition {
     }
 }
 
+fn squares(board: Bitboard) -> Vec<String> {
+    board.map(|sq| sq.name().to_string()).collect()
+}
+
+/// Why a tag cannot be set so that the record reads back, if it cannot.
+fn check_tag(name: &str, value: &str) -> Result<(), String> {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!(
+            "'{name}' is not a tag name: use letters, digits and _"
+        ));
+    }
+    match name {
+        "Setup" => {
+            return Err(
+                "the Setup tag is the game's start: make a new Game(start) instead".to_string(),
+            );
+        }
+        "Scoring" => {
+            return Err("the Scoring tag is the game's scoring: give it to Game()".to_string());
+        }
+        "Result" => return Err("the Result tag comes from the moves or declare()".to_string()),
+        _ => {}
+    }
+    if value.contains(['\n', '\r']) {
+        return Err(format!(
+            "the {name} tag's value has a line break: a tag is one line"
+        ));
+    }
+    Ok(())
+}
+
 /// A game: where it started, its scoring mode, the moves, tags and comments; its text is a
 /// record (RULES.md section 6).
 #[pyclass(name = "Game", module = "mabula")]
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 struct PyGame(Game);
 
 #[pymethods]
@@ -273,14 +393,39 @@ impl PyGame {
         Ok(())
     }
 
-    /// The value of a tag other than Setup, Scoring and Result.
+    /// The value of a tag (Setup, Scoring and Result too, as the record writes them); None when
+    /// the game has no such tag.
     fn tag(&self, name: &str) -> Option<String> {
-        self.0.tag(name).map(str::to_string)
+        match name {
+            "Setup" => Some(self.0.start().to_string()),
+            "Scoring" => Some(self.0.scoring().to_string()),
+            "Result" => Some(self.0.result().to_string()),
+            _ => self.0.tag(name).map(str::to_string),
+        }
     }
 
-    /// Sets a tag.
-    fn set_tag(&mut self, name: &str, value: &str) {
+    /// Every tag as the record writes them, in order: the game's own, then Setup, Scoring and
+    /// Result.
+    fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        let text = self.0.to_string();
+        for line in text.lines().take_while(|l| l.starts_with('[')) {
+            if let Some((name, _)) = line[1..].split_once(' ')
+                && let Some(value) = self.tag(name)
+            {
+                dict.set_item(name, value)?;
+            }
+        }
+        Ok(dict)
+    }
+
+    /// Sets a tag. Raises ValueError for what a record could not read back: a name that is not
+    /// letters, digits and `_`, a value with a line break, and Setup, Scoring and Result, which
+    /// come from the game itself (`Game(start, scoring)`, the moves, `declare`).
+    fn set_tag(&mut self, name: &str, value: &str) -> PyResult<()> {
+        check_tag(name, value).map_err(value_error)?;
         self.0.set_tag(name, value);
+        Ok(())
     }
 
     /// The comment after move `index` (0 first).
@@ -288,9 +433,36 @@ impl PyGame {
         self.0.comment(index).map(str::to_string)
     }
 
-    /// Sets the comment after move `index`.
-    fn set_comment(&mut self, index: usize, text: &str) {
+    /// Sets the comment after move `index` (0 first); spaces around it are dropped, everything
+    /// else reads back from the record (`}` and line breaks are escaped there). Raises
+    /// IndexError past the last move.
+    fn set_comment(&mut self, index: usize, text: &str) -> PyResult<()> {
+        if index >= self.0.moves().len() {
+            return Err(PyIndexError::new_err(format!(
+                "no move {index}: the game has {} moves",
+                self.0.moves().len()
+            )));
+        }
         self.0.set_comment(index, text);
+        Ok(())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyGame>().is_ok_and(|o| o.borrow().0 == self.0)
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
+    /// Pickles as the record, which reads back to the same game.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
+        let parse = py.get_type::<PyGame>().getattr("parse")?.unbind();
+        Ok((parse, (self.0.to_string(),)))
     }
 
     fn __str__(&self) -> String {
@@ -440,9 +612,191 @@ impl PySolution {
     }
 }
 
+/// One step of an analysis: the best moves so far and how far it went.
+#[pyclass(name = "AnalysisReport", module = "mabula", frozen, get_all)]
+#[derive(Clone)]
+struct PyAnalysisReport {
+    /// The best moves so far (at most `lines`), best first, valued for the side to move.
+    moves: Vec<PyMoveAnalysis>,
+    /// White's expected score (1 win, 1/2 draw, 0 loss) with the best move.
+    white: f64,
+    /// Playouts made so far.
+    playouts: u64,
+    /// Milliseconds spent so far.
+    elapsed_ms: u64,
+    /// The step this report ends (1 first).
+    step: u32,
+    /// Whether this is the last report.
+    done: bool,
+}
+
+#[pymethods]
+impl PyAnalysisReport {
+    fn __repr__(&self) -> String {
+        format!(
+            "<AnalysisReport step={} done={} playouts={} best={}>",
+            self.step,
+            self.done,
+            self.playouts,
+            self.moves.first().map_or("-", |m| m.mv.as_str())
+        )
+    }
+}
+
+fn report_of(r: &Report) -> PyAnalysisReport {
+    PyAnalysisReport {
+        moves: r.moves.iter().map(move_analysis).collect(),
+        white: r.white,
+        playouts: r.playouts,
+        elapsed_ms: u64::try_from(r.elapsed.as_millis()).unwrap_or(u64::MAX),
+        step: r.step,
+        done: r.done,
+    }
+}
+
+/// What an analysis needs on its thread.
+#[derive(Clone)]
+struct AnalysisJob {
+    pos: Position,
+    scoring: Scoring,
+    settings: Settings,
+    time: Option<Duration>,
+}
+
+impl AnalysisJob {
+    fn new(
+        position: &PyPosition,
+        scoring: &str,
+        time_ms: Option<u64>,
+        threads: usize,
+        lines: Option<usize>,
+        seed: u64,
+    ) -> PyResult<AnalysisJob> {
+        let time = time_ms.map(|t| Duration::from_millis(t.max(1)));
+        Ok(AnalysisJob {
+            pos: position.0,
+            scoring: parse_scoring(scoring)?,
+            settings: Settings {
+                time: time.unwrap_or(Duration::MAX),
+                threads: threads.max(1),
+                lines: lines.unwrap_or(usize::MAX),
+                seed,
+                ..Settings::default()
+            },
+            time,
+        })
+    }
+
+    /// Runs the analysis until its time is up, every value is exact or `stop` is raised,
+    /// sending each step's report.
+    fn run(self, stop: Arc<AtomicBool>, tx: &SyncSender<Report>) -> Report {
+        let mut deepening = Deepening::new(self.scoring, &self.settings);
+        deepening.start(&self.pos);
+        let limits = Limits {
+            time: self.time,
+            nodes: None,
+            stop: Some(stop),
+            turns: None,
+        };
+        deepening.advance(&limits, |r| {
+            let _ = tx.send(r.clone());
+        })
+    }
+
+    /// Starts the analysis on a thread of its own.
+    fn spawn(self, stop: Arc<AtomicBool>) -> (Receiver<Report>, JoinHandle<()>) {
+        let (tx, rx) = sync_channel(64);
+        let handle = std::thread::spawn(move || {
+            self.run(stop, &tx);
+        });
+        (rx, handle)
+    }
+}
+
+/// An analysis running on a thread of its own: an iterator of its reports (AnalysisReport),
+/// the last one `done`. Waiting for the next report releases the GIL and sees Ctrl-C within
+/// 50 ms; `close()` (or leaving a `with` block, or dropping it) stops the search.
+#[pyclass(name = "AnalysisStream", module = "mabula")]
+struct PyAnalysisStream {
+    rx: Mutex<Option<Receiver<Report>>>,
+    stop: Arc<AtomicBool>,
+    handle: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl PyAnalysisStream {
+    fn finish(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Ok(mut rx) = self.rx.lock() {
+            rx.take();
+        }
+        let handle = self.handle.lock().ok().and_then(|mut h| h.take());
+        if let Some(h) = handle {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for PyAnalysisStream {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+#[pymethods]
+impl PyAnalysisStream {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<PyAnalysisReport> {
+        loop {
+            let got = py.detach(|| {
+                let rx = self.rx.lock().map_err(|_| RecvTimeoutError::Disconnected)?;
+                match rx.as_ref() {
+                    Some(rx) => rx.recv_timeout(SIGNAL_POLL),
+                    None => Err(RecvTimeoutError::Disconnected),
+                }
+            });
+            match got {
+                Ok(report) => return Ok(report_of(&report)),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        py.detach(|| self.finish());
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    py.detach(|| self.finish());
+                    return Err(PyStopIteration::new_err(()));
+                }
+            }
+        }
+    }
+
+    /// Stops the search and waits for its thread; the iteration then ends.
+    fn close(&self, py: Python<'_>) {
+        py.detach(|| self.finish());
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        _kind: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+        _traceback: &Bound<'_, PyAny>,
+    ) -> bool {
+        self.close(py);
+        false
+    }
+}
+
 /// Chooses a move for the side to move at strength `level` (1 to 10) within `movetime_ms` (the
 /// level decides when None); `seed` makes it reproducible. Answers `"pass"` when passing is
-/// the only move. Releases the GIL while it thinks.
+/// the only move. Runs without the GIL; Ctrl-C stops it (KeyboardInterrupt).
 #[pyfunction]
 #[pyo3(signature = (position, scoring = "largest", level = 10, movetime_ms = None, seed = 0))]
 fn choose_move(
@@ -462,39 +816,98 @@ fn choose_move(
     }
     let pos = position.0;
     let movetime = movetime_ms.map(Duration::from_millis);
-    let mv = py.detach(|| mabula_engine::choose_move(&pos, scoring, level, movetime, seed));
+    // As mabula_engine::choose_move, with a stop flag.
+    let mv = interruptible(py, move |stop| {
+        let level = Level::new(level, seed);
+        let time = match (movetime, level.playouts) {
+            (None, None) => Some(mabula_engine::levels::DEFAULT_MOVETIME),
+            (t, _) => t,
+        };
+        let limits = Limits {
+            time,
+            nodes: level.playouts,
+            stop: Some(stop),
+            turns: None,
+        };
+        let config = EngineConfig {
+            reuse: false,
+            ..level.config
+        };
+        mabula_engine::Engine::new(config, scoring).choose(&pos, &limits)
+    })?;
     Ok(mv.to_string())
 }
 
-/// Analyses a position for about `time_ms` milliseconds: the best `lines` moves (all when
-/// None), best first, with values (exact, with margins, late in the game), visits and lines.
-/// The same analysis as `mabula analyze`. Releases the GIL while it thinks.
+/// Analyses a position for about `time_ms` milliseconds (None: until every move's value is
+/// exact, or Ctrl-C): the best `lines` moves (all when None), best first, with values (exact,
+/// with margins, late in the game), visits and lines. The same analysis as `mabula analyze`.
+/// `callback`, when given, is called with an AnalysisReport after every step of the search (the
+/// last one `done`); an exception it raises stops the analysis and is raised here. Runs
+/// without the GIL; Ctrl-C stops it (KeyboardInterrupt).
 #[pyfunction]
-#[pyo3(signature = (position, scoring = "largest", time_ms = 1000, threads = 1, lines = None, seed = 0))]
+#[pyo3(signature = (position, scoring = "largest", time_ms = Some(1000), threads = 1, lines = None, seed = 0, callback = None))]
+#[allow(clippy::too_many_arguments)]
 fn analyze(
     py: Python<'_>,
     position: &PyPosition,
     scoring: &str,
-    time_ms: u64,
+    time_ms: Option<u64>,
     threads: usize,
     lines: Option<usize>,
     seed: u64,
+    callback: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PyMoveAnalysis>> {
-    let scoring = parse_scoring(scoring)?;
-    let settings = Settings {
-        time: Duration::from_millis(time_ms.max(1)),
-        threads: threads.max(1),
-        lines: lines.unwrap_or(usize::MAX),
-        seed,
-        ..Settings::default()
-    };
-    let pos = position.0;
-    let report = py.detach(|| Deepening::new(scoring, &settings).run(&pos, |_| {}));
-    Ok(report.moves.iter().map(move_analysis).collect())
+    let job = AnalysisJob::new(position, scoring, time_ms, threads, lines, seed)?;
+    let stream = analyze_stream_of(job);
+    let mut last = None;
+    loop {
+        match stream.__next__(py) {
+            Ok(report) => {
+                if let Some(f) = &callback
+                    && let Err(e) = f.call1((report.clone(),))
+                {
+                    stream.close(py);
+                    return Err(e);
+                }
+                last = Some(report);
+            }
+            Err(e) if e.is_instance_of::<PyStopIteration>(py) => break,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(last.map(|r| r.moves).unwrap_or_default())
+}
+
+fn analyze_stream_of(job: AnalysisJob) -> PyAnalysisStream {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (rx, handle) = job.spawn(Arc::clone(&stop));
+    PyAnalysisStream {
+        rx: Mutex::new(Some(rx)),
+        stop,
+        handle: Mutex::new(Some(handle)),
+    }
+}
+
+/// The analysis of `analyze` as an iterator of AnalysisReport, one per step, the last `done`:
+/// `for report in mabula.analyze_stream(pos, time_ms=None): ...` (break, `close()` or a `with`
+/// block stop it). The search runs on a thread of its own from the call on.
+#[pyfunction]
+#[pyo3(signature = (position, scoring = "largest", time_ms = None, threads = 1, lines = None, seed = 0))]
+fn analyze_stream(
+    position: &PyPosition,
+    scoring: &str,
+    time_ms: Option<u64>,
+    threads: usize,
+    lines: Option<usize>,
+    seed: u64,
+) -> PyResult<PyAnalysisStream> {
+    let job = AnalysisJob::new(position, scoring, time_ms, threads, lines, seed)?;
+    Ok(analyze_stream_of(job))
 }
 
 /// Solves a position exactly: the result (and with `margin=True` the final margin), a best move
-/// and the line; None when `time_ms` ran out first. Releases the GIL while it searches.
+/// and the line; None when `time_ms` ran out first. Runs without the GIL; Ctrl-C stops it
+/// (KeyboardInterrupt), with or without a time limit.
 #[pyfunction]
 #[pyo3(signature = (position, scoring = "largest", margin = false, time_ms = None, threads = 1, table_mb = 64))]
 fn solve(
@@ -512,14 +925,16 @@ fn solve(
     } else {
         SolveMode::Result
     };
-    let limits = Limits {
-        time: time_ms.map(Duration::from_millis),
-        ..Limits::none()
-    };
+    let time = time_ms.map(Duration::from_millis);
     let pos = position.0;
-    let sol = py.detach(|| {
+    let sol = interruptible(py, move |stop| {
+        let limits = Limits {
+            time,
+            stop: Some(stop),
+            ..Limits::none()
+        };
         Solver::new(scoring, table_mb.max(1)).solve_threads(&pos, mode, &limits, threads.max(1))
-    });
+    })?;
     Ok(sol.map(|s| PySolution {
         result: s.value.signum(),
         margin: margin.then_some(s.value),
@@ -536,6 +951,9 @@ fn _mabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<PyMoveAnalysis>()?;
     m.add_class::<PySolution>()?;
+    m.add_class::<PyAnalysisReport>()?;
+    m.add_class::<PyAnalysisStream>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("PASS_ACTION", PASS_ACTION)?;
     m.add("NUM_ACTIONS", PASS_ACTION + 1)?;
@@ -549,6 +967,7 @@ fn _mabula(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(action_to_move, m)?)?;
     m.add_function(wrap_pyfunction!(choose_move, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze_stream, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     Ok(())
 }

@@ -105,7 +105,7 @@ pub enum BotEvent {
         game: BotGameRef,
     },
     /// A challenge to the account (accept: `POST /api/seeks/{id}/accept`; decline:
-    /// `POST /api/seeks/{id}/decline`).
+    /// `DELETE /api/seeks/{id}`).
     Challenge {
         /// The challenge.
         challenge: SeekView,

@@ -157,8 +157,6 @@ pub enum ErrorCode {
     TooManyTokens,
     /// A personal token cannot do this: a page for the session cookie only, or outside its scopes.
     TokenNotAllowed,
-    /// Only a bot account can do this (its token has `bot:play` but the account is no bot yet).
-    NotABot,
     /// A bot plays only through the bot API, and not against a seek that refuses bots.
     BotNotAllowed,
     /// The account has played games: it cannot become a bot.
@@ -175,7 +173,7 @@ impl ErrorCode {
             TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
             | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator
             | TournamentPassword | RatingTooLow | NotTournamentCreator | TokenNotAllowed
-            | NotABot | BotNotAllowed => 403,
+            | BotNotAllowed => 403,
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
             | ReportNotFound | TournamentNotFound => 404,
             MethodNotAllowed => 405,

@@ -94,6 +94,9 @@ pub struct PlayerView {
     pub provisional: bool,
     /// How much the game moved the rating, once the game is rated.
     pub rating_diff: Option<i32>,
+    /// A bot account (issue 38): a program playing through the bot API, or a house bot.
+    #[serde(default)]
+    pub bot: bool,
 }
 
 /// The players of both seats.

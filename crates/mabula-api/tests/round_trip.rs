@@ -61,6 +61,7 @@ fn a_state() -> GameState {
         rating: Some(1500),
         provisional: true,
         rating_diff: Some(-7),
+        bot: false,
     };
     GameState {
         id: "k7w2q9xm4d".into(),

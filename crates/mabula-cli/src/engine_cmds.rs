@@ -5,7 +5,7 @@
 use crate::records;
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use mabula::{Game, Move, Position, Scoring};
+use mabula::{Color, Game, Move, Position, Scoring};
 use mabula_engine::annotate::{self, Deepening, Report, Settings};
 use mabula_engine::arena::{
     GameReport, GtpPlayer, MatchPlan, MatchStats, Player, PlayerError, PlayerSpec, run_match,
@@ -300,6 +300,7 @@ fn solve(
                 "position": pos.to_string(),
                 "scoring": scoring.to_string(),
                 "to_move": me.to_string(),
+                "for": me.to_string(),
                 "mode": if mode == SolveMode::Margin { "margin" } else { "result" },
                 "solved": true,
                 "result": result,
@@ -315,6 +316,7 @@ fn solve(
                 "position": pos.to_string(),
                 "scoring": scoring.to_string(),
                 "to_move": me.to_string(),
+                "for": me.to_string(),
                 "mode": if mode == SolveMode::Margin { "margin" } else { "result" },
                 "solved": false,
                 "result": null,
@@ -410,14 +412,15 @@ fn moves_json(moves: &[Move]) -> serde_json::Value {
     moves.iter().map(Move::to_string).collect()
 }
 
-/// One move of an analysis as JSON.
-fn move_json(m: &MoveAnalysis) -> serde_json::Value {
+/// One move of an analysis as JSON, valued for `side` (the side to move of the position).
+fn move_json(m: &MoveAnalysis, side: Color) -> serde_json::Value {
     let (exact, result, margin) = match m.value {
         Value::Exact { result, margin } => (true, sol_result(Some(i32::from(result))), margin),
         Value::Estimate(_) => (false, serde_json::Value::Null, None),
     };
     json!({
         "move": m.mv.to_string(),
+        "for": side.to_string(),
         "value": m.value.token(),
         "exact": exact,
         "result": result,
@@ -428,23 +431,29 @@ fn move_json(m: &MoveAnalysis) -> serde_json::Value {
     })
 }
 
-/// One step of `analyze POSITION --json`.
-fn report_json(pos: &Position, scoring: Scoring, r: &Report) -> serde_json::Value {
+/// One step of `analyze POSITION --json` (and an analysis line of the analysis service): every
+/// value is for the side to move, named by `for`.
+pub(crate) fn report_json(pos: &Position, scoring: Scoring, r: &Report) -> serde_json::Value {
+    let side = pos.side_to_move();
     json!({
         "type": "analysis",
         "position": pos.to_string(),
         "scoring": scoring.to_string(),
-        "to_move": pos.side_to_move().to_string(),
+        "to_move": side.to_string(),
+        "for": side.to_string(),
         "step": r.step,
         "done": r.done,
         "seconds": r.elapsed.as_secs_f64(),
         "playouts": r.playouts,
-        "white": r.white,
+        "expected": r.expected_for(side),
         "verdict": r.verdict.map(|v| json!({
             "winner": v.winner().map(|c| c.to_string()),
-            "white_margin": v.exact_margin.then_some(v.white),
+            "margin": v.exact_margin.then_some(match side {
+                Color::White => v.white,
+                Color::Black => -v.white,
+            }),
         })),
-        "moves": r.moves.iter().map(move_json).collect::<Vec<_>>(),
+        "moves": r.moves.iter().map(|m| move_json(m, side)).collect::<Vec<_>>(),
     })
 }
 
@@ -543,37 +552,54 @@ fn annotate_game(
     }
     let positions = game.positions();
     let mut deepening = Deepening::new(game.scoring(), settings);
-    let mut reports = Vec::with_capacity(positions.len());
+    let mut reports: Vec<Report> = Vec::with_capacity(positions.len());
+    let mut notes = Vec::with_capacity(moves.len());
     for (i, pos) in positions.iter().enumerate() {
         bar.set_position(i as u64);
         reports.push(deepening.run(pos, |_| {}));
+        // The move that led here is noted as soon as the position it leads to is analysed, and
+        // its JSON line written (and flushed) at once.
+        let Some(before) = i.checked_sub(1) else {
+            continue;
+        };
+        let Some(mut note) = annotate::annotate(
+            &positions[before..=i],
+            &moves[before..i],
+            &reports[before..=i],
+            game.scoring(),
+        )
+        .pop() else {
+            continue;
+        };
+        note.index = before;
+        if out.json {
+            println!(
+                "{}",
+                json!({
+                    "type": "annotated_move",
+                    "game": number,
+                    "index": note.index,
+                    "number": game.move_number(note.index),
+                    "move": note.played.to_string(),
+                    "mover": note.mover.to_string(),
+                    "for": note.mover.to_string(),
+                    "value": note.value.token(),
+                    "expected": note.value.expected(),
+                    "best": note.best.as_ref().map(|m| move_json(m, note.mover)),
+                    "loss": note.loss,
+                    "judgement": note.judgement.name(),
+                })
+            );
+        }
+        notes.push(note);
     }
     bar.finish_and_clear();
-    let notes = annotate::annotate(&positions, &moves, &reports, game.scoring());
     for note in &notes {
         let merged = match game.comment(note.index) {
             Some(old) => format!("{old}; {}", note.comment()),
             None => note.comment(),
         };
         game.set_comment(note.index, &merged);
-        if out.json {
-            println!(
-                "{}",
-                json!({
-                    "type": "move",
-                    "game": number,
-                    "index": note.index,
-                    "number": game.move_number(note.index),
-                    "move": note.played.to_string(),
-                    "mover": note.mover.to_string(),
-                    "value": note.value.token(),
-                    "expected": note.value.expected(),
-                    "best": note.best.as_ref().map(move_json),
-                    "loss": note.loss,
-                    "judgement": note.judgement.name(),
-                })
-            );
-        }
     }
     game.set_tag(
         "Annotator",
@@ -585,11 +611,12 @@ fn annotate_game(
         println!(
             "{}",
             json!({
-                "type": "game",
+                "type": "annotated_game",
                 "game": number,
-                "moves": moves.len(),
+                "move_count": moves.len(),
                 "result": game.result().to_string(),
-                "white_values": values,
+                "for": "white",
+                "values": values,
                 "record": record,
             })
         );
@@ -709,6 +736,41 @@ impl Player for External {
     fn observe(&mut self, mv: Move) -> Result<(), PlayerError> {
         self.gtp.observe(mv)
     }
+    /// An engine whose process ended is said to have exited (with its status), whatever the
+    /// pipe said ("Broken pipe", an output closed); one that is still running is described by
+    /// the error itself (a `?` answer, no answer in time).
+    fn failure(&mut self, error: &PlayerError) -> String {
+        // A broken pipe is seen a moment before the process is reaped.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    let how = match status.code() {
+                        Some(code) => format!("with status {code}"),
+                        None => status.to_string(), // "signal: 9 (SIGKILL)"
+                    };
+                    return format!("engine {} exited ({how})", self.gtp.name());
+                }
+                Ok(None) if Instant::now() < deadline && dying(error) => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                _ => return error.to_string(),
+            }
+        }
+    }
+}
+
+/// Whether an error looks like the engine's process went away (so that waiting for it to be
+/// reaped is worth it).
+fn dying(error: &PlayerError) -> bool {
+    match error {
+        PlayerError::Io { error, .. } => matches!(
+            error.kind(),
+            std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::UnexpectedEof
+        ),
+        PlayerError::Refused { answer, .. } => answer.starts_with("the engine closed its output"),
+        _ => false,
+    }
 }
 
 impl Drop for External {
@@ -797,19 +859,23 @@ fn play_match(
                 println!(
                     "{}",
                     json!({
-                        "type": "game",
+                        "type": "match_game",
                         "index": report.index,
                         "done": done,
                         "games": games,
                         "first_color": report.first_color.to_string(),
                         "result": report.game.result().to_string(),
-                        "moves": report.game.moves().len(),
+                        "move_count": report.game.moves().len(),
                         "wins": s.wins,
                         "draws": s.draws,
                         "losses": s.losses,
+                        "termination": report.game.tag("Termination"),
                     })
                 );
-            } else if plain && (done.is_multiple_of(step) || done == games) {
+            } else if let Some(why) = report.game.tag("Termination") {
+                bar.suspend(|| eprintln!("game {}: {why}", report.index + 1));
+            }
+            if !json && plain && (done.is_multiple_of(step) || done == games) {
                 eprintln!("{done}/{games} games, {line}");
             }
             bar.set_message(line);

@@ -3,8 +3,29 @@
 //!
 //! Exit codes (docs/cli.md): 0 success, 1 a failure the message names (a bad position, a
 //! missing file, an unsolved position within its time), 2 a command line clap cannot read.
+//! A closed stdout (`mabula analyze ... --json | head -c 800`) ends the program quietly with 0.
+
+/// `print!` for the whole crate (defined before the modules, so it replaces the standard one in
+/// all of them): the text is written and flushed at once, and a closed stdout ends the program
+/// quietly ([`stdout_closed`]) instead of panicking with a backtrace.
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// `println!` for the whole crate: see [`print!`]. Each line is flushed as it is printed.
+macro_rules! println {
+    () => {
+        $crate::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 mod admin_cmds;
+mod analysis_server;
 mod bot_cmds;
 mod chart;
 mod engine_cmds;
@@ -18,7 +39,35 @@ mod serve_cmds;
 mod train_cmds;
 
 use clap::{CommandFactory, Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
+
+/// Writes and flushes text on stdout; a closed stdout ends the program quietly with status 0
+/// (the reader has all it wanted), any other failure with status 1 and a message.
+pub(crate) fn write_stdout(text: std::fmt::Arguments<'_>) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(text).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            stdout_closed();
+        }
+        eprintln!("mabula: cannot write to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// The reader of stdout went away (`| head`): stop at once and quietly, as Unix tools do.
+pub(crate) fn stdout_closed() -> ! {
+    std::process::exit(0)
+}
+
+/// Whether an error comes from writing to a closed pipe.
+fn broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
 
 /// Mabula: the game of marbles pushed in from the edge.
 #[derive(Parser)]
@@ -42,6 +91,8 @@ enum Command {
     Rules(rules_cmds::Command),
     #[command(flatten)]
     Engine(engine_cmds::Command),
+    #[command(flatten)]
+    AnalysisServer(analysis_server::Command),
     #[command(flatten)]
     Play(play_cmds::Command),
     #[command(flatten)]
@@ -91,6 +142,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Rules(cmd) => rules_cmds::run(cmd),
         Command::Engine(cmd) => engine_cmds::run(cmd),
+        Command::AnalysisServer(cmd) => analysis_server::run(cmd),
         Command::Play(cmd) => play_cmds::run(cmd),
         Command::Serve(cmd) => serve_cmds::run(cmd),
         Command::Bot(cmd) => bot_cmds::run(cmd),
@@ -108,6 +160,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // A closed pipe reaching here is stdout's (`mabula gtp | head`, a record written to a
+        // closed stdout): the engines' pipes of `match` and `bot` become lost games and messages
+        // in words before.
+        Err(err) if broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("mabula: {err:#}");
             ExitCode::FAILURE

@@ -147,6 +147,15 @@ pub enum Command {
         /// --signups-per-address-hour 0).
         #[arg(long, default_value_t = 0)]
         arena: usize,
+        /// Instead of the games above: N new bot accounts play each other through the bot API
+        /// for --seconds (unrated 2+0 challenges, moves by the built-in engine at --level);
+        /// reports moves/s and the stream delivery latency, a move's request to its arrival
+        /// on the opponent's game stream (start the servers with --signups-per-address-hour 0).
+        #[arg(long, default_value_t = 0)]
+        bots: usize,
+        /// The bots' engine level (with --bots).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=10))]
+        level: u8,
     },
 }
 
@@ -262,7 +271,20 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             rated,
             flags,
             arena,
+            bots,
+            level,
         } => {
+            if bots > 0 {
+                let config = mabula_client::loadtest::bots::BotsConfig {
+                    urls,
+                    bots,
+                    duration: Duration::from_secs_f64(seconds),
+                    chooser: engine_chooser(level),
+                };
+                let report = runtime.block_on(mabula_client::loadtest::bots::run(config))?;
+                println!("{report}");
+                return Ok(());
+            }
             if arena > 0 {
                 let config = mabula_client::loadtest::arena::ArenaConfig {
                     urls,
@@ -288,6 +310,23 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// The bots' load test's moves: the built-in engine at `level`, 50 ms a move at most.
+fn engine_chooser(level: u8) -> mabula_client::loadtest::bots::Chooser {
+    std::sync::Arc::new(move |start: &str, scoring: &str, moves: &[String]| {
+        let mut pos: mabula::Position = start.parse().ok()?;
+        for m in moves {
+            pos = pos.play(m.parse().ok()?).ok()?;
+        }
+        let scoring: mabula::Scoring = scoring.parse().ok()?;
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let mv =
+            mabula_engine::choose_move(&pos, scoring, level, Some(Duration::from_millis(50)), seed);
+        Some(mv.to_string())
+    })
 }
 
 /// The database of `serve` and `backup` when none is named.

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 /// The instances of a test and their addresses (three, or one named three times).
 struct Nodes {
-    _nodes: Vec<Instance>,
-    _dir: tempfile::TempDir,
+    nodes: Vec<Instance>,
+    dir: tempfile::TempDir,
     bases: Vec<String>,
 }
 
@@ -26,11 +26,7 @@ async fn nodes() -> Nodes {
     let bases = (0..3)
         .map(|i| nodes[i % nodes.len()].client.base().to_string())
         .collect();
-    Nodes {
-        _nodes: nodes,
-        _dir: dir,
-        bases,
-    }
+    Nodes { nodes, dir, bases }
 }
 
 /// A new bot account on `base`: its `bot:play` token.
@@ -369,4 +365,93 @@ async fn the_built_in_engine_plays_and_ctrl_c_with_resign_on_exit_resigns_the_ru
         .await;
     let (_, state) = dora.get(&format!("/api/games/{game}")).await;
     assert_eq!(state["result"], "1-0", "{state}");
+}
+
+/// A stand-in for a load balancer: each connection goes to the address it points at when the
+/// connection comes.
+struct Balancer {
+    base: String,
+    to: Arc<Mutex<String>>,
+}
+
+impl Balancer {
+    async fn start(to: &str) -> Balancer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("address"));
+        let target = Arc::new(Mutex::new(String::new()));
+        let b = Balancer { base, to: target };
+        b.point_to(to);
+        let target = b.to.clone();
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let to = target.lock().expect("target").clone();
+                tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(to).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+            }
+        });
+        b
+    }
+
+    /// Sends the next connections to the instance at `base`.
+    fn point_to(&self, base: &str) {
+        *self.to.lock().expect("target") = base.trim_start_matches("http://").to_string();
+    }
+}
+
+#[tokio::test]
+async fn the_bridge_goes_on_through_another_instance_when_its_own_dies() {
+    let mut n = nodes().await;
+    let token = new_bot(&n.bases[0], "phoenixbot").await;
+    let last = n.nodes.len() - 1;
+    let balancer = Balancer::start(&n.bases[last]).await;
+    let bot = Bridge::start(
+        &balancer.base,
+        &token,
+        &["--level", "1", "--correspondence"],
+    );
+    bot.logged(&["event stream open"], Duration::from_secs(20))
+        .await;
+    let mut erin = Player::sign_up(&n.bases[0], "erinlevel").await;
+    let mut events = Events::open(&erin).await;
+    challenge(&erin, "phoenixbot", json!({"days": 3})).await;
+    let start = events.until("game_start").await;
+    let game = start["game"]["id"].as_str().expect("a game").to_string();
+    let play_to = |erin: Player, plies: usize| {
+        let game = game.clone();
+        async move {
+            let end = Instant::now() + Duration::from_secs(60);
+            loop {
+                let (_, state) = erin.get(&format!("/api/games/{game}")).await;
+                if state["moves"].as_array().map_or(0, Vec::len) >= plies {
+                    return erin;
+                }
+                assert!(Instant::now() < end, "the bot does not play: {state}");
+                if state["to_move"] == "white" {
+                    erin.play_first_legal(&game).await;
+                } else {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        }
+    };
+    erin = play_to(erin, 2).await;
+
+    // The bot's instance dies; the balancer sends its reconnections to another (with one
+    // instance on SQLite: the same database served again).
+    n.nodes[last].kill();
+    if n.nodes.len() == 1 {
+        let db = n.dir.path().join("bridge.sqlite3").display().to_string();
+        n.nodes[0] = Instance::start(&db, 20);
+        erin = erin.on(n.nodes[0].client.base());
+    }
+    balancer.point_to(n.nodes[0].client.base());
+    bot.logged(&["reopening"], Duration::from_secs(30)).await;
+    erin = play_to(erin, 6).await;
+    let (_, state) = erin.get(&format!("/api/games/{game}")).await;
+    assert_eq!(state["result"], "*", "the game goes on: {state}");
 }

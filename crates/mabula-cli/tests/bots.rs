@@ -442,6 +442,8 @@ async fn a_bot_hears_a_challenge_from_another_instance_and_plays_a_rated_game_to
     // The bot's cookie cannot play its games: the API only.
     carl.play_first_legal(&game).await;
     let (_, state) = bot_cookie.get(&format!("/api/games/{game}")).await;
+    assert_eq!(state["players"]["black"]["bot"], true, "{state}");
+    assert_eq!(state["players"]["white"]["bot"], false, "{state}");
     let mv = state["legal_moves"][0]["notation"].clone();
     let (status, body) = bot_cookie
         .post(

@@ -247,8 +247,8 @@ fn analyze_of_a_record_prints_a_json_line_per_move_and_one_per_game() {
     assert!(out.status.success(), "{}", stderr(&out));
     let lines = json_lines(&stdout(&out), "annotation.json");
     assert_eq!(lines.len(), 4, "three moves and the game");
-    assert_eq!(lines[3]["type"], "game");
-    assert_eq!(lines[3]["white_values"].as_array().map(Vec::len), Some(4));
+    assert_eq!(lines[3]["type"], "annotated_game");
+    assert_eq!(lines[3]["values"].as_array().map(Vec::len), Some(4));
 }
 
 #[test]
@@ -261,6 +261,132 @@ fn match_prints_a_json_line_per_game_and_a_summary() {
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[2]["type"], "summary");
     assert_eq!(lines[2]["games"], 2);
+}
+
+/// Runs `mabula ARGS`, reads `bytes` bytes of its stdout and closes it, as `| head -c` does:
+/// the command must end quietly, with status 0 and nothing on stderr.
+fn closed_after(args: &[&str], bytes: usize) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mabula"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mabula starts");
+    let mut head = vec![0u8; bytes];
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_exact(&mut head)
+        .expect("the first bytes");
+    // The pipe's reading end is dropped here.
+    let out = child.wait_with_output().expect("it ends");
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    assert_eq!(stderr(&out), "", "{args:?}");
+}
+
+#[test]
+fn a_closed_stdout_ends_every_printing_command_quietly() {
+    closed_after(
+        &[
+            "analyze",
+            OPENING,
+            "--time",
+            "1.5",
+            "--threads",
+            "1",
+            "--json",
+        ],
+        800,
+    );
+    closed_after(&["analyze", OPENING, "--time", "0.5", "--threads", "1"], 10);
+    closed_after(&["perft", OPENING, "3", "--divide", "--json"], 100);
+    closed_after(&["legal", OPENING], 5);
+    let record = record("bom.pgn");
+    let record = record.to_str().expect("a path");
+    closed_after(
+        &[
+            "analyze",
+            record,
+            "--time",
+            "0.3",
+            "--threads",
+            "1",
+            "--json",
+        ],
+        50,
+    );
+    closed_after(
+        &[
+            "match", "random", "random", "--games", "40", "--jobs", "1", "--json",
+        ],
+        100,
+    );
+}
+
+#[test]
+fn gtp_with_a_closed_stdout_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mabula"))
+        .arg("gtp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mabula starts");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().expect("stdin");
+    for _ in 0..1000 {
+        if stdin.write_all(b"list_commands\n").is_err() {
+            break;
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().expect("it ends");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn analyze_of_a_record_writes_each_move_as_soon_as_it_is_analysed() {
+    let record = record("bom.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mabula"))
+        .args(["analyze", record.to_str().expect("a path")])
+        .args(["--time", "0.5", "--threads", "1", "--json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("mabula starts");
+    let started = Instant::now();
+    let mut arrivals = Vec::new();
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let line = line.expect("a line");
+        let v: Value = serde_json::from_str(&line).expect("JSON");
+        arrivals.push((
+            started.elapsed(),
+            v["type"].as_str().unwrap_or("").to_string(),
+        ));
+    }
+    assert!(child.wait().expect("it ends").success());
+    let types: Vec<&str> = arrivals.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(
+        types,
+        [
+            "annotated_move",
+            "annotated_move",
+            "annotated_move",
+            "annotated_game"
+        ]
+    );
+    // Four positions at 0.5 s each: the first move's line comes after two of them, long before
+    // the game's line after all four.
+    let (first, last) = (arrivals[0].0, arrivals[3].0);
+    assert!(
+        last.saturating_sub(first) >= Duration::from_millis(700),
+        "first move at {first:?}, the game at {last:?}"
+    );
 }
 
 // ---- Records ----

@@ -46,6 +46,16 @@ pub enum PlayerError {
         /// Its answer.
         answer: String,
     },
+    /// An external engine answered `genmove` with something that is not a move.
+    #[error("{name} answered genmove with '{answer}', which is not a move ({reason})")]
+    NotAMove {
+        /// The player.
+        name: String,
+        /// Its answer.
+        answer: String,
+        /// Why it is not a move.
+        reason: String,
+    },
 }
 
 /// One side of a game.
@@ -58,6 +68,11 @@ pub trait Player: Send {
     fn genmove(&mut self, pos: &Position) -> Result<Move, PlayerError>;
     /// A move this player did not choose was played (the opponent's, or a forced pass).
     fn observe(&mut self, mv: Move) -> Result<(), PlayerError>;
+    /// Why the player failed with `error`, in words for a record and a person (an external
+    /// engine says that its process exited rather than "Broken pipe").
+    fn failure(&mut self, error: &PlayerError) -> String {
+        error.to_string()
+    }
 }
 
 /// The engine as a player.
@@ -227,10 +242,10 @@ impl<R: BufRead + Send, W: Write + Send> Player for GtpPlayer<R, W> {
         let answer = self.command("genmove")?;
         answer
             .parse()
-            .map_err(|e: mabula::ParseMoveError| PlayerError::Refused {
+            .map_err(|e: mabula::ParseMoveError| PlayerError::NotAMove {
                 name: self.name.clone(),
-                command: "genmove".into(),
-                answer: format!("'{answer}' ({e})"),
+                answer: answer.clone(),
+                reason: e.to_string(),
             })
     }
 
@@ -240,18 +255,73 @@ impl<R: BufRead + Send, W: Write + Send> Player for GtpPlayer<R, W> {
 }
 
 /// Plays one game from `start` and returns its record. A player whose move is illegal loses the
-/// game (the record says why in a comment). Forced passes are played for the players.
+/// game (the record says why in a comment). Forced passes are played for the players. A player
+/// that fails (an error of its own, an engine that died) ends the game with that error; see
+/// [`referee_game`] for a game it loses instead.
 pub fn play_game(
     white: &mut dyn Player,
     black: &mut dyn Player,
     start: &Position,
     scoring: Scoring,
 ) -> Result<Game, PlayerError> {
+    match play_until_failure(white, black, start, scoring) {
+        (game, None) => Ok(game),
+        (_, Some((_, error))) => Err(error),
+    }
+}
+
+/// A game refereed: the record, and the side whose player failed, if one did.
+#[derive(Clone, Debug)]
+pub struct Refereed {
+    /// The record; a failed player lost it, and its `Termination` tag says why.
+    pub game: Game,
+    /// The side whose player failed (an error, an answer that is not a move, an engine that
+    /// exited or stopped answering): it should be started again before its next game.
+    pub failed: Option<Color>,
+}
+
+/// Plays one game like [`play_game`], but a player that fails loses the game: its `Termination`
+/// tag says why, in the player's own words ([`Player::failure`]).
+pub fn referee_game(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    start: &Position,
+    scoring: Scoring,
+) -> Refereed {
+    match play_until_failure(white, black, start, scoring) {
+        (game, None) => Refereed { game, failed: None },
+        (mut game, Some((side, error))) => {
+            let why = match side {
+                Color::White => white.failure(&error),
+                Color::Black => black.failure(&error),
+            };
+            game.declare(GameResult::win(side.other()));
+            game.set_tag("Termination", &format!("{side} lost: {why}"));
+            Refereed {
+                game,
+                failed: Some(side),
+            }
+        }
+    }
+}
+
+/// Plays a game until its end or until a player fails: then the game so far, the side that
+/// failed and the error.
+fn play_until_failure(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    start: &Position,
+    scoring: Scoring,
+) -> (Game, Option<(Color, PlayerError)>) {
     let mut game = Game::new(*start, scoring);
     game.set_tag("White", &white.name());
     game.set_tag("Black", &black.name());
-    white.new_game(start, scoring)?;
-    black.new_game(start, scoring)?;
+    if let Err(e) = white.new_game(start, scoring) {
+        return (game, Some((Color::White, e)));
+    }
+    if let Err(e) = black.new_game(start, scoring) {
+        return (game, Some((Color::Black, e)));
+    }
     while !game.is_finished() {
         let pos = *game.position();
         let side = pos.side_to_move();
@@ -261,14 +331,27 @@ pub fn play_game(
             Color::Black => (&mut *black, &mut *white),
         };
         if moves.as_slice() == [Move::PASS] {
-            mover.observe(Move::PASS)?;
-            other.observe(Move::PASS)?;
-            game.play(Move::PASS).map_err(|e| unreachable_illegal(&e))?;
+            if let Err(e) = mover.observe(Move::PASS) {
+                return (game, Some((side, e)));
+            }
+            if let Err(e) = other.observe(Move::PASS) {
+                return (game, Some((side.other(), e)));
+            }
+            if let Err(e) = game.play(Move::PASS) {
+                return (game, Some((side, unreachable_illegal(&e))));
+            }
             continue;
         }
-        let mv = mover.genmove(&pos)?;
+        let mv = match mover.genmove(&pos) {
+            Ok(mv) => mv,
+            Err(e) => return (game, Some((side, e))),
+        };
         match game.play(mv) {
-            Ok(()) => other.observe(mv)?,
+            Ok(()) => {
+                if let Err(e) = other.observe(mv) {
+                    return (game, Some((side.other(), e)));
+                }
+            }
             Err(e) => {
                 game.declare(GameResult::win(side.other()));
                 game.set_tag(
@@ -278,7 +361,7 @@ pub fn play_game(
             }
         }
     }
-    Ok(game)
+    (game, None)
 }
 
 fn unreachable_illegal(e: &mabula::PlayError) -> PlayerError {
@@ -602,7 +685,8 @@ pub struct GameReport {
 
 /// Plays a match between the players `make_first` and `make_second` create (called with a
 /// seed, once per job); `on_game` hears about each game as it ends. Reports come back in game
-/// order.
+/// order. A player that fails in a game loses it ([`referee_game`]) and is made again for the
+/// next; the match ends with an error only when a player cannot be made.
 pub fn run_match<F, G>(
     plan: &MatchPlan,
     make_first: F,
@@ -638,22 +722,31 @@ where
                         } else {
                             Color::Black
                         };
-                        let game = match first_color {
+                        let refereed = match first_color {
                             Color::White => {
-                                play_game(first.as_mut(), second.as_mut(), &start, plan.scoring)?
+                                referee_game(first.as_mut(), second.as_mut(), &start, plan.scoring)
                             }
                             Color::Black => {
-                                play_game(second.as_mut(), first.as_mut(), &start, plan.scoring)?
+                                referee_game(second.as_mut(), first.as_mut(), &start, plan.scoring)
                             }
                         };
                         let report = GameReport {
                             index,
                             first_color,
-                            game,
+                            game: refereed.game,
                         };
                         on_game(&report);
                         if let Ok(mut r) = reports.lock() {
                             r.push(report);
+                        }
+                        match refereed.failed {
+                            Some(side) if side == first_color => {
+                                first = make_first(seed.wrapping_add(index as u64 + 1))?;
+                            }
+                            Some(_) => {
+                                second = make_second((seed ^ 1).wrapping_add(index as u64 + 1))?;
+                            }
+                            None => {}
                         }
                     }
                 };

@@ -1,9 +1,11 @@
 //! The engine protocol (RULES.md section 7, with the additions of `docs/protocol.md`):
 //! GTP-shaped commands, one per line.
 //!
-//! `[id] name [arguments]`, answered `=[id] text` or `?[id] message`, then an empty line. Blank
-//! lines and lines starting with `#` get no answer. A failed command changes nothing. A line that
-//! is not UTF-8 text is answered with `?`. The loop ([`Gtp::run`]) reads from any [`BufRead`] and
+//! `[id] name [arguments]`, answered `=[id] text` or `?[id] message`, then an empty line. As in
+//! GTP v2, everything from a `#` on is a comment; blank and comment-only lines get no answer. A
+//! failed command changes nothing. A line that is not UTF-8 text, that holds a control character
+//! other than a tab, or that is longer than [`MAX_LINE`] bytes is answered with `?` (a long line
+//! is skipped as it is read, never held whole). The loop ([`Gtp::run`]) reads from any [`BufRead`] and
 //! writes to any [`Write`], so tests drive it with strings and `mabula gtp` with stdin and stdout.
 //!
 //! `analyze_info interval MS` streams: it answers `=` at once and then an update every interval,
@@ -64,6 +66,10 @@ pub const COMMANDS: [&str; 30] = [
     "moves",
     "clear_clock",
 ];
+
+/// The longest line the protocol reads, in bytes (without its line end); a longer one is
+/// answered `? line too long` and skipped.
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// Kept back from the time left on the clock for reading and writing the protocol.
 const CLOCK_RESERVE: Duration = Duration::from_millis(50);
@@ -155,14 +161,22 @@ impl Gtp {
     /// input. `output` is shared with the thread of a streaming analysis, hence `Send`.
     pub fn run<W: Write + Send>(&mut self, mut input: impl BufRead, output: W) -> io::Result<()> {
         let out = Mutex::new(output);
-        let mut pending: Option<Vec<u8>> = None;
+        let mut pending: Option<InputLine> = None;
         loop {
-            let raw = match pending.take() {
+            let read = match pending.take() {
                 Some(line) => line,
                 None => match read_line(&mut input)? {
                     Some(line) => line,
                     None => break,
                 },
+            };
+            let raw = match read {
+                InputLine::Text(raw) => raw,
+                InputLine::TooLong { id } => {
+                    let answer = Err(format!("line too long: at most {MAX_LINE} bytes"));
+                    write_answer(&out, &id, &answer)?;
+                    continue;
+                }
             };
             let line = match String::from_utf8(raw) {
                 Ok(line) => line,
@@ -173,8 +187,13 @@ impl Gtp {
                     continue;
                 }
             };
-            let Some(cmd) = parse_line(&line) else {
-                continue;
+            let cmd = match parse_line(&line) {
+                None => continue,
+                Some(Err((id, answer))) => {
+                    write_answer(&out, id, &Err(answer))?;
+                    continue;
+                }
+                Some(Ok(cmd)) => cmd,
             };
             if cmd.name == "analyze_info"
                 && let Ok(request) = analysis_request(cmd.args, true)
@@ -196,7 +215,10 @@ impl Gtp {
     /// whether the session ends. A streaming `analyze_info` is answered with one update here
     /// (streams need [`Gtp::run`]).
     pub fn execute(&mut self, line: &str) -> Option<(String, Answer, bool)> {
-        let cmd = parse_line(line)?;
+        let cmd = match parse_line(line)? {
+            Ok(cmd) => cmd,
+            Err((id, answer)) => return Some((id.to_string(), Err(answer), false)),
+        };
         let answer = self.command(cmd.name, cmd.args);
         Some((
             cmd.id.to_string(),
@@ -309,11 +331,25 @@ impl Gtp {
             .join(" ")
     }
 
+    /// `play MOVE`, or GTP's `play COLOUR MOVE` when COLOUR is the side to move.
     fn play(&mut self, args: &str) -> Answer {
-        if args.is_empty() {
-            return Err("play needs a move, like b1-b4 or pass".into());
-        }
-        let mv: Move = args.parse().map_err(|e| format!("{e}"))?;
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let text = match words[..] {
+            [] => return Err("play needs a move, like b1-b4 or pass".into()),
+            [mv] => mv,
+            [colour, mv] => {
+                let named = parse_colour(colour).ok_or_else(|| {
+                    format!("'{colour}' is not a colour: use play MOVE or play COLOUR MOVE, like play w b1-b4")
+                })?;
+                let side = self.current.side_to_move();
+                if named != side {
+                    return Err(format!("it is {side}'s turn, not {named}'s"));
+                }
+                mv
+            }
+            _ => return Err("use play MOVE or play COLOUR MOVE, like play w b1-b4".into()),
+        };
+        let mv: Move = text.parse().map_err(|e| format!("{e}"))?;
         let next = self.current.play(mv).map_err(|e| e.to_string())?;
         self.moves.push(mv);
         self.current = next;
@@ -340,14 +376,10 @@ impl Gtp {
     fn genmove(&mut self, args: &str) -> Answer {
         let side = self.current.side_to_move();
         if !args.is_empty() {
-            let named = match args.to_ascii_lowercase().as_str() {
-                "w" | "white" => Color::White,
-                "b" | "black" => Color::Black,
-                _ => {
-                    return Err(format!(
-                        "'{args}' is not a colour: genmove takes no argument, or w or b"
-                    ));
-                }
+            let Some(named) = parse_colour(args) else {
+                return Err(format!(
+                    "'{args}' is not a colour: genmove takes no argument, or w or b"
+                ));
             };
             if named != side {
                 return Err(format!("it is {side}'s turn, not {named}'s"));
@@ -501,11 +533,8 @@ impl Gtp {
             [c, s] | [c, s, _] => (c, s),
             _ => return Err(format!("use {usage}")),
         };
-        let color = match color.to_ascii_lowercase().as_str() {
-            "w" | "white" => Color::White,
-            "b" | "black" => Color::Black,
-            _ => return Err(format!("'{color}' is not a colour: use w or b")),
-        };
+        let color =
+            parse_colour(color).ok_or_else(|| format!("'{color}' is not a colour: use w or b"))?;
         let left = seconds(secs, usage)?;
         let Some(clock) = self.clock.as_mut() else {
             return Err("no clock runs: set one with time_settings first".into());
@@ -664,7 +693,7 @@ impl Gtp {
         interval: Duration,
         input: &mut impl BufRead,
         out: &Mutex<W>,
-    ) -> io::Result<Option<Vec<u8>>> {
+    ) -> io::Result<Option<InputLine>> {
         {
             let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
             writeln!(w, "={id}")?;
@@ -728,10 +757,27 @@ fn seconds(text: &str, usage: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("'{text}' is not a number of seconds: use {usage}"))
 }
 
-/// Takes a command line apart: `None` for a blank or comment line.
-fn parse_line(line: &str) -> Option<Parsed<'_>> {
+/// A colour as GTP writes it: `w`, `b`, `white`, `black`, in any case.
+fn parse_colour(word: &str) -> Option<Color> {
+    match word.to_ascii_lowercase().as_str() {
+        "w" | "white" => Some(Color::White),
+        "b" | "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// A line read, or the id of one that was too long (its bytes were skipped).
+enum InputLine {
+    Text(Vec<u8>),
+    TooLong { id: String },
+}
+
+/// Takes a command line apart: `None` for a blank or comment line, `Err` (with the id) for a line
+/// holding a control character. As in GTP v2, everything from a `#` on is a comment.
+fn parse_line(line: &str) -> Option<Result<Parsed<'_>, (&str, String)>> {
+    let line = line.split_once('#').map_or(line, |(before, _)| before);
     let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
+    if line.is_empty() {
         return None;
     }
     let (id, rest) = match line.split_once(char::is_whitespace) {
@@ -739,12 +785,21 @@ fn parse_line(line: &str) -> Option<Parsed<'_>> {
         _ if line.bytes().all(|b| b.is_ascii_digit()) => (line, ""),
         _ => ("", line),
     };
+    if let Some(c) = line.chars().find(|&c| c.is_control() && c != '\t') {
+        return Some(Err((
+            id,
+            format!(
+                "the line holds a control character (U+{:04X}): only text and tabs are allowed",
+                c as u32
+            ),
+        )));
+    }
     let (name, args) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    Some(Parsed {
+    Some(Ok(Parsed {
         id,
         name,
         args: args.trim(),
-    })
+    }))
 }
 
 /// The id at the start of a line that is not text, if it has one.
@@ -756,16 +811,52 @@ fn leading_id(raw: &[u8]) -> String {
     }
 }
 
-/// One line without its line end; `None` at the end of the input.
-fn read_line(input: &mut impl BufRead) -> io::Result<Option<Vec<u8>>> {
+/// One line without its line end; `None` at the end of the input. A line longer than
+/// [`MAX_LINE`] is read to its end without being kept.
+fn read_line(input: &mut impl BufRead) -> io::Result<Option<InputLine>> {
     let mut line = Vec::new();
-    if input.read_until(b'\n', &mut line)? == 0 {
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let used = chunk.len();
+        if !too_long {
+            line.extend_from_slice(chunk);
+            // One byte of slack for a `\r` before the `\n`.
+            if line.len() > MAX_LINE + 2 {
+                too_long = true;
+                line.truncate(32);
+            }
+        }
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    if !any {
         return Ok(None);
     }
     while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
         line.pop();
     }
-    Ok(Some(line))
+    if too_long || line.len() > MAX_LINE {
+        return Ok(Some(InputLine::TooLong {
+            id: leading_id(&line),
+        }));
+    }
+    Ok(Some(InputLine::Text(line)))
 }
 
 fn write_answer<W: Write>(out: &Mutex<W>, id: &str, answer: &Answer) -> io::Result<()> {

@@ -496,3 +496,80 @@ fn load_record_reads_one_game_of_a_file_of_several() {
     assert_eq!(game.position(), &pos);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_line_longer_than_the_limit_is_refused_and_skipped_and_the_session_goes_on() {
+    use mabula_engine::gtp::MAX_LINE;
+    let mut input = b"1 name\n7 setup ".to_vec();
+    input.extend(std::iter::repeat_n(b'w', 3 * MAX_LINE));
+    input.extend_from_slice(b"\n2 protocol_version\n");
+    // A line of exactly the limit is still read (and refused as a command of its own).
+    input.extend(std::iter::repeat_n(b'x', MAX_LINE));
+    input.extend_from_slice(b"\r\n3 name\n");
+    let out = {
+        let mut out = Vec::new();
+        Gtp::new().run(&input[..], &mut out).expect("in-memory I/O");
+        String::from_utf8(out).expect("text")
+    };
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(answers[0], "=1 mabula-engine");
+    assert_eq!(
+        answers[1],
+        format!("?7 line too long: at most {MAX_LINE} bytes")
+    );
+    assert_eq!(answers[2], "=2 2");
+    assert!(
+        answers[3].starts_with("? unknown command 'xxx"),
+        "{}",
+        &answers[3][..40]
+    );
+    assert_eq!(answers[4], "=3 mabula-engine");
+    assert!(out.len() < 2 * MAX_LINE, "the long line is not echoed");
+}
+
+#[test]
+fn comments_after_a_command_are_stripped_as_gtp_v2_does() {
+    let start = deal::random(0, Color::White);
+    let out = run(&format!(
+        "1 setup {start} # the usual start\n2 name # who are you?\n# a whole comment line\n   # indented\n3 position#no space\n"
+    ));
+    assert_eq!(out, format!("=1\n\n=2 mabula-engine\n\n=3 {start}\n\n"));
+}
+
+#[test]
+fn a_line_with_a_control_character_is_refused_and_changes_nothing() {
+    let start = deal::random(0, Color::White);
+    let out = run(&format!(
+        "setup {start}\n4 play b1\x07-b4\n5 name\x1b[2J\nposition\n6\tname\t\n"
+    ));
+    assert_eq!(
+        out,
+        format!(
+            "=\n\n?4 the line holds a control character (U+0007): only text and tabs are allowed\n\n\
+             ?5 the line holds a control character (U+001B): only text and tabs are allowed\n\n\
+             = {start}\n\n=6 mabula-engine\n\n"
+        )
+    );
+}
+
+#[test]
+fn play_with_a_colour_is_accepted_for_the_side_to_move_only() {
+    let start: Position = "1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w"
+        .parse()
+        .expect("fen");
+    let out = run(&format!(
+        "setup {start}\n1 play b b1-b4\n2 play w b1-b4\n3 play black c8-c6\n4 play green c8-c6\n5 play w c8-c6 d1-d2\nmoves\n"
+    ));
+    let answers: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(answers[1], "?1 it is white's turn, not black's");
+    assert_eq!(answers[2], "=2");
+    assert_eq!(answers[3], "=3");
+    assert_eq!(
+        answers[4],
+        "?4 'green' is not a colour: use play MOVE or play COLOUR MOVE, like play w b1-b4"
+    );
+    assert_eq!(
+        answers[5],
+        "?5 use play MOVE or play COLOUR MOVE, like play w b1-b4"
+    );
+}

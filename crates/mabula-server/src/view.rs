@@ -306,6 +306,7 @@ fn player_view(p: &crate::model::Player) -> PlayerView {
         rating: p.rating,
         provisional: p.provisional,
         rating_diff: p.diff,
+        bot: p.bot,
     }
 }
 

@@ -227,11 +227,13 @@ async fn a_whole_game_against_the_engine_at_level_1() {
         if state["to_move"] == "black" {
             let mv = pick(&legal(&state), mine);
             mine += 1;
-            server
+            let answer = server
                 .client
                 .play(id, token, &mv, Some(have as u32 + 1))
                 .await
                 .expect("my move");
+            // Not to play again on the old state while a presence message comes first.
+            state = serde_json::to_value(&answer).expect("a state");
         }
         let msg = ws.recv().await;
         match msg["type"].as_str() {

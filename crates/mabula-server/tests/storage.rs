@@ -65,6 +65,7 @@ fn sample_game(id: &str) -> StoredGame {
                 rating: Some(1612),
                 provisional: true,
                 diff: None,
+                bot: false,
             }),
             None,
         ],

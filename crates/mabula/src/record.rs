@@ -15,6 +15,8 @@
 //! Tag pairs come first, one per line; `Setup` is required, `Scoring` defaults to `largest` and
 //! `Result` to `*`. Then the moves, numbered per round (White's move opens a round; a game that
 //! Black starts begins `1...`), each optionally followed by a `{comment}`, and the result token.
+//! Inside a comment a backslash escapes: `\}` is a `}` that does not close it, `\\` a backslash,
+//! `\n` and `\r` line breaks ([`escape_comment`]); so every comment reads back as it was set.
 //! The reader checks every move and names the first illegal one by its number; it also refuses a
 //! finished game whose result contradicts its final score, move numbers that do not count the
 //! moves, and a record cut short (no result token at the end).
@@ -247,10 +249,13 @@ impl Game {
         self.comments.get(index)?.as_deref()
     }
 
-    /// Sets the comment after move `index` (0-based); ignored past the last move.
+    /// Sets the comment after move `index` (0-based); ignored past the last move. Spaces around
+    /// the text are dropped (a reader could not tell them from the record's own); everything
+    /// else is kept, `}` and line breaks included (the record escapes them, see
+    /// [`escape_comment`]).
     pub fn set_comment(&mut self, index: usize, text: &str) {
         if let Some(c) = self.comments.get_mut(index) {
-            *c = Some(text.replace('}', ")"));
+            *c = Some(text.trim().to_string());
         }
     }
 
@@ -328,8 +333,11 @@ pub fn split(text: &str) -> Vec<RecordText<'_>> {
             }
             if in_comment || !t.starts_with('[') {
                 in_body = true;
+                let mut escaped = false;
                 for c in t.chars() {
                     match c {
+                        _ if escaped => escaped = false,
+                        '\\' if in_comment => escaped = true,
                         '{' => in_comment = true,
                         '}' => in_comment = false,
                         _ => {}
@@ -365,6 +373,63 @@ fn move_number(first: Color, index: usize) -> String {
     }
 }
 
+/// A comment as a record writes it between `{` and `}`: a backslash is written `\\`, a `}`
+/// `\}`, a line feed `\n` and a carriage return `\r`, so that every comment reads back as it was
+/// (PGN has no escape in comments; a reader of plain PGN sees the backslashes).
+pub fn escape_comment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '}' => out.push_str("\\}"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Reads a comment [`escape_comment`] wrote. A backslash before anything else than `\\`, `}`,
+/// `n` or `r` is kept as it is (records written before comments were escaped).
+pub fn unescape_comment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some('\\') => out.push('\\'),
+            Some('}') => out.push('}'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            _ => {
+                out.push('\\');
+                continue;
+            }
+        }
+        chars.next();
+    }
+    out
+}
+
+/// Where the comment that starts `text` (just after its `{`) ends: the byte offset of the first
+/// `}` that no backslash escapes.
+fn comment_end(text: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '}' => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
 fn escape(value: &str) -> String {
     value
         .replace('\\', "\\\\")
@@ -396,7 +461,7 @@ impl fmt::Display for Game {
             tokens.push(mv.to_string());
             after_comment = false;
             if let Some(c) = &self.comments[i] {
-                tokens.push(format!("{{{c}}}"));
+                tokens.push(format!("{{{}}}", escape_comment(c)));
                 after_comment = true;
             }
         }
@@ -478,12 +543,12 @@ impl Reader {
             let mut rest = *line;
             while !rest.is_empty() {
                 if let Some((_, text)) = comment.as_mut() {
-                    match rest.find('}') {
+                    match comment_end(rest) {
                         Some(end) => {
                             text.push_str(&rest[..end]);
                             let text = comment.take().map(|c| c.1).unwrap_or_default();
                             if let Some(last) = game.moves.len().checked_sub(1) {
-                                game.set_comment(last, text.trim());
+                                game.set_comment(last, &unescape_comment(text.trim()));
                             }
                             rest = &rest[end + 1..];
                         }
@@ -634,6 +699,37 @@ mod tests {
         }
         game.set_comment(3, "a comment {with} braces");
         game
+    }
+
+    #[test]
+    fn every_comment_reads_back_as_it_was_set() {
+        let texts = [
+            "a } closes nothing",
+            "}{}{ \\} \\ \\n back\\",
+            "two\nlines\r\nand CRLF",
+            "[Setup \"x\"] 1. b1-b4 0-1 {",
+            "\\",
+            "é ✓ tab\there",
+        ];
+        let start = crate::deal::random(3, Color::White);
+        let mut game = Game::new(start, Scoring::Largest);
+        for _ in 0..texts.len() {
+            let mv = game.position().legal_moves()[0];
+            game.play(mv).expect("legal");
+        }
+        for (i, t) in texts.iter().enumerate() {
+            game.set_comment(i, t);
+        }
+        let text = game.to_string();
+        let back = Game::parse(&text).expect("reads back");
+        for (i, t) in texts.iter().enumerate() {
+            assert_eq!(back.comment(i), Some(*t), "{text}");
+        }
+        assert_eq!(back, game);
+        let two = format!("{text}\n{text}");
+        assert_eq!(parse_all(&two), vec![Ok(game.clone()), Ok(game)]);
+        // A backslash before another letter, as older records hold it, stays.
+        assert_eq!(unescape_comment("C:\\temp \\x"), "C:\\temp \\x");
     }
 
     #[test]

@@ -11,15 +11,22 @@ The work is done by the project's Rust crates (the rules library ``mabula`` and 
 (0, 0)
 
 Moves are written in notation (``"b1-b4"``, ``"pass"``) or, for game frameworks, as action
-numbers (``move_to_action``, 144 a pass). ``import mabula.openspiel`` registers the game with
-OpenSpiel.
+numbers (``move_to_action``, 144 a pass). The engine calls (``choose_move``, ``analyze``,
+``analyze_stream``, ``solve``) run without the GIL and stop on Ctrl-C. ``import mabula.openspiel`` registers the game with
+OpenSpiel. ``AnalysisClient`` talks to ``mabula analysis-server`` (many positions, one process).
 """
+
+from . import analysis_client
+from .analysis_client import AnalysisClient, AnalysisError
 
 from ._mabula import (
     DEAL_COUNT,
+    __version__,
     MAX_LEVEL,
     NUM_ACTIONS,
     PASS_ACTION,
+    AnalysisReport,
+    AnalysisStream,
     Game,
     IllegalMoveError,
     MoveAnalysis,
@@ -28,6 +35,7 @@ from ._mabula import (
     action_to_move,
     all_deals,
     analyze,
+    analyze_stream,
     check_deal,
     choose_move,
     deal,
@@ -37,10 +45,15 @@ from ._mabula import (
 )
 
 __all__ = [
+    "__version__",
+    "AnalysisClient",
+    "AnalysisError",
     "DEAL_COUNT",
     "MAX_LEVEL",
     "NUM_ACTIONS",
     "PASS_ACTION",
+    "AnalysisReport",
+    "AnalysisStream",
     "Game",
     "IllegalMoveError",
     "MoveAnalysis",
@@ -49,6 +62,7 @@ __all__ = [
     "action_to_move",
     "all_deals",
     "analyze",
+    "analyze_stream",
     "check_deal",
     "choose_move",
     "deal",

@@ -1,7 +1,9 @@
 """Type stubs of the native module ``mabula._mabula``."""
 
-from typing import List, Optional, Tuple
+from types import TracebackType
+from typing import Callable, Dict, Iterator, List, Optional, Tuple, Type
 
+__version__: str
 PASS_ACTION: int
 NUM_ACTIONS: int
 DEAL_COUNT: int
@@ -41,10 +43,19 @@ class Position:
         """``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` once the game is over, else ``"*"``."""
     def on_edge(self, color: str) -> int:
         """Marbles of ``color`` still on edge spaces."""
+    def piece_at(self, square: str) -> Optional[str]:
+        """``"white"``, ``"black"`` or None (empty) on ``square``; ValueError for a bad name."""
+    def pieces(self, color: str) -> List[str]:
+        """The squares of ``color``'s marbles, in square order (a1, b1, ..., h8)."""
+    def groups(self, color: str) -> List[List[str]]:
+        """``color``'s groups in the field, largest first, each as its squares."""
+    def group_sizes(self, color: str) -> List[int]:
+        """The sizes of ``color``'s groups, largest first."""
     def diagram(self) -> str:
         """The board drawn as text."""
     def __hash__(self) -> int: ...
     def __eq__(self, other: object) -> bool: ...
+    def __reduce__(self) -> Tuple[type, Tuple[str]]: ...
 
 class Game:
     """A game with its record (tags, moves, comments, result)."""
@@ -71,10 +82,19 @@ class Game:
         """Takes back the last move and answers it."""
     def declare(self, result: str) -> None:
         """Ends an unfinished game with a result."""
-    def tag(self, name: str) -> Optional[str]: ...
-    def set_tag(self, name: str, value: str) -> None: ...
+    def tag(self, name: str) -> Optional[str]:
+        """A tag's value (Setup, Scoring and Result too); None when there is none."""
+    def tags(self) -> Dict[str, str]:
+        """Every tag as the record writes them, in order (Setup, Scoring, Result last)."""
+    def set_tag(self, name: str, value: str) -> None:
+        """Sets a tag; ValueError for a bad name, a line break, or Setup, Scoring, Result."""
     def comment(self, index: int) -> Optional[str]: ...
-    def set_comment(self, index: int, text: str) -> None: ...
+    def set_comment(self, index: int, text: str) -> None:
+        """Sets the comment after move ``index``; IndexError past the last move."""
+    def __eq__(self, other: object) -> bool: ...
+    def __copy__(self) -> "Game": ...
+    def __deepcopy__(self, memo: object) -> "Game": ...
+    def __reduce__(self) -> Tuple[Callable[[str], "Game"], Tuple[str]]: ...
 
 class MoveAnalysis:
     """What the engine thinks of one move."""
@@ -87,6 +107,31 @@ class MoveAnalysis:
     expected: float
     visits: int
     pv: List[str]
+
+class AnalysisReport:
+    """One step of an analysis."""
+
+    moves: List[MoveAnalysis]
+    white: float
+    playouts: int
+    elapsed_ms: int
+    step: int
+    done: bool
+
+class AnalysisStream:
+    """An analysis running on its own thread: an iterator of its reports, the last ``done``."""
+
+    def __iter__(self) -> Iterator[AnalysisReport]: ...
+    def __next__(self) -> AnalysisReport: ...
+    def close(self) -> None:
+        """Stops the search; the iteration then ends."""
+    def __enter__(self) -> "AnalysisStream": ...
+    def __exit__(
+        self,
+        kind: Optional[Type[BaseException]],
+        value: Optional[BaseException],
+        traceback: Optional[TracebackType],
+    ) -> bool: ...
 
 class Solution:
     """The exact solution of a position."""
@@ -118,17 +163,28 @@ def choose_move(
     movetime_ms: Optional[int] = None,
     seed: int = 0,
 ) -> str:
-    """The engine's move for the side to move (the GIL is released while it thinks)."""
+    """The engine's move for the side to move (without the GIL; Ctrl-C stops it)."""
 
 def analyze(
     position: Position,
     scoring: str = "largest",
-    time_ms: int = 1000,
+    time_ms: Optional[int] = 1000,
     threads: int = 1,
     lines: Optional[int] = None,
     seed: int = 0,
+    callback: Optional[Callable[[AnalysisReport], object]] = None,
 ) -> List[MoveAnalysis]:
-    """The best moves, best first, with values, visits and lines."""
+    """The best moves, best first, with values, visits and lines; ``callback`` sees each step."""
+
+def analyze_stream(
+    position: Position,
+    scoring: str = "largest",
+    time_ms: Optional[int] = None,
+    threads: int = 1,
+    lines: Optional[int] = None,
+    seed: int = 0,
+) -> AnalysisStream:
+    """The analysis as an iterator of reports (None: until every value is exact, or stopped)."""
 
 def solve(
     position: Position,
@@ -138,4 +194,5 @@ def solve(
     threads: int = 1,
     table_mb: int = 64,
 ) -> Optional[Solution]:
-    """The exact result (and margin), a best move and the line; None when time ran out."""
+    """The exact result (and margin), a best move and the line; None when time ran out.
+    Ctrl-C stops it (KeyboardInterrupt)."""

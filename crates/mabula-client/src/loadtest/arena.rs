@@ -12,11 +12,11 @@
 //! ended their game to the first state of the tournament that shows their next game (the live
 //! channel gathers changes for 100 ms before it sends a state, so this includes up to that).
 
+use super::accounts::{Session, post, sign_up};
 use super::{Dice, Legal, percentile};
 use futures_util::StreamExt;
-use mabula_api::accounts::SessionView;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -123,57 +123,6 @@ impl fmt::Display for ArenaReport {
             writeln!(f, "errors            {total} ({})", list.join(", "))
         }
     }
-}
-
-const PASSWORD: &str = "load test password";
-
-/// A logged-in account: its session cookie and the token that goes with its requests.
-#[derive(Clone)]
-struct Session {
-    cookie: String,
-    csrf: String,
-}
-
-/// Signs up `name` on `base`.
-async fn sign_up(client: &reqwest::Client, base: &str, name: &str) -> Result<Session, String> {
-    let r = client
-        .post(format!("{base}/api/accounts"))
-        .json(&json!({"name": name, "password": PASSWORD}))
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    if r.status().as_u16() != 201 {
-        return Err(format!("sign-up of {name} answered {}", r.status()));
-    }
-    let cookie = r
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .unwrap_or("")
-        .to_string();
-    let view: SessionView = r.json().await.map_err(|e| e.to_string())?;
-    Ok(Session {
-        cookie,
-        csrf: view.csrf,
-    })
-}
-
-/// A POST with `who`'s session.
-async fn post(
-    client: &reqwest::Client,
-    url: String,
-    who: &Session,
-    body: Value,
-) -> Result<reqwest::Response, String> {
-    client
-        .post(url)
-        .header("cookie", &who.cookie)
-        .header("x-csrf-token", &who.csrf)
-        .json(&body)
-        .send()
-        .await
-        .map_err(|e| e.to_string())
 }
 
 /// The parts of the tournament's live state the load test reads.

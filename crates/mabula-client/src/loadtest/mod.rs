@@ -10,7 +10,9 @@
 //! all instances, so that every game's state has to travel between them. The run is bounded in
 //! time; it only talks to the given URLs.
 
+mod accounts;
 pub mod arena;
+pub mod bots;
 mod rated;
 
 use futures_util::{SinkExt, StreamExt};

@@ -3,24 +3,15 @@
 //! with their sessions; and flag probes, games where one side stops moving after the third move,
 //! timing how late after its deadline the server's flag reaches a WebSocket watcher.
 
+use super::accounts::{Session, post, sign_up};
 use super::{Counts, Dice, Tally};
 use futures_util::{SinkExt, StreamExt};
-use mabula_api::accounts::SessionView;
 use mabula_api::lobby::Started;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio_tungstenite::tungstenite::Message;
-
-const PASSWORD: &str = "load test password";
-
-/// A logged-in account.
-#[derive(Clone)]
-struct Session {
-    cookie: String,
-    csrf: String,
-}
 
 #[derive(Deserialize)]
 struct Id {
@@ -32,47 +23,6 @@ fn now_ms() -> i64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
-}
-
-/// Signs up `name`.
-async fn sign_up(client: &reqwest::Client, base: &str, name: &str) -> Result<Session, String> {
-    let r = client
-        .post(format!("{base}/api/accounts"))
-        .json(&json!({"name": name, "password": PASSWORD}))
-        .send()
-        .await
-        .map_err(|e| e.to_string())?;
-    if r.status().as_u16() != 201 {
-        return Err(format!("sign-up answered {}", r.status()));
-    }
-    let cookie = r
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .unwrap_or("")
-        .to_string();
-    let view: SessionView = r.json().await.map_err(|e| e.to_string())?;
-    Ok(Session {
-        cookie,
-        csrf: view.csrf,
-    })
-}
-
-async fn post(
-    client: &reqwest::Client,
-    url: String,
-    who: &Session,
-    body: Value,
-) -> Result<reqwest::Response, String> {
-    client
-        .post(url)
-        .header("cookie", &who.cookie)
-        .header("x-csrf-token", &who.csrf)
-        .json(&body)
-        .send()
-        .await
-        .map_err(|e| e.to_string())
 }
 
 /// Two fresh accounts and a rated game between them with `clock`: the seek is opened on
@@ -198,10 +148,13 @@ pub(super) async fn rated_player(
             tally.at[at].error("rated:state");
             continue;
         };
-        while Instant::now() < deadline
+        // A game begun gets its first move even when setting it up took the whole run.
+        let mut first = true;
+        while (first || Instant::now() < deadline)
             && state.status == "playing"
             && !state.legal_moves.is_empty()
         {
+            first = false;
             at = (at + 1) % n;
             let who = match state.to_move.as_deref() {
                 Some("white") => &players[0],

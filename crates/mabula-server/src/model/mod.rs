@@ -59,6 +59,8 @@ pub struct Player {
     pub provisional: bool,
     /// How much the game moved the rating, once it is rated.
     pub diff: Option<i32>,
+    /// A bot account (issue 38; for ever once made, so read from the account, never stored).
+    pub bot: bool,
 }
 
 /// A game as the server keeps it: settings, seats, the moves and the state around them.

@@ -234,7 +234,7 @@ impl BotStreams {
             Color::White => &state.players.black,
             Color::Black => &state.players.white,
         };
-        let opponent = self.player(opponent.as_ref()).await?;
+        let opponent = Self::player(opponent.as_ref());
         Ok(BotGameRef {
             id: id.to_string(),
             color,
@@ -246,23 +246,19 @@ impl BotStreams {
     }
 
     /// A player of a game, with whether they are a bot.
-    async fn player(&self, p: Option<&crate::view::PlayerView>) -> Result<BotPlayer, ApiError> {
-        Ok(match p {
+    fn player(p: Option<&crate::view::PlayerView>) -> BotPlayer {
+        match p {
             Some(p) => BotPlayer {
                 name: p.name.clone(),
                 rating: p.rating,
-                bot: self
-                    .store
-                    .db()
-                    .is_bot(&crate::auth::account_key(&p.name))
-                    .await?,
+                bot: p.bot,
             },
             None => BotPlayer {
                 name: String::new(),
                 rating: None,
                 bot: false,
             },
-        })
+        }
     }
 
     /// The stream of game `id` for account `key`: `game_full`, then its states, until it is
@@ -287,8 +283,8 @@ impl BotStreams {
         };
         let full = BotGameMessage::GameFull {
             id: id.clone(),
-            white: self.player(state.players.white.as_ref()).await?,
-            black: self.player(state.players.black.as_ref()).await?,
+            white: Self::player(state.players.white.as_ref()),
+            black: Self::player(state.players.black.as_ref()),
             scoring: state.settings.scoring.clone(),
             rated: state.rated,
             clock: state.clock.as_ref().map(|c| c.control),

@@ -441,6 +441,7 @@ impl Lobby {
             rating: Some(their_rating),
             provisional: their_provisional,
             diff: None,
+            bot: seek.bot,
         };
         let accepter = Player {
             key: session.key.clone(),
@@ -448,6 +449,7 @@ impl Lobby {
             rating: Some(my_rating),
             provisional: my_provisional,
             diff: None,
+            bot: session.bot,
         };
         let seeker_white = match seek.color.as_str() {
             "white" => true,
@@ -461,10 +463,11 @@ impl Lobby {
         };
         // A house bot (issue 38) plays through the engine's claimed moves.
         let db = self.store.db();
-        let house = match (
-            db.house_level(&players[0].key).await?,
-            db.house_level(&players[1].key).await?,
-        ) {
+        let level = async |p: &Player| match p.bot {
+            true => db.house_level(&p.key).await,
+            false => Ok(None),
+        };
+        let house = match (level(&players[0]).await?, level(&players[1]).await?) {
             (Some(level), _) => Some((mabula::Color::White, level)),
             (None, Some(level)) => Some((mabula::Color::Black, level)),
             (None, None) => None,

@@ -549,6 +549,7 @@ impl Tournaments {
                 rating: Some(rating),
                 provisional,
                 diff: None,
+                bot: false,
             });
         }
         let players: [Player; 2] = [players[0].clone(), players[1].clone()];

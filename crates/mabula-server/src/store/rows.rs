@@ -426,6 +426,7 @@ impl Decoder<'_> {
         rating: Option<i64>,
         provisional: bool,
         diff: Option<i64>,
+        bot: bool,
     ) -> Result<Option<Player>, StoreError> {
         match (key, name) {
             (Some(key), Some(name)) => Ok(Some(Player {
@@ -434,6 +435,7 @@ impl Decoder<'_> {
                 rating: rating.and_then(|r| i32::try_from(r).ok()),
                 provisional,
                 diff: diff.and_then(|r| i32::try_from(r).ok()),
+                bot,
             })),
             (None, None) => Ok(None),
             _ => Err(self.corrupt("an account without a name".into())),

@@ -17,6 +17,8 @@ pub(super) const LOAD_GAME: &str = "SELECT id, created_at, updated_at, mode, sco
     white_rating_diff, black_rating_diff, rated, clock_initial_s, clock_increment_s, clock_days, \
     white_clock_ms, black_clock_ms, turn_started_at, draw_offer, white_draw_declined, \
     black_draw_declined, tournament, \
+    COALESCE((SELECT bot FROM accounts WHERE key = white_account), FALSE) AS white_bot, \
+    COALESCE((SELECT bot FROM accounts WHERE key = black_account), FALSE) AS black_bot, \
     COALESCE((SELECT string_agg(notation, ' ' ORDER BY ply) FROM moves \
         WHERE game_id = games.id), '') AS moves \
     FROM games WHERE id = $1";
@@ -28,7 +30,10 @@ macro_rules! list_sql {
             "SELECT id, mode, scoring, engine_level, position, to_move, move_count, result, ",
             "end_reason, created_at, updated_at, white_account, white_name, white_rating, ",
             "white_provisional, black_account, black_name, black_rating, black_provisional, ",
-            "rated, clock_initial_s, clock_increment_s, clock_days FROM games ",
+            "rated, clock_initial_s, clock_increment_s, clock_days, ",
+            "COALESCE((SELECT bot FROM accounts WHERE key = white_account), FALSE) AS white_bot, ",
+            "COALESCE((SELECT bot FROM accounts WHERE key = black_account), FALSE) AS black_bot ",
+            "FROM games ",
             $filter,
             " ORDER BY updated_at DESC LIMIT $1"
         )
@@ -356,6 +361,7 @@ macro_rules! queries {
                         row.try_get("white_rating")?,
                         row.try_get("white_provisional")?,
                         row.try_get("white_rating_diff")?,
+                        row.try_get("white_bot")?,
                     )?,
                     d.player(
                         row.try_get("black_account")?,
@@ -363,6 +369,7 @@ macro_rules! queries {
                         row.try_get("black_rating")?,
                         row.try_get("black_provisional")?,
                         row.try_get("black_rating_diff")?,
+                        row.try_get("black_bot")?,
                     )?,
                 ],
                 rated: row.try_get("rated")?,
@@ -430,6 +437,7 @@ macro_rules! queries {
                                 r.try_get("white_rating")?,
                                 r.try_get("white_provisional")?,
                                 None,
+                                r.try_get("white_bot")?,
                             )?,
                             d.player(
                                 r.try_get("black_account")?,
@@ -437,6 +445,7 @@ macro_rules! queries {
                                 r.try_get("black_rating")?,
                                 r.try_get("black_provisional")?,
                                 None,
+                                r.try_get("black_bot")?,
                             )?,
                         ],
                         rated: r.try_get("rated")?,

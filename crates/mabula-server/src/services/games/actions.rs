@@ -112,6 +112,7 @@ fn casual_player(session: &Session) -> Player {
         rating: None,
         provisional: false,
         diff: None,
+        bot: session.bot,
     }
 }
 
