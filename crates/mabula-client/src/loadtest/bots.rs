@@ -74,20 +74,7 @@ impl BotsReport {
 impl fmt::Display for BotsReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "bots              {}", self.bots)?;
-        writeln!(f, "duration          {:.1} s", self.elapsed.as_secs_f64())?;
-        writeln!(
-            f,
-            "moves accepted    {} ({:.0} moves/s)",
-            self.moves,
-            self.moves_per_second()
-        )?;
-        writeln!(
-            f,
-            "move latency      p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms",
-            percentile(&self.move_latencies_us, 0.5),
-            percentile(&self.move_latencies_us, 0.9),
-            percentile(&self.move_latencies_us, 0.99)
-        )?;
+        super::write_moves(f, self.elapsed, self.moves, &self.move_latencies_us)?;
         writeln!(
             f,
             "stream delivery   p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} moves",
@@ -102,17 +89,7 @@ impl fmt::Display for BotsReport {
             "games             {} begun, {} finished",
             self.games.0, self.games.1
         )?;
-        let total: u64 = self.errors.values().sum();
-        if total == 0 {
-            writeln!(f, "errors            0")
-        } else {
-            let list: Vec<String> = self
-                .errors
-                .iter()
-                .map(|(k, v)| format!("{k} x{v}"))
-                .collect();
-            writeln!(f, "errors            {total} ({})", list.join(", "))
-        }
+        super::write_errors(f, &self.errors)
     }
 }
 
