@@ -27,4 +27,12 @@ fi
 # The one command a user runs: pip install PATH (a release build of the workspace's crates).
 log "installing the package from python/"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+# The analysis client's tests run this workspace's `mabula`, never an older build lying around:
+# built as the Rust tests build it (so a no-op after them), unless MABULA_BIN names one.
+if [[ -z "${MABULA_BIN:-}" ]]; then
+    cargo build --workspace --tests --quiet
+    target="${CARGO_TARGET_DIR:-target}"
+    case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
+    export MABULA_BIN="$target/debug/mabula"
+fi
 "$VENV/bin/python" -m pytest -q python/tests "$@"

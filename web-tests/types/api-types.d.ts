@@ -76,6 +76,13 @@ export type PlayerTournament = Schemas['PlayerTournament'];
 /** What a tournament's WebSocket sends (`/api/tournaments/{id}/ws`). */
 export type TournamentMessage = Schemas['TournamentMessage'];
 
+// Tokens and bots (issue 38).
+export type TokenView = Schemas['TokenView'];
+export type TokenList = Schemas['TokenList'];
+export type TokenCreated = Schemas['TokenCreated'];
+export type BotView = Schemas['BotView'];
+export type BotList = Schemas['BotList'];
+
 /** The calls of `api` in api.js: each answers the body its endpoint documents. */
 export interface Api {
   create(settings: CreateGame): Promise<SeatGrant>;

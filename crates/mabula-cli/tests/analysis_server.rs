@@ -2,10 +2,12 @@
 //! lines on stdout with the queries' ids, several queries in flight, cancellation, errors as
 //! JSON, and every line checked against the schemas in `tests/data/schemas/server_*.json`.
 
+mod schema;
+
+use schema::{schema, violations};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
@@ -320,99 +322,6 @@ fn a_game_is_analysed_at_the_turns_asked_and_a_record_in_its_own_scoring() {
     assert_eq!(turns, [&json!(1), &json!(3)]);
     assert!(rec.iter().all(|l| l["scoring"] == "product"));
     assert_eq!(rec[0]["to_move"], "black");
-}
-
-// ---- A small JSON Schema checker: the keywords the schemas use (as in tests/tools.rs). ----
-
-fn schema(name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/schemas")
-        .join(name);
-    let text = std::fs::read_to_string(&path).expect("a schema");
-    serde_json::from_str(&text).expect("a schema is JSON")
-}
-
-fn type_fits(name: &str, v: &Value) -> bool {
-    match name {
-        "object" => v.is_object(),
-        "array" => v.is_array(),
-        "string" => v.is_string(),
-        "boolean" => v.is_boolean(),
-        "null" => v.is_null(),
-        "integer" => v.is_i64() || v.is_u64(),
-        "number" => v.is_number(),
-        other => panic!("unknown type {other} in a schema"),
-    }
-}
-
-fn violations(s: &Value, v: &Value, at: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(name) = s.get("$ref").and_then(Value::as_str) {
-        return violations(&schema(name), v, at);
-    }
-    if let Some(options) = s.get("oneOf").and_then(Value::as_array) {
-        let fitting = options
-            .iter()
-            .filter(|o| violations(o, v, at).is_empty())
-            .count();
-        if fitting != 1 {
-            out.push(format!("{at}: fits {fitting} of the oneOf options: {v}"));
-        }
-        return out;
-    }
-    match s.get("type") {
-        Some(Value::String(t)) if !type_fits(t, v) => out.push(format!("{at}: not {t}: {v}")),
-        Some(Value::Array(ts)) if !ts.iter().any(|t| type_fits(t.as_str().unwrap_or(""), v)) => {
-            out.push(format!("{at}: none of {ts:?}: {v}"))
-        }
-        _ => {}
-    }
-    if let Some(allowed) = s.get("enum").and_then(Value::as_array)
-        && !allowed.contains(v)
-    {
-        out.push(format!("{at}: {v} is not one of {allowed:?}"));
-    }
-    if let Some(x) = v.as_f64() {
-        if let Some(min) = s.get("minimum").and_then(Value::as_f64)
-            && x < min
-        {
-            out.push(format!("{at}: {x} < {min}"));
-        }
-        if let Some(max) = s.get("maximum").and_then(Value::as_f64)
-            && x > max
-        {
-            out.push(format!("{at}: {x} > {max}"));
-        }
-    }
-    if let Some(obj) = v.as_object() {
-        let props = s.get("properties").and_then(Value::as_object);
-        for name in s
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let name = name.as_str().unwrap_or("");
-            if !obj.contains_key(name) {
-                out.push(format!("{at}: no field {name}"));
-            }
-        }
-        for (k, field) in obj {
-            match props.and_then(|p| p.get(k)) {
-                Some(ps) => out.extend(violations(ps, field, &format!("{at}.{k}"))),
-                None if s.get("additionalProperties") == Some(&Value::Bool(false)) => {
-                    out.push(format!("{at}: field {k} is not in the schema"))
-                }
-                None => {}
-            }
-        }
-    }
-    if let (Some(items), Some(list)) = (s.get("items"), v.as_array()) {
-        for (i, item) in list.iter().enumerate() {
-            out.extend(violations(items, item, &format!("{at}[{i}]")));
-        }
-    }
-    out
 }
 
 #[test]

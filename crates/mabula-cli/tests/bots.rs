@@ -652,7 +652,11 @@ async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
         .iter()
         .find(|b| b["name"] == "house-level-2")
         .cloned();
-    assert_eq!(me.map(|b| b["level"].clone()), Some(json!(2)), "{bots}");
+    assert_eq!(
+        me.map(|b| (b["level"].clone(), b["online"].clone())),
+        Some((json!(2), json!(true))),
+        "{bots}"
+    );
 
     // Fay takes the seek: one game, and the house bot's moves come one at a time.
     let seek = list[0]["id"].as_str().expect("an id");

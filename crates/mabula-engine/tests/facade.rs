@@ -71,11 +71,7 @@ fn a_forced_pass_is_chosen_and_a_finished_game_answers_pass() {
 #[test]
 fn analysis_lists_every_move_and_proves_a_late_position() {
     let pos = after(2, 16);
-    let a = analyze(
-        &pos,
-        Scoring::Largest,
-        &Limits::nodes(5_000_000),
-    );
+    let a = analyze(&pos, Scoring::Largest, &Limits::nodes(5_000_000));
     let mut listed: Vec<Move> = a.moves.iter().map(|m| m.mv).collect();
     listed.sort();
     let mut legal = pos.legal_moves().to_vec();

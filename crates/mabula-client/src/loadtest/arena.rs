@@ -84,20 +84,7 @@ impl fmt::Display for ArenaReport {
                 "not seen to finish"
             }
         )?;
-        writeln!(f, "duration          {:.1} s", self.elapsed.as_secs_f64())?;
-        writeln!(
-            f,
-            "moves accepted    {} ({:.0} moves/s)",
-            self.moves,
-            self.moves_per_second()
-        )?;
-        writeln!(
-            f,
-            "move latency      p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms",
-            percentile(&self.move_latencies_us, 0.5),
-            percentile(&self.move_latencies_us, 0.9),
-            percentile(&self.move_latencies_us, 0.99)
-        )?;
+        super::write_moves(f, self.elapsed, self.moves, &self.move_latencies_us)?;
         writeln!(
             f,
             "games             {} begun, {} finished",
@@ -111,17 +98,7 @@ impl fmt::Display for ArenaReport {
             percentile(&self.pairing_us, 1.0),
             self.pairing_us.len()
         )?;
-        let total: u64 = self.errors.values().sum();
-        if total == 0 {
-            writeln!(f, "errors            0")
-        } else {
-            let list: Vec<String> = self
-                .errors
-                .iter()
-                .map(|(k, v)| format!("{k} x{v}"))
-                .collect();
-            writeln!(f, "errors            {total} ({})", list.join(", "))
-        }
+        super::write_errors(f, &self.errors)
     }
 }
 

@@ -74,20 +74,7 @@ impl BotsReport {
 impl fmt::Display for BotsReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "bots              {}", self.bots)?;
-        writeln!(f, "duration          {:.1} s", self.elapsed.as_secs_f64())?;
-        writeln!(
-            f,
-            "moves accepted    {} ({:.0} moves/s)",
-            self.moves,
-            self.moves_per_second()
-        )?;
-        writeln!(
-            f,
-            "move latency      p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms",
-            percentile(&self.move_latencies_us, 0.5),
-            percentile(&self.move_latencies_us, 0.9),
-            percentile(&self.move_latencies_us, 0.99)
-        )?;
+        super::write_moves(f, self.elapsed, self.moves, &self.move_latencies_us)?;
         writeln!(
             f,
             "stream delivery   p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms over {} moves",
@@ -102,17 +89,7 @@ impl fmt::Display for BotsReport {
             "games             {} begun, {} finished",
             self.games.0, self.games.1
         )?;
-        let total: u64 = self.errors.values().sum();
-        if total == 0 {
-            writeln!(f, "errors            0")
-        } else {
-            let list: Vec<String> = self
-                .errors
-                .iter()
-                .map(|(k, v)| format!("{k} x{v}"))
-                .collect();
-            writeln!(f, "errors            {total} ({})", list.join(", "))
-        }
+        super::write_errors(f, &self.errors)
     }
 }
 
@@ -311,7 +288,7 @@ async fn play(
         // Each move of the opponent's that this state shows for the first time.
         {
             let mut b = book.lock().expect("book");
-            let theirs = |ply: usize| (ply % 2 == 0) != (me == Color::White);
+            let theirs = |ply: usize| ply.is_multiple_of(2) != (me == Color::White);
             for ply in (seen..state.moves.len()).filter(|&p| theirs(p)) {
                 if let Some(sent) = b.sent.remove(&(id.clone(), ply)) {
                     b.delivery_us.push(micros(arrived - sent));
@@ -319,7 +296,7 @@ async fn play(
             }
         }
         seen = seen.max(state.moves.len());
-        let white_to_move = state.moves.len() % 2 == 0;
+        let white_to_move = state.moves.len().is_multiple_of(2);
         let mine = (me == Color::White) == white_to_move;
         if state.status != "started" || !mine {
             if state.status != "started" {
@@ -383,7 +360,7 @@ pub async fn run(config: BotsConfig) -> Result<BotsReport, super::LoadtestError>
         let clients: Arc<[BotClient]> = (0..bases.len())
             .map(|k| BotClient::new(&bases[(i + k) % bases.len()], &token))
             .collect();
-        let opponent = (i % 2 == 0).then(|| name(i + 1));
+        let opponent = i.is_multiple_of(2).then(|| name(i + 1));
         bots.push(Bot { clients, opponent });
     }
     let book: Shared = Arc::new(Mutex::new(Book::default()));

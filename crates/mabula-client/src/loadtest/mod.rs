@@ -130,6 +130,38 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[i.min(sorted.len() - 1)]) / 1000.0
 }
 
+/// A report's lines on the play: its duration, the moves accepted and their latency.
+fn write_moves(
+    f: &mut fmt::Formatter<'_>,
+    elapsed: Duration,
+    moves: u64,
+    latencies_us: &[u32],
+) -> fmt::Result {
+    writeln!(f, "duration          {:.1} s", elapsed.as_secs_f64())?;
+    writeln!(
+        f,
+        "moves accepted    {moves} ({:.0} moves/s)",
+        moves as f64 / elapsed.as_secs_f64().max(1e-9)
+    )?;
+    writeln!(
+        f,
+        "move latency      p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms",
+        percentile(latencies_us, 0.5),
+        percentile(latencies_us, 0.9),
+        percentile(latencies_us, 0.99)
+    )
+}
+
+/// A report's last line: the failed requests by what failed.
+fn write_errors(f: &mut fmt::Formatter<'_>, errors: &BTreeMap<String, u64>) -> fmt::Result {
+    let total: u64 = errors.values().sum();
+    if total == 0 {
+        return writeln!(f, "errors            0");
+    }
+    let list: Vec<String> = errors.iter().map(|(k, v)| format!("{k} x{v}")).collect();
+    writeln!(f, "errors            {total} ({})", list.join(", "))
+}
+
 impl Report {
     /// Accepted moves per second.
     pub fn moves_per_second(&self) -> f64 {

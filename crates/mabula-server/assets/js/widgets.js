@@ -68,3 +68,8 @@ export function gameItem(g, href) {
           [...kind, t(`scoring.${g.scoring}`), t('list.moves', { n: g.move_count }), timeAgo(g.updated_at)].join(' · '))),
       badge));
 }
+
+/** The BOT badge beside a bot's name (issue 38); its title tells what it means. */
+export function botBadge() {
+  return h('span', { class: 'badge bot-badge', i18n: 'bots.badge', 'i18n-title': 'bots.badgeTitle' });
+}

@@ -81,6 +81,10 @@ impl HouseBots {
         let db = self.store.db();
         for &level in &self.levels {
             let key = house_name(level);
+            // A sign of life while an instance keeps it (before its seeks, so that whoever sees
+            // them sees it online).
+            let now = now_ms();
+            db.touch_account(&key, now, now - 20_000).await?;
             for scoring in [Scoring::Largest, Scoring::Product] {
                 let id = format!("house-{level}-{}", scoring.name());
                 self.lobby

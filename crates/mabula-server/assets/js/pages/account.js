@@ -1,5 +1,5 @@
 // The account page (`/account`): change the password, the sessions by device (log out one, or
-// all the others), download one's data as JSON, and delete the account (a dialog asks for the
+// all the others), personal API tokens (tokens.js), download one's data as JSON, and delete the account (a dialog asks for the
 // password first).
 
 import { h, clear, translateDom, toast, announce } from '../dom.js';
@@ -8,6 +8,7 @@ import { api } from '../api.js';
 import { navigate } from '../nav.js';
 import { sessionReady, myName, refreshSession } from '../session.js';
 import { errorText } from './errors.js';
+import { tokensCard } from './tokens.js';
 
 /** @typedef {import('api-types').SessionInfo} SessionInfo */
 
@@ -21,6 +22,8 @@ export function mount(main) {
 
   const sessionsList = h('ul', { class: 'sessions-list', id: 'sessions' });
   const sessionsStatus = h('p', { class: 'muted', role: 'status' });
+  /** @type {ReturnType<typeof tokensCard> | null} */
+  let tokens = null;
 
   function render() {
     clear(root);
@@ -37,6 +40,7 @@ export function mount(main) {
       h('div', { class: 'account-grid' },
         passwordCard(),
         sessionsCard(),
+        (tokens = tokensCard()).el,
         dataCard(),
         deleteCard()));
     loadSessions();
@@ -197,7 +201,7 @@ export function mount(main) {
 
   return {
     unmount() { unmounted = true; },
-    onLang() { setTitle(); translateDom(main); if (myName()) loadSessions(); },
+    onLang() { setTitle(); translateDom(main); if (myName()) { loadSessions(); tokens?.reload(); } },
     onSession() { if (!unmounted) render(); },
   };
 }

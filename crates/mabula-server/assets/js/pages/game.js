@@ -17,7 +17,7 @@ import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
 import { errorText } from './errors.js';
 import { confirmDialog, endDialog, pairSummary, shareDialog } from './dialogs.js';
-import { modeLabel, ratingText, ratingDiff } from '../widgets.js';
+import { modeLabel, ratingText, ratingDiff, botBadge } from '../widgets.js';
 import { formatClock, controlLabel } from '../clock.js';
 import { setPlaying } from '../lobbyfeed.js';
 import { isMe } from '../session.js';
@@ -563,7 +563,8 @@ export function mount(main, { id, replay }) {
       players.append(h('div', { class: `player${active ? ' to-move' : ''}${clock ? ' timed' : ''}`, dataset: { colour } },
         h('span', { class: `dot ${colour}`, 'aria-hidden': 'true' }),
         h('span', { class: 'who', style: 'min-width:0' },
-          h('span', { class: 'name-line' }, name, rating, diff),
+          // `PlayerView.bot` (issue 38): read as optional until every server sends it.
+          h('span', { class: 'name-line' }, name, player && /** @type {{ bot?: boolean }} */ (player).bot ? botBadge() : null, rating, diff),
           h('span', { class: 'sub' }, presence, sub)),
         clock,
         h('span', { class: 'score', 'aria-label': t('game.scoreOf', { side, n: scores[scoring][colour] }) },

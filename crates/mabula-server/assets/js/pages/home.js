@@ -7,7 +7,7 @@ import { api, request, keepGrant, myGames, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
 import { miniBoard } from '../board.js';
 import { parsePosition } from '../position.js';
-import { gameItem, modeLabel } from '../widgets.js';
+import { gameItem, modeLabel, ratingText } from '../widgets.js';
 import { errorText } from './errors.js';
 
 const PREFS_KEY = 'mabula:newgame';
@@ -55,6 +55,11 @@ export function mount(main) {
     oninput: () => { levelOut.textContent = levelInput.value; },
   });
   const levelHint = h('p', { class: 'hint' });
+  // What each house bot's level is worth on the human scale (issue 38): `GET /api/bots`, when
+  // the server runs house bots; the line stays hidden when it runs none.
+  const houseLine = h('p', { class: 'hint house-ratings', id: 'house-ratings', hidden: true });
+  /** @type {import('api-types').BotView[]} */
+  let house = [];
 
   const setupText = h('textarea', {
     name: 'position', rows: 2, spellcheck: 'false', autocomplete: 'off', id: 'setup-text',
@@ -78,7 +83,7 @@ export function mount(main) {
     level: h('div', { class: 'field-row' },
       h('label', { for: 'level', style: 'font-weight:700', i18n: 'home.level' }),
       h('div', { class: 'level-row' }, h('span', { class: 'muted', 'aria-hidden': 'true' }, '1'), levelInput, h('span', { class: 'muted', 'aria-hidden': 'true' }, '10'), levelOut),
-      levelHint),
+      levelHint, houseLine),
     color: h('fieldset', { class: 'field-row' }, h('legend', { i18n: 'home.color' }),
       h('div', { class: 'seg' },
         radio('color', 'white', 'colour.White', h('span', { class: 'dot white' })),
@@ -136,8 +141,27 @@ export function mount(main) {
     setupBox.hidden = v.setup !== 'position';
     document.getElementById('scoring-hint')?.replaceChildren(t(`scoring.${v.scoring}.hint`));
     levelHint.textContent = t(v.level <= 3 ? 'home.level.easy' : v.level <= 7 ? 'home.level.medium' : 'home.level.hard');
+    renderHouse(v);
     savePrefs(v);
   }
+
+  function renderHouse(v = values()) {
+    /** @type {{ n: number, rating: string }[]} */
+    const shown = [];
+    for (const b of house) {
+      // A level not rated yet stands at the scale's start, provisional (`1500?`).
+      const r = b.ratings.find((x) => x.scoring === v.scoring && x.speed === 'realtime');
+      if (b.level) shown.push({ n: b.level, rating: r ? ratingText(r.rating, r.provisional) : ratingText(1500, true) });
+    }
+    shown.sort((a, b) => a.n - b.n);
+    houseLine.hidden = !shown.length;
+    houseLine.replaceChildren(t('home.houseRatings'), ...shown.flatMap((x) => [' ',
+      h(x.n === v.level ? 'strong' : 'span', { class: 'house-level', dataset: { level: x.n } }, t('home.levelRating', x))]));
+  }
+  request('GET', '/api/bots').then((list) => {
+    house = list.bots.filter((b) => b.level !== null && b.level !== undefined);
+    renderHouse();
+  }).catch(() => { /* no line then */ });
 
   let estimateTimer = null;
   let estimateFor = '';

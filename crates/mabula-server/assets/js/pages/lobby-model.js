@@ -161,6 +161,8 @@ export function seekBody(m, v) {
   if (lo !== null && hi !== null && lo > hi) return { error: 'lobby.rangeOrder' };
   if (lo !== null) body.rating_min = lo;
   if (hi !== null) body.rating_max = hi;
+  // People who asked not to meet bots (issue 38); the server's default lets bots in.
+  if (v.noBots) body.bots = false;
   if (v.to) {
     if (isMine(m, v.to)) return { error: 'lobby.notYourself', field: 'to' };
     body.to = v.to;

@@ -17,7 +17,7 @@ import { lobbyFeed, goToGame } from '../lobbyfeed.js';
 import { permission, askPermission } from '../notify.js';
 import { controlLabel, formatSeconds, formatClock } from '../clock.js';
 import { errorText } from './errors.js';
-import { ratingText } from '../widgets.js';
+import { ratingText, botBadge } from '../widgets.js';
 import { followingCard } from './following.js';
 
 import {
@@ -31,7 +31,7 @@ const PREFS_KEY = 'mabula:seek';
 const INITIALS = [15, 30, 45, 60, 90, 120, 180, 240, 300, 360, 420, 480, 540, 600, 720, 900, 1200, 1500, 1800, 2400, 2700, 3600, 4500, 5400, 7200, 9000, 10800];
 const INCREMENTS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 25, 30, 40, 45, 60, 90, 120, 150, 180];
 const DAYS = [1, 2, 3, 7];
-const DEFAULTS = { time: '180+2', initial: 300, increment: 3, days: 2, scoring: 'largest', rated: 'rated', color: 'random', min: '', max: '', quickScoring: 'largest' };
+const DEFAULTS = { time: '180+2', initial: 300, increment: 3, days: 2, scoring: 'largest', rated: 'rated', color: 'random', min: '', max: '', noBots: false, quickScoring: 'largest' };
 
 function loadPrefs() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(PREFS_KEY) || '{}') }; } catch { return { ...DEFAULTS }; }
@@ -134,6 +134,7 @@ export function mount(main) {
     const min = h('input', { type: 'number', id: 'seek-min', inputmode: 'numeric', min: 0, max: 4000, step: 50, value: prefs.min, 'i18n-placeholder': 'lobby.any' });
     const max = h('input', { type: 'number', id: 'seek-max', inputmode: 'numeric', min: 0, max: 4000, step: 50, value: prefs.max, 'i18n-placeholder': 'lobby.any' });
     const to = h('input', { type: 'text', id: 'seek-to', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', maxlength: 20, 'aria-describedby': 'seek-to-hint' });
+    const noBots = h('input', { type: 'checkbox', id: 'seek-no-bots', checked: Boolean(prefs.noBots) });
     const error = h('p', { class: 'error-text', role: 'alert' });
     const submit = h('button', { type: 'submit', class: 'btn primary', i18n: 'lobby.open' });
     const form = h('form', { class: 'seek-form', novalidate: true },
@@ -154,6 +155,7 @@ export function mount(main) {
         h('div', { class: 'range-inputs' },
           h('label', { for: 'seek-min', i18n: 'lobby.from' }), min,
           h('label', { for: 'seek-max', i18n: 'lobby.to' }), max)),
+      h('div', { class: 'field-row check-row' }, h('label', { for: 'seek-no-bots' }, noBots, ' ', h('span', { i18n: 'lobby.noBots' }))),
       h('div', { class: 'field-row' },
         h('label', { for: 'seek-to', class: 'field-label', i18n: 'lobby.challengeName' }), to,
         h('p', { class: 'hint', id: 'seek-to-hint', i18n: 'lobby.challengeHint' })),
@@ -171,6 +173,7 @@ export function mount(main) {
         color: String(data.get('color') || 'random'),
         min: min.value.trim(),
         max: max.value.trim(),
+        noBots: noBots.checked,
         to: to.value.trim(),
       };
     }
@@ -332,6 +335,7 @@ export function mount(main) {
   function who(seek) {
     return h('span', { class: 'seek-who' },
       h('a', { href: `/@/${seek.name}`, class: 'player-link' }, seek.name),
+      seek.bot ? [' ', botBadge()] : null,
       ' ', h('span', { class: 'rating' }, ratingText(seek.rating, seek.provisional)));
   }
 
@@ -395,7 +399,7 @@ export function mount(main) {
     for (const s of tome) {
       challengeList.append(h('li', { class: 'seek challenge', dataset: { id: s.id } },
         h('span', { class: 'seek-main' },
-          h('span', { class: 'seek-who' }, h('a', { href: `/@/${s.name}`, class: 'player-link' }, s.name), ' ',
+          h('span', { class: 'seek-who' }, h('a', { href: `/@/${s.name}`, class: 'player-link' }, s.name), s.bot ? [' ', botBadge()] : null, ' ',
             h('span', { class: 'rating' }, ratingText(s.rating, s.provisional)), ' ', t('lobby.challengesYou')),
           h('span', { class: 'seek-what' }, details(s)),
           h('span', { class: 'seek-colour' }, h('span', { class: `dot ${s.color}`, 'aria-hidden': 'true' }), colourText(s))),

@@ -9,7 +9,7 @@ import { navigate } from '../nav.js';
 import { sessionReady, myName, isMe } from '../session.js';
 import { controlLabel } from '../clock.js';
 import { errorText } from './errors.js';
-import { ratingText } from '../widgets.js';
+import { ratingText, botBadge } from '../widgets.js';
 import { profileButtons, moderatorLink } from '../social.js'; // reports and blocks (issue 36)
 import { addTournamentStyles } from './tournament-style.js'; // the tournaments card (issue 37)
 
@@ -190,7 +190,7 @@ export function mount(main, { name }) {
       h('div', { class: 'profile-name' },
         h('span', { class: 'avatar big', 'aria-hidden': 'true' }, profile.name.slice(0, 1).toUpperCase()),
         h('div', {},
-          h('h1', {}, profile.name,
+          h('h1', {}, profile.name, profile.bot ? [' ', botBadge()] : null,
             following && online ? h('span', { class: 'online-dot', role: 'img', 'i18n-aria-label': 'profile.online', 'i18n-title': 'profile.online' }) : null),
           h('p', { class: 'muted' }, isMe(profile.name) ? t('profile.you', { date: since }) : t('profile.since', { date: since })))),
       h('div', { class: 'row-buttons' }, ...buttons));
