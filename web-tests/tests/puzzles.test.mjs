@@ -96,6 +96,9 @@ test('a new player solves a puzzle, fails the next, and sees both rating changes
   assert.match(puzzleUp, /\+\d+/, puzzleUp);
   const why = await page.textContent('#puz-result');
   assert.ok(why.includes(right) && why.includes(wrong.notation), why);
+  // And the exact result after the wrong move, proven by the solver.
+  const proven = await page.textContent('#puz-why');
+  assert.match(proven, /draw|loss by \d+/, proven);
   // The right move is drawn as an arrow, the wrong one crossed.
   await page.waitForSelector('svg.board .note-arrow.best', { state: 'attached' });
   await page.waitForSelector('svg.board .note-cross', { state: 'attached' });

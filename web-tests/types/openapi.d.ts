@@ -6155,6 +6155,13 @@ export interface components {
              * @description The index in `moves` of the first wrong move.
              */
             wrong?: number | null;
+            /**
+             * Format: int32
+             * @description Why the wrong move is wrong: the exact final margin the player reaches after it with best
+             *     play on both sides (positive: a win by that much, 0: a draw, negative: a loss), proven by
+             *     the solver. Absent when the engine was too busy or the proof too long.
+             */
+            wrong_margin?: number | null;
         };
         /** @description An attempt: the player's moves only (never the opponent's replies), in order. */
         AttemptRequest: {

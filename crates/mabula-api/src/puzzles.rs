@@ -56,6 +56,11 @@ pub struct AttemptAnswer {
     /// The index in `moves` of the first wrong move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wrong: Option<u32>,
+    /// Why the wrong move is wrong: the exact final margin the player reaches after it with best
+    /// play on both sides (positive: a win by that much, 0: a draw, negative: a loss), proven by
+    /// the solver. Absent when the engine was too busy or the proof too long.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrong_margin: Option<i32>,
     /// How the player's puzzle rating moved (absent: not rated, a guest or not a first attempt).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_change: Option<i64>,

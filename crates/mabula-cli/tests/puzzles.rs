@@ -9,6 +9,7 @@ use common::Instance;
 use common::player::Player;
 use mabula::{Move, Position};
 use mabula_engine::puzzle::{Puzzle, SHIPPED};
+use mabula_engine::{Limits, SolveMode, Solver};
 use serde_json::{Value, json};
 
 struct Nodes {
@@ -118,6 +119,16 @@ async fn a_solved_puzzle_moves_the_player_up_and_the_puzzle_down_and_a_failure_t
     assert_eq!(lost["correct"], false, "{lost}");
     assert_eq!(lost["complete"], true, "{lost}");
     assert_eq!(lost["wrong"], 0, "{lost}");
+    // Why it is wrong: the exact margin after the wrong move, as the solver proves it here.
+    let after = puzzle2
+        .start
+        .play(wrong_first(&puzzle2).parse().expect("move"))
+        .expect("legal");
+    let proof = Solver::new(puzzle2.scoring, 16)
+        .solve(&after, SolveMode::Margin, &Limits::none())
+        .expect("solved");
+    assert_eq!(lost["wrong_margin"], -proof.value, "{lost}");
+    assert!(-proof.value < i32::from(puzzle2.result > 0), "{lost}");
     assert_eq!(
         lost["solution"].as_array().map(Vec::len),
         Some(puzzle2.line.len())

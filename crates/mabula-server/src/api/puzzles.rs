@@ -3,7 +3,7 @@
 
 use super::AppState;
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{JsonBody, MaybeSession, QueryParams};
+use crate::extract::{ClientAddr, JsonBody, MaybeSession, QueryParams};
 use crate::services::puzzles::Choice;
 use axum::extract::{Path, State};
 use axum::routing::{get, post};
@@ -123,12 +123,14 @@ pub async fn show(
 pub async fn attempt(
     State(app): State<AppState>,
     Path(id): Path<String>,
+    client: ClientAddr,
     MaybeSession(session): MaybeSession,
     JsonBody(req): JsonBody<AttemptRequest>,
 ) -> Result<Json<AttemptAnswer>, ApiError> {
+    let client = super::limits::client_key(client);
     Ok(Json(
         app.puzzles
-            .attempt(session.as_ref(), &id, &req.moves)
+            .attempt(session.as_ref(), &client, &id, &req.moves)
             .await?,
     ))
 }

@@ -211,7 +211,7 @@ impl Services {
                 chat.clone(),
             )),
             tokens: Arc::new(tokens::Tokens::new(store.clone())),
-            puzzles: Arc::new(puzzles::Puzzles::new(store.clone())),
+            puzzles: Arc::new(puzzles::Puzzles::new(store.clone(), engine.clone())),
             chat,
             moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
             clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),

@@ -12,6 +12,7 @@ use super::accounts::lookup_key;
 use super::now_ms;
 use super::players::player_not_found;
 use crate::auth::{Session, hex};
+use crate::engine::{Bounds, EnginePool, Work};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::rating::{Glicko2, Rating};
 use crate::store::Store;
@@ -21,6 +22,7 @@ use mabula_api::puzzles::{
     AttemptAnswer, PuzzleAttemptView, PuzzleHint, PuzzleHistory, PuzzleView, ThemeCount, ThemeList,
 };
 use mabula_engine::puzzle::{Puzzle, SHIPPED, Theme};
+use mabula_engine::{Limits, SolveMode, Solver};
 use rand::RngExt as _;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -40,6 +42,17 @@ pub const STREAK_STEP: f64 = 50.0;
 
 /// The player's history lists this many attempts.
 const HISTORY: u32 = 50;
+
+/// The most nodes the proof of why a wrong move is wrong may take (about a second; a puzzle
+/// starts at most 12 marbles from the end, so most take a few milliseconds).
+const WHY_NODES: u64 = 3_000_000;
+
+/// A client may have one such proof queued or running, and this many wait in all: beyond, the
+/// answer goes without it.
+const WHY_BOUNDS: Bounds = Bounds {
+    per_key: 1,
+    queued: 16,
+};
 
 /// The shipped puzzles, parsed once per process.
 struct Shipped {
@@ -131,22 +144,25 @@ enum Judged {
     Going(Move),
     /// Every move right and none left.
     Solved,
-    /// The move at this index is wrong.
-    Wrong(usize),
+    /// The move at this index is wrong; the position after it.
+    Wrong(usize, Position),
 }
 
 /// The puzzles service.
 pub struct Puzzles {
     store: Arc<Store>,
+    /// Proves why a wrong move is wrong, in the analysis board's lane.
+    engine: EnginePool,
     /// Plain Glicko-2: no side moves first in a puzzle.
     system: Glicko2,
 }
 
 impl Puzzles {
     /// The service over `store`.
-    pub fn new(store: Arc<Store>) -> Puzzles {
+    pub fn new(store: Arc<Store>, engine: EnginePool) -> Puzzles {
         Puzzles {
             store,
+            engine,
             system: Glicko2 {
                 advantage: 0.0,
                 ..Glicko2::default()
@@ -320,7 +336,10 @@ impl Puzzles {
                 )));
             }
             if mv != p.line[2 * i] {
-                return Ok(Judged::Wrong(i));
+                let after = pos
+                    .play(mv)
+                    .map_err(|_| invalid(format!("{mv} is not legal in {pos}")))?;
+                return Ok(Judged::Wrong(i, after));
             }
             if 2 * i + 1 >= p.line.len() {
                 return Ok(Judged::Solved);
@@ -337,17 +356,36 @@ impl Puzzles {
         Ok(Judged::Solved)
     }
 
-    /// Judges an attempt at puzzle `id`; once it is complete, records it for an account (the
-    /// first one rated).
+    /// The exact final margin for the player who left `after` to the opponent, queued under
+    /// `client`; `None` when the engine is too busy for it or the proof too long.
+    async fn margin_after(&self, after: Position, scoring: Scoring, client: &str) -> Option<i32> {
+        let slot = self
+            .engine
+            .queue(Work::Analysis, client, Some(WHY_BOUNDS))
+            .ok()?
+            .await?;
+        slot.run(move || {
+            let mut solver = Solver::new(scoring, 16);
+            solver
+                .solve(&after, SolveMode::Margin, &Limits::nodes(WHY_NODES))
+                .map(|s| -s.value)
+        })
+        .await
+        .flatten()
+    }
+
+    /// Judges an attempt at puzzle `id` by the client keyed `client`; once it is complete,
+    /// records it for an account (the first one rated).
     pub async fn attempt(
         &self,
         session: Option<&Session>,
+        client: &str,
         id: &str,
         moves: &[String],
     ) -> Result<AttemptAnswer, ApiError> {
         let p = self.puzzle(id)?;
         let db = self.store.db();
-        let (correct, wrong) = match Self::judge(p, moves)? {
+        let (correct, wrong, wrong_margin) = match Self::judge(p, moves)? {
             Judged::Going(reply) => {
                 let rating = db
                     .puzzle_rating(id)
@@ -359,14 +397,19 @@ impl Puzzles {
                     reply: Some(reply.to_string()),
                     solution: Vec::new(),
                     wrong: None,
+                    wrong_margin: None,
                     rating_change: None,
                     rating: None,
                     puzzle_rating: rating.round() as i64,
                     puzzle_rating_change: None,
                 });
             }
-            Judged::Solved => (true, None),
-            Judged::Wrong(i) => (false, Some(i as u32)),
+            Judged::Solved => (true, None, None),
+            Judged::Wrong(i, after) => (
+                false,
+                Some(i as u32),
+                self.margin_after(after, p.scoring, client).await,
+            ),
         };
         let mut answer = AttemptAnswer {
             correct,
@@ -374,6 +417,7 @@ impl Puzzles {
             reply: None,
             solution: p.line.iter().map(|m| m.to_string()).collect(),
             wrong,
+            wrong_margin,
             rating_change: None,
             rating: None,
             puzzle_rating: 0,
@@ -433,7 +477,7 @@ impl Puzzles {
             match Self::judge(p, moves)? {
                 Judged::Going(_) => p.line[2 * moves.len()],
                 Judged::Solved => return Err(invalid("the puzzle is solved: no hint is left")),
-                Judged::Wrong(_) => return Err(invalid("a move of the attempt is wrong")),
+                Judged::Wrong(..) => return Err(invalid("a move of the attempt is wrong")),
             }
         };
         if let Some(s) = session {

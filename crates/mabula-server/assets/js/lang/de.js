@@ -822,6 +822,8 @@ export default {
   'puz.wrongTitle': 'Falscher Zug',
   'puz.whyWin': '{wrong} gibt den Sieg her: Der Löser hat bewiesen, dass nur {right} ihn hält (der Pfeil).',
   'puz.whyDraw': '{wrong} verliert: Der Löser hat bewiesen, dass nur {right} das Remis rettet (der Pfeil).',
+  'puz.endDraw': 'Nach {wrong} endet beste Spielweise beider Seiten remis.',
+  'puz.endLoss': 'Nach {wrong} endet beste Spielweise beider Seiten mit einer Niederlage um {n}.',
   'puz.lineWin': 'Die Lösung (nach jedem deiner Züge bleibt der Sieg):',
   'puz.lineDraw': 'Die Lösung (nach jedem deiner Züge bleibt das Remis):',
   'puz.yourMove': 'deiner',

@@ -822,6 +822,8 @@ export default {
   'puz.wrongTitle': 'Wrong move',
   'puz.whyWin': '{wrong} lets the win go: the solver proved that only {right} keeps it (the arrow).',
   'puz.whyDraw': '{wrong} loses: the solver proved that only {right} saves the draw (the arrow).',
+  'puz.endDraw': 'After {wrong}, best play on both sides ends in a draw.',
+  'puz.endLoss': 'After {wrong}, best play on both sides ends in a loss by {n}.',
   'puz.lineWin': 'The solution (the win is kept after each of your moves):',
   'puz.lineDraw': 'The solution (the draw is kept after each of your moves):',
   'puz.yourMove': 'yours',

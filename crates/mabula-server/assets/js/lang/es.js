@@ -822,6 +822,8 @@ export default {
   'puz.wrongTitle': 'Jugada equivocada',
   'puz.whyWin': '{wrong} deja escapar la victoria: el solucionador demostró que solo {right} la mantiene (la flecha).',
   'puz.whyDraw': '{wrong} pierde: el solucionador demostró que solo {right} salva las tablas (la flecha).',
+  'puz.endDraw': 'Tras {wrong}, con el mejor juego de ambos lados la partida acaba en tablas.',
+  'puz.endLoss': 'Tras {wrong}, con el mejor juego de ambos lados pierdes por {n}.',
   'puz.lineWin': 'La solución (la victoria se mantiene tras cada una de tus jugadas):',
   'puz.lineDraw': 'La solución (las tablas se mantienen tras cada una de tus jugadas):',
   'puz.yourMove': 'tuya',

@@ -822,6 +822,8 @@ export default {
   'puz.wrongTitle': 'Mauvais coup',
   'puz.whyWin': '{wrong} laisse filer la victoire : le solveur a prouvé que seul {right} la garde (la flèche).',
   'puz.whyDraw': '{wrong} perd : le solveur a prouvé que seul {right} sauve la nulle (la flèche).',
+  'puz.endDraw': 'Après {wrong}, le meilleur jeu des deux côtés mène à la nulle.',
+  'puz.endLoss': 'Après {wrong}, le meilleur jeu des deux côtés mène à une défaite de {n}.',
   'puz.lineWin': 'La solution (la victoire reste acquise après chacun de vos coups) :',
   'puz.lineDraw': 'La solution (la nulle reste acquise après chacun de vos coups) :',
   'puz.yourMove': 'le vôtre',

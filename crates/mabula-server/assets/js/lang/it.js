@@ -822,6 +822,8 @@ export default {
   'puz.wrongTitle': 'Mossa sbagliata',
   'puz.whyWin': '{wrong} lascia sfuggire la vittoria: il risolutore ha dimostrato che solo {right} la mantiene (la freccia).',
   'puz.whyDraw': '{wrong} perde: il risolutore ha dimostrato che solo {right} salva la patta (la freccia).',
+  'puz.endDraw': 'Dopo {wrong}, con il miglior gioco di entrambi la partita finisce patta.',
+  'puz.endLoss': 'Dopo {wrong}, con il miglior gioco di entrambi perdi di {n}.',
   'puz.lineWin': 'La soluzione (la vittoria resta dopo ogni tua mossa):',
   'puz.lineDraw': 'La soluzione (la patta resta dopo ogni tua mossa):',
   'puz.yourMove': 'tua',

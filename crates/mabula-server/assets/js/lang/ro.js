@@ -824,6 +824,8 @@ export default {
   'puz.wrongTitle': 'Mutare greșită',
   'puz.whyWin': '{wrong} scapă câștigul: rezolvitorul a dovedit că doar {right} îl păstrează (săgeata).',
   'puz.whyDraw': '{wrong} pierde: rezolvitorul a dovedit că doar {right} salvează remiza (săgeata).',
+  'puz.endDraw': 'După {wrong}, cu cel mai bun joc al ambelor părți partida se termină remiză.',
+  'puz.endLoss': 'După {wrong}, cu cel mai bun joc al ambelor părți pierzi la {n}.',
   'puz.lineWin': 'Soluția (câștigul rămâne după fiecare mutare a ta):',
   'puz.lineDraw': 'Soluția (remiza rămâne după fiecare mutare a ta):',
   'puz.yourMove': 'a ta',

@@ -137,6 +137,11 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
     result.append(h('p', { class: 'puz-verdict' }, t(v.correct ? 'puz.right' : 'puz.wrongTitle')));
     if (!v.correct && v.wrongMove) {
       result.append(h('p', {}, t(puzzle.goal === 'win' ? 'puz.whyWin' : 'puz.whyDraw', { wrong: v.wrongMove, right: v.rightMove })));
+      if (typeof v.wrong_margin === 'number' && v.wrong_margin <= 0) {
+        result.append(h('p', { id: 'puz-why' }, v.wrong_margin < 0
+          ? t('puz.endLoss', { wrong: v.wrongMove, n: -v.wrong_margin })
+          : t('puz.endDraw', { wrong: v.wrongMove })));
+      }
     }
     result.append(h('p', {}, t(puzzle.goal === 'win' ? 'puz.lineWin' : 'puz.lineDraw')),
       h('ol', { class: 'puz-line', id: 'puz-line' }, v.solution.map((/** @type {string} */ m, /** @type {number} */ i) =>
