@@ -4020,6 +4020,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players/{name}/puzzles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's puzzle rating and latest attempts. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The player's name (any case) */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The rating and history */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PuzzleHistory"];
+                    };
+                };
+                /** @description The name is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such player (`player_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The name holds control characters (`invalid_account`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/players/{name}/ratings": {
         parameters: {
             query?: never;
@@ -4218,6 +4286,383 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/puzzles/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The puzzle of the day: the same for everyone during a UTC day. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Today's puzzle, with its `day` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PuzzleView"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/puzzles/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A puzzle for the caller: near their puzzle rating (1500 for guests), one they have not
+         *     attempted, of the theme and scoring mode asked for.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A theme's name (`/api/puzzles/themes`); any theme when absent or empty. */
+                    theme: string | null;
+                    /** @description `largest` or `product`; either when absent or empty. */
+                    scoring: string | null;
+                    /**
+                     * @description Puzzles solved so far in a streak: the next one is chosen near 1100 + 50 × `streak`
+                     *     instead of near the player's rating.
+                     */
+                    streak: number | null;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A puzzle */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PuzzleView"];
+                    };
+                };
+                /** @description An unknown theme or scoring mode, or a malformed query (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No puzzle is left with these choices (`puzzle_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/puzzles/themes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The themes, and how many puzzles teach each. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The themes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ThemeList"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/puzzles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A puzzle, without its solution. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Puzzle id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The puzzle */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PuzzleView"];
+                    };
+                };
+                /** @description The id is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such puzzle (`puzzle_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/puzzles/{id}/attempt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An attempt: the player's moves. While they are right and more are to be found, the answer
+         *     gives the opponent's reply and records nothing; once a move is wrong or all are found, it
+         *     gives the solution, and an account's first complete attempt moves its puzzle rating and
+         *     the puzzle's (once, on every instance). Guests play unrated.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Puzzle id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AttemptRequest"];
+                };
+            };
+            responses: {
+                /** @description The judgement */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AttemptAnswer"];
+                    };
+                };
+                /** @description The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No CSRF token with a session (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such puzzle (`puzzle_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                415: components["responses"]["NotJson"];
+                /** @description No moves, more than the puzzle's, a text that is not a move, or an illegal move (`invalid_attempt`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/puzzles/{id}/hint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A hint: the marble the next move pushes, after the player's right moves so far. An
+         *     account's attempt at a puzzle it asked a hint for is not rated.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Puzzle id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AttemptRequest"];
+                };
+            };
+            responses: {
+                /** @description The marble to push */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PuzzleHint"];
+                    };
+                };
+                /** @description The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No CSRF token with a session (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such puzzle (`puzzle_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                413: components["responses"]["BodyTooLarge"];
+                415: components["responses"]["NotJson"];
+                /** @description A wrong or illegal move so far, or the puzzle solved already (`invalid_attempt`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -5670,6 +6115,62 @@ export interface components {
              */
             runs: number;
         };
+        /**
+         * @description The answer to an attempt. Until the player's moves are all found or one is wrong
+         *     (`complete` false), nothing is recorded and the solution stays hidden: `reply` is the
+         *     opponent's answer to the last move. Once complete, the attempt is recorded and, the first
+         *     time an account completes the puzzle, both ratings move.
+         */
+        AttemptAnswer: {
+            /** @description Whether the attempt is over: a wrong move, or the whole solution found. */
+            complete: boolean;
+            /** @description Whether every move given is the solution's. */
+            correct: boolean;
+            /**
+             * Format: int64
+             * @description The puzzle's rating after the attempt.
+             */
+            puzzle_rating: number;
+            /**
+             * Format: int64
+             * @description How the puzzle's rating moved (absent when not rated).
+             */
+            puzzle_rating_change?: number | null;
+            /**
+             * Format: int64
+             * @description The player's puzzle rating after the attempt (absent for guests).
+             */
+            rating?: number | null;
+            /**
+             * Format: int64
+             * @description How the player's puzzle rating moved (absent: not rated, a guest or not a first attempt).
+             */
+            rating_change?: number | null;
+            /** @description The opponent's reply to the last move (an attempt not complete yet). */
+            reply?: string | null;
+            /** @description The whole solution line, both sides (empty until the attempt is complete). */
+            solution: string[];
+            /**
+             * Format: int32
+             * @description The index in `moves` of the first wrong move.
+             */
+            wrong?: number | null;
+            /**
+             * Format: int32
+             * @description Why the wrong move is wrong: the exact final margin the player reaches after it with best
+             *     play on both sides (positive: a win by that much, 0: a draw, negative: a loss), proven by
+             *     the solver. Absent when the engine was too busy or the proof too long.
+             */
+            wrong_margin?: number | null;
+        };
+        /** @description An attempt: the player's moves only (never the opponent's replies), in order. */
+        AttemptRequest: {
+            /**
+             * @description The player's moves so far, `["b1-b4", …]`: all of them at once, or the first few to
+             *     learn the opponent's reply (see `complete`).
+             */
+            moves: string[];
+        };
         /** @description The players an account blocks. */
         BlockList: {
             /** @description Their names, in the order they were blocked. */
@@ -6048,7 +6549,7 @@ export interface components {
          * @description The stable codes of API errors (see `docs/api.md`, section 2).
          * @enum {string}
          */
-        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down" | "draw_not_allowed" | "draw_offer_pending" | "draw_offer_too_soon" | "no_draw_offer" | "abort_too_late" | "wrong_password" | "session_not_found" | "chat_empty" | "chat_too_long" | "chat_invalid" | "chat_not_allowed" | "blocked" | "muted" | "account_closed" | "not_moderator" | "report_not_found" | "invalid_report" | "tournament_not_found" | "invalid_tournament" | "too_many_tournaments" | "tournament_password" | "rating_too_low" | "tournament_closed" | "not_tournament_creator" | "tournament_game" | "invalid_token" | "too_many_tokens" | "token_not_allowed" | "bot_not_allowed" | "account_has_games";
+        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down" | "draw_not_allowed" | "draw_offer_pending" | "draw_offer_too_soon" | "no_draw_offer" | "abort_too_late" | "wrong_password" | "session_not_found" | "chat_empty" | "chat_too_long" | "chat_invalid" | "chat_not_allowed" | "blocked" | "muted" | "account_closed" | "not_moderator" | "report_not_found" | "invalid_report" | "tournament_not_found" | "invalid_tournament" | "too_many_tournaments" | "tournament_password" | "rating_too_low" | "tournament_closed" | "not_tournament_creator" | "tournament_game" | "invalid_token" | "too_many_tokens" | "token_not_allowed" | "bot_not_allowed" | "account_has_games" | "puzzle_not_found" | "invalid_attempt";
         /** @description One game of an export. */
         ExportGame: components["schemas"]["PlayerGame"] & {
             /** @description The moves, in order, in the rules' notation. */
@@ -6614,6 +7115,95 @@ export interface components {
             /** @description Finished games by the order of play (aborted games left out). */
             results: components["schemas"]["ResultsView"];
         };
+        /** @description One attempt in a player's history. */
+        PuzzleAttemptView: {
+            /**
+             * Format: int64
+             * @description When (ms since the epoch).
+             */
+            at: number;
+            /** @description Whether it was solved. */
+            correct: boolean;
+            /** @description The puzzle's id: `/puzzles/{id}`. */
+            puzzle: string;
+            /** @description Whether it was rated (false after a hint). */
+            rated: boolean;
+            /**
+             * Format: int64
+             * @description The player's puzzle rating after it.
+             */
+            rating_after?: number | null;
+            /**
+             * Format: int64
+             * @description How the player's puzzle rating moved.
+             */
+            rating_change?: number | null;
+        };
+        /** @description A hint: which marble to push next. */
+        PuzzleHint: {
+            /** @description The edge square of the marble the next move pushes. */
+            square: string;
+        };
+        /** @description A player's puzzle rating and latest attempts. */
+        PuzzleHistory: {
+            /**
+             * Format: int64
+             * @description Puzzles attempted.
+             */
+            attempts: number;
+            /**
+             * Format: int64
+             * @description Its deviation (350 before any attempt).
+             */
+            deviation: number;
+            /** @description The player's name. */
+            name: string;
+            /** @description Whether the rating is still uncertain. */
+            provisional: boolean;
+            /**
+             * Format: int64
+             * @description The puzzle rating (1500 before any attempt).
+             */
+            rating: number;
+            /** @description The latest attempts, newest first (at most 50). */
+            recent: components["schemas"]["PuzzleAttemptView"][];
+            /**
+             * Format: int64
+             * @description Puzzles solved at the first attempt.
+             */
+            solved: number;
+        };
+        /** @description A puzzle as it is offered, without its solution. */
+        PuzzleView: {
+            /** @description The UTC day (`YYYY-MM-DD`) of a puzzle of the day; absent otherwise. */
+            day?: string | null;
+            /** @description What the solution keeps: `win`, or `draw` (when every other move loses). */
+            goal: string;
+            /** @description Its id (stable: derived from its content). */
+            id: string;
+            /**
+             * Format: int32
+             * @description How many moves the player must find.
+             */
+            moves: number;
+            /**
+             * @description The position as RULES.md writes it, the player to move.
+             * @example 1b1wb3/6bw/w1wb4/bwb3w1/w1w1ww2/2b2bbb/4bw2/3wb3 w
+             */
+            position: string;
+            /**
+             * Format: int64
+             * @description Its puzzle rating now (Glicko-2, moved by every player's first attempt).
+             */
+            rating: number;
+            /** @description The scoring mode the puzzle is solved in: `largest` or `product`. */
+            scoring: string;
+            /**
+             * @description What it teaches: `last_push`, `block`, `split`, `join`, `groups_of_three`,
+             *     `forced_pass`, `save_the_draw`.
+             */
+            themes: string[];
+        };
         /** @description A player's rating history. */
         RatingHistory: {
             /** @description Every rated game's result, oldest first. */
@@ -7039,6 +7629,31 @@ export interface components {
         Started: {
             /** @description The game's id: play it at `/game/{id}`. */
             game_id: string;
+        };
+        /** @description How many shipped puzzles teach a theme, per scoring mode. */
+        ThemeCount: {
+            /**
+             * Format: int64
+             * @description Puzzles in the largest-group scoring.
+             */
+            largest: number;
+            /**
+             * Format: int64
+             * @description Puzzles in the product scoring.
+             */
+            product: number;
+            /** @description The theme's name. */
+            theme: string;
+        };
+        /** @description The themes, with their counts. */
+        ThemeList: {
+            /** @description Every theme, in a fixed order. */
+            themes: components["schemas"]["ThemeCount"][];
+            /**
+             * Format: int64
+             * @description Puzzles in all.
+             */
+            total: number;
         };
         /** @description How a game is timed. */
         TimeControl: {

@@ -161,6 +161,12 @@ pub enum ErrorCode {
     BotNotAllowed,
     /// The account has played games: it cannot become a bot.
     AccountHasGames,
+    // Puzzles (issue 39).
+    /// No puzzle has this id, or none is left to offer with these choices.
+    PuzzleNotFound,
+    /// An attempt's or a hint's moves are not valid: empty, too many, not moves, illegal where
+    /// they are played, or a hint asked after a wrong move.
+    InvalidAttempt,
 }
 
 impl ErrorCode {
@@ -175,7 +181,7 @@ impl ErrorCode {
             | TournamentPassword | RatingTooLow | NotTournamentCreator | TokenNotAllowed
             | BotNotAllowed => 403,
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
-            | ReportNotFound | TournamentNotFound => 404,
+            | ReportNotFound | TournamentNotFound | PuzzleNotFound => 404,
             MethodNotAllowed => 405,
             NotYourTurn | StaleState | GameOver | GameNotOver | SeatTaken | NothingToUndo
             | NoUndoOffer | UndoOfferPending | RematchTaken | UndoNotAllowed | NameTaken
@@ -186,7 +192,7 @@ impl ErrorCode {
             UnsupportedMediaType => 415,
             IllegalMove | InvalidSettings | InvalidSetup | InvalidRecord | InvalidAccount
             | ChatEmpty | ChatTooLong | ChatInvalid | InvalidReport | InvalidTournament
-            | InvalidToken => 422,
+            | InvalidToken | InvalidAttempt => 422,
             RateLimited | TooManyConnections => 429,
             UriTooLong => 414,
             HeadersTooLarge => 431,

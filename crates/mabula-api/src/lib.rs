@@ -19,6 +19,7 @@
 //! - [`social`]: chat lines, blocks, reports and the moderators' queue.
 //! - [`tournaments`]: tournaments (Swiss, arenas), their standings, rounds and live channel.
 //! - [`bots`]: personal tokens, bot accounts and the bot API's streams.
+//! - [`puzzles`]: puzzles, attempts, themes and a player's puzzle history (issue 39).
 //! - [`error`]: the error body and its stable codes.
 //!
 //! Sides are [`mabula::Color`]s, written `"white"` and `"black"`; positions and moves are the
@@ -34,6 +35,7 @@ pub mod game;
 pub mod lobby;
 pub mod players;
 pub mod protocol;
+pub mod puzzles;
 pub mod social;
 pub mod tournaments;
 pub mod view;

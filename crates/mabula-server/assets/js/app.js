@@ -6,7 +6,8 @@
 //   index.html        the shell: top bar, <main>, the shared SVG paints (marble gradients, wood)
 //   css/style.css     every style; light and dark themes; phone and desktop layouts
 //   js/app.js         this file: routes /, /lobby, /watch, /rules, /login, /@/{name}, /game/{id},
-//                     /replay/{id}, /analysis, /account, /tournaments, /tournament/{id}, /bots
+//                     /replay/{id}, /analysis, /account, /tournaments, /tournament/{id}, /bots,
+//                     /puzzles, /puzzles/daily, /puzzles/{id}
 //   js/api.js         HTTP calls (with the session's CSRF token), seat tokens in localStorage,
 //                     the reconnecting WebSocket of a game
 //   js/session.js     who is logged in (name and CSRF token); log in, sign up, log out
@@ -22,6 +23,7 @@
 //   js/pages/*.js     home, game (and replay), analysis, watch, rules, login, lobby, profile,
 //                     account (password, sessions, data, deletion), dialogs, error texts,
 //                     tournaments (the list and the form) and tournament (one, live),
+//                     puzzles (issue 39: the board, attempts, hints, the daily, streaks)
 //                     bots (the bots and their challenge buttons), tokens (the account's API tokens)
 
 import { LANGS, lang, setLang, loadLang, t } from './i18n.js';
@@ -44,6 +46,7 @@ const account = () => import('./pages/account.js');
 const moderation = () => import('./pages/moderation.js'); // moderators (issue 36)
 const tournaments = () => import('./pages/tournaments.js'); // issue 37
 const tournament = () => import('./pages/tournament.js');
+const puzzles = () => import('./pages/puzzles.js'); // issue 39
 const bots = () => import('./pages/bots.js'); // issue 38
 
 /**
@@ -63,6 +66,9 @@ const ROUTES = [
   { re: /^\/rules\/?$/, page: rules, nav: 'rules' },
   { re: /^\/tournaments\/?$/, page: tournaments, nav: 'tournaments' },
   { re: /^\/tournament\/([A-Za-z0-9_-]{1,40})\/?$/, page: tournament, nav: 'tournaments', params: (m) => ({ id: m[1] }) },
+  { re: /^\/puzzles\/?$/, page: puzzles, nav: 'puzzles' },
+  { re: /^\/puzzles\/daily\/?$/, page: puzzles, nav: 'puzzles', params: () => ({ daily: true }) },
+  { re: /^\/puzzles\/([a-z0-9]{1,16})\/?$/, page: puzzles, nav: 'puzzles', params: (m) => ({ id: m[1] }) },
   { re: /^\/bots\/?$/, page: bots, nav: 'bots' },
   { re: /^\/account\/?$/, page: account, nav: null },
   { re: /^\/moderation\/?$/, page: moderation, nav: null },

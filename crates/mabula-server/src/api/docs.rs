@@ -116,6 +116,13 @@ use utoipa::{Modify, OpenApi, ToResponse};
         super::bots::bot_resign,
         super::bots::bot_draw,
         super::bots::list_bots,
+        super::puzzles::next,
+        super::puzzles::daily,
+        super::puzzles::themes,
+        super::puzzles::show,
+        super::puzzles::attempt,
+        super::puzzles::hint,
+        super::puzzles::history,
     ),
     components(schemas(
         ErrorBody, ErrorCode, Mode, SideSchema, EndReason, EngineSettings, UndoOffer, GameState, SettingsView,
@@ -157,9 +164,12 @@ use utoipa::{Modify, OpenApi, ToResponse};
         super::bots::TokenList, super::bots::BotEvent, super::bots::BotGameRef,
         super::bots::BotPlayer, super::bots::BotGameMessage, super::bots::BotGameState,
         super::bots::BotView, super::bots::BotList,
+        super::puzzles::PuzzleView, super::puzzles::AttemptRequest, super::puzzles::AttemptAnswer,
+        super::puzzles::PuzzleHint, super::puzzles::ThemeCount, super::puzzles::ThemeList,
+        super::puzzles::PuzzleAttemptView, super::puzzles::PuzzleHistory,
     ), responses(NoSuchGame, NoToken, BodyTooLarge, NotJson, Throttled, Unavailable)),
     modifiers(&TokenScheme),
-    tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "tournaments", description = "Swiss tournaments and arenas"), (name = "bots", description = "The bot API: personal tokens, event and game streams (newline-delimited JSON), bots"), (name = "server", description = "Health")),
+    tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "tournaments", description = "Swiss tournaments and arenas"), (name = "bots", description = "The bot API: personal tokens, event and game streams (newline-delimited JSON), bots"), (name = "puzzles", description = "Puzzles proven by the solver, puzzle ratings, the puzzle of the day"), (name = "server", description = "Health")),
 )]
 pub struct ApiDoc;
 

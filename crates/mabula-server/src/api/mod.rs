@@ -18,6 +18,7 @@ pub mod limits;
 pub mod lobby;
 pub mod moderation;
 pub mod players;
+pub mod puzzles;
 pub mod tournaments;
 pub mod ws;
 
@@ -83,6 +84,8 @@ pub struct Handles {
     pub tokens: Arc<crate::services::tokens::Tokens>,
     /// The bot API's streams.
     pub bots: Arc<crate::services::bots::BotStreams>,
+    /// Puzzles and puzzle ratings.
+    pub puzzles: Arc<crate::services::puzzles::Puzzles>,
     /// The store (readiness, metrics).
     pub store: Arc<Store>,
     /// The engine pool (metrics).
@@ -115,6 +118,7 @@ impl AppState {
             cluster: services.cluster.clone(),
             tokens: services.tokens.clone(),
             bots: services.bots.clone(),
+            puzzles: services.puzzles.clone(),
             store: services.store.clone(),
             engine: services.engine.clone(),
             shutdown,
@@ -143,6 +147,7 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .merge(moderation::router())
         .merge(tournaments::router())
         .merge(bots::router())
+        .merge(puzzles::router())
         .merge(docs::router())
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)

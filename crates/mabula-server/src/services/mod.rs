@@ -33,6 +33,8 @@
 //! - [`tokens`]: personal API tokens and bot accounts (issue 38).
 //! - [`house`]: the house bots' seeks and answers to challenges (issue 38).
 //! - [`bots`]: the bot API's streams of an account's events and of a game (issue 38).
+//! - [`puzzles`]: the shipped puzzles, attempts judged move by move, the players' and the
+//!   puzzles' puzzle ratings moved once per first attempt, the puzzle of the day (issue 39).
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!
 //! A new feature is one more service beside these, built in [`Services::new`] from the handles
@@ -49,6 +51,7 @@ pub mod house;
 pub mod lobby;
 pub mod moderation;
 pub mod players;
+pub mod puzzles;
 pub mod ratings;
 pub mod tokens;
 pub mod tournaments;
@@ -145,6 +148,8 @@ pub struct Services {
     pub bots: Arc<bots::BotStreams>,
     /// The house bots (issue 38).
     pub house: Arc<house::HouseBots>,
+    /// Puzzles and puzzle ratings (issue 39).
+    pub puzzles: Arc<puzzles::Puzzles>,
 }
 
 impl Services {
@@ -206,6 +211,7 @@ impl Services {
                 chat.clone(),
             )),
             tokens: Arc::new(tokens::Tokens::new(store.clone())),
+            puzzles: Arc::new(puzzles::Puzzles::new(store.clone(), engine.clone())),
             chat,
             moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
             clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),
@@ -242,6 +248,10 @@ impl Services {
         self.cluster.heartbeat().await.0?;
         if self.house.any() {
             self.house.ensure().await?;
+        }
+        match self.puzzles.load().await? {
+            0 => {}
+            n => tracing::info!("loaded {n} puzzles"),
         }
         match self.games.sweep_engines().await {
             Ok(0) => {}

@@ -22,6 +22,7 @@ pub mod analyses;
 pub mod backup;
 pub mod players;
 pub mod postgres;
+pub mod puzzles;
 pub mod rows;
 pub mod social;
 mod sql;

@@ -54,6 +54,13 @@ export function mount(main, { name }) {
     h('h2', { id: 'tours-title', i18n: 'tour.profileTitle' }), toursList);
   /** @type {import('api-types').PlayerTournament[] | null} */
   let tours = null;
+  // The puzzle rating and latest attempts (issue 39).
+  const puzList = h('ul', { class: 'tour-list', id: 'profile-puzzles' });
+  const puzLine = h('p', { id: 'profile-puzzle-rating' });
+  const puzCard = h('section', { class: 'card puzzles-card', 'aria-labelledby': 'puz-profile-title', hidden: true },
+    h('h2', { id: 'puz-profile-title', i18n: 'puz.profileTitle' }), puzLine, puzList);
+  /** @type {any} */
+  let puz = null;
   const filters = h('form', { class: 'history-filters', onsubmit: (e) => e.preventDefault() });
   const section = h('section', { class: 'profile' },
     head,
@@ -68,7 +75,7 @@ export function mount(main, { name }) {
         h('div', { class: 'section-head' }, h('h2', { id: 'games-title', i18n: 'profile.games' }),
           h('a', { class: 'btn small download-all', href: api.recordsPath(name), download: `mabula-${name.toLowerCase()}.txt`, i18n: 'profile.download' })),
         filters, gamesList, pager),
-      toursCard));
+      toursCard, puzCard));
 
   start();
 
@@ -96,6 +103,7 @@ export function mount(main, { name }) {
     render();
     loadGames();
     loadTournaments();
+    loadPuzzles();
     sessionReady().then(() => { if (!unmounted) renderHead(); });
   }
 
@@ -126,6 +134,31 @@ export function mount(main, { name }) {
     }
   }
 
+  /** The player's puzzle rating and latest attempts (issue 39). */
+  async function loadPuzzles() {
+    try {
+      puz = await request('GET', `/api/players/${encodeURIComponent(profile.name)}/puzzles`);
+    } catch {
+      puz = null;
+    }
+    if (!unmounted) renderPuzzles();
+  }
+
+  function renderPuzzles() {
+    clear(puzList);
+    puzCard.hidden = !puz;
+    if (!puz) return;
+    puzLine.textContent = t('puz.profileLine', { rating: puz.rating, solved: puz.solved, attempts: puz.attempts });
+    if (!puz.recent.length) puzList.append(h('li', { class: 'empty-note', i18n: 'puz.profileNone' }));
+    for (const a of puz.recent.slice(0, 10)) {
+      const change = a.rated && typeof a.rating_change === 'number' ? (a.rating_change >= 0 ? `+${a.rating_change}` : `−${-a.rating_change}`) : t('puz.histUnrated');
+      puzList.append(h('li', { class: 'tour-item' },
+        h('a', { href: `/puzzles/${a.puzzle}`, class: 'tour-link' }, a.puzzle),
+        // An unrated attempt began with a hint: it was not judged as a first attempt.
+        h('span', { class: 'muted tour-meta' }, a.rated ? `${t(a.correct ? 'puz.histSolved' : 'puz.histFailed')} · ${change}` : change)));
+    }
+  }
+
   function history_replace(path) {
     window.history.replaceState(null, '', path);
   }
@@ -137,6 +170,7 @@ export function mount(main, { name }) {
     renderGraph();
     renderGames();
     renderTournaments();
+    renderPuzzles();
   }
 
   function renderHead() {
