@@ -120,6 +120,8 @@ pub struct AccountExport {
     pub following: Vec<String>,
     /// Every chat line the account wrote, oldest first.
     pub chat_lines: Vec<crate::social::AccountChatLine>,
+    /// The puzzle rating and every puzzle attempt, the newest first.
+    pub puzzles: crate::puzzles::PuzzleHistory,
 }
 
 /// One game of an export.

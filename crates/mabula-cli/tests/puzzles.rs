@@ -159,6 +159,11 @@ async fn a_solved_puzzle_moves_the_player_up_and_the_puzzle_down_and_a_failure_t
             .iter()
             .any(|a| a["puzzle"] == id2 && a["correct"] == false)
     );
+    // The export of the account's data holds every attempt.
+    let (status, export) = ann.on(&n.bases[2]).get("/api/account/export").await;
+    assert_eq!(status, 200, "{export}");
+    assert_eq!(export["puzzles"]["recent"], h["recent"], "{export}");
+    assert_eq!(export["puzzles"]["rating"], lost["rating"], "{export}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

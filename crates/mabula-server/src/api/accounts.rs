@@ -458,7 +458,8 @@ pub async fn delete_account(
 }
 
 /// Download my data: the profile, ratings and their history, every game with its moves and
-/// record, the sessions and the players followed, as one JSON file.
+/// record, the sessions, the players followed, the chat lines and the puzzle attempts, as one
+/// JSON file.
 #[utoipa::path(get, path = "/api/account/export", tag = "players",
     responses(
         (status = 200, description = "The data (sent as an attachment, `mabula-NAME.json`)", body = AccountExport),
@@ -491,6 +492,7 @@ pub async fn export(State(app): State<AppState>, session: Session) -> Result<Res
             .map(|p| p.name)
             .collect(),
         chat_lines: app.chat.lines_of_account(&session.key).await?,
+        puzzles: app.puzzles.export(&session.name).await?,
         profile: super::players::profile_of(&app, account).await?,
     };
     let disposition = format!("attachment; filename=\"mabula-{}.json\"", session.name);

@@ -43,6 +43,9 @@ pub const STREAK_STEP: f64 = 50.0;
 /// The player's history lists this many attempts.
 const HISTORY: u32 = 50;
 
+/// An export of an account's data lists this many (every attempt, in practice).
+const EXPORTED: u32 = 100_000;
+
 /// The most nodes the proof of why a wrong move is wrong may take (about a second; a puzzle
 /// starts at most 12 marbles from the end, so most take a few milliseconds).
 const WHY_NODES: u64 = 3_000_000;
@@ -520,6 +523,16 @@ impl Puzzles {
 
     /// The puzzle rating and latest attempts of the player named `name`.
     pub async fn history(&self, name: &str) -> Result<PuzzleHistory, ApiError> {
+        self.attempts_of(name, HISTORY).await
+    }
+
+    /// The puzzle rating and every attempt of the player named `name`, for the export of their
+    /// data.
+    pub async fn export(&self, name: &str) -> Result<PuzzleHistory, ApiError> {
+        self.attempts_of(name, EXPORTED).await
+    }
+
+    async fn attempts_of(&self, name: &str, limit: u32) -> Result<PuzzleHistory, ApiError> {
         let db = self.store.db();
         let account = db
             .account(&lookup_key(name)?)
@@ -528,7 +541,7 @@ impl Puzzles {
         let rating = db.player_puzzle_rating(&account.key).await?;
         let r = rating.map_or(Rating::default(), |r| r.rating);
         let recent = db
-            .puzzle_attempts(&account.key, HISTORY)
+            .puzzle_attempts(&account.key, limit)
             .await?
             .into_iter()
             .map(|a| PuzzleAttemptView {
