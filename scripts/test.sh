@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of the project: rustfmt and clippy, the Rust workspace (unit, integration,
-# property, differential, perft and doc tests), the storage tests against a throwaway PostgreSQL
-# server, the Python package's tests, Schemathesis against the OpenAPI document of a running
-# server, and the browser tests. Starts and installs what the tests need: system packages
-# (scripts/setup-tests.sh), the Python package and its test tools into target/pyvenv
-# (scripts/python-tests.sh), Schemathesis into target/venv.
+# property, differential, perft and doc tests), every shipped puzzle proven again, the storage
+# tests against a throwaway PostgreSQL server, the Python package's tests, Schemathesis against
+# the OpenAPI document of a running server, and the browser tests. Starts and installs what the
+# tests need: system packages (scripts/setup-tests.sh), the Python package and its test tools
+# into target/pyvenv (scripts/python-tests.sh), Schemathesis into target/venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +43,9 @@ cargo nextest run -p mabula-engine --features learn --no-fail-fast
 cargo nextest run -p mabula-cli --features learn --no-fail-fast -E 'test(/backward_stage|train/)'
 cargo test -p mabula-engine --features learn --doc --quiet
 cargo test --workspace --doc --quiet
+
+# Every shipped puzzle proven again by the solver (the unit tests prove every 97th).
+cargo run --quiet -p mabula-cli -- puzzles check crates/mabula-engine/data/puzzles.tsv
 
 # The Python package, installed with pip into target/pyvenv, and its pytest tests.
 scripts/python-tests.sh

@@ -57,6 +57,9 @@ pub enum Puzzles {
     Check {
         /// A file written by `mabula puzzles generate`.
         file: PathBuf,
+        /// Threads (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
     },
 }
 
@@ -86,7 +89,7 @@ pub fn run(cmd: Command) -> Result<()> {
             }
             generate(jobs, out, threads)
         }
-        Puzzles::Check { file } => check(&file),
+        Puzzles::Check { file, threads } => check(&file, threads),
     }
 }
 
@@ -157,11 +160,16 @@ fn self_play(deal: Position, scoring: Scoring, level: u8, seed: u64) -> Vec<Posi
     out
 }
 
+/// `--threads`, or every core.
+fn thread_count(threads: Option<usize>) -> usize {
+    threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .max(1)
+}
+
 /// Searches the jobs on `threads` threads and writes each new puzzle once.
 fn generate(jobs: Vec<Job>, out: Option<PathBuf>, threads: Option<usize>) -> Result<()> {
-    let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-        .max(1);
+    let threads = thread_count(threads);
     let mut seen = HashSet::new();
     let mut sink: Box<dyn Write + Send> = match &out {
         Some(path) => {
@@ -229,31 +237,55 @@ fn generate(jobs: Vec<Job>, out: Option<PathBuf>, threads: Option<usize>) -> Res
     written.into_inner().expect("lock")
 }
 
-/// Proves every puzzle of `file` again.
-fn check(file: &Path) -> Result<()> {
+/// Proves every puzzle of `file` again, on `threads` threads.
+fn check(file: &Path, threads: Option<usize>) -> Result<()> {
     let text = records::read_text(file)?;
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let lines: Vec<(usize, Puzzle)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            Puzzle::line(l)
+                .map(|p| (n + 1, p))
+                .with_context(|| format!("line {}", n + 1))
+        })
+        .collect::<Result<_>>()?;
     let bar = ProgressBar::new(lines.len() as u64);
-    let mut solvers = [
-        Solver::new(Scoring::Largest, 64),
-        Solver::new(Scoring::Product, 64),
-    ];
-    let mut bad = 0;
-    for (n, line) in lines.iter().enumerate() {
-        let p = Puzzle::line(line).with_context(|| format!("line {}", n + 1))?;
-        let solver = &mut solvers[usize::from(p.scoring == Scoring::Product)];
-        let limits = Limits::time(Duration::from_secs(60));
-        match puzzle::verify(solver, &p, &limits) {
-            Some(true) => {}
-            Some(false) => {
-                bar.println(format!("line {}: {} does not hold", n + 1, p.id()));
-                bad += 1;
-            }
-            None => bail!("line {}: the solver ran out of time", n + 1),
+    let next = Mutex::new(lines.iter());
+    let bad = Mutex::new(0usize);
+    let timed_out = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..thread_count(threads) {
+            scope.spawn(|| {
+                let mut solvers = [
+                    Solver::new(Scoring::Largest, 64),
+                    Solver::new(Scoring::Product, 64),
+                ];
+                loop {
+                    let Some((n, p)) = next.lock().expect("lock").next() else {
+                        break;
+                    };
+                    let solver = &mut solvers[usize::from(p.scoring == Scoring::Product)];
+                    let limits = Limits::time(Duration::from_secs(60));
+                    match puzzle::verify(solver, p, &limits) {
+                        Some(true) => {}
+                        Some(false) => {
+                            // Not `println`, which a hidden bar (no terminal) drops.
+                            bar.suspend(|| eprintln!("line {n}: {} does not hold", p.id()));
+                            *bad.lock().expect("lock") += 1;
+                        }
+                        None => *timed_out.lock().expect("lock") = Some(*n),
+                    }
+                    bar.inc(1);
+                }
+            });
         }
-        bar.inc(1);
-    }
+    });
     bar.finish_and_clear();
+    if let Some(n) = timed_out.into_inner().expect("lock") {
+        bail!("line {n}: the solver ran out of time");
+    }
+    let bad = bad.into_inner().expect("lock");
     if bad > 0 {
         bail!("{bad} of {} puzzles do not hold", lines.len());
     }

@@ -249,3 +249,47 @@ fn bad_player_specifications_are_refused() {
         stderr(&out)
     );
 }
+
+/// `mabula puzzles check` proves a file of puzzles again, on several threads, and names a line
+/// that does not hold.
+#[test]
+fn puzzles_check_proves_a_file_and_names_a_line_that_does_not_hold() {
+    use mabula_engine::puzzle::{Puzzle, SHIPPED};
+    let dir = tempfile::tempdir().expect("dir");
+    let good: Vec<&str> = SHIPPED.lines().take(6).collect();
+    let path = dir.path().join("good.tsv");
+    std::fs::write(&path, good.join("\n")).expect("write");
+    let out = mabula(&[
+        "puzzles",
+        "check",
+        path.to_str().expect("utf-8"),
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("all 6 puzzles hold"),
+        "{}",
+        stderr(&out)
+    );
+
+    // A puzzle that keeps a win, said to keep only a draw: its id matches, its proof does not.
+    let mut wrong = SHIPPED
+        .lines()
+        .filter_map(|l| Puzzle::line(l).ok())
+        .find(|p| p.result == 1)
+        .expect("a win");
+    wrong.result = 0;
+    let mut lines = good.clone();
+    let forged = wrong.to_line();
+    lines.insert(2, &forged);
+    std::fs::write(&path, lines.join("\n")).expect("write");
+    let out = mabula(&["puzzles", "check", path.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("line 3:"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1 of 7 puzzles do not hold"),
+        "{}",
+        stderr(&out)
+    );
+}
