@@ -5,30 +5,13 @@
 
 mod common;
 
-use common::Instance;
+use common::Nodes;
 use common::player::{PASSWORD, Player};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
-/// The instances of a test, and their addresses (three on PostgreSQL, else one on SQLite,
-/// named three times). The directory holds the SQLite file.
-struct Nodes {
-    _nodes: Vec<Instance>,
-    _dir: tempfile::TempDir,
-    bases: Vec<String>,
-}
-
 async fn nodes() -> Nodes {
-    let dir = tempfile::tempdir().expect("dir");
-    let nodes = common::instances(&dir, "accounts.sqlite3").await;
-    let bases = (0..3)
-        .map(|i| nodes[i % nodes.len()].client.base().to_string())
-        .collect();
-    Nodes {
-        _nodes: nodes,
-        _dir: dir,
-        bases,
-    }
+    common::nodes("accounts.sqlite3").await
 }
 
 /// A correspondence game of `white` (who seeks) against `black` (who accepts), with two moves

@@ -5,28 +5,16 @@
 
 mod common;
 
-use common::Instance;
 use common::player::Player;
+use common::{Instance, Nodes};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The instances of a test and their addresses (three, or one named three times).
-struct Nodes {
-    nodes: Vec<Instance>,
-    dir: tempfile::TempDir,
-    bases: Vec<String>,
-}
-
 async fn nodes() -> Nodes {
-    let dir = tempfile::tempdir().expect("dir");
-    let nodes = common::instances(&dir, "bridge.sqlite3").await;
-    let bases = (0..3)
-        .map(|i| nodes[i % nodes.len()].client.base().to_string())
-        .collect();
-    Nodes { nodes, dir, bases }
+    common::nodes("bridge.sqlite3").await
 }
 
 /// A new bot account on `base`: its `bot:play` token.

@@ -4,30 +4,13 @@
 
 mod common;
 
-use common::Instance;
 use common::player::Player;
+use common::{Instance, Nodes};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
-/// The instances of a test, and their addresses (three on PostgreSQL, else one on SQLite,
-/// named three times). The directory holds the SQLite file.
-struct Nodes {
-    nodes: Vec<Instance>,
-    _dir: tempfile::TempDir,
-    bases: Vec<String>,
-}
-
 async fn nodes() -> Nodes {
-    let dir = tempfile::tempdir().expect("dir");
-    let nodes = common::instances(&dir, "bots.sqlite3").await;
-    let bases = (0..3)
-        .map(|i| nodes[i % nodes.len()].client.base().to_string())
-        .collect();
-    Nodes {
-        nodes,
-        _dir: dir,
-        bases,
-    }
+    common::nodes("bots.sqlite3").await
 }
 
 /// A program's view of the API: a personal token, no cookie.

@@ -5,30 +5,15 @@
 
 mod common;
 
-use common::Instance;
+use common::Nodes;
 use common::player::Player;
 use mabula::{Move, Position};
 use mabula_engine::puzzle::{Puzzle, SHIPPED};
 use mabula_engine::{Limits, SolveMode, Solver};
 use serde_json::{Value, json};
 
-struct Nodes {
-    _nodes: Vec<Instance>,
-    _dir: tempfile::TempDir,
-    bases: Vec<String>,
-}
-
 async fn nodes() -> Nodes {
-    let dir = tempfile::tempdir().expect("dir");
-    let nodes = common::instances(&dir, "puzzles.sqlite3").await;
-    let bases = (0..3)
-        .map(|i| nodes[i % nodes.len()].client.base().to_string())
-        .collect();
-    Nodes {
-        _nodes: nodes,
-        _dir: dir,
-        bases,
-    }
+    common::nodes("puzzles.sqlite3").await
 }
 
 /// The shipped puzzle of id `id`.

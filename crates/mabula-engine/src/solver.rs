@@ -914,8 +914,8 @@ impl Solver {
                 }
             }
         }
-        if use_table {
-            let (new_lo, new_hi) = if best >= beta {
+        if use_table || use_near {
+            let (lo, hi) = if best >= beta {
                 (best, hi)
             } else if best <= alpha {
                 (lo, best)
@@ -923,25 +923,12 @@ impl Solver {
                 (best, best)
             };
             let bounds = Bounds {
-                lo: new_lo,
-                hi: new_hi,
+                lo,
+                hi,
                 best: best_move,
             };
-            self.table.store(key, bounds, edges as u8 + 1);
-        } else if use_near {
-            let (new_lo, new_hi) = if best >= beta {
-                (best, hi)
-            } else if best <= alpha {
-                (lo, best)
-            } else {
-                (best, best)
-            };
-            let bounds = Bounds {
-                lo: new_lo,
-                hi: new_hi,
-                best: best_move,
-            };
-            self.near.store(key, bounds, edges as u8 + 1);
+            let table: &Table = if use_table { &self.table } else { &self.near };
+            table.store(key, bounds, edges as u8 + 1);
         }
         best
     }

@@ -63,6 +63,27 @@ impl Drop for Instance {
     }
 }
 
+/// The instances of a test and their addresses: three on PostgreSQL, else one on SQLite named
+/// three times (see [`instances`]). The directory holds the SQLite file.
+pub struct Nodes {
+    /// The instances.
+    pub nodes: Vec<Instance>,
+    /// The SQLite file's directory.
+    pub dir: tempfile::TempDir,
+    /// Three addresses, one an instance (the same one three times on SQLite).
+    pub bases: Vec<String>,
+}
+
+/// [`instances`] in a fresh directory, as [`Nodes`].
+pub async fn nodes(file: &str) -> Nodes {
+    let dir = tempfile::tempdir().expect("dir");
+    let nodes = instances(&dir, file).await;
+    let bases = (0..3)
+        .map(|i| nodes[i % nodes.len()].client.base().to_string())
+        .collect();
+    Nodes { nodes, dir, bases }
+}
+
 /// Three instances on a fresh PostgreSQL database when `MABULA_TEST_POSTGRES_URL` names a
 /// server, else one on SQLite in the file `file` of `dir` (with a notice).
 pub async fn instances(dir: &tempfile::TempDir, file: &str) -> Vec<Instance> {
