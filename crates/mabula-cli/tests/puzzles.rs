@@ -194,6 +194,52 @@ async fn an_attempt_counts_once_even_at_the_same_moment_on_two_instances() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn many_players_solving_one_puzzle_at_once_on_every_instance_each_move_it_once() {
+    let n = nodes().await;
+    let mut players = Vec::new();
+    // Five: the most sign-ups one address may make in an hour.
+    for i in 0..5 {
+        players.push(Player::sign_up(&n.bases[i % 3], &format!("puzcrowd{i}")).await);
+    }
+    let (status, daily) = players[0].get("/api/puzzles/daily").await;
+    assert_eq!(status, 200, "{daily}");
+    let id = daily["id"].as_str().expect("id").to_string();
+    let moves = solution(&shipped(&id));
+    // All at once, spread over the instances: each attempt locks the puzzle's row in turn.
+    let answers = futures_util::future::join_all(players.iter().enumerate().map(|(i, p)| {
+        let on = p.on(&n.bases[(i + 1) % 3]);
+        let (id, moves) = (id.clone(), moves.clone());
+        async move { attempt(&on, &id, &moves).await }
+    }))
+    .await;
+    for a in &answers {
+        assert_eq!(a["correct"], true, "{a}");
+        assert!(a["rating_change"].as_i64().expect("rated") > 0, "{a}");
+    }
+    // Each solve lowered the puzzle's rating from the one the previous left: the last is the
+    // lowest, and no change was lost.
+    let lowest = answers
+        .iter()
+        .map(|a| a["puzzle_rating"].as_i64().expect("rating"))
+        .min();
+    for base in &n.bases {
+        let (_, shown) = Player::guest(base).get(&format!("/api/puzzles/{id}")).await;
+        assert_eq!(shown["rating"].as_i64(), lowest, "{shown}");
+    }
+    let mut seen: Vec<i64> = answers
+        .iter()
+        .map(|a| a["puzzle_rating"].as_i64().expect("rating"))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(
+        seen.len(),
+        answers.len(),
+        "each saw another rating: {seen:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn every_instance_gives_the_same_puzzle_of_the_day() {
     let n = nodes().await;
     let mut days = Vec::new();

@@ -271,6 +271,24 @@ impl Db {
     ) -> Result<Recorded, StoreError> {
         on_db!(self, write, |pool, pg| {
             let mut tx = pool.begin().await?;
+            // Locks in one order, the puzzle first, then the player, so that no two attempts
+            // wait for each other in a cycle. The puzzle's lock comes before the attempt's
+            // insert, which takes a key-share lock on the puzzle's row (its foreign key): two
+            // attempts holding those could each wait for the other's to lock it for update.
+            let read_puzzle = if pg {
+                "SELECT rating, deviation, volatility FROM puzzles WHERE id = $1 FOR UPDATE"
+            } else {
+                "SELECT rating, deviation, volatility FROM puzzles WHERE id = $1"
+            };
+            let p = sqlx::query(read_puzzle)
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+            let puzzle_before = Rating {
+                rating: p.try_get(0)?,
+                deviation: p.try_get(1)?,
+                volatility: p.try_get(2)?,
+            };
             let inserted = sqlx::query(
                 "INSERT INTO puzzle_attempts (account, puzzle, at, correct, rated) \
                  VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account, puzzle) DO NOTHING",
@@ -311,27 +329,11 @@ impl Db {
                 tx.commit().await?;
                 return Ok(Recorded::Unrated);
             }
-            // Locks in one order, the puzzle first, then the player: no two attempts wait for
-            // each other in a cycle.
-            let read_puzzle = if pg {
-                "SELECT rating, deviation, volatility FROM puzzles WHERE id = $1 FOR UPDATE"
-            } else {
-                "SELECT rating, deviation, volatility FROM puzzles WHERE id = $1"
-            };
             let read_player = if pg {
                 "SELECT rating, deviation, volatility FROM puzzle_ratings \
                  WHERE account = $1 FOR UPDATE"
             } else {
                 "SELECT rating, deviation, volatility FROM puzzle_ratings WHERE account = $1"
-            };
-            let p = sqlx::query(read_puzzle)
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
-            let puzzle_before = Rating {
-                rating: p.try_get(0)?,
-                deviation: p.try_get(1)?,
-                volatility: p.try_get(2)?,
             };
             let r = sqlx::query(read_player)
                 .bind(account)
