@@ -209,7 +209,8 @@ export interface paths {
         };
         /**
          * Download my data: the profile, ratings and their history, every game with its moves and
-         *     record, the sessions and the players followed, as one JSON file.
+         *     record, the sessions, the players followed, the chat lines and the puzzle attempts, as one
+         *     JSON file.
          */
         get: {
             parameters: {
@@ -6054,6 +6055,8 @@ export interface components {
             games_truncated: boolean;
             /** @description The profile: name, when the account was made, ratings and results. */
             profile: components["schemas"]["Profile"];
+            /** @description The puzzle rating and every puzzle attempt, the newest first. */
+            puzzles: components["schemas"]["PuzzleHistory"];
             /** @description Every point of the rating history. */
             rating_history: components["schemas"]["RatingPoint"][];
             /** @description The account's sessions. */
