@@ -5,17 +5,28 @@
 # the OpenAPI document of a running server, and the browser tests. Starts and installs what the
 # tests need: system packages (scripts/setup-tests.sh), the Python package and its test tools
 # into target/pyvenv (scripts/python-tests.sh), Schemathesis into target/venv.
+#
+# One build serves every step: the dev profile with every feature of every crate (`learn`
+# included), so that the Rust tests, the `mabula` that the server, browser and Python tests run,
+# and the Python extension are the same compiled code. Each step's time is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/steps.sh
+own_report=false
+if [ -z "${STEPS_OWNER:-}" ]; then
+  # Called by hand: this script prints the times (else its caller does, after its own steps).
+  export STEPS_OWNER=test.sh
+  own_report=true
+fi
 
-scripts/setup-tests.sh
+cleanup() { if $own_report; then steps_report; fi; }
+trap 'cleanup' EXIT
+
+step "install what the tests need" scripts/setup-tests.sh
 # A Node.js that setup-tests.sh installed because the system's is older than 20.
 if [ -x target/node/node_modules/.bin/node ]; then
   export PATH="$PWD/target/node/node_modules/.bin:$PATH"
 fi
-
-cleanup() { :; }
-trap 'cleanup' EXIT
 
 if [ -z "${MABULA_TEST_POSTGRES_URL:-}" ] && [ -x scripts/start-postgres.sh ]; then
   if url=$(scripts/start-postgres.sh); then
@@ -26,34 +37,27 @@ if [ -z "${MABULA_TEST_POSTGRES_URL:-}" ] && [ -x scripts/start-postgres.sh ]; t
   fi
 fi
 
-# The house style first: formatting and every lint, warnings as errors.
-cargo fmt --all --check
-cargo clippy --workspace --all-targets -- -D warnings
-# The engine's labelling and fitting, `mabula train` and the research examples (feature `learn`).
-cargo clippy -p mabula-engine -p mabula-cli --all-targets --features mabula-cli/learn -- -D warnings
-# The engine's modules use each other without a cycle.
-scripts/module-cycles.py crates/mabula-engine/src
+FEATURES=(--workspace --all-features)
 
-cargo nextest run --workspace --no-fail-fast
-# The rules crate's optional serde feature (nothing in the workspace turns it on).
-cargo nextest run -p mabula --features serde --no-fail-fast serde_impls
-# The learn feature's tests: the engine's (all of them, with the tree's fitted-prior tests) and
-# the `mabula train` ones of the CLI.
-cargo nextest run -p mabula-engine --features learn --no-fail-fast
-cargo nextest run -p mabula-cli --features learn --no-fail-fast -E 'test(/backward_stage|train/)'
-cargo test -p mabula-engine --features learn --doc --quiet
-cargo test --workspace --doc --quiet
+# The house style first: formatting, every lint (warnings as errors), modules without a cycle.
+step "rustfmt" cargo fmt --all --check
+step "clippy" cargo clippy "${FEATURES[@]}" --all-targets -- -D warnings
+step "module cycles" scripts/module-cycles.py crates/mabula-engine/src
+
+# The one build: test binaries, the `mabula` binary and the Python extension.
+step "build" cargo build "${FEATURES[@]}" --lib --bins --tests --examples
+step "Rust tests" cargo nextest run "${FEATURES[@]}" --no-fail-fast
+step "doc tests" cargo test "${FEATURES[@]}" --doc --quiet
 
 # Every shipped puzzle proven again by the solver (the unit tests prove every 97th).
-cargo run --quiet -p mabula-cli -- puzzles check crates/mabula-engine/data/puzzles.tsv
+step "every shipped puzzle" target/debug/mabula puzzles check crates/mabula-engine/data/puzzles.tsv
 
-# The Python package, installed with pip into target/pyvenv, and its pytest tests.
-scripts/python-tests.sh
-
+export MABULA_BIN="$PWD/target/debug/mabula"
+# The Python package, from the extension just built, and its pytest tests.
+step "Python tests" scripts/python-tests.sh
 # Generated requests against a real server: no 5xx, and no status the document does not list.
-scripts/schemathesis.sh
-
+step "Schemathesis" scripts/schemathesis.sh
 if [ -f web-tests/package.json ]; then
-  (cd web-tests && bash run.sh)
-  (cd web-tests && node_modules/.bin/tsc -p tsconfig.json)
+  step "browser tests" bash -c 'cd web-tests && bash run.sh'
+  step "TypeScript check of the pages" bash -c 'cd web-tests && node_modules/.bin/tsc -p tsconfig.json'
 fi

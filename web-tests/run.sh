@@ -25,7 +25,7 @@ if [ -z "${MABULA_BIN:-}" ]; then
   case "$target" in /*) ;; *) target="$root/$target" ;; esac
   # The dev profile is optimised (opt-level 1). Building it as the Rust tests do (the whole
   # workspace with its test targets, so with the same features) makes this a no-op after them.
-  (cd "$root" && cargo build --workspace --tests)
+  (cd "$root" && cargo build --workspace --all-features --bins)
   MABULA_BIN="$target/debug/mabula"
 fi
 
