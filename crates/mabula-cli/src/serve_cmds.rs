@@ -95,6 +95,14 @@ pub enum Command {
         /// for a log collector.
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         log_format: LogFormat,
+        /// For tests: the server's time is the real time plus the milliseconds written in this
+        /// file, which the test moves on (every instance given the same file moves at once).
+        #[arg(long, hide = true, value_name = "PATH")]
+        clock_file: Option<std::path::PathBuf>,
+        /// For tests: how often the timed jobs (flags, ratings, lapsed seeks, tournaments) sweep
+        /// the database, in milliseconds.
+        #[arg(long, hide = true, default_value_t = 1000)]
+        sweep_ms: u64,
     },
     /// Copy a server's SQLite database to a file, consistently, while the server runs on it;
     /// restore by serving the copy (`mabula serve --database OUT`). PostgreSQL: use pg_dump.
@@ -195,6 +203,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             daily_tournaments,
             weekly_tournaments,
             log_format,
+            clock_file,
+            sweep_ms,
         } => {
             init_logs(log_format);
             let database = database.unwrap_or_else(default_database);
@@ -219,6 +229,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.services.signups_per_address_hour = signups_per_address_hour;
             config.services.house_bots = house_bots;
             config.trusted_proxies = trusted_proxies;
+            if let Some(path) = clock_file {
+                config.services.clock = mabula_server::clock::Clock::from_file(&path);
+            }
+            config.services.sweep_every = Duration::from_millis(sweep_ms.max(1));
             for (specs, weekly) in [(daily_tournaments, false), (weekly_tournaments, true)] {
                 for spec in specs {
                     let schedule =

@@ -275,7 +275,8 @@ async fn a_draw_offered_on_one_instance_and_accepted_on_another_ends_the_game_on
         end
     };
     assert!(!rated["state"]["players"]["black"]["rating_diff"].is_null());
-    tokio::time::sleep(Duration::from_secs(2)).await; // every instance's sweep has run since
+    // Every instance's sweep runs again, and rates nothing twice.
+    common::advance(&bases, Duration::from_secs(2)).await;
     let (_, state) = Player::guest(&at(1)).get(&format!("/api/games/{id}")).await;
     for (who, colour) in [("ann", "white"), ("ben", "black")] {
         let (_, profile) = Player::guest(&at(2))
@@ -336,8 +337,8 @@ async fn a_game_is_aborted_before_the_second_move_and_refused_after_it() {
     assert_eq!(ended["result"], "*");
     let (status, again) = kim.on(&at(1)).post(&abort, json!({})).await;
     assert_eq!((status, again["code"].as_str()), (409, Some("game_over")));
-    // Not rated: no rating moved.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Not rated, even once every instance's sweep has run: no rating moved.
+    common::advance(&bases, Duration::from_secs(2)).await;
     let state = wait_for(&kim.on(&at(1)), &id, Duration::from_secs(5), |s| {
         s["status"] == "finished"
     })

@@ -34,12 +34,14 @@
 //! - [`picture`]: pictures of positions (SVG, PNG) and of whole games (animated PNG), without I/O.
 //! - [`metrics`]: the Prometheus metrics: the counters every layer bumps, the request layer, and
 //!   the exposition that `GET /metrics` serves.
+//! - [`clock`]: the time every service reads, real or (in tests) controlled, and the waits on it.
 //!
 //! # Layers
 //!
 //! A module uses only modules of the layers below it; `docs/architecture.md` draws them.
 //!
-//! 0. [`metrics`] uses nothing of this crate, so that any module may count an event.
+//! 0. [`metrics`] and [`clock`] use nothing of this crate, so that any module may count an event
+//!    or read the time.
 //! 1. [`model`] uses the rules crate only (and the words of a game from `mabula-api`).
 //! 2. [`store`] and [`auth`] use the model; [`engine`] and [`picture`] use nothing of this crate.
 //! 3. [`view`] uses the model and the store's rows; [`error`] the model, auth and the store,
@@ -56,6 +58,7 @@
 pub mod analysis;
 pub mod api;
 pub mod auth;
+pub mod clock;
 pub mod engine;
 pub mod error;
 pub mod extract;

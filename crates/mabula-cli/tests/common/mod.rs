@@ -5,7 +5,54 @@ pub mod player;
 
 use mabula_client::client::Client;
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The clock file of every instance this test starts: their time is the real time plus what the
+/// test moved it on by ([`advance`]). Nextest runs each test in a process of its own, so each
+/// test has its own clock.
+pub fn clock_file() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static FILE: OnceLock<std::path::PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        DIR.get_or_init(|| tempfile::tempdir().expect("dir"))
+            .path()
+            .join("clock")
+    })
+}
+
+/// Moves the clock of every instance of this test on by `by`, then waits until each of `bases`
+/// has done what came due (its flags, sweeps, keep-alives: `POST /api/clock/settled`).
+pub async fn advance(bases: &[String], by: Duration) {
+    mabula_server::clock::advance_file(clock_file(), by).expect("the clock file");
+    settle(bases).await;
+}
+
+/// [`advance`] by `step` at a time, `steps` times: what falls due in one step is done before the
+/// next begins, as when the time passes by itself.
+pub async fn advance_in_steps(bases: &[String], step: Duration, steps: u32) {
+    for _ in 0..steps {
+        advance(bases, step).await;
+    }
+}
+
+/// Waits until each of `bases` has done what came due on its clock.
+pub async fn settle(bases: &[String]) {
+    let http = reqwest::Client::new();
+    let mut seen = std::collections::HashSet::new();
+    for base in bases {
+        if seen.insert(base) {
+            let answer = http
+                .post(format!("{base}/api/clock/settled"))
+                .send()
+                .await
+                .expect("settled");
+            assert_eq!(answer.status().as_u16(), 204, "{base} did not settle");
+        }
+    }
+}
 
 /// A `mabula serve` process on a free port.
 pub struct Instance {
@@ -27,6 +74,8 @@ impl Instance {
             .args(["serve", "--bind", "127.0.0.1:0", "--rate-limit", "0"])
             .args(["--engine-movetime-ms", &movetime_ms.to_string()])
             .args(["--database", database])
+            .arg("--clock-file")
+            .arg(clock_file())
             .args(more)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
@@ -72,6 +121,14 @@ pub struct Nodes {
     pub dir: tempfile::TempDir,
     /// Three addresses, one an instance (the same one three times on SQLite).
     pub bases: Vec<String>,
+}
+
+impl Nodes {
+    /// Moves the clock of every instance on by `by` and waits until they have done what came
+    /// due ([`advance`]).
+    pub async fn advance(&self, by: Duration) {
+        advance(&self.bases, by).await;
+    }
 }
 
 /// [`instances`] in a fresh directory, as [`Nodes`].

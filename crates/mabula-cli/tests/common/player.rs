@@ -204,6 +204,19 @@ impl Lobby {
         }
     }
 
+    /// Waits for the server's end of a socket this side closed.
+    pub async fn closed(&mut self) {
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
+                .await
+                .expect("the server's close within 20 s");
+            match msg {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
     /// The next message of type `kind`, and its size in bytes.
     pub async fn until_sized(&mut self, kind: &str) -> (Value, usize) {
         loop {

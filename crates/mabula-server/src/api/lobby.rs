@@ -205,8 +205,7 @@ async fn lobby_session(
     // While it is open, the socket keeps its player's real-time seeks alive (they go about 20 s
     // after the player's last lobby socket closes, on whatever instance) and notes the
     // player's sign of life (who is online).
-    let mut alive = tokio::time::interval(KEEP_ALIVE_EVERY);
-    alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut alive = app.clock.interval(KEEP_ALIVE_EVERY);
     let mut beats = 0u32;
     loop {
         if own_stale && let Some(key) = &me {

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod assets;
 pub mod bots;
 pub mod chat;
+pub mod clock;
 pub mod docs;
 pub mod follows;
 pub mod games;
@@ -90,6 +91,8 @@ pub struct Handles {
     pub store: Arc<Store>,
     /// The engine pool (metrics).
     pub engine: EnginePool,
+    /// The time the services read.
+    pub clock: crate::clock::Clock,
     /// Turns true when the server stops (WebSocket sessions close then).
     pub shutdown: watch::Receiver<bool>,
     /// The open WebSockets per client address and in all: each one holds a task and a place in
@@ -121,6 +124,7 @@ impl AppState {
             puzzles: services.puzzles.clone(),
             store: services.store.clone(),
             engine: services.engine.clone(),
+            clock: services.clock.clone(),
             shutdown,
             websockets,
         }))
@@ -149,6 +153,7 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
         .merge(bots::router())
         .merge(puzzles::router())
         .merge(docs::router())
+        .merge(clock::router())
         .fallback(assets::serve)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(

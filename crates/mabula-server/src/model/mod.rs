@@ -38,13 +38,7 @@ const fn side_index(color: Color) -> usize {
     }
 }
 
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
+pub use crate::clock::now_ms;
 
 /// A player with an account in one seat of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]

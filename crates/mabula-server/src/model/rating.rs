@@ -43,6 +43,11 @@ impl Rating {
     pub fn provisional(&self) -> bool {
         self.deviation > 110.0
     }
+
+    /// The rating as a game shows it: rounded, and whether it is provisional.
+    pub fn shown(&self) -> (i32, bool) {
+        (self.rating.round() as i32, self.provisional())
+    }
 }
 
 /// The system's constants.

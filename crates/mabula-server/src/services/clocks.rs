@@ -1,7 +1,7 @@
 //! Clocks, kept by the database. A game's clock is stored with it (time left per side, when the
 //! turn began, and the deadline), so any instance can end a game whose time ran out: the instance
 //! that stored the change arms a timer for the deadline (it hears of it as a
-//! [`GameEvent::Deadline`]), and every instance sweeps the database each second for deadlines
+//! [`GameEvent::Changed`] with a deadline), and every instance sweeps the database each second for deadlines
 //! passed (the timer's instance may have died). Ending the game is an ordinary conditional change
 //! of the game ([`Games::flag_if_due`]), so it happens once, however many instances try.
 
@@ -35,7 +35,12 @@ impl Clocks {
         let clocks = self.clone();
         tokio::spawn(async move {
             while let Some(event) = events.recv().await {
-                if let GameEvent::Deadline { id, deadline } = event {
+                if let GameEvent::Changed {
+                    id,
+                    deadline: Some(deadline),
+                    ..
+                } = event
+                {
                     clocks.arm(id, deadline);
                 }
             }
@@ -49,8 +54,9 @@ impl Clocks {
             return;
         }
         let games = self.games.clone();
+        let clock = crate::clock::installed();
         tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
+            let _job = clock.sleep_until(deadline + 1).await;
             if let Err(e) = games.flag_if_due(&id).await {
                 tracing::warn!("cannot end game {id} on time: {}", e.message);
             }

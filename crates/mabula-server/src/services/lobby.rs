@@ -82,11 +82,6 @@ fn seek_gone(id: &str) -> ApiError {
     )
 }
 
-/// The rating as a game shows it: rounded, and whether it is provisional.
-pub(crate) fn shown(r: &crate::model::rating::Rating) -> (i32, bool) {
-    (r.rating.round() as i32, r.provisional())
-}
-
 /// How long lobby changes are gathered before the seeks are read again.
 pub const LOBBY_DELAY: Duration = Duration::from_millis(100);
 
@@ -265,7 +260,7 @@ impl Lobby {
             .db()
             .rating(&session.key, scoring, control.speed())
             .await?;
-        let (shown_rating, provisional) = shown(&rating);
+        let (shown_rating, provisional) = rating.shown();
         let lifetime = match control.speed() {
             Speed::Realtime if target.is_none() => REALTIME_SEEK_MS,
             _ => CORRESPONDENCE_SEEK_MS,
@@ -414,7 +409,7 @@ impl Lobby {
             .db()
             .rating(&session.key, seek.scoring, seek.control.speed())
             .await?;
-        let (my_rating, my_provisional) = shown(&mine);
+        let (my_rating, my_provisional) = mine.shown();
         if seek.rating_min.is_some_and(|lo| my_rating < lo)
             || seek.rating_max.is_some_and(|hi| my_rating > hi)
         {
@@ -427,7 +422,7 @@ impl Lobby {
             .db()
             .rating(&seek.account, seek.scoring, seek.control.speed())
             .await?;
-        let (their_rating, their_provisional) = shown(&theirs);
+        let (their_rating, their_provisional) = theirs.shown();
         // Only one accepter takes the seek out of the table; the others find it gone.
         let seek = self
             .store
@@ -531,7 +526,7 @@ impl Lobby {
             db.keep_seeks_alive(key, now + SEEK_GRACE_MS).await?;
             return Ok(());
         }
-        let (rating, provisional) = shown(&db.rating(key, scoring, control.speed()).await?);
+        let (rating, provisional) = db.rating(key, scoring, control.speed()).await?.shown();
         let seek = SeekRow {
             id: id.to_string(),
             account: key.to_string(),

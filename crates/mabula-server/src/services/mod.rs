@@ -91,6 +91,11 @@ pub struct Config {
     pub tournament_schedules: Vec<tournaments::Schedule>,
     /// The levels of the house bots to keep in the lobby (issue 38; empty: none).
     pub house_bots: Vec<u8>,
+    /// The time every service reads (the real one but in tests).
+    pub clock: crate::clock::Clock,
+    /// How often every instance sweeps the database for the timed jobs that any instance may
+    /// do: flags, ratings, lapsed seeks, tournaments, house bots.
+    pub sweep_every: Duration,
 }
 
 impl Default for Config {
@@ -107,6 +112,8 @@ impl Default for Config {
             signups_per_address_hour: accounts::SIGNUPS_PER_ADDRESS_HOUR,
             tournament_schedules: Vec::new(),
             house_bots: Vec::new(),
+            clock: crate::clock::Clock::real(),
+            sweep_every: Duration::from_secs(1),
         }
     }
 }
@@ -150,11 +157,16 @@ pub struct Services {
     pub house: Arc<house::HouseBots>,
     /// Puzzles and puzzle ratings (issue 39).
     pub puzzles: Arc<puzzles::Puzzles>,
+    /// The time the services read.
+    pub clock: crate::clock::Clock,
+    /// How often the timed jobs sweep the database.
+    sweep_every: Duration,
 }
 
 impl Services {
     /// The services of one instance over `store`; call [`Services::start`] before serving.
     pub fn new(store: Store, config: Config) -> Services {
+        crate::clock::install(&config.clock);
         let store = Arc::new(store);
         let engine = EnginePool::new(config.engine_threads);
         let cluster = Arc::new(cluster::Cluster::new(
@@ -173,6 +185,7 @@ impl Services {
         let signups_per_address_hour = config.signups_per_address_hour;
         let schedules = config.tournament_schedules.clone();
         let house_levels = config.house_bots.clone();
+        let (clock, sweep_every) = (config.clock.clone(), config.sweep_every);
         let games = Games::new(
             store.clone(),
             engine.clone(),
@@ -234,6 +247,8 @@ impl Services {
             cluster,
             engine,
             store,
+            clock,
+            sweep_every,
         }
     }
 
@@ -262,7 +277,9 @@ impl Services {
         let mut until = stop.clone();
         tokio::spawn(async move {
             let second = || tokio::time::interval(Duration::from_secs(1));
-            let (mut beat, mut engines, mut clocks) = (second(), second(), second());
+            let (mut beat, mut engines) = (second(), second());
+            // The sweeps follow the services' clock: moved on, it sweeps at once.
+            let mut sweeps = s.clock.interval(s.sweep_every);
             let mut evict = tokio::time::interval(Duration::from_secs(10));
             loop {
                 tokio::select! {
@@ -275,7 +292,7 @@ impl Services {
                         }
                     }
                     _ = evict.tick() => { s.games.evict_idle(); }
-                    _ = clocks.tick() => {
+                    _ = sweeps.tick() => {
                         if s.store.is_up() {
                             s.sweep().await;
                         }

@@ -1,7 +1,7 @@
 //! Ratings. A rated game that ends is rated by a job that runs exactly once: the change of
 //! ratings and the mark "rated" on the game are one transaction, conditional on the mark not
 //! being there. The instance that ended the game runs it at once (it hears a
-//! [`GameEvent::RatedEnd`]); every instance's sweep catches any left by a dead one.
+//! [`GameEvent::Ended`] of a rated game); every instance's sweep catches any left by a dead one.
 
 use super::{GameEvent, Games, now_ms};
 use crate::error::ApiError;
@@ -46,7 +46,10 @@ impl Ratings {
         let ratings = self.clone();
         tokio::spawn(async move {
             while let Some(event) = events.recv().await {
-                if let GameEvent::RatedEnd { id } = event {
+                if let GameEvent::Ended {
+                    id, rated: true, ..
+                } = event
+                {
                     let ratings = ratings.clone();
                     tokio::spawn(async move {
                         if let Err(e) = ratings.rate(&id).await {

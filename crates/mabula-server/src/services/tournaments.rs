@@ -374,7 +374,11 @@ impl Tournaments {
         let me = self.clone();
         tokio::spawn(async move {
             while let Some(event) = events.recv().await {
-                if let super::GameEvent::TournamentEnd { tournament, .. } = event {
+                if let super::GameEvent::Ended {
+                    tournament: Some(tournament),
+                    ..
+                } = event
+                {
                     let me = me.clone();
                     tokio::spawn(async move {
                         if let Err(e) = me.advance(&tournament).await {
@@ -542,7 +546,7 @@ impl Tournaments {
                 .db()
                 .rating(key, scoring, control.speed())
                 .await?;
-            let (rating, provisional) = super::lobby::shown(&r);
+            let (rating, provisional) = r.shown();
             players.push(Player {
                 key: key.to_string(),
                 name,
@@ -700,7 +704,7 @@ impl Tournaments {
             increment_s: t.increment_s,
         };
         let r = db.rating(&session.key, scoring, control.speed()).await?;
-        let (rating, _) = super::lobby::shown(&r);
+        let (rating, _) = r.shown();
         if let Some(min) = t.min_rating
             && rating < min
         {

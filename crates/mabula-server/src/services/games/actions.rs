@@ -665,7 +665,7 @@ impl Games {
         if let ([Some(white), Some(black)], Some(c)) = (&old.players, old.clock) {
             let speed = c.control.speed();
             let rated_now = |p: &Player, r: &crate::model::rating::Rating| {
-                let (rating, provisional) = crate::services::lobby::shown(r);
+                let (rating, provisional) = r.shown();
                 Player {
                     rating: Some(rating),
                     provisional,

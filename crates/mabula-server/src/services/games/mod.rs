@@ -12,8 +12,9 @@
 //! changes are broadcast, and the request is checked again against the latest state (so a move
 //! with a move number that is no longer next gets `409 stale_state`, never a fork).
 //!
-//! After each stored change the services that follow games hear a [`GameEvent`] (the clocks
-//! arm a timer, the ratings rate a rated game that ended); this service knows none of them.
+//! After each stored change the services that follow games hear what happened, as
+//! [`GameEvent`]s (a change and its deadline, a move, an end); this service knows none of them:
+//! the clocks arm a timer, the ratings rate a rated game that ended, the tournaments pair anew.
 //!
 //! The parts:
 //! - [`actions`]: what clients do (create, move, resign, undo, join, rematch, ...);
@@ -36,38 +37,50 @@ use crate::analysis::Analyst;
 use crate::auth::{self, Caller};
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
-use crate::model::{LiveGame, Refusal, Seats};
+use crate::model::{EndReason, LiveGame, Refusal, Seats};
 use crate::protocol::ServerMessage;
 use crate::store::{MovesChange, PresenceCounts, RowChange, RowState, Store, WriteOp};
 use crate::view::{self, GameState, MoveView};
 use axum::extract::ws::Utf8Bytes;
+use mabula::GameResult;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc};
 
-/// What happened to a game, for the services that follow games. Sent after the change is
-/// stored, in the order of the changes.
+/// What happened to a game, for any service that follows games: each says what happened, not
+/// who wants to know, so a new follower reads the events it needs and the games service does
+/// not change. Sent after the change is stored, in the order of the changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameEvent {
-    /// A change of game `id` was stored; its clock now runs out at `deadline` (ms).
-    Deadline {
+    /// A change of game `id` was stored (a move, an undo, an offer, the end...).
+    Changed {
         /// The game.
         id: String,
-        /// When its clock runs out.
-        deadline: i64,
+        /// Its version now.
+        version: u64,
+        /// When its clock runs out, if a clock runs (ms since the epoch).
+        deadline: Option<i64>,
     },
-    /// The rated game `id` ended.
-    RatedEnd {
+    /// A move was played in game `id`.
+    Moved {
         /// The game.
         id: String,
+        /// The number of moves now in the game.
+        moves: usize,
     },
-    /// Game `id` of tournament `tournament` ended (issue 37).
-    TournamentEnd {
+    /// Game `id` ended.
+    Ended {
         /// The game.
         id: String,
-        /// Its tournament.
-        tournament: String,
+        /// Whether the result moves ratings.
+        rated: bool,
+        /// The result (`*` for a game called off).
+        result: GameResult,
+        /// Why it ended.
+        reason: Option<EndReason>,
+        /// The tournament it belongs to.
+        tournament: Option<String>,
     },
 }
 
@@ -528,23 +541,26 @@ impl Games {
             slot.engine_job = None;
             h.touched.store(now_ms(), Ordering::Relaxed);
             self.schedule_engine(h, slot);
-            if let Some((deadline, _)) = slot.game.deadline() {
-                self.publish(GameEvent::Deadline {
-                    id: h.id.clone(),
-                    deadline,
-                });
-            }
+            self.publish(GameEvent::Changed {
+                id: h.id.clone(),
+                version: slot.game.version,
+                deadline: slot.game.deadline().map(|(deadline, _)| deadline),
+            });
             if change == Change::Moved {
                 crate::metrics::move_played();
                 self.announce_turn(h, &slot.game);
-            }
-            if ended && slot.game.rated {
-                self.publish(GameEvent::RatedEnd { id: h.id.clone() });
-            }
-            if ended && let Some(t) = &slot.game.tournament {
-                self.publish(GameEvent::TournamentEnd {
+                self.publish(GameEvent::Moved {
                     id: h.id.clone(),
-                    tournament: t.clone(),
+                    moves: slot.game.game.moves().len(),
+                });
+            }
+            if ended {
+                self.publish(GameEvent::Ended {
+                    id: h.id.clone(),
+                    rated: slot.game.rated,
+                    result: slot.game.game.result(),
+                    reason: slot.game.end_reason,
+                    tournament: slot.game.tournament.clone(),
                 });
             }
             let state = self.state_of(h, slot, None);
