@@ -17,6 +17,15 @@ use tokio::sync::broadcast;
 /// Instances silent for this long are removed from the database with their presence rows.
 const FORGET_AFTER: Duration = Duration::from_secs(60);
 
+/// The database's connections and whether it answered its last probe, as the metrics show them.
+#[derive(Clone, Debug)]
+pub struct DatabaseReading {
+    /// Each pool's connections.
+    pub pools: Vec<crate::metrics::PoolReading>,
+    /// Whether the database answered its last probe.
+    pub up: bool,
+}
+
 /// This instance.
 pub struct Cluster {
     store: Arc<Store>,
@@ -48,6 +57,19 @@ impl Cluster {
             synced: AtomicBool::new(!shared),
             timeout,
             notices: broadcast::channel(256).0,
+        }
+    }
+
+    /// Whether the database answers now, whatever it did at its last probe (readiness).
+    pub async fn database_answers(&self) -> Result<(), crate::error::ApiError> {
+        Ok(self.store.ping().await.0?)
+    }
+
+    /// The database's connections and whether it answered its last probe (the metrics).
+    pub fn database_reading(&self) -> DatabaseReading {
+        DatabaseReading {
+            pools: self.store.pool_readings(),
+            up: self.store.is_up(),
         }
     }
 

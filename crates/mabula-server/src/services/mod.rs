@@ -210,7 +210,7 @@ impl Services {
                 cluster.clone(),
                 chat.clone(),
             )),
-            tokens: Arc::new(tokens::Tokens::new(store.clone())),
+            tokens: Arc::new(tokens::Tokens::new(store.clone(), ratings.clone())),
             puzzles: Arc::new(puzzles::Puzzles::new(store.clone(), engine.clone())),
             chat,
             moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),

@@ -7,7 +7,9 @@ use super::{GameEvent, Games, now_ms};
 use crate::error::ApiError;
 use crate::model::rating::{Glicko2, SECOND_PLAYER_ADVANTAGE, estimate_advantage, weigh_games};
 use crate::store::Store;
+use crate::store::players::RatingRow;
 use mabula::Scoring;
+use mabula_api::players::RatingView;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
@@ -21,6 +23,18 @@ pub const ADVANTAGE_REFRESH_MS: i64 = 10 * 60 * 1000;
 
 /// The most games rated in one sweep.
 const SWEEP_LIMIT: u32 = 64;
+
+/// A stored rating as the site shows it.
+pub fn rating_view(r: &RatingRow) -> RatingView {
+    RatingView {
+        scoring: r.scoring.name().to_string(),
+        speed: r.speed,
+        rating: r.rating.rating.round() as i32,
+        deviation: r.rating.deviation.round() as i32,
+        provisional: r.rating.provisional(),
+        games: r.games,
+    }
+}
 
 /// The rating job and the second player's advantage.
 pub struct Ratings {
@@ -39,6 +53,18 @@ impl Ratings {
             games,
             advantage: Mutex::new(None),
         }
+    }
+
+    /// The ratings of account `key`, as the site shows them.
+    pub async fn ratings_of(&self, key: &str) -> Result<Vec<RatingView>, ApiError> {
+        Ok(self
+            .store
+            .db()
+            .ratings(key)
+            .await?
+            .iter()
+            .map(rating_view)
+            .collect())
     }
 
     /// Rates each rated game the games say has ended, as long as they say so.

@@ -4,12 +4,13 @@
 //! database on every request, so a revoked token is refused at once on every instance. An
 //! account with no games may become a bot for ever.
 
+use super::ratings::Ratings;
 use crate::auth::{self, Grant, Session};
 use crate::error::{ApiError, ErrorCode};
 use crate::services::now_ms;
 use crate::store::Store;
 use crate::store::tokens::Upgrade;
-use mabula_api::bots::{CreateToken, SCOPES, TokenCreated, TokenList, TokenView};
+use mabula_api::bots::{BotList, BotView, CreateToken, SCOPES, TokenCreated, TokenList, TokenView};
 use std::sync::Arc;
 
 /// The most live tokens one account may have.
@@ -21,12 +22,39 @@ const USED_EVERY_MS: i64 = 60_000;
 /// Tokens and bot accounts.
 pub struct Tokens {
     store: Arc<Store>,
+    /// The bots' ratings, for their list.
+    ratings: Arc<Ratings>,
 }
 
 impl Tokens {
-    /// The service over `store`.
-    pub fn new(store: Arc<Store>) -> Tokens {
-        Tokens { store }
+    /// The service over `store`, with the ratings of the bots it lists.
+    pub fn new(store: Arc<Store>, ratings: Arc<Ratings>) -> Tokens {
+        Tokens { store, ratings }
+    }
+
+    /// The bots: online first (heard from in the last minute), then by rating.
+    pub async fn bot_list(&self) -> Result<BotList, ApiError> {
+        let rows = self.store.db().bots().await?;
+        let now = crate::services::now_ms();
+        let mut bots = Vec::new();
+        for r in rows {
+            let ratings: Vec<mabula_api::players::RatingView> = self
+                .ratings
+                .ratings_of(&r.key)
+                .await?
+                .into_iter()
+                .filter(|r| r.speed == crate::model::Speed::Realtime)
+                .collect();
+            bots.push(BotView {
+                name: r.name,
+                ratings,
+                online: r.last_seen >= now - 60_000,
+                level: r.level.and_then(|l| u8::try_from(l).ok()),
+            });
+        }
+        let best = |b: &BotView| b.ratings.iter().map(|r| r.rating).max().unwrap_or(0);
+        bots.sort_by(|a, b| b.online.cmp(&a.online).then(best(b).cmp(&best(a))));
+        Ok(BotList { bots })
     }
 
     /// Makes a token for the session's account.

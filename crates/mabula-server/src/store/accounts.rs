@@ -3,7 +3,8 @@
 //! tell who is online, follows and the followed players' live games, and the lobby socket's
 //! hold on its owner's real-time seeks.
 
-use super::players::{Announce, Db, Pools, on_db};
+use super::conn::{Announce, on_db};
+use super::players::Db;
 use super::{Notice, StoreError};
 use crate::model::TimeControl;
 use sqlx::Row;
@@ -66,7 +67,7 @@ impl Db {
         now: i64,
         before: i64,
     ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             sqlx::query("UPDATE sessions SET seen_at = $2 WHERE id_hash = $1 AND seen_at < $3")
                 .bind(id_hash.to_vec())
@@ -87,7 +88,7 @@ impl Db {
 
     /// Notes a sign of life of account `key` at `now` if its last one is older than `before`.
     pub async fn touch_account(&self, key: &str, now: i64, before: i64) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query("UPDATE accounts SET last_seen = $2 WHERE key = $1 AND last_seen < $3")
                 .bind(key)
                 .bind(now)
@@ -100,7 +101,7 @@ impl Db {
 
     /// How many accounts showed a sign of life since `since`.
     pub async fn online_count(&self, since: i64) -> Result<u64, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row =
                 sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM accounts WHERE last_seen >= $1")
                     .bind(since)
@@ -112,7 +113,7 @@ impl Db {
 
     /// The sessions of `key`, the latest used first (at most 200).
     pub async fn sessions_of(&self, key: &str) -> Result<Vec<SessionMeta>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id_hash, created_at, seen_at, device FROM sessions WHERE account = $1 \
                  ORDER BY seen_at DESC, created_at DESC LIMIT 200",
@@ -135,7 +136,7 @@ impl Db {
 
     /// Ends session `id_hash` if it is one of `key`'s; whether it was.
     pub async fn delete_session_of(&self, key: &str, id_hash: &[u8]) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("DELETE FROM sessions WHERE id_hash = $1 AND account = $2")
                 .bind(id_hash.to_vec())
                 .bind(key)
@@ -151,7 +152,7 @@ impl Db {
         key: &str,
         keep: &[u8; 32],
     ) -> Result<u64, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("DELETE FROM sessions WHERE account = $1 AND id_hash <> $2")
                 .bind(key)
                 .bind(keep.to_vec())
@@ -164,7 +165,7 @@ impl Db {
     /// Forgets the devices trusted to log in `key` (their failed log-ins count against the
     /// name again).
     pub async fn delete_devices(&self, key: &str) -> Result<u64, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("DELETE FROM devices WHERE account = $1")
                 .bind(key)
                 .execute(pool)
@@ -182,7 +183,7 @@ impl Db {
         new: &str,
         keep: &[u8; 32],
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query(
                 "UPDATE accounts SET password_hash = $3 WHERE key = $1 AND password_hash = $2",
@@ -207,7 +208,7 @@ impl Db {
 
     /// Whether `key` belonged to a deleted account (such names are never given again).
     pub async fn is_retired(&self, key: &str) -> Result<bool, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query("SELECT 1 FROM retired_names WHERE key = $1")
                 .bind(key)
                 .fetch_optional(pool)
@@ -218,7 +219,7 @@ impl Db {
 
     /// The unfinished games where `key` holds a seat.
     pub async fn unfinished_games(&self, key: &str) -> Result<Vec<String>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id FROM games WHERE finished = FALSE \
                  AND (white_account = $1 OR black_account = $1) LIMIT 1000",
@@ -243,7 +244,7 @@ impl Db {
         label: &str,
         now: i64,
     ) -> Result<Option<Deleted>, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let found = sqlx::query("SELECT 1 FROM accounts WHERE key = $1 AND password_hash = $2")
                 .bind(key)
@@ -326,7 +327,7 @@ impl Db {
         now: i64,
         cap: u32,
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "INSERT INTO follows (follower, followed, created_at) SELECT $1, $2, $3 \
                  WHERE (SELECT count(*) FROM follows WHERE follower = $1) < $4 \
@@ -349,7 +350,7 @@ impl Db {
 
     /// `follower` no longer follows `followed`.
     pub async fn unfollow(&self, follower: &str, followed: &str) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query("DELETE FROM follows WHERE follower = $1 AND followed = $2")
                 .bind(follower)
                 .bind(followed)
@@ -361,7 +362,7 @@ impl Db {
 
     /// The players `key` follows, by name.
     pub async fn following(&self, key: &str) -> Result<Vec<FollowRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT a.key, a.name, a.last_seen FROM follows f \
                  JOIN accounts a ON a.key = f.followed WHERE f.follower = $1 ORDER BY a.key",
@@ -384,7 +385,7 @@ impl Db {
     /// The unfinished games of the players `key` follows, the latest changed first (at most
     /// 100).
     pub async fn followed_games(&self, key: &str) -> Result<Vec<LiveRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id, white_account, black_account, white_name, black_name, \
                  clock_initial_s, clock_increment_s, clock_days, move_count FROM games \
@@ -402,7 +403,7 @@ impl Db {
                         id: r.try_get(0)?,
                         accounts: [r.try_get(1)?, r.try_get(2)?],
                         names: [r.try_get(3)?, r.try_get(4)?],
-                        control: super::players::control_of(
+                        control: super::conn::control_of(
                             r.try_get(5)?,
                             r.try_get(6)?,
                             r.try_get(7)?,
@@ -417,7 +418,7 @@ impl Db {
     /// Keeps the real-time seeks of `key` that live with its lobby socket alive until `until`;
     /// answers how many there are.
     pub async fn keep_seeks_alive(&self, key: &str, until: i64) -> Result<u64, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query(
                 "UPDATE seeks SET alive_until = $2 WHERE account = $1 \
                  AND alive_until IS NOT NULL AND alive_until < $2",

@@ -3,7 +3,8 @@
 //! `instances` is old) is taken over.
 
 use super::StoreError;
-use super::players::{Db, Pools, on_db};
+use super::conn::on_db;
+use super::players::Db;
 use sqlx::Row;
 
 /// Where a position's shared analysis stands for the instance asking.
@@ -28,7 +29,7 @@ impl Db {
         now: i64,
         alive_since: i64,
     ) -> Result<Claim, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let claimed = sqlx::query(
                 "INSERT INTO analyses (position, scoring, owner, claimed_at) \
                  VALUES ($1, $2, $3, $4) \
@@ -72,7 +73,7 @@ impl Db {
         scoring: &str,
         report: &str,
     ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "UPDATE analyses SET report = $3, owner = NULL \
                  WHERE position = $1 AND scoring = $2",
@@ -93,7 +94,7 @@ impl Db {
         scoring: &str,
         me: &str,
     ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "UPDATE analyses SET owner = NULL \
                  WHERE position = $1 AND scoring = $2 AND owner = $3 AND report IS NULL",

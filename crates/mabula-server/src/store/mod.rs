@@ -20,6 +20,7 @@
 pub mod accounts;
 pub mod analyses;
 pub mod backup;
+pub(crate) mod conn;
 pub mod players;
 pub mod postgres;
 pub mod puzzles;
@@ -290,7 +291,7 @@ pub trait Backend: Send + Sync + 'static {
     fn close(&self) -> BoxFuture<'_, ()>;
     /// The connections, for the players' queries ([`players`]), which the store puts behind its
     /// gate.
-    fn pools(&self) -> players::Pools;
+    fn pools(&self) -> conn::Pools;
 }
 
 /// A queued write and where to send its outcome.
@@ -361,7 +362,7 @@ impl Store {
         let writer = tokio::spawn(write_loop(backend.clone(), rx));
         let gate = Gate::new();
         Store {
-            db: players::Db::new(backend.pools(), gate.clone()),
+            db: players::Db::new(conn::Conn::new(backend.pools(), gate.clone())),
             gate,
             backend,
             queue: Mutex::new(Some(tx)),
@@ -382,6 +383,19 @@ impl Store {
     /// `"sqlite"` or `"postgres"`.
     pub fn kind(&self) -> &'static str {
         self.backend.kind()
+    }
+
+    /// The state of each pool of connections (`writer` and `reader` on SQLite, `main` on
+    /// PostgreSQL), for the metrics.
+    pub fn pool_readings(&self) -> Vec<crate::metrics::PoolReading> {
+        use crate::metrics::PoolReading;
+        match self.backend.pools() {
+            conn::Pools::Sqlite { writer, reader } => vec![
+                PoolReading::of("writer", &writer),
+                PoolReading::of("reader", &reader),
+            ],
+            conn::Pools::Postgres(pool) => vec![PoolReading::of("main", &pool)],
+        }
     }
 
     /// The players' and analyses' queries (accounts, sessions, ratings, seeks, claims), behind

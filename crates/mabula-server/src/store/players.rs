@@ -9,80 +9,24 @@
 //! are announced in their own transaction with `NOTIFY` on PostgreSQL; on SQLite there is one
 //! process, and the caller delivers the same [`Notice`] itself.
 
-use super::{CHANNEL, Gate, Notice, StoreError};
+use super::conn::{Announce, Conn, control_of, corrupt, on_db};
+use super::{Notice, StoreError};
 use crate::model::rating::{self, FirstPlayerGame, Glicko2, Rating};
 use crate::model::{Speed, TimeControl};
 use mabula::{Color, GameResult, Position, Scoring};
 use sqlx::Row;
-use sqlx::postgres::PgPool;
-use sqlx::sqlite::SqlitePool;
 
-/// The connections of one database.
-#[derive(Clone, Debug)]
-pub enum Pools {
-    /// SQLite: the one writing connection and the readers.
-    Sqlite {
-        /// The writer.
-        writer: SqlitePool,
-        /// The readers.
-        reader: SqlitePool,
-    },
-    /// PostgreSQL: one pool.
-    Postgres(PgPool),
-}
-
-/// The queries of this module and of [`analyses`](super::analyses), on one database's
-/// connections and behind the store's availability [`Gate`].
+/// The queries of this module and of the others not yet given a repository of their own.
 #[derive(Clone, Debug)]
 pub struct Db {
-    pub(super) pools: Pools,
-    pub(super) gate: Gate,
+    pub(super) conn: Conn,
 }
 
 impl Db {
-    pub(super) fn new(pools: Pools, gate: Gate) -> Db {
-        Db { pools, gate }
+    pub(super) fn new(conn: Conn) -> Db {
+        Db { conn }
     }
 }
-
-/// Runs `$body` with `$pool` bound to the database's pool for writes (`write`) or reads
-/// (`read`), and `$pg` to whether it is PostgreSQL, behind the gate: answers `Unavailable` at
-/// once while the database is known to be away, and closes the gate when the body finds it away.
-/// The body is compiled once per database; its `?` and `return` leave the body only.
-macro_rules! on_db {
-    ($db:expr, $which:ident, |$pool:ident, $pg:ident| $body:expr) => {{
-        let db: &Db = $db;
-        db.gate.check()?;
-        let _timer = crate::metrics::query("players");
-        let r: Result<_, StoreError> = async { on_db!(@pools db.pools, $which, $pool, $pg, $body) }.await;
-        db.gate.note(r)
-    }};
-    (@pools $pools:expr, write, $pool:ident, $pg:ident, $body:expr) => {
-        match &$pools {
-            Pools::Sqlite { writer: $pool, .. } => {
-                let $pg = false;
-                $body
-            }
-            Pools::Postgres($pool) => {
-                let $pg = true;
-                $body
-            }
-        }
-    };
-    (@pools $pools:expr, read, $pool:ident, $pg:ident, $body:expr) => {
-        match &$pools {
-            Pools::Sqlite { reader: $pool, .. } => {
-                let $pg = false;
-                $body
-            }
-            Pools::Postgres($pool) => {
-                let $pg = true;
-                $body
-            }
-        }
-    };
-}
-pub(super) use on_db;
 
 /// An account as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -257,23 +201,6 @@ pub struct HistoryGame {
     pub created_at: i64,
 }
 
-pub(super) fn control_of(
-    initial: Option<i64>,
-    increment: Option<i64>,
-    days: Option<i64>,
-) -> Option<TimeControl> {
-    match (initial, increment, days) {
-        (Some(i), Some(inc), _) => Some(TimeControl::Clock {
-            initial_s: u32::try_from(i).ok()?,
-            increment_s: u32::try_from(inc).ok()?,
-        }),
-        (_, _, Some(d)) => Some(TimeControl::Days {
-            days: u32::try_from(d).ok()?,
-        }),
-        _ => None,
-    }
-}
-
 /// White's score in a game with the result token `result` (`None`: no result).
 fn white_score(result: &str) -> Option<f64> {
     match GameResult::parse(result)? {
@@ -281,13 +208,6 @@ fn white_score(result: &str) -> Option<f64> {
         GameResult::BlackWins => Some(0.0),
         GameResult::Draw => Some(0.5),
         _ => None,
-    }
-}
-
-fn corrupt(id: &str, what: impl Into<String>) -> StoreError {
-    StoreError::Corrupt {
-        id: id.to_string(),
-        what: what.into(),
     }
 }
 
@@ -331,7 +251,7 @@ macro_rules! seek_row {
 impl Db {
     /// Creates an account; `false` when the name is taken.
     pub async fn create_account(&self, a: &AccountRow) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query(
                 "INSERT INTO accounts (key, name, password_hash, created_at) \
                  VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING",
@@ -348,7 +268,7 @@ impl Db {
 
     /// The account `key`.
     pub async fn account(&self, key: &str) -> Result<Option<AccountRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT key, name, password_hash, created_at FROM accounts WHERE key = $1",
             )
@@ -377,7 +297,7 @@ impl Db {
         device: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "INSERT INTO sessions (id_hash, account, csrf, created_at, seen_at, device) \
                  VALUES ($1, $2, $3, $4, $4, $5)",
@@ -395,7 +315,7 @@ impl Db {
 
     /// The session whose cookie's secret hashes to `id_hash`.
     pub async fn session(&self, id_hash: &[u8; 32]) -> Result<Option<SessionRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT s.account, a.name, s.csrf, s.seen_at, a.bot FROM sessions s \
                  JOIN accounts a ON a.key = s.account WHERE s.id_hash = $1 \
@@ -419,7 +339,7 @@ impl Db {
 
     /// Ends one session.
     pub async fn delete_session(&self, id_hash: &[u8; 32]) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query("DELETE FROM sessions WHERE id_hash = $1")
                 .bind(id_hash.to_vec())
                 .execute(pool)
@@ -430,7 +350,7 @@ impl Db {
 
     /// Ends every session of `key`; answers how many there were.
     pub async fn delete_sessions(&self, key: &str) -> Result<u64, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("DELETE FROM sessions WHERE account = $1")
                 .bind(key)
                 .execute(pool)
@@ -441,7 +361,7 @@ impl Db {
 
     /// Failed log-ins under `key` since `since`.
     pub async fn login_failures(&self, key: &str, since: i64) -> Result<u32, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT CAST(COUNT(*) AS BIGINT) FROM login_failures WHERE key = $1 AND at >= $2",
             )
@@ -460,7 +380,7 @@ impl Db {
         now: i64,
         forget_before: i64,
     ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             for key in keys {
                 sqlx::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
@@ -489,7 +409,7 @@ impl Db {
         since: i64,
         cap: u32,
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, pg| {
+        on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
             if pg {
                 sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
@@ -519,7 +439,7 @@ impl Db {
 
     /// The oldest event under `key` since `since` (ms), if any: when the quota frees a place.
     pub async fn oldest_quota(&self, key: &str, since: i64) -> Result<Option<i64>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query("SELECT min(at) FROM quotas WHERE key = $1 AND at >= $2")
                 .bind(key)
                 .bind(since)
@@ -531,7 +451,7 @@ impl Db {
 
     /// Trusts the device whose cookie's secret hashes to `hash` to log in `key`.
     pub async fn add_device(&self, hash: &[u8; 32], key: &str, now: i64) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "INSERT INTO devices (hash, account, created_at) VALUES ($1, $2, $3) \
                  ON CONFLICT (hash) DO NOTHING",
@@ -547,7 +467,7 @@ impl Db {
 
     /// The account the device whose cookie's secret hashes to `hash` logged in, if any.
     pub async fn device_account(&self, hash: &[u8; 32]) -> Result<Option<String>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query("SELECT account FROM devices WHERE hash = $1")
                 .bind(hash.to_vec())
                 .fetch_optional(pool)
@@ -558,7 +478,7 @@ impl Db {
 
     /// The ratings of `key`.
     pub async fn ratings(&self, key: &str) -> Result<Vec<RatingRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT scoring, speed, rating, deviation, volatility, games FROM ratings \
                  WHERE account = $1 ORDER BY scoring, speed",
@@ -606,7 +526,7 @@ impl Db {
 
     /// The rating history of `key`, oldest first.
     pub async fn rating_history(&self, key: &str) -> Result<Vec<HistoryRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT scoring, speed, at, rating, deviation FROM rating_history \
                  WHERE account = $1 ORDER BY at LIMIT 5000",
@@ -641,7 +561,7 @@ impl Db {
         advantages: [f64; 2],
         now: i64,
     ) -> Result<Option<u64>, StoreError> {
-        on_db!(self, write, |pool, pg| {
+        on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
             let row = sqlx::query(
                 "SELECT white_account, black_account, result, scoring, start, clock_days \
@@ -770,7 +690,7 @@ impl Db {
 
     /// Rated games that are over but not rated yet (an instance died in between).
     pub async fn unrated_games(&self, limit: u32) -> Result<Vec<String>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id FROM games WHERE rated = TRUE AND finished = TRUE \
                  AND rating_applied = FALSE ORDER BY updated_at LIMIT $1",
@@ -784,7 +704,7 @@ impl Db {
 
     /// Unfinished games whose clock ran out by `now`.
     pub async fn due_games(&self, now: i64, limit: u32) -> Result<Vec<String>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id FROM games WHERE finished = FALSE AND deadline_at <= $1 \
                  ORDER BY deadline_at LIMIT $2",
@@ -823,7 +743,7 @@ impl Db {
             per_account: u32::MAX,
             per_address: u32::MAX,
         });
-        on_db!(self, write, |pool, pg| {
+        on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
             if pg {
                 // Seeks of one player, and of one address, wait for each other (always in this
@@ -889,7 +809,7 @@ impl Db {
     /// challenges to or from `me`; at most 500, those of `me` and then the newest first, so
     /// that no number of other seeks hides a player's own.
     pub async fn seeks(&self, now: i64, me: Option<&str>) -> Result<Vec<SeekRow>, StoreError> {
-        let mut rows = on_db!(self, read, |pool, _pg| {
+        let mut rows = on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(concat!(
                 "SELECT ",
                 seek_columns!(),
@@ -912,7 +832,7 @@ impl Db {
 
     /// Open seeks to everyone not lapsed at `now`, oldest first: the newest 500.
     pub async fn public_seeks(&self, now: i64) -> Result<Vec<SeekRow>, StoreError> {
-        let mut rows = on_db!(self, read, |pool, _pg| {
+        let mut rows = on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(concat!(
                 "SELECT ",
                 seek_columns!(),
@@ -933,7 +853,7 @@ impl Db {
     /// The open seeks and challenges of `me` and the challenges to `me` not lapsed at `now`,
     /// oldest first: the newest 500.
     pub async fn own_seeks(&self, now: i64, me: &str) -> Result<Vec<SeekRow>, StoreError> {
-        let mut rows = on_db!(self, read, |pool, _pg| {
+        let mut rows = on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(concat!(
                 "SELECT ",
                 seek_columns!(),
@@ -954,7 +874,7 @@ impl Db {
 
     /// Open seek or challenge `id`, whoever it is for, if it has not lapsed at `now`.
     pub async fn seek(&self, id: &str, now: i64) -> Result<Option<SeekRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(concat!(
                 "SELECT ",
                 seek_columns!(),
@@ -971,7 +891,7 @@ impl Db {
     /// Takes seek `id` out of the lobby for good (to start its game, or to cancel it),
     /// announcing it; `None` when it is gone already.
     pub async fn take_seek(&self, id: &str, now: i64) -> Result<Option<SeekRow>, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let row = sqlx::query(concat!(
                 "DELETE FROM seeks WHERE id = $1 AND expires_at > $2 RETURNING ",
@@ -992,7 +912,7 @@ impl Db {
     /// Removes the seeks that lapsed by `now`, and the real-time seeks whose owner's lobby
     /// socket stopped keeping them alive (`alive_until`); answers whether there were any (and announces it).
     pub async fn expire_seeks(&self, now: i64) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query("DELETE FROM seeks WHERE expires_at <= $1 OR alive_until <= $1")
                 .bind(now)
@@ -1011,7 +931,7 @@ impl Db {
     /// the time it was first seen away (`now` if it is new; 0 if it never held a socket there,
     /// so that its other signs of life count alone), a seat present loses it.
     pub async fn set_away(&self, id: &str, away: [bool; 2], now: i64) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             for (side, away) in ["white", "black"].into_iter().zip(away) {
                 let query = if away {
@@ -1046,7 +966,7 @@ impl Db {
         now: i64,
         socket: bool,
     ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "INSERT INTO seen (game_id, side, at, socket) VALUES ($1, $2, $3, $4) \
                  ON CONFLICT (game_id, side) DO UPDATE SET \
@@ -1073,7 +993,7 @@ impl Db {
         color: Color,
         parity: u32,
     ) -> Result<Option<i64>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT since, \
                    (SELECT at FROM seen WHERE game_id = $1 AND side = $2), \
@@ -1099,7 +1019,7 @@ impl Db {
 
     /// Announces that a player's game began (to their lobby page) on PostgreSQL.
     pub async fn announce(&self, payloads: &[String]) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             tx.announce(payloads).await?;
             tx.commit().await?;
@@ -1116,7 +1036,7 @@ impl Db {
         name: &str,
         games: &[(String, [u8; 32])],
     ) -> Result<Vec<(String, u64)>, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let mut changed = Vec::new();
             for (id, hash) in games {
@@ -1151,7 +1071,7 @@ impl Db {
 
     /// The finished games of `key` counted by side, order and result (aborted games left out).
     pub async fn tally(&self, key: &str) -> Result<Tally, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT white_account, substr(start, length(start)), result, \
                  CAST(COUNT(*) AS BIGINT) FROM games \
@@ -1211,7 +1131,7 @@ impl Db {
              AND ($2 = '' OR scoring = $2) ORDER BY created_at DESC LIMIT $3 OFFSET $4"
         );
         let scoring = filter.scoring.map(|s| s.name()).unwrap_or("");
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
                 .bind(key)
                 .bind(scoring)
@@ -1246,7 +1166,7 @@ impl Db {
 
     /// The unfinished games of `key` where it is their turn (correspondence first).
     pub async fn my_turn(&self, key: &str) -> Result<Vec<String>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id FROM games WHERE finished = FALSE AND \
                  ((white_account = $1 AND to_move = 'white') OR \
@@ -1267,7 +1187,7 @@ impl Db {
         &self,
         scoring: Scoring,
     ) -> Result<Vec<FirstPlayerGame>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT substr(start, length(start)), white_rating, black_rating, result, \
                  white_account, black_account, end_reason, move_count \
@@ -1317,7 +1237,7 @@ impl Db {
     /// Flags the pair of accounts `low`, `high` (in order) for the moderators: one more of
     /// their games was made casual at `now`.
     pub async fn flag_pair(&self, low: &str, high: &str, now: i64) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "INSERT INTO pair_flags (low, high, games, first_at, last_at) \
                  VALUES ($1, $2, 1, $3, $3) ON CONFLICT (low, high) \
@@ -1334,7 +1254,7 @@ impl Db {
 
     /// The flagged pairs, the latest first.
     pub async fn pair_flags(&self) -> Result<Vec<PairFlagRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT low, high, games, first_at, last_at FROM pair_flags \
                  ORDER BY last_at DESC LIMIT 10000",
@@ -1363,27 +1283,4 @@ pub fn seek_notices(s: &SeekRow) -> Vec<String> {
         n.push(format!("u {t} challenges"));
     }
     n
-}
-
-/// Announcing changes to the other instances from inside a transaction: sent on PostgreSQL
-/// when the transaction commits; nothing on SQLite, where the caller delivers them itself.
-pub(super) trait Announce {
-    async fn announce(&mut self, payloads: &[String]) -> Result<(), StoreError>;
-}
-
-impl Announce for sqlx::Transaction<'_, sqlx::Postgres> {
-    async fn announce(&mut self, payloads: &[String]) -> Result<(), StoreError> {
-        sqlx::query("SELECT pg_notify($1, n) FROM UNNEST($2::text[]) AS n")
-            .bind(CHANNEL)
-            .bind(payloads)
-            .execute(&mut **self)
-            .await?;
-        Ok(())
-    }
-}
-
-impl Announce for sqlx::Transaction<'_, sqlx::Sqlite> {
-    async fn announce(&mut self, _payloads: &[String]) -> Result<(), StoreError> {
-        Ok(())
-    }
 }

@@ -8,7 +8,8 @@
 //! same notices itself.
 
 use super::StoreError;
-use super::players::{Announce, Db, Pools, on_db};
+use super::conn::{Announce, on_db};
+use super::players::Db;
 use sqlx::Row;
 
 /// A chat line as stored.
@@ -149,7 +150,7 @@ impl Db {
                 line.side.as_deref().unwrap_or("")
             ),
         };
-        on_db!(self, write, |pool, pg| {
+        on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
             if pg {
                 sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
@@ -224,7 +225,7 @@ impl Db {
     ) -> Result<Vec<ChatLineRow>, StoreError> {
         let mut lines = Vec::new();
         for room in rooms {
-            let mut some = on_db!(self, read, |pool, _pg| {
+            let mut some = on_db!(&self.conn, read, |pool, _pg| {
                 let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
                     "SELECT {CHAT_COLUMNS} FROM chat_lines WHERE game_id = $1 AND room = $2 \
                      ORDER BY id DESC LIMIT $3"
@@ -246,7 +247,7 @@ impl Db {
 
     /// Chat line `id`.
     pub async fn chat_line(&self, id: i64) -> Result<Option<ChatLineRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "SELECT {CHAT_COLUMNS} FROM chat_lines WHERE id = $1"
             )))
@@ -259,7 +260,7 @@ impl Db {
 
     /// Every chat line account `key` wrote, oldest first (for the account's data export).
     pub async fn chat_lines_of_account(&self, key: &str) -> Result<Vec<ChatLineRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "SELECT {CHAT_COLUMNS} FROM chat_lines WHERE author = $1 ORDER BY id"
             )))
@@ -281,7 +282,7 @@ impl Db {
         upto: Option<i64>,
         limit: u32,
     ) -> Result<Vec<ChatLineRow>, StoreError> {
-        let mut rows = on_db!(self, read, |pool, _pg| {
+        let mut rows = on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "SELECT {CHAT_COLUMNS} FROM chat_lines WHERE game_id = $1 AND author = $2 \
                  AND id <= $3 ORDER BY id DESC LIMIT $4"
@@ -302,7 +303,7 @@ impl Db {
 
     /// `blocker` blocks `blocked` (again: nothing changes).
     pub async fn block(&self, blocker: &str, blocked: &str, now: i64) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "INSERT INTO blocks (blocker, blocked, created_at) VALUES ($1, $2, $3) \
                  ON CONFLICT (blocker, blocked) DO NOTHING",
@@ -318,7 +319,7 @@ impl Db {
 
     /// `blocker` no longer blocks `blocked`; whether it did.
     pub async fn unblock(&self, blocker: &str, blocked: &str) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("DELETE FROM blocks WHERE blocker = $1 AND blocked = $2")
                 .bind(blocker)
                 .bind(blocked)
@@ -330,7 +331,7 @@ impl Db {
 
     /// The names of the accounts `blocker` blocks, in the order they were blocked.
     pub async fn blocks(&self, blocker: &str) -> Result<Vec<String>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT a.name FROM blocks b JOIN accounts a ON a.key = b.blocked \
                  WHERE b.blocker = $1 ORDER BY b.created_at, a.key LIMIT 10000",
@@ -344,7 +345,7 @@ impl Db {
 
     /// How many accounts `blocker` blocks.
     pub async fn block_count(&self, blocker: &str) -> Result<i64, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM blocks WHERE blocker = $1")
                 .bind(blocker)
                 .fetch_one(pool)
@@ -355,7 +356,7 @@ impl Db {
 
     /// Whether `blocker` blocks `blocked`.
     pub async fn blocks_player(&self, blocker: &str, blocked: &str) -> Result<bool, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query("SELECT 1 FROM blocks WHERE blocker = $1 AND blocked = $2")
                 .bind(blocker)
                 .bind(blocked)
@@ -373,7 +374,7 @@ impl Db {
         since: i64,
         cap: u32,
     ) -> Result<Option<i64>, StoreError> {
-        on_db!(self, write, |pool, pg| {
+        on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
             if pg {
                 sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
@@ -406,7 +407,7 @@ impl Db {
 
     /// The open reports, oldest first (at most `limit`).
     pub async fn open_reports(&self, limit: u32) -> Result<Vec<ReportRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id, reporter, player, reason, text, game_id, chat_line, created_at \
                  FROM reports WHERE resolved_at IS NULL ORDER BY id LIMIT $1",
@@ -428,7 +429,7 @@ impl Db {
         note: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query(
                 "UPDATE reports SET resolved_at = $2, resolved_by = $3, resolution = $4 \
                  WHERE id = $1 AND resolved_at IS NULL",
@@ -445,7 +446,7 @@ impl Db {
 
     /// The moderation flags of account `key`, if it exists.
     pub async fn account_flags(&self, key: &str) -> Result<Option<AccountFlags>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT name, moderator, muted_until, closed_at FROM accounts WHERE key = $1",
             )
@@ -466,7 +467,7 @@ impl Db {
 
     /// Makes account `key` a moderator or not; whether it exists.
     pub async fn set_moderator(&self, key: &str, moderator: bool) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("UPDATE accounts SET moderator = $2 WHERE key = $1")
                 .bind(key)
                 .bind(moderator)
@@ -479,7 +480,7 @@ impl Db {
     /// Mutes account `key` until `until` (ms; `i64::MAX`: until unmuted), or unmutes it
     /// (`None`); whether it exists.
     pub async fn set_muted(&self, key: &str, until: Option<i64>) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("UPDATE accounts SET muted_until = $2 WHERE key = $1")
                 .bind(key)
                 .bind(until)
@@ -497,7 +498,7 @@ impl Db {
         key: &str,
         now: i64,
     ) -> Result<Option<Vec<String>>, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query(
                 "UPDATE accounts SET closed_at = COALESCE(closed_at, $2) WHERE key = $1",
@@ -541,7 +542,7 @@ impl Db {
 
     /// Opens closed account `key` again; whether it exists.
     pub async fn reopen_account(&self, key: &str) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("UPDATE accounts SET closed_at = NULL WHERE key = $1")
                 .bind(key)
                 .execute(pool)
@@ -553,7 +554,7 @@ impl Db {
     /// Gives account `key` the password whose hash is `hash` and ends its sessions; whether it
     /// exists.
     pub async fn reset_password(&self, key: &str, hash: &str) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query("UPDATE accounts SET password_hash = $2 WHERE key = $1")
                 .bind(key)
