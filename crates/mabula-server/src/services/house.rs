@@ -12,6 +12,7 @@ use crate::error::ApiError;
 use crate::model::TimeControl;
 use crate::services::lobby::Lobby;
 use crate::services::now_ms;
+use crate::services::tokens::Tokens;
 use crate::store::Store;
 use crate::store::players::AccountRow;
 use mabula::Scoring;
@@ -27,6 +28,8 @@ pub const HOUSE_CLOCK: TimeControl = TimeControl::Clock {
 pub struct HouseBots {
     store: Arc<Store>,
     lobby: Arc<Lobby>,
+    /// The house bots' levels.
+    tokens: Arc<Tokens>,
     levels: Vec<u8>,
 }
 
@@ -37,7 +40,12 @@ pub fn house_name(level: u8) -> String {
 
 impl HouseBots {
     /// The house bots of `levels` (1 to 10; others are dropped).
-    pub fn new(store: Arc<Store>, lobby: Arc<Lobby>, levels: &[u8]) -> HouseBots {
+    pub fn new(
+        store: Arc<Store>,
+        lobby: Arc<Lobby>,
+        tokens: Arc<Tokens>,
+        levels: &[u8],
+    ) -> HouseBots {
         let mut levels: Vec<u8> = levels
             .iter()
             .copied()
@@ -48,6 +56,7 @@ impl HouseBots {
         HouseBots {
             store,
             lobby,
+            tokens,
             levels,
         }
     }
@@ -70,7 +79,7 @@ impl HouseBots {
                 created_at: now_ms(),
             };
             db.create_account(&account).await?;
-            db.set_house_level(&name, i64::from(level)).await?;
+            self.tokens.make_house_bot(&name, level).await?;
         }
         Ok(())
     }

@@ -8,6 +8,7 @@
 
 use super::cluster::Cluster;
 use super::players::player_not_found;
+use super::tokens::Tokens;
 use super::{Games, now_ms};
 use crate::auth::{self, Session};
 use crate::error::{ApiError, ErrorCode};
@@ -95,6 +96,8 @@ pub struct Lobby {
     store: Arc<Store>,
     games: Arc<Games>,
     cluster: Arc<Cluster>,
+    /// The house bots' levels.
+    tokens: Arc<Tokens>,
     /// The seeks open to everyone, as last read (see [`Lobby::follow`]).
     public: watch::Sender<Option<Arc<Vec<SeekView>>>>,
 }
@@ -110,11 +113,17 @@ pub struct Listed {
 
 impl Lobby {
     /// The lobby, whose accepted seeks start games in `games`.
-    pub fn new(store: Arc<Store>, games: Arc<Games>, cluster: Arc<Cluster>) -> Lobby {
+    pub fn new(
+        store: Arc<Store>,
+        games: Arc<Games>,
+        cluster: Arc<Cluster>,
+        tokens: Arc<Tokens>,
+    ) -> Lobby {
         Lobby {
             store,
             games,
             cluster,
+            tokens,
             public: watch::channel(None).0,
         }
     }
@@ -462,9 +471,8 @@ impl Lobby {
             [accepter, seeker]
         };
         // A house bot (issue 38) plays through the engine's claimed moves.
-        let db = self.store.db();
         let level = async |p: &Player| match p.bot {
-            true => db.house_level(&p.key).await,
+            true => self.tokens.house_level(&p.key).await,
             false => Ok(None),
         };
         let house = match (level(&players[0]).await?, level(&players[1]).await?) {

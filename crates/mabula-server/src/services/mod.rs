@@ -155,6 +155,7 @@ pub struct Services {
 impl Services {
     /// The services of one instance over `store`; call [`Services::start`] before serving.
     pub fn new(store: Store, config: Config) -> Services {
+        let repos = store.repositories();
         let store = Arc::new(store);
         let engine = EnginePool::new(config.engine_threads);
         let cluster = Arc::new(cluster::Cluster::new(
@@ -164,7 +165,7 @@ impl Services {
         let mut analyst = Analyst::new(engine.clone(), config.engine_threads, config.analysis_time);
         if cluster.is_shared() {
             analyst = analyst.with_claims(Claims {
-                db: store.db().clone(),
+                repo: repos.claims,
                 instance: cluster.instance().to_string(),
                 timeout: config.instance_timeout,
             });
@@ -186,14 +187,17 @@ impl Services {
             games.clone(),
             cluster.clone(),
         ));
+        let tokens = Arc::new(tokens::Tokens::new(repos.tokens, ratings.clone()));
         let lobby = Arc::new(lobby::Lobby::new(
             store.clone(),
             games.clone(),
             cluster.clone(),
+            tokens.clone(),
         ));
         Services {
             tournaments: Arc::new(tournaments::Tournaments::new(
                 store.clone(),
+                repos.tournaments,
                 games.clone(),
                 cluster.clone(),
                 analyst.clone(),
@@ -202,6 +206,7 @@ impl Services {
             house: Arc::new(house::HouseBots::new(
                 store.clone(),
                 lobby.clone(),
+                tokens.clone(),
                 &house_levels,
             )),
             bots: Arc::new(bots::BotStreams::new(
@@ -210,8 +215,12 @@ impl Services {
                 cluster.clone(),
                 chat.clone(),
             )),
-            tokens: Arc::new(tokens::Tokens::new(store.clone(), ratings.clone())),
-            puzzles: Arc::new(puzzles::Puzzles::new(store.clone(), engine.clone())),
+            puzzles: Arc::new(puzzles::Puzzles::new(
+                store.clone(),
+                repos.puzzles,
+                engine.clone(),
+            )),
+            tokens,
             chat,
             moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
             clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),

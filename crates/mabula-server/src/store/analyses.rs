@@ -3,8 +3,7 @@
 //! `instances` is old) is taken over.
 
 use super::StoreError;
-use super::conn::on_db;
-use super::players::Db;
+use super::conn::{Conn, on_db};
 use sqlx::Row;
 
 /// Where a position's shared analysis stands for the instance asking.
@@ -18,7 +17,17 @@ pub enum Claim {
     Done(String),
 }
 
-impl Db {
+/// The analyses' claims (the [analyst](crate::analysis::Analyst)'s on a shared database): who computes a position, and its stored report.
+#[derive(Clone, Debug)]
+pub struct ClaimsRepo {
+    conn: Conn,
+}
+
+impl ClaimsRepo {
+    pub(super) fn new(conn: Conn) -> ClaimsRepo {
+        ClaimsRepo { conn }
+    }
+
     /// Claims the analysis of `position` in `scoring` for instance `me`, unless it is done or
     /// another instance heard from since `alive_since` holds it.
     pub async fn claim_analysis(

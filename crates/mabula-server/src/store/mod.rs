@@ -341,6 +341,23 @@ impl Gate {
     }
 }
 
+/// The repositories, one per service (or two, for the accounts: the accounts and their
+/// sessions), each over the same connections and behind the store's [`Gate`]; made once
+/// ([`Store::repositories`]) and each handed to the service that owns it
+/// ([`Services::new`](crate::services::Services::new)). A service reads another's tables only
+/// through that service, or through a read handle its owner hands out (such as
+/// [`ratings::RatingReads`]).
+pub struct Repositories {
+    /// The tournaments service's.
+    pub tournaments: tournaments::TournamentsRepo,
+    /// The puzzles service's.
+    pub puzzles: puzzles::PuzzlesRepo,
+    /// The tokens service's.
+    pub tokens: tokens::TokensRepo,
+    /// The analyst's claims (shared databases only).
+    pub claims: analyses::ClaimsRepo,
+}
+
 /// The storage the server uses: a backend, the group-commit writer in front of it, and the
 /// players' queries ([`players::Db`]), all behind one [`Gate`].
 pub struct Store {
@@ -378,6 +395,18 @@ impl Store {
     /// The backend, for the methods that need no writer.
     pub fn backend(&self) -> &dyn Backend {
         &*self.backend
+    }
+
+    /// The repositories over this store's connections, behind its gate: call once, and hand
+    /// each to the service that owns it (the command line's administration uses a few).
+    pub fn repositories(&self) -> Repositories {
+        let conn = conn::Conn::new(self.backend.pools(), self.gate.clone());
+        Repositories {
+            tournaments: tournaments::TournamentsRepo::new(conn.clone()),
+            puzzles: puzzles::PuzzlesRepo::new(conn.clone()),
+            tokens: tokens::TokensRepo::new(conn.clone()),
+            claims: analyses::ClaimsRepo::new(conn),
+        }
     }
 
     /// `"sqlite"` or `"postgres"`.

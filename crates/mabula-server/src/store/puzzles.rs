@@ -4,8 +4,7 @@
 //! many instances receive it at the same moment.
 
 use super::StoreError;
-use super::conn::on_db;
-use super::players::Db;
+use super::conn::{Conn, on_db};
 use crate::model::rating::{Glicko2, Outcome, Rating};
 use sqlx::Row;
 
@@ -86,7 +85,17 @@ pub enum Recorded {
     Again,
 }
 
-impl Db {
+/// The puzzles' repository (the [puzzles service](crate::services::puzzles)'s): puzzles, puzzle ratings and attempts.
+#[derive(Clone, Debug)]
+pub struct PuzzlesRepo {
+    conn: Conn,
+}
+
+impl PuzzlesRepo {
+    pub(super) fn new(conn: Conn) -> PuzzlesRepo {
+        PuzzlesRepo { conn }
+    }
+
     /// Whether the shipped file of SHA-256 `hash` was loaded already.
     pub async fn puzzle_set_loaded(&self, hash: &str) -> Result<bool, StoreError> {
         on_db!(&self.conn, read, |pool, _pg| {

@@ -3,8 +3,7 @@
 //! every instance); the bot flag of accounts and house bots' levels.
 
 use super::StoreError;
-use super::conn::on_db;
-use super::players::Db;
+use super::conn::{Conn, on_db};
 use sqlx::Row;
 
 /// A token as the account's list shows it.
@@ -63,7 +62,17 @@ pub enum Upgrade {
     HasGames,
 }
 
-impl Db {
+/// The tokens' repository (the [tokens service](crate::services::tokens)'s): personal API tokens, and the bot flag and house level of accounts.
+#[derive(Clone, Debug)]
+pub struct TokensRepo {
+    conn: Conn,
+}
+
+impl TokensRepo {
+    pub(super) fn new(conn: Conn) -> TokensRepo {
+        TokensRepo { conn }
+    }
+
     /// Stores a new token of `account` if it has fewer than `cap`; whether it was stored.
     #[allow(clippy::too_many_arguments)]
     pub async fn insert_token(

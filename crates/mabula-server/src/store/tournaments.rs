@@ -8,8 +8,7 @@
 //! `NOTIFY` in its own transaction (PostgreSQL); on SQLite the caller delivers the notice.
 
 use super::StoreError;
-use super::conn::{Announce, on_db};
-use super::players::Db;
+use super::conn::{Announce, Conn, on_db};
 use sqlx::Row;
 
 /// A tournament as stored.
@@ -262,7 +261,17 @@ macro_rules! pairing_row {
     }};
 }
 
-impl Db {
+/// The tournaments' repository (the [tournaments service](crate::services::tournaments)'s): tournaments, their players and pairings.
+#[derive(Clone, Debug)]
+pub struct TournamentsRepo {
+    conn: Conn,
+}
+
+impl TournamentsRepo {
+    pub(super) fn new(conn: Conn) -> TournamentsRepo {
+        TournamentsRepo { conn }
+    }
+
     /// Stores tournament `t` unless its creator has `max_open` tournaments not finished
     /// already, or its schedule key is taken (another instance made that occurrence): whether
     /// it was stored.
