@@ -469,14 +469,14 @@ pub async fn delete_account(
     ))]
 pub async fn export(State(app): State<AppState>, session: Session) -> Result<Response, ApiError> {
     let account = app.players.account(&session.name).await?;
-    let (games, games_truncated) = app.players.export_games(&session.key).await?;
+    let (games, games_truncated) = app.players.export_games(&account).await?;
     let export = AccountExport {
         exported_at: crate::model::now_ms(),
         rating_history: super::players::history_of(&app, &session.key).await?,
         games: games
             .into_iter()
             .map(|g| ExportGame {
-                game: super::players::player_game(g.game, &account.name),
+                game: g.game,
                 moves: g.moves,
                 record: g.record,
             })

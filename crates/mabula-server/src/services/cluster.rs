@@ -8,6 +8,7 @@
 
 use super::now_ms;
 use crate::auth;
+use crate::store::cluster::ClusterRepo;
 use crate::store::{Notice, Store, StoreError};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +30,8 @@ pub struct DatabaseReading {
 /// This instance.
 pub struct Cluster {
     store: Arc<Store>,
+    /// Its repository: announcements.
+    repo: ClusterRepo,
     /// This instance's id in the database (random, new at every start).
     instance: String,
     /// When this instance started (ms).
@@ -47,10 +50,11 @@ pub struct Cluster {
 
 impl Cluster {
     /// This instance on `store`.
-    pub fn new(store: Arc<Store>, timeout: Duration) -> Cluster {
+    pub fn new(store: Arc<Store>, repo: ClusterRepo, timeout: Duration) -> Cluster {
         let shared = store.kind() == "postgres";
         Cluster {
             store,
+            repo,
             instance: auth::new_secret(9),
             started: now_ms(),
             shared,
@@ -152,7 +156,7 @@ impl Cluster {
     /// alone on SQLite.
     pub async fn announce(&self, payloads: &[String]) -> Result<(), StoreError> {
         if self.shared {
-            self.store.db().announce(payloads).await
+            self.repo.announce(payloads).await
         } else {
             self.deliver(payloads.iter().filter_map(|p| Notice::parse(p)));
             Ok(())

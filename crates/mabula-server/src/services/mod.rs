@@ -155,11 +155,15 @@ pub struct Services {
 impl Services {
     /// The services of one instance over `store`; call [`Services::start`] before serving.
     pub fn new(store: Store, config: Config) -> Services {
+        // Each repository is made once here and handed to the one service that owns it.
         let repos = store.repositories();
+        let account_reads = repos.accounts.read();
+        let rating_reads = repos.ratings.read();
         let store = Arc::new(store);
         let engine = EnginePool::new(config.engine_threads);
         let cluster = Arc::new(cluster::Cluster::new(
             store.clone(),
+            repos.cluster,
             config.instance_timeout,
         ));
         let mut analyst = Analyst::new(engine.clone(), config.engine_threads, config.analysis_time);
@@ -176,64 +180,89 @@ impl Services {
         let house_levels = config.house_bots.clone();
         let games = Games::new(
             store.clone(),
+            games::GamesRepos {
+                games: repos.games,
+                ratings: rating_reads.clone(),
+                pairs: repos.pairs,
+            },
             engine.clone(),
             analyst.clone(),
             cluster.clone(),
             config,
         );
-        let ratings = Arc::new(ratings::Ratings::new(store.clone(), games.clone()));
-        let chat = Arc::new(chat::Chat::new(
-            store.clone(),
-            games.clone(),
+        let ratings = Arc::new(ratings::Ratings::new(repos.ratings, games.clone()));
+        let chat = Arc::new(chat::Chat::new(repos.chat, games.clone(), cluster.clone()));
+        let moderation = Arc::new(moderation::Moderation::new(
+            repos.moderation,
+            account_reads.clone(),
+            chat.clone(),
             cluster.clone(),
         ));
         let tokens = Arc::new(tokens::Tokens::new(repos.tokens, ratings.clone()));
         let lobby = Arc::new(lobby::Lobby::new(
-            store.clone(),
+            lobby::LobbyRepos {
+                lobby: repos.lobby,
+                accounts: account_reads.clone(),
+                ratings: rating_reads.clone(),
+            },
             games.clone(),
             cluster.clone(),
+            moderation.clone(),
             tokens.clone(),
+        ));
+        let accounts = Arc::new(accounts::Accounts::new(
+            repos.accounts,
+            repos.sessions,
+            repos.signups,
+            games.clone(),
+            cluster.clone(),
+            signups_per_address_hour,
         ));
         Services {
             tournaments: Arc::new(tournaments::Tournaments::new(
                 store.clone(),
                 repos.tournaments,
+                rating_reads,
                 games.clone(),
                 cluster.clone(),
                 analyst.clone(),
                 schedules,
             )),
             house: Arc::new(house::HouseBots::new(
-                store.clone(),
+                accounts.clone(),
                 lobby.clone(),
                 tokens.clone(),
                 &house_levels,
             )),
             bots: Arc::new(bots::BotStreams::new(
-                store.clone(),
+                lobby.clone(),
                 games.clone(),
                 cluster.clone(),
                 chat.clone(),
             )),
+            tokens,
             puzzles: Arc::new(puzzles::Puzzles::new(
-                store.clone(),
                 repos.puzzles,
+                account_reads.clone(),
                 engine.clone(),
             )),
-            tokens,
             chat,
-            moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
-            clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),
+            moderation,
+            clocks: Arc::new(clocks::Clocks::new(repos.clocks, games.clone())),
             lobby,
-            accounts: Arc::new(accounts::Accounts::new(
-                store.clone(),
-                games.clone(),
-                cluster.clone(),
-                signups_per_address_hour,
+            follows: Arc::new(follows::Follows::new(
+                repos.follows,
+                account_reads.clone(),
+                accounts.clone(),
             )),
-            follows: Arc::new(follows::Follows::new(store.clone())),
+            accounts,
             players: Arc::new(players::Players::new(
                 store.clone(),
+                players::PlayersRepos {
+                    players: repos.players,
+                    accounts: account_reads,
+                    exports: repos.exports,
+                },
                 ratings.clone(),
                 analyst.clone(),
             )),

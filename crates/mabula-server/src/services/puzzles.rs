@@ -15,7 +15,7 @@ use crate::auth::{Session, hex};
 use crate::engine::{Bounds, EnginePool, Work};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::rating::{Glicko2, Rating};
-use crate::store::Store;
+use crate::store::accounts::AccountReads;
 use crate::store::puzzles::{PuzzleSeed, PuzzlesRepo, Recorded};
 use mabula::{Move, Position, Scoring};
 use mabula_api::puzzles::{
@@ -26,7 +26,7 @@ use mabula_engine::{Limits, SolveMode, Solver};
 use rand::RngExt as _;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The most moves an attempt may carry (the longest shipped line has far fewer).
 pub const MAX_ATTEMPT_MOVES: usize = 16;
@@ -153,7 +153,8 @@ enum Judged {
 
 /// The puzzles service.
 pub struct Puzzles {
-    store: Arc<Store>,
+    /// The accounts, read.
+    accounts: AccountReads,
     /// Its repository.
     repo: PuzzlesRepo,
     /// Proves why a wrong move is wrong, in the analysis board's lane.
@@ -164,9 +165,9 @@ pub struct Puzzles {
 
 impl Puzzles {
     /// The service over its repository.
-    pub fn new(store: Arc<Store>, repo: PuzzlesRepo, engine: EnginePool) -> Puzzles {
+    pub fn new(repo: PuzzlesRepo, accounts: AccountReads, engine: EnginePool) -> Puzzles {
         Puzzles {
-            store,
+            accounts,
             repo,
             engine,
             system: Glicko2 {
@@ -536,8 +537,7 @@ impl Puzzles {
     async fn attempts_of(&self, name: &str, limit: u32) -> Result<PuzzleHistory, ApiError> {
         let db = &self.repo;
         let account = self
-            .store
-            .db()
+            .accounts
             .account(&lookup_key(name)?)
             .await?
             .ok_or_else(|| player_not_found(name))?;

@@ -5,9 +5,9 @@
 
 use super::{GameEvent, Games, now_ms};
 use crate::error::ApiError;
+use crate::model::rating::FirstPlayerGame;
 use crate::model::rating::{Glicko2, SECOND_PLAYER_ADVANTAGE, estimate_advantage, weigh_games};
-use crate::store::Store;
-use crate::store::players::RatingRow;
+use crate::store::ratings::{HistoryRow, RatingRow, RatingsRepo};
 use mabula::Scoring;
 use mabula_api::players::RatingView;
 use std::sync::{Arc, Mutex};
@@ -38,7 +38,8 @@ pub fn rating_view(r: &RatingRow) -> RatingView {
 
 /// The rating job and the second player's advantage.
 pub struct Ratings {
-    store: Arc<Store>,
+    /// Its repository.
+    repo: RatingsRepo,
     games: Arc<Games>,
     /// The second player's advantages in use and when they were measured (see
     /// [`Ratings::advantages`]).
@@ -47,9 +48,9 @@ pub struct Ratings {
 
 impl Ratings {
     /// The ratings of the players of `games`.
-    pub fn new(store: Arc<Store>, games: Arc<Games>) -> Ratings {
+    pub fn new(repo: RatingsRepo, games: Arc<Games>) -> Ratings {
         Ratings {
-            store,
+            repo,
             games,
             advantage: Mutex::new(None),
         }
@@ -58,13 +59,26 @@ impl Ratings {
     /// The ratings of account `key`, as the site shows them.
     pub async fn ratings_of(&self, key: &str) -> Result<Vec<RatingView>, ApiError> {
         Ok(self
-            .store
-            .db()
+            .repo
+            .read()
             .ratings(key)
             .await?
             .iter()
             .map(rating_view)
             .collect())
+    }
+
+    /// The rating history of account `key`, oldest first.
+    pub async fn history_of(&self, key: &str) -> Result<Vec<HistoryRow>, ApiError> {
+        Ok(self.repo.rating_history(key).await?)
+    }
+
+    /// The rated games' first-player results of `scoring` (the advantage is measured on them).
+    pub async fn first_player_results(
+        &self,
+        scoring: Scoring,
+    ) -> Result<Vec<FirstPlayerGame>, ApiError> {
+        Ok(self.repo.first_player_results(scoring).await?)
     }
 
     /// Rates each rated game the games say has ended, as long as they say so.
@@ -89,8 +103,7 @@ impl Ratings {
     pub async fn rate(&self, id: &str) -> Result<(), ApiError> {
         let advantages = self.advantages().await;
         let done = self
-            .store
-            .db()
+            .repo
             .rate_game(id, &Glicko2::default(), advantages, now_ms())
             .await?;
         if done.is_some() {
@@ -101,7 +114,7 @@ impl Ratings {
 
     /// Rates the ended games not rated yet (every instance runs this each second).
     pub async fn sweep(&self) -> Result<(), ApiError> {
-        for id in self.store.db().unrated_games(SWEEP_LIMIT).await? {
+        for id in self.repo.unrated_games(SWEEP_LIMIT).await? {
             self.rate(&id).await?;
         }
         Ok(())
@@ -121,7 +134,7 @@ impl Ratings {
         }
         let mut values = [SECOND_PLAYER_ADVANTAGE; 2];
         for (i, scoring) in [Scoring::Largest, Scoring::Product].into_iter().enumerate() {
-            match self.store.db().first_player_results(scoring).await {
+            match self.repo.first_player_results(scoring).await {
                 Ok(games) => {
                     let games = weigh_games(&games);
                     let worth: f64 = games.iter().map(|g| g.2).sum();

@@ -20,6 +20,7 @@ use crate::model::tournament::{
     Entrant, Format, GameOutcome, Pairing, arena, score, standings, swiss,
 };
 use crate::model::{EndReason, PairHalf, Player, TimeControl};
+use crate::store::ratings::RatingReads;
 use crate::store::tournaments::{
     EntrantRow, Joined, NewPairing, OutcomeRow, PairingRow, TournamentChange, TournamentRow,
     TournamentsRepo,
@@ -58,6 +59,8 @@ pub struct Tournaments {
     store: Arc<Store>,
     /// Its repository.
     repo: TournamentsRepo,
+    /// The ratings, read (the entrants').
+    ratings: RatingReads,
     games: Arc<Games>,
     cluster: Arc<Cluster>,
     analyst: Arc<Analyst>,
@@ -357,6 +360,7 @@ impl Tournaments {
     pub fn new(
         store: Arc<Store>,
         repo: TournamentsRepo,
+        ratings: RatingReads,
         games: Arc<Games>,
         cluster: Arc<Cluster>,
         analyst: Arc<Analyst>,
@@ -365,6 +369,7 @@ impl Tournaments {
         Tournaments {
             store,
             repo,
+            ratings,
             games,
             cluster,
             analyst,
@@ -540,11 +545,7 @@ impl Tournaments {
                 .iter()
                 .find(|e| e.account == key)
                 .map_or_else(|| key.to_string(), |e| e.name.clone());
-            let r = self
-                .store
-                .db()
-                .rating(key, scoring, control.speed())
-                .await?;
+            let r = self.ratings.rating(key, scoring, control.speed()).await?;
             let (rating, provisional) = super::lobby::shown(&r);
             players.push(Player {
                 key: key.to_string(),
@@ -702,8 +703,7 @@ impl Tournaments {
             increment_s: t.increment_s,
         };
         let r = self
-            .store
-            .db()
+            .ratings
             .rating(&session.key, scoring, control.speed())
             .await?;
         let (rating, _) = super::lobby::shown(&r);
