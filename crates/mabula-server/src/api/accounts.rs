@@ -380,19 +380,7 @@ pub async fn list_sessions(
 }
 
 async fn sessions_of(app: &AppState, session: &Session) -> Result<Vec<SessionInfo>, ApiError> {
-    Ok(app
-        .accounts
-        .sessions(session)
-        .await?
-        .into_iter()
-        .map(|s| SessionInfo {
-            current: s.id_hash.as_slice() == session.id_hash.as_slice(),
-            id: crate::auth::hex(&s.id_hash),
-            created_at: s.created_at,
-            last_used_at: s.seen_at,
-            device: s.device,
-        })
-        .collect())
+    app.accounts.sessions(session).await
 }
 
 /// Log out one session of the account (another device, or this one).

@@ -23,9 +23,10 @@ use crate::store::Notice;
 use crate::store::StoreError;
 use crate::store::accounts::{AccountRow, AccountsRepo};
 use crate::store::quotas::Quotas;
-use crate::store::sessions::{SessionMeta, SessionsRepo};
+use crate::store::sessions::SessionsRepo;
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use mabula_api::accounts::SessionInfo;
 use std::sync::Arc;
 
 /// The window over which failed log-ins are counted (ms).
@@ -605,9 +606,21 @@ impl Accounts {
         Ok(())
     }
 
-    /// The sessions of the account of `session`, the latest used first.
-    pub async fn sessions(&self, session: &Session) -> Result<Vec<SessionMeta>, ApiError> {
-        Ok(self.sessions.sessions_of(&session.key).await?)
+    /// The sessions of the account of `session`, the latest used first (`current`: this one).
+    pub async fn sessions(&self, session: &Session) -> Result<Vec<SessionInfo>, ApiError> {
+        Ok(self
+            .sessions
+            .sessions_of(&session.key)
+            .await?
+            .into_iter()
+            .map(|s| SessionInfo {
+                current: s.id_hash.as_slice() == session.id_hash.as_slice(),
+                id: auth::hex(&s.id_hash),
+                created_at: s.created_at,
+                last_used_at: s.seen_at,
+                device: s.device,
+            })
+            .collect())
     }
 
     /// Ends the session with id `id` (the hex of its hash) of the account of `session`.
