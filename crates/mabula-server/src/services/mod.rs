@@ -10,35 +10,65 @@
 //!                                     |
 //!                                  cluster          this instance among the others
 //!                                     |
-//!                                   store           the one storage gate
+//!                                   store           the game rows, and one repository per
+//!                                                   service, behind one gate
 //! ```
+//!
+//! Storage is owned per concern: [`Store::repositories`](crate::store::Store::repositories)
+//! makes each repository once and [`Services::new`] hands it to the one service that owns it
+//! (named below). No other service writes its tables: one that needs them asks the owning
+//! service, or reads through a handle the owner's repository gives out
+//! ([`AccountReads`](crate::store::accounts::AccountReads),
+//! [`RatingReads`](crate::store::ratings::RatingReads)).
 //!
 //! - [`games`]: the live games, a cache of the database: every action on a game (moves, undo,
 //!   resign, claims, hints, joins, rematches), the engine's moves, presence on the game's
 //!   sockets. It tells the services that follow games what happened through [`GameEvent`]s, so
-//!   it depends on none of them.
+//!   it depends on none of them. Owns the game rows ([`Store`]),
+//!   [`GamesRepo`](crate::store::games::GamesRepo) and the pairs' quota; reads ratings.
 //! - [`clocks`]: timers armed for the games' deadlines, and the sweep that flags the games whose
-//!   time ran out on any instance.
-//! - [`ratings`]: the rating job (once per rated game) and the second player's advantage.
-//! - [`lobby`]: seeks and challenges, and the games they start.
+//!   time ran out on any instance. Owns [`ClocksRepo`](crate::store::clocks::ClocksRepo).
+//! - [`ratings`]: the rating job (once per rated game) and the second player's advantage. Owns
+//!   [`RatingsRepo`](crate::store::ratings::RatingsRepo).
+//! - [`lobby`]: seeks and challenges, and the games they start. Owns
+//!   [`LobbyRepo`](crate::store::lobby::LobbyRepo); reads accounts and ratings, asks
+//!   moderation (blocks) and tokens (house levels).
 //! - [`accounts`]: sign-up, log-in, sessions by device, a new password, deleting an account,
-//!   guest games taken into an account.
-//! - [`follows`]: who follows whom, the followed players' live games, and who is online.
-//! - [`players`]: what the site shows of a player (profile, history, records); reads only.
+//!   guest games taken into an account, signs of life. Owns
+//!   [`AccountsRepo`](crate::store::accounts::AccountsRepo),
+//!   [`SessionsRepo`](crate::store::sessions::SessionsRepo) and the sign-ups' quota.
+//! - [`follows`]: who follows whom, the followed players' live games, and who is online. Owns
+//!   [`FollowsRepo`](crate::store::follows::FollowsRepo); reads accounts, asks accounts to note
+//!   signs of life.
+//! - [`players`]: what the site shows of a player (profile, history, records); reads only. Owns
+//!   [`PlayersRepo`](crate::store::players::PlayersRepo) (read only) and the exports' quota;
+//!   reads accounts, asks ratings.
 //! - [`chat`]: a game's chat, two rooms, its lines sent to the game's sockets on every
-//!   instance (issue 36).
+//!   instance (issue 36). Owns [`ChatRepo`](crate::store::chat::ChatRepo).
 //! - [`moderation`]: blocks, reports, and the moderators' queue, mutes and closed accounts.
+//!   Owns [`ModerationRepo`](crate::store::moderation::ModerationRepo); reads accounts, asks
+//!   the chat.
 //! - [`tournaments`]: Swiss tournaments and arenas (issue 37): creation, joining, and the
-//!   pairing of rounds and waves, each change once however many instances decide it.
-//! - [`tokens`]: personal API tokens and bot accounts (issue 38).
-//! - [`house`]: the house bots' seeks and answers to challenges (issue 38).
-//! - [`bots`]: the bot API's streams of an account's events and of a game (issue 38).
+//!   pairing of rounds and waves, each change once however many instances decide it. Owns
+//!   [`TournamentsRepo`](crate::store::tournaments::TournamentsRepo); reads ratings.
+//! - [`tokens`]: personal API tokens and bot accounts (issue 38). Owns
+//!   [`TokensRepo`](crate::store::tokens::TokensRepo).
+//! - [`house`]: the house bots' seeks and answers to challenges (issue 38). Owns nothing: asks
+//!   accounts, tokens and the lobby.
+//! - [`bots`]: the bot API's streams of an account's events and of a game (issue 38). Owns
+//!   nothing: asks the lobby and the games.
 //! - [`puzzles`]: the shipped puzzles, attempts judged move by move, the players' and the
 //!   puzzles' puzzle ratings moved once per first attempt, the puzzle of the day (issue 39).
+//!   Owns [`PuzzlesRepo`](crate::store::puzzles::PuzzlesRepo); reads accounts.
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
+//!   Owns [`ClusterRepo`](crate::store::cluster::ClusterRepo) (announcements) and the store's
+//!   heartbeat and presence.
+//!
+//! The analyst ([`Analyst`]) owns [`ClaimsRepo`](crate::store::analyses::ClaimsRepo) on a shared
+//! database.
 //!
 //! A new feature is one more service beside these, built in [`Services::new`] from the handles
-//! it needs, with its timed jobs in [`Services::start`].
+//! it needs (its own repository among them), with its timed jobs in [`Services::start`].
 
 pub mod accounts;
 pub mod bots;
