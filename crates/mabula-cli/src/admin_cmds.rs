@@ -5,7 +5,7 @@
 
 use mabula_server::services::accounts::{hash_password, lookup_key};
 use mabula_server::services::record_date;
-use mabula_server::store::Store;
+use mabula_server::store::{Repositories, Store};
 
 /// Administration commands.
 #[derive(clap::Subcommand)]
@@ -83,19 +83,20 @@ pub fn with_store<T>(
 }
 
 /// The key of the account named `name`, if there is one.
-async fn existing(store: &Store, name: &str) -> anyhow::Result<String> {
+async fn existing(repos: &Repositories, name: &str) -> anyhow::Result<String> {
     let key = lookup_key(name).map_err(|e| anyhow::anyhow!("{}", e.message))?;
-    match store.db().account_flags(&key).await? {
+    match repos.accounts.read().account_flags(&key).await? {
         Some(_) => Ok(key),
         None => anyhow::bail!("there is no account named '{name}'"),
     }
 }
 
 async fn admin(store: &Store, command: Admin) -> anyhow::Result<()> {
-    let db = store.db();
+    let repos = store.repositories();
+    let db = &repos.moderation;
     match command {
         Admin::Moderator { name, remove } => {
-            let key = existing(store, &name).await?;
+            let key = existing(&repos, &name).await?;
             db.set_moderator(&key, !remove).await?;
             if remove {
                 println!("{name} is no longer a moderator.");
@@ -104,7 +105,7 @@ async fn admin(store: &Store, command: Admin) -> anyhow::Result<()> {
             }
         }
         Admin::Close { name } => {
-            let key = existing(store, &name).await?;
+            let key = existing(&repos, &name).await?;
             // On PostgreSQL the lobbies of every instance hear of the seeks gone with the
             // change (NOTIFY); a SQLite file has no server beside this command.
             db.close_account(&key, mabula_server::services::now_ms())
@@ -112,17 +113,17 @@ async fn admin(store: &Store, command: Admin) -> anyhow::Result<()> {
             println!("{name}'s account is closed: its sessions ended, its seeks are gone.");
         }
         Admin::Reopen { name } => {
-            let key = existing(store, &name).await?;
+            let key = existing(&repos, &name).await?;
             db.reopen_account(&key).await?;
             println!("{name}'s account is open again.");
         }
         Admin::ResetPassword { name } => {
-            let key = existing(store, &name).await?;
+            let key = existing(&repos, &name).await?;
             let password = mabula_server::auth::new_secret(12);
             let hash = hash_password(password.clone())
                 .await
                 .map_err(|e| anyhow::anyhow!("{}", e.message))?;
-            db.reset_password(&key, &hash).await?;
+            repos.accounts.reset_password(&key, &hash).await?;
             println!("{password}");
             eprintln!("{name}'s new password is above; its sessions ended.");
         }

@@ -33,7 +33,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
     } = cmd;
     crate::admin_cmds::with_store(database, async |store| {
         let flags = store
-            .db()
+            .repositories()
+            .games
             .pair_flags()
             .await
             .map_err(|e| anyhow::anyhow!("cannot read the flags: {e}"))?;

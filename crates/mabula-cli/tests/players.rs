@@ -572,10 +572,12 @@ async fn a_player_who_never_opened_a_socket_is_away_from_their_last_move_or_requ
 /// started), through the store as the server would.
 async fn flood_seeks(database: &str) {
     use mabula_server::model::TimeControl;
-    use mabula_server::store::players::{AccountRow, SeekRow};
+    use mabula_server::store::accounts::AccountRow;
+    use mabula_server::store::lobby::SeekRow;
     let store = mabula_server::store::Store::open(database)
         .await
         .expect("the database");
+    let repos = store.repositories();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .expect("time")
@@ -588,7 +590,13 @@ async fn flood_seeks(database: &str) {
             password_hash: "not a hash".into(),
             created_at: now - 60_000,
         };
-        assert!(store.db().create_account(&account).await.expect("stored"));
+        assert!(
+            repos
+                .accounts
+                .create_account(&account)
+                .await
+                .expect("stored")
+        );
         for s in 0..5 {
             let seek = SeekRow {
                 id: format!("f{a}x{s}"),
@@ -610,8 +618,8 @@ async fn flood_seeks(database: &str) {
                 bot: false,
             };
             assert!(
-                store
-                    .db()
+                repos
+                    .lobby
                     .insert_seek(&seek, None, None)
                     .await
                     .expect("stored")

@@ -25,7 +25,7 @@
 use crate::engine::{Bounds, EnginePool, Refused, Slot, Ticket, Work};
 use crate::error::{ApiError, ErrorCode};
 use crate::store::analyses;
-use crate::store::players::Db;
+use crate::store::analyses::ClaimsRepo;
 use mabula::{Color, Move, Position, Scoring};
 use mabula_engine::annotate::{self, Deepening, Judgement, Note, Report, Settings, Verdict};
 use mabula_engine::{MoveAnalysis, Value};
@@ -118,8 +118,8 @@ pub type QuickReport = (usize, Arc<Report>);
 
 /// The shared database of several instances, where each position's analysis is claimed by one.
 pub struct Claims {
-    /// The database.
-    pub db: Db,
+    /// The claims' repository.
+    pub repo: ClaimsRepo,
     /// This instance's id (its row in `instances`).
     pub instance: String,
     /// An instance not heard from for this long is taken for dead and its claims taken over.
@@ -393,7 +393,7 @@ impl Analyst {
             Some(report) => {
                 if let Some(claims) = &self.claims {
                     let stored = claims
-                        .db
+                        .repo
                         .finish_analysis(&key.0, key.1.name(), &encode(&report))
                         .await;
                     if let Err(e) = stored {
@@ -405,7 +405,7 @@ impl Analyst {
             None => {
                 if let Some(claims) = &self.claims {
                     let released = claims
-                        .db
+                        .repo
                         .release_analysis(&key.0, key.1.name(), &claims.instance)
                         .await;
                     if let Err(e) = released {
@@ -424,7 +424,7 @@ impl Analyst {
         let now = crate::model::now_ms();
         let alive_since = now - claims.timeout.as_millis() as i64;
         let claim = claims
-            .db
+            .repo
             .claim_analysis(&key.0, key.1.name(), &claims.instance, now, alive_since)
             .await;
         match claim {

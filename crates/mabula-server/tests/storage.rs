@@ -436,11 +436,11 @@ async fn abuse_tables(url: &str, two: bool) {
     } else {
         None
     };
-    let dbs = [a.db().clone(), b.as_ref().unwrap_or(&a).db().clone()];
+    let dbs = [a.repositories(), b.as_ref().unwrap_or(&a).repositories()];
     // Twenty sign-ups at once from one address, under a cap of five: five get through.
     let tries = (0..20).map(|i| {
-        let db = dbs[i % 2].clone();
-        tokio::spawn(async move { db.take_quota("s:10.0.0.1", 1_000 + i as i64, 0, 5).await })
+        let db = dbs[i % 2].signups.clone();
+        tokio::spawn(async move { db.take("10.0.0.1", 1_000 + i as i64, 0, 5).await })
     });
     let mut taken = 0;
     for t in tries {
@@ -449,7 +449,7 @@ async fn abuse_tables(url: &str, two: bool) {
     assert_eq!(taken, 5);
     // Twenty seeks at once from one player (and, for others, one address), under caps of five
     // and eight: five, then three more, get through.
-    let seek = |i: usize, account: &str| mabula_server::store::players::SeekRow {
+    let seek = |i: usize, account: &str| mabula_server::store::lobby::SeekRow {
         id: format!("{account}{i}"),
         account: account.into(),
         name: account.into(),
@@ -468,20 +468,20 @@ async fn abuse_tables(url: &str, two: bool) {
         no_bots: false,
         bot: false,
     };
-    let caps = mabula_server::store::players::SeekCaps {
+    let caps = mabula_server::store::lobby::SeekCaps {
         per_account: 5,
         per_address: 8,
     };
     for (account, expect) in [("one", 5), ("two", 3)] {
-        let row = mabula_server::store::players::AccountRow {
+        let row = mabula_server::store::accounts::AccountRow {
             key: account.into(),
             name: account.into(),
             password_hash: "x".into(),
             created_at: 0,
         };
-        assert!(dbs[0].create_account(&row).await.expect("stored"));
+        assert!(dbs[0].accounts.create_account(&row).await.expect("stored"));
         let tries = (0..20).map(|i| {
-            let (db, seek) = (dbs[i % 2].clone(), seek(i, account));
+            let (db, seek) = (dbs[i % 2].lobby.clone(), seek(i, account));
             tokio::spawn(async move { db.insert_seek(&seek, Some(caps), None).await })
         });
         let mut stored = 0;
@@ -492,44 +492,59 @@ async fn abuse_tables(url: &str, two: bool) {
     }
     assert!(
         dbs[1]
-            .oldest_quota("s:10.0.0.1", 0)
+            .signups
+            .oldest("10.0.0.1", 0)
             .await
             .expect("read")
             .is_some()
     );
     assert!(
         dbs[0]
-            .take_quota("s:10.0.0.2", 1_000, 0, 5)
+            .signups
+            .take("10.0.0.2", 1_000, 0, 5)
             .await
             .expect("stored")
     );
     // Once the window has passed the old ones are forgotten.
     assert!(
         dbs[1]
-            .take_quota("s:10.0.0.1", 9_000, 5_000, 5)
+            .signups
+            .take("10.0.0.1", 9_000, 5_000, 5)
             .await
             .expect("stored")
     );
 
-    let account = mabula_server::store::players::AccountRow {
+    let account = mabula_server::store::accounts::AccountRow {
         key: "owner".into(),
         name: "Owner".into(),
         password_hash: "x".into(),
         created_at: 0,
     };
-    assert!(dbs[0].create_account(&account).await.expect("stored"));
+    assert!(
+        dbs[0]
+            .accounts
+            .create_account(&account)
+            .await
+            .expect("stored")
+    );
     let device = [7u8; 32];
-    assert_eq!(dbs[1].device_account(&device).await.expect("read"), None);
+    assert_eq!(
+        dbs[1].accounts.device_account(&device).await.expect("read"),
+        None
+    );
     dbs[0]
+        .accounts
         .add_device(&device, "owner", 1)
         .await
         .expect("stored");
     dbs[0]
+        .accounts
         .add_device(&device, "owner", 2)
         .await
         .expect("twice is once");
     assert_eq!(
         dbs[1]
+            .accounts
             .device_account(&device)
             .await
             .expect("read")
@@ -537,9 +552,17 @@ async fn abuse_tables(url: &str, two: bool) {
         Some("owner")
     );
 
-    dbs[0].flag_pair("alice", "bob", 10).await.expect("stored");
-    dbs[1].flag_pair("alice", "bob", 20).await.expect("stored");
-    let flags = dbs[0].pair_flags().await.expect("read");
+    dbs[0]
+        .games
+        .flag_pair("alice", "bob", 10)
+        .await
+        .expect("stored");
+    dbs[1]
+        .games
+        .flag_pair("alice", "bob", 20)
+        .await
+        .expect("stored");
+    let flags = dbs[0].games.pair_flags().await.expect("read");
     assert_eq!(flags.len(), 1);
     assert_eq!(
         (flags[0].games, flags[0].first_at, flags[0].last_at),

@@ -380,19 +380,7 @@ pub async fn list_sessions(
 }
 
 async fn sessions_of(app: &AppState, session: &Session) -> Result<Vec<SessionInfo>, ApiError> {
-    Ok(app
-        .accounts
-        .sessions(session)
-        .await?
-        .into_iter()
-        .map(|s| SessionInfo {
-            current: s.id_hash.as_slice() == session.id_hash.as_slice(),
-            id: crate::auth::hex(&s.id_hash),
-            created_at: s.created_at,
-            last_used_at: s.seen_at,
-            device: s.device,
-        })
-        .collect())
+    app.accounts.sessions(session).await
 }
 
 /// Log out one session of the account (another device, or this one).
@@ -469,14 +457,14 @@ pub async fn delete_account(
     ))]
 pub async fn export(State(app): State<AppState>, session: Session) -> Result<Response, ApiError> {
     let account = app.players.account(&session.name).await?;
-    let (games, games_truncated) = app.players.export_games(&session.key).await?;
+    let (games, games_truncated) = app.players.export_games(&account).await?;
     let export = AccountExport {
         exported_at: crate::model::now_ms(),
         rating_history: super::players::history_of(&app, &session.key).await?,
         games: games
             .into_iter()
             .map(|g| ExportGame {
-                game: super::players::player_game(g.game, &account.name),
+                game: g.game,
                 moves: g.moves,
                 record: g.record,
             })

@@ -203,35 +203,7 @@ pub async fn bot_draw(
         (status = 503, response = super::docs::Unavailable),
     ))]
 pub async fn list_bots(State(app): State<AppState>) -> Result<Json<BotList>, ApiError> {
-    let rows = app.store.db().bots().await.map_err(ApiError::from)?;
-    let now = crate::services::now_ms();
-    let mut bots = Vec::new();
-    for r in rows {
-        let ratings: Vec<mabula_api::players::RatingView> = app
-            .players
-            .ratings(&r.key)
-            .await?
-            .into_iter()
-            .filter(|r| r.speed == crate::model::Speed::Realtime)
-            .map(|r| mabula_api::players::RatingView {
-                scoring: r.scoring.name().to_string(),
-                speed: r.speed,
-                rating: r.rating.rating.round() as i32,
-                deviation: r.rating.deviation.round() as i32,
-                provisional: r.rating.provisional(),
-                games: r.games,
-            })
-            .collect();
-        bots.push(BotView {
-            name: r.name,
-            ratings,
-            online: r.last_seen >= now - 60_000,
-            level: r.level.and_then(|l| u8::try_from(l).ok()),
-        });
-    }
-    let best = |b: &BotView| b.ratings.iter().map(|r| r.rating).max().unwrap_or(0);
-    bots.sort_by(|a, b| b.online.cmp(&a.online).then(best(b).cmp(&best(a))));
-    Ok(Json(BotList { bots }))
+    Ok(Json(app.tokens.bot_list().await?))
 }
 
 /// Make a personal API token (with the session cookie only). Its secret is in this answer

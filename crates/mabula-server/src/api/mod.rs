@@ -27,13 +27,11 @@ use crate::analysis::Analyst;
 use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
 use crate::extract::ClientAddr;
-use crate::metrics::{PoolReading, Readings};
+use crate::metrics::Readings;
 use crate::services::accounts::Accounts;
 use crate::services::lobby::Lobby;
 use crate::services::players::Players;
 use crate::services::{Games, Services};
-use crate::store::Store;
-use crate::store::players::Pools;
 use crate::view::Health;
 use axum::extract::State;
 use axum::extract::{DefaultBodyLimit, Request};
@@ -87,8 +85,6 @@ pub struct Handles {
     pub bots: Arc<crate::services::bots::BotStreams>,
     /// Puzzles and puzzle ratings.
     pub puzzles: Arc<crate::services::puzzles::Puzzles>,
-    /// The store (readiness, metrics).
-    pub store: Arc<Store>,
     /// The engine pool (metrics).
     pub engine: EnginePool,
     /// The time the services read.
@@ -122,7 +118,6 @@ impl AppState {
             tokens: services.tokens.clone(),
             bots: services.bots.clone(),
             puzzles: services.puzzles.clone(),
-            store: services.store.clone(),
             engine: services.engine.clone(),
             clock: services.clock.clone(),
             shutdown,
@@ -225,12 +220,12 @@ pub async fn health() -> Json<Health> {
         (status = 503, response = docs::Unavailable),
     ))]
 pub async fn ready(State(app): State<AppState>) -> Result<Json<Health>, ApiError> {
-    let ping = app.store.ping();
+    let ping = app.cluster.database_answers();
     match tokio::time::timeout(std::time::Duration::from_secs(1), ping).await {
-        Ok((Ok(()), _)) => Ok(Json(Health {
+        Ok(Ok(())) => Ok(Json(Health {
             status: "ready".into(),
         })),
-        Ok((Err(e), _)) => Err(e.into()),
+        Ok(Err(e)) => Err(e),
         Err(_) => Err(ApiError::new(
             ErrorCode::Unavailable,
             "the database did not answer within a second",
@@ -247,21 +242,15 @@ pub async fn ready(State(app): State<AppState>) -> Result<Json<Health>, ApiError
     ))]
 pub async fn metrics(State(app): State<AppState>) -> impl IntoResponse {
     let engine = &app.engine;
-    let pools = match app.store.backend().pools() {
-        Pools::Sqlite { writer, reader } => vec![
-            PoolReading::of("writer", &writer),
-            PoolReading::of("reader", &reader),
-        ],
-        Pools::Postgres(pool) => vec![PoolReading::of("main", &pool)],
-    };
+    let database = app.cluster.database_reading();
     let readings = Readings {
         games_in_memory: app.games.games_in_memory(),
         websockets: app.websockets.open(),
         engine_queue: engine.waiting(),
         engine_busy: engine.threads().saturating_sub(engine.available()),
         engine_threads: engine.threads(),
-        pools,
-        database_up: app.store.is_up(),
+        pools: database.pools,
+        database_up: database.up,
     };
     (
         [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],

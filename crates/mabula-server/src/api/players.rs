@@ -6,13 +6,13 @@ use super::AppState;
 use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::QueryParams;
 use crate::model::rating::{SECOND_PLAYER_ADVANTAGE, estimate_advantage};
-use crate::store::players::HistoryFilter;
+use crate::services::players::Account;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use mabula::{Color, GameResult, Scoring};
+use mabula::Scoring;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
@@ -63,40 +63,16 @@ pub async fn profile(
 }
 
 /// The profile of account `a`: its ratings and results.
-pub(crate) async fn profile_of(
-    app: &AppState,
-    a: crate::store::players::AccountRow,
-) -> Result<Profile, ApiError> {
-    let ratings = app
-        .players
-        .ratings(&a.key)
-        .await?
-        .into_iter()
-        .map(|r| RatingView {
-            scoring: r.scoring.name().to_string(),
-            speed: r.speed,
-            rating: r.rating.rating.round() as i32,
-            deviation: r.rating.deviation.round() as i32,
-            provisional: r.rating.provisional(),
-            games: r.games,
-        })
-        .collect();
-    let t = app.players.tally(&a.key).await?;
-    let three = |v: [u32; 3]| Record3 {
-        wins: v[0],
-        draws: v[1],
-        losses: v[2],
-    };
+pub(crate) async fn profile_of(app: &AppState, a: Account) -> Result<Profile, ApiError> {
+    let ratings = app.players.ratings(&a.key).await?;
+    let results = app.players.tally(&a.key).await?;
     let bot = app.tokens.is_bot(&a.key).await?;
     Ok(Profile {
         bot,
         name: a.name,
         created_at: a.created_at,
         ratings,
-        results: ResultsView {
-            first: three(t.first),
-            second: three(t.second),
-        },
+        results,
     })
 }
 
@@ -133,69 +109,18 @@ pub async fn games(
         .transpose()?;
     let a = app.players.account(&name).await?;
     const PAGE: u32 = 20;
-    let filter = HistoryFilter {
-        result: q.result,
-        scoring,
-    };
-    let mut rows = app
+    let mut games = app
         .players
-        .games(&a.key, &filter, (page - 1) * PAGE, PAGE + 1)
+        .games(&a, q.result, scoring, (page - 1) * PAGE, PAGE + 1)
         .await?;
-    let more = rows.len() > PAGE as usize;
-    rows.truncate(PAGE as usize);
-    let games = rows.into_iter().map(|g| player_game(g, &a.name)).collect();
+    let more = games.len() > PAGE as usize;
+    games.truncate(PAGE as usize);
     Ok(Json(PlayerGames { games, page, more }))
-}
-
-/// Game `g` as the history of the player named `name` lists it.
-pub(crate) fn player_game(g: crate::store::players::HistoryGame, name: &str) -> PlayerGame {
-    let side = if g.names[0].as_deref() == Some(name) {
-        Some(Color::White)
-    } else if g.names[1].as_deref() == Some(name) {
-        Some(Color::Black)
-    } else {
-        None
-    };
-    let outcome = match (g.result, side) {
-        (GameResult::Draw, _) => Some("draw"),
-        (GameResult::WhiteWins, Some(Color::White))
-        | (GameResult::BlackWins, Some(Color::Black)) => Some("win"),
-        (GameResult::WhiteWins | GameResult::BlackWins, Some(_)) => Some("loss"),
-        _ => None,
-    };
-    let [white, black] = g.names;
-    PlayerGame {
-        id: g.id,
-        scoring: g.scoring.name().to_string(),
-        white,
-        black,
-        side,
-        result: g.result.token().to_string(),
-        outcome: outcome.map(String::from),
-        end_reason: g.end_reason,
-        rated: g.rated,
-        control: g.control,
-        move_count: g.move_count,
-        playing: g.playing,
-        created_at: g.created_at,
-    }
 }
 
 /// The rating history of account `key`.
 pub(crate) async fn history_of(app: &AppState, key: &str) -> Result<Vec<RatingPoint>, ApiError> {
-    Ok(app
-        .players
-        .history(key)
-        .await?
-        .into_iter()
-        .map(|p| RatingPoint {
-            scoring: p.scoring.name().to_string(),
-            speed: p.speed,
-            at: p.at,
-            rating: p.rating,
-            deviation: p.deviation,
-        })
-        .collect())
+    app.players.history(key).await
 }
 
 /// A player's rating history.

@@ -20,11 +20,13 @@ use super::{Games, now_ms};
 use crate::auth::{self, Caller, Session};
 use crate::error::{ApiError, ErrorCode, Rule};
 use crate::store::Notice;
-use crate::store::accounts::SessionMeta;
-use crate::store::players::AccountRow;
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
+use crate::store::accounts::{AccountRow, AccountsRepo};
+use crate::store::quotas::Quotas;
+use crate::store::sessions::SessionsRepo;
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use mabula_api::accounts::SessionInfo;
 use std::sync::Arc;
 
 /// The window over which failed log-ins are counted (ms).
@@ -306,7 +308,12 @@ fn name_taken(name: &str) -> ApiError {
 
 /// Accounts and sessions.
 pub struct Accounts {
-    store: Arc<Store>,
+    /// Accounts, failed log-ins, trusted devices.
+    repo: AccountsRepo,
+    /// Sessions.
+    sessions: SessionsRepo,
+    /// Sign-ups per address.
+    signups: Quotas,
     games: Arc<Games>,
     /// Delivers the lobby's notices on SQLite when a deleted account's seeks go.
     cluster: Arc<Cluster>,
@@ -318,13 +325,17 @@ impl Accounts {
     /// The accounts, whose guest games are taken from `games`, with at most
     /// `signups_per_address_hour` new ones per client address and hour (0: no limit).
     pub fn new(
-        store: Arc<Store>,
+        repo: AccountsRepo,
+        sessions: SessionsRepo,
+        signups: Quotas,
         games: Arc<Games>,
         cluster: Arc<Cluster>,
         signups_per_address_hour: u32,
     ) -> Accounts {
         Accounts {
-            store,
+            repo,
+            sessions,
+            signups,
             games,
             cluster,
             signups_per_address_hour,
@@ -345,10 +356,10 @@ impl Accounts {
         check_name(name)?;
         check_password(name, password)?;
         let key = auth::account_key(name);
-        if self.store.db().account(&key).await?.is_some() {
+        if self.repo.read().account(&key).await?.is_some() {
             return Err(name_taken(name));
         }
-        if self.store.db().is_retired(&key).await? {
+        if self.repo.is_retired(&key).await? {
             return Err(ApiError::broken_rule(
                 Rule::NameReserved,
                 format!("the name '{name}' belonged to a deleted account and is not given again"),
@@ -357,13 +368,12 @@ impl Accounts {
         if self.signups_per_address_hour > 0 {
             let now = now_ms();
             let since = now - SIGNUP_WINDOW_MS;
-            let db = self.store.db();
-            let quota = format!("s:{address}");
-            if !db
-                .take_quota(&quota, now, since, self.signups_per_address_hour)
+            let signups = &self.signups;
+            if !signups
+                .take(address, now, since, self.signups_per_address_hour)
                 .await?
             {
-                let oldest = db.oldest_quota(&quota, since).await?.unwrap_or(now);
+                let oldest = signups.oldest(address, since).await?.unwrap_or(now);
                 crate::metrics::refused("signup");
                 return Err(limited(
                     &format!(
@@ -381,7 +391,7 @@ impl Accounts {
             password_hash,
             created_at: now_ms(),
         };
-        if !self.store.db().create_account(&row).await? {
+        if !self.repo.create_account(&row).await? {
             return Err(name_taken(name));
         }
         self.new_session(key, name.to_string(), true, user_agent)
@@ -400,17 +410,15 @@ impl Accounts {
         let secret = auth::new_token();
         let id_hash = auth::hash(&secret);
         let csrf = auth::new_secret(16);
-        self.store
-            .db()
+        self.sessions
             .create_session(&id_hash, &key, &csrf, &device_label(user_agent), now_ms())
             .await?;
         // A log-in is a sign of life (the session's own uses are noted from a minute on).
         let now = now_ms();
-        self.store.db().touch_account(&key, now, now).await?;
+        self.repo.touch_account(&key, now, now).await?;
         let device = if new_device {
             let device = auth::new_token();
-            self.store
-                .db()
+            self.repo
                 .add_device(&auth::hash(&device), &key, now_ms())
                 .await?;
             Some(device)
@@ -446,7 +454,7 @@ impl Accounts {
         let key = lookup_key(name)?;
         let now = now_ms();
         let since = now - FAILURE_WINDOW_MS;
-        let db = self.store.db();
+        let db = &self.repo;
         // The counts this attempt is held to, and its failure would add to.
         let trusted_device = match device.map(auth::hash) {
             Some(hash) if db.device_account(&hash).await?.as_deref() == Some(key.as_str()) => {
@@ -470,7 +478,7 @@ impl Accounts {
                 ));
             }
         }
-        let account = db.account(&key).await?;
+        let account = db.read().account(&key).await?;
         let stored = account
             .as_ref()
             .map(|a| a.password_hash.clone())
@@ -486,6 +494,7 @@ impl Accounts {
         };
         // Moderation (issue 36): a closed account does not log in.
         if db
+            .read()
             .account_flags(&account.key)
             .await?
             .is_some_and(|f| f.closed_at.is_some())
@@ -502,15 +511,14 @@ impl Accounts {
 
     /// Ends one session.
     pub async fn log_out(&self, session: &Session) -> Result<(), ApiError> {
-        Ok(self.store.db().delete_session(&session.id_hash).await?)
+        Ok(self.sessions.delete_session(&session.id_hash).await?)
     }
 
     /// Ends every session of the account, on every device, and forgets the devices trusted
     /// to log it in (a device that logs in again is trusted anew).
     pub async fn log_out_everywhere(&self, session: &Session) -> Result<u64, ApiError> {
-        let db = self.store.db();
-        let ended = db.delete_sessions(&session.key).await?;
-        db.delete_devices(&session.key).await?;
+        let ended = self.sessions.delete_sessions(&session.key).await?;
+        self.repo.delete_devices(&session.key).await?;
         Ok(ended)
     }
 
@@ -518,12 +526,12 @@ impl Accounts {
     /// a minute, as the session's last use and the account's sign of life (who is online).
     pub async fn session(&self, secret: &str) -> Result<Option<Session>, StoreError> {
         let id_hash = auth::hash(secret);
-        let Some(s) = self.store.db().session(&id_hash).await? else {
+        let Some(s) = self.sessions.session(&id_hash).await? else {
             return Ok(None);
         };
         let now = now_ms();
         if s.seen_at < now - SEEN_EVERY_MS {
-            let db = self.store.db();
+            let db = &self.sessions;
             if let Err(e) = db
                 .touch_session(&id_hash, &s.key, now, now - SEEN_EVERY_MS)
                 .await
@@ -545,7 +553,7 @@ impl Accounts {
     /// (counted per account, so a stolen session cannot try passwords fast); the account's
     /// stored hash when it matches.
     async fn confirm(&self, session: &Session, password: &str) -> Result<AccountRow, ApiError> {
-        let db = self.store.db();
+        let db = &self.repo;
         let now = now_ms();
         let since = now - FAILURE_WINDOW_MS;
         let count = format!("c:{}", session.key);
@@ -556,7 +564,7 @@ impl Accounts {
                 FAILURE_WINDOW_MS / 1000,
             ));
         }
-        let account = db.account(&session.key).await?.ok_or_else(|| {
+        let account = db.read().account(&session.key).await?.ok_or_else(|| {
             ApiError::new(ErrorCode::NotLoggedIn, "this session's account is gone")
         })?;
         if !verify_password(password.to_string(), account.password_hash.clone()).await {
@@ -581,8 +589,7 @@ impl Accounts {
         let account = self.confirm(session, current).await?;
         let hash = hash_password(new.to_string()).await?;
         if !self
-            .store
-            .db()
+            .repo
             .change_password(
                 &session.key,
                 &account.password_hash,
@@ -599,9 +606,21 @@ impl Accounts {
         Ok(())
     }
 
-    /// The sessions of the account of `session`, the latest used first.
-    pub async fn sessions(&self, session: &Session) -> Result<Vec<SessionMeta>, ApiError> {
-        Ok(self.store.db().sessions_of(&session.key).await?)
+    /// The sessions of the account of `session`, the latest used first (`current`: this one).
+    pub async fn sessions(&self, session: &Session) -> Result<Vec<SessionInfo>, ApiError> {
+        Ok(self
+            .sessions
+            .sessions_of(&session.key)
+            .await?
+            .into_iter()
+            .map(|s| SessionInfo {
+                current: s.id_hash.as_slice() == session.id_hash.as_slice(),
+                id: auth::hex(&s.id_hash),
+                created_at: s.created_at,
+                last_used_at: s.seen_at,
+                device: s.device,
+            })
+            .collect())
     }
 
     /// Ends the session with id `id` (the hex of its hash) of the account of `session`.
@@ -613,12 +632,7 @@ impl Accounts {
             )
         };
         let hash = auth::unhex(id).filter(|h| h.len() == 32).ok_or_else(gone)?;
-        if !self
-            .store
-            .db()
-            .delete_session_of(&session.key, &hash)
-            .await?
-        {
+        if !self.sessions.delete_session_of(&session.key, &hash).await? {
             return Err(gone());
         }
         Ok(())
@@ -627,30 +641,27 @@ impl Accounts {
     /// Ends every session of the account of `session` but this one; answers how many.
     pub async fn end_other_sessions(&self, session: &Session) -> Result<u64, ApiError> {
         Ok(self
-            .store
-            .db()
+            .sessions
             .delete_other_sessions(&session.key, &session.id_hash)
             .await?)
     }
 
     /// Deletes the account of `session`, confirmed by its `password`: its unfinished games are
     /// resigned, its games stay under a new name (`deleted-` and six hex digits, stored in
-    /// the games), and its name is never given again (see [`Db::delete_account`]). Answers the
-    /// name its games show now.
-    ///
-    /// [`Db::delete_account`]: crate::store::players::Db::delete_account
+    /// the games), and its name is never given again (see [`AccountsRepo::delete_account`]).
+    /// Answers the name its games show now.
     pub async fn delete_account(
         &self,
         session: &Session,
         password: &str,
     ) -> Result<String, ApiError> {
         let account = self.confirm(session, password).await?;
-        let db = self.store.db();
+        let db = &self.repo;
         let caller = Caller {
             token: None,
             account: Some(session.key.clone()),
         };
-        for id in db.unfinished_games(&session.key).await? {
+        for id in self.games.unfinished_games(&session.key).await? {
             if let Err(e) = self.games.resign(&id, &caller, None).await {
                 tracing::debug!("game {id} of a deleted account not resigned: {}", e.message);
             }
@@ -673,6 +684,17 @@ impl Accounts {
         Ok(label)
     }
 
+    /// Notes a sign of life of account `key` at `now`, if its last one is older than `before`
+    /// (the follows' lobby sockets, the house bots).
+    pub async fn touch(&self, key: &str, now: i64, before: i64) -> Result<(), ApiError> {
+        Ok(self.repo.touch_account(key, now, before).await?)
+    }
+
+    /// Makes account `row` unless its name is taken (a house bot's); whether it was made.
+    pub async fn create_unless_taken(&self, row: &AccountRow) -> Result<bool, ApiError> {
+        Ok(self.repo.create_account(row).await?)
+    }
+
     /// Takes the seats that guest tokens hold in the games listed (id, token) into the account
     /// of `session`, where those seats have no account yet; answers the games taken.
     pub async fn claim_guest_games(
@@ -687,8 +709,7 @@ impl Accounts {
             .take(500)
             .collect();
         let changed = self
-            .store
-            .db()
+            .games
             .claim_guest_games(&session.key, &session.name, &hashed)
             .await?;
         for (id, _) in &changed {

@@ -16,8 +16,9 @@ use crate::error::{ApiError, ErrorCode};
 use crate::services::chat::Chat;
 use crate::services::cluster::Cluster;
 use crate::services::games::Games;
+use crate::services::lobby::Lobby;
 use crate::services::now_ms;
-use crate::store::{Notice, Store};
+use crate::store::Notice;
 use crate::view::GameState;
 use mabula::Color;
 use mabula_api::bots::{BotEvent, BotGameMessage, BotGameRef, BotGameState, BotPlayer};
@@ -39,7 +40,8 @@ const RECHECK: Duration = Duration::from_secs(1);
 
 /// The streams of the bot API.
 pub struct BotStreams {
-    store: Arc<Store>,
+    /// The lobby: the challenges to the account.
+    lobby: Arc<Lobby>,
     games: Arc<Games>,
     cluster: Arc<Cluster>,
     chat: Arc<Chat>,
@@ -74,13 +76,13 @@ fn line<T: serde::Serialize>(message: &T) -> String {
 impl BotStreams {
     /// The streams over these services.
     pub fn new(
-        store: Arc<Store>,
+        lobby: Arc<Lobby>,
         games: Arc<Games>,
         cluster: Arc<Cluster>,
         chat: Arc<Chat>,
     ) -> BotStreams {
         BotStreams {
-            store,
+            lobby,
             games,
             cluster,
             chat,
@@ -172,9 +174,8 @@ impl BotStreams {
         sent: &mut Sent,
         lines: &mut Vec<String>,
     ) -> Result<(), ApiError> {
-        let db = self.store.db();
         let now = now_ms();
-        let seeks = db.own_seeks(now, key).await?;
+        let seeks = self.lobby.own_seek_rows(now, key).await?;
         let names = HashMap::from([(key.to_string(), name.to_string())]);
         let to_me: BTreeMap<String, SeekView> = seeks
             .iter()
@@ -194,7 +195,7 @@ impl BotStreams {
             }
         }
         sent.challenges = to_me;
-        let mut ids = db.unfinished_games(key).await?;
+        let mut ids = self.games.unfinished_games(key).await?;
         ids.sort();
         for id in &ids {
             if sent.games.contains_key(id) {

@@ -12,8 +12,7 @@
 use crate::auth::{Caller, Session};
 use crate::error::{ApiError, ErrorCode};
 use crate::services::{Games, cluster::Cluster, now_ms};
-use crate::store::Store;
-use crate::store::social::{ChatLineRow, ChatRate, Said, chat_notice};
+use crate::store::chat::{ChatLineRow, ChatRate, ChatRepo, Said, chat_notice};
 use mabula::Color;
 use mabula_api::social::{
     AccountChatLine, CHAT_MAX_CHARS, ChatLine, ChatLog, ChatRequest, ChatRoom,
@@ -34,7 +33,8 @@ const LOG_LINES: u32 = 200;
 
 /// The chat service of one instance.
 pub struct Chat {
-    store: Arc<Store>,
+    /// Its repository.
+    repo: ChatRepo,
     games: Arc<Games>,
     cluster: Arc<Cluster>,
     /// The senders of the games whose sockets on this instance follow their chat: a line heard
@@ -44,14 +44,31 @@ pub struct Chat {
 }
 
 impl Chat {
-    /// The chat service over `store`, judging seats with the live `games`.
-    pub fn new(store: Arc<Store>, games: Arc<Games>, cluster: Arc<Cluster>) -> Chat {
+    /// The chat service over its repository, judging seats with the live `games`.
+    pub fn new(repo: ChatRepo, games: Arc<Games>, cluster: Arc<Cluster>) -> Chat {
         Chat {
-            store,
+            repo,
             games,
             cluster,
             rooms: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Chat line `id`, as stored (a report names it).
+    pub async fn line(&self, id: i64) -> Result<Option<ChatLineRow>, ApiError> {
+        Ok(self.repo.chat_line(id).await?)
+    }
+
+    /// The latest `limit` lines of game `id` up to line `upto` (all, without it) that the
+    /// account `key` could read, oldest first, as stored (the context of a report).
+    pub async fn context(
+        &self,
+        id: &str,
+        key: &str,
+        upto: Option<i64>,
+        limit: u32,
+    ) -> Result<Vec<ChatLineRow>, ApiError> {
+        Ok(self.repo.chat_context(id, key, upto, limit).await?)
     }
 
     /// The chat lines of game `id` as they come, for one of this instance's sockets.
@@ -137,8 +154,7 @@ impl Chat {
         };
         let mut said = None;
         let outcome = self
-            .store
-            .db()
+            .repo
             .say(&row, RATE, |stored| {
                 let line = line_view(stored);
                 let payload = serde_json::to_string(&line).unwrap_or_default();
@@ -203,7 +219,7 @@ impl Chat {
             writable.push(ChatRoom::Spectators);
         }
         let names: Vec<&str> = rooms.iter().map(|r| r.name()).collect();
-        let lines = self.store.db().chat_lines(id, &names, LOG_LINES).await?;
+        let lines = self.repo.chat_lines(id, &names, LOG_LINES).await?;
         Ok(ChatLog {
             lines: lines.iter().map(line_view).collect(),
             rooms,
@@ -213,7 +229,7 @@ impl Chat {
 
     /// Every line account `key` wrote, in any game, oldest first (the account's data export).
     pub async fn lines_of_account(&self, key: &str) -> Result<Vec<AccountChatLine>, ApiError> {
-        let rows = self.store.db().chat_lines_of_account(key).await?;
+        let rows = self.repo.chat_lines_of_account(key).await?;
         Ok(rows
             .iter()
             .map(|r| AccountChatLine {

@@ -7,7 +7,7 @@
 
 use super::{GameEvent, Games, now_ms};
 use crate::error::ApiError;
-use crate::store::Store;
+use crate::store::clocks::ClocksRepo;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -20,14 +20,15 @@ const LONGEST_TIMER: Duration = Duration::from_secs(24 * 3600);
 
 /// The clocks' timers and sweep.
 pub struct Clocks {
-    store: Arc<Store>,
+    /// Its repository (read only).
+    repo: ClocksRepo,
     games: Arc<Games>,
 }
 
 impl Clocks {
     /// The clocks of `games`.
-    pub fn new(store: Arc<Store>, games: Arc<Games>) -> Clocks {
-        Clocks { store, games }
+    pub fn new(repo: ClocksRepo, games: Arc<Games>) -> Clocks {
+        Clocks { repo, games }
     }
 
     /// Arms a timer for each deadline the games announce, as long as they announce them.
@@ -65,7 +66,7 @@ impl Clocks {
 
     /// Ends the games whose time ran out (every instance runs this each second).
     pub async fn sweep(&self) -> Result<(), ApiError> {
-        for id in self.store.db().due_games(now_ms(), SWEEP_LIMIT).await? {
+        for id in self.repo.due_games(now_ms(), SWEEP_LIMIT).await? {
             if let Err(e) = self.games.flag_if_due(&id).await {
                 tracing::warn!("cannot end game {id} on time: {}", e.message);
             }

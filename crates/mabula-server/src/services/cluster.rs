@@ -8,6 +8,7 @@
 
 use super::now_ms;
 use crate::auth;
+use crate::store::cluster::ClusterRepo;
 use crate::store::{Notice, Store, StoreError};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,9 +18,20 @@ use tokio::sync::broadcast;
 /// Instances silent for this long are removed from the database with their presence rows.
 const FORGET_AFTER: Duration = Duration::from_secs(60);
 
+/// The database's connections and whether it answered its last probe, as the metrics show them.
+#[derive(Clone, Debug)]
+pub struct DatabaseReading {
+    /// Each pool's connections.
+    pub pools: Vec<crate::metrics::PoolReading>,
+    /// Whether the database answered its last probe.
+    pub up: bool,
+}
+
 /// This instance.
 pub struct Cluster {
     store: Arc<Store>,
+    /// Its repository: announcements.
+    repo: ClusterRepo,
     /// This instance's id in the database (random, new at every start).
     instance: String,
     /// When this instance started (ms).
@@ -38,16 +50,30 @@ pub struct Cluster {
 
 impl Cluster {
     /// This instance on `store`.
-    pub fn new(store: Arc<Store>, timeout: Duration) -> Cluster {
+    pub fn new(store: Arc<Store>, repo: ClusterRepo, timeout: Duration) -> Cluster {
         let shared = store.kind() == "postgres";
         Cluster {
             store,
+            repo,
             instance: auth::new_secret(9),
             started: now_ms(),
             shared,
             synced: AtomicBool::new(!shared),
             timeout,
             notices: broadcast::channel(256).0,
+        }
+    }
+
+    /// Whether the database answers now, whatever it did at its last probe (readiness).
+    pub async fn database_answers(&self) -> Result<(), crate::error::ApiError> {
+        Ok(self.store.ping().await.0?)
+    }
+
+    /// The database's connections and whether it answered its last probe (the metrics).
+    pub fn database_reading(&self) -> DatabaseReading {
+        DatabaseReading {
+            pools: self.store.pool_readings(),
+            up: self.store.is_up(),
         }
     }
 
@@ -130,7 +156,7 @@ impl Cluster {
     /// alone on SQLite.
     pub async fn announce(&self, payloads: &[String]) -> Result<(), StoreError> {
         if self.shared {
-            self.store.db().announce(payloads).await
+            self.repo.announce(payloads).await
         } else {
             self.deliver(payloads.iter().filter_map(|p| Notice::parse(p)));
             Ok(())

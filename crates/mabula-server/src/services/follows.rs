@@ -7,12 +7,13 @@
 //! and, while its lobby socket is open, by that socket ([`Follows::seen`]). An account is online
 //! when its last sign of life is at most [`ONLINE_WINDOW_MS`] old.
 
-use super::accounts::{SEEN_EVERY_MS, lookup_key};
+use super::accounts::{Accounts, SEEN_EVERY_MS, lookup_key};
 use super::now_ms;
 use super::players::player_not_found;
 use crate::auth::Session;
 use crate::error::{ApiError, ErrorCode};
-use crate::store::Store;
+use crate::store::accounts::AccountReads;
+use crate::store::follows::FollowsRepo;
 use mabula_api::follows::{Followed, FollowingList, LiveGame, OnlineCount};
 use std::sync::Arc;
 
@@ -25,13 +26,22 @@ pub const FOLLOWS_PER_ACCOUNT: u32 = 500;
 
 /// Follows and signs of life.
 pub struct Follows {
-    store: Arc<Store>,
+    /// Its repository.
+    repo: FollowsRepo,
+    /// The accounts, read.
+    accounts: AccountReads,
+    /// The accounts service, which notes signs of life.
+    signs_of_life: Arc<Accounts>,
 }
 
 impl Follows {
-    /// Follows and signs of life, kept in `store`.
-    pub fn new(store: Arc<Store>) -> Follows {
-        Follows { store }
+    /// Follows over its repository; signs of life noted by `signs_of_life`.
+    pub fn new(repo: FollowsRepo, accounts: AccountReads, signs_of_life: Arc<Accounts>) -> Follows {
+        Follows {
+            repo,
+            accounts,
+            signs_of_life,
+        }
     }
 
     /// The player of `session` follows the player named `name`.
@@ -43,11 +53,12 @@ impl Follows {
                 "you cannot follow yourself",
             ));
         }
-        let db = self.store.db();
-        db.account(&key)
+        self.accounts
+            .account(&key)
             .await?
             .ok_or_else(|| player_not_found(name))?;
-        if !db
+        if !self
+            .repo
             .follow(&session.key, &key, now_ms(), FOLLOWS_PER_ACCOUNT)
             .await?
         {
@@ -65,13 +76,13 @@ impl Follows {
     /// not).
     pub async fn unfollow(&self, session: &Session, name: &str) -> Result<(), ApiError> {
         let key = lookup_key(name)?;
-        Ok(self.store.db().unfollow(&session.key, &key).await?)
+        Ok(self.repo.unfollow(&session.key, &key).await?)
     }
 
     /// The players the player of `session` follows, whether they are online, and their games
     /// being played: those playing first, then those online, then by name.
     pub async fn following(&self, session: &Session) -> Result<FollowingList, ApiError> {
-        let db = self.store.db();
+        let db = &self.repo;
         let rows = db.following(&session.key).await?;
         let games = if rows.is_empty() {
             Vec::new()
@@ -103,11 +114,7 @@ impl Follows {
 
     /// How many accounts are online, on any instance.
     pub async fn online(&self) -> Result<OnlineCount, ApiError> {
-        let count = self
-            .store
-            .db()
-            .online_count(now_ms() - ONLINE_WINDOW_MS)
-            .await?;
+        let count = self.repo.online_count(now_ms() - ONLINE_WINDOW_MS).await?;
         Ok(OnlineCount {
             count,
             window_s: (ONLINE_WINDOW_MS / 1000) as u64,
@@ -117,10 +124,8 @@ impl Follows {
     /// Notes a sign of life of account `key` (its lobby socket is open), at most once a minute.
     pub async fn seen(&self, key: &str) -> Result<(), ApiError> {
         let now = now_ms();
-        Ok(self
-            .store
-            .db()
-            .touch_account(key, now, now - SEEN_EVERY_MS)
-            .await?)
+        self.signs_of_life
+            .touch(key, now, now - SEEN_EVERY_MS)
+            .await
     }
 }

@@ -10,10 +10,11 @@
 use crate::auth::Session;
 use crate::error::ApiError;
 use crate::model::TimeControl;
+use crate::services::accounts::Accounts;
 use crate::services::lobby::Lobby;
 use crate::services::now_ms;
-use crate::store::Store;
-use crate::store::players::AccountRow;
+use crate::services::tokens::Tokens;
+use crate::store::accounts::AccountRow;
 use mabula::Scoring;
 use std::sync::Arc;
 
@@ -25,8 +26,11 @@ pub const HOUSE_CLOCK: TimeControl = TimeControl::Clock {
 
 /// The house bots of this server.
 pub struct HouseBots {
-    store: Arc<Store>,
+    /// The accounts service: the house bots' accounts and signs of life.
+    accounts: Arc<Accounts>,
     lobby: Arc<Lobby>,
+    /// The house bots' levels.
+    tokens: Arc<Tokens>,
     levels: Vec<u8>,
 }
 
@@ -37,7 +41,12 @@ pub fn house_name(level: u8) -> String {
 
 impl HouseBots {
     /// The house bots of `levels` (1 to 10; others are dropped).
-    pub fn new(store: Arc<Store>, lobby: Arc<Lobby>, levels: &[u8]) -> HouseBots {
+    pub fn new(
+        accounts: Arc<Accounts>,
+        lobby: Arc<Lobby>,
+        tokens: Arc<Tokens>,
+        levels: &[u8],
+    ) -> HouseBots {
         let mut levels: Vec<u8> = levels
             .iter()
             .copied()
@@ -46,8 +55,9 @@ impl HouseBots {
         levels.sort_unstable();
         levels.dedup();
         HouseBots {
-            store,
+            accounts,
             lobby,
+            tokens,
             levels,
         }
     }
@@ -59,7 +69,6 @@ impl HouseBots {
 
     /// Makes sure the accounts exist and are house bots of their levels.
     pub async fn ensure(&self) -> Result<(), ApiError> {
-        let db = self.store.db();
         for &level in &self.levels {
             let name = house_name(level);
             // No password logs in: the hash is no PHC string.
@@ -69,8 +78,8 @@ impl HouseBots {
                 password_hash: "house bot: no log-in".into(),
                 created_at: now_ms(),
             };
-            db.create_account(&account).await?;
-            db.set_house_level(&name, i64::from(level)).await?;
+            self.accounts.create_unless_taken(&account).await?;
+            self.tokens.make_house_bot(&name, level).await?;
         }
         Ok(())
     }
@@ -78,13 +87,12 @@ impl HouseBots {
     /// The job of each second: each house bot's seeks open and kept alive, the challenges to
     /// it accepted.
     pub async fn tick(&self) -> Result<(), ApiError> {
-        let db = self.store.db();
         for &level in &self.levels {
             let key = house_name(level);
             // A sign of life while an instance keeps it (before its seeks, so that whoever sees
             // them sees it online).
             let now = now_ms();
-            db.touch_account(&key, now, now - 20_000).await?;
+            self.accounts.touch(&key, now, now - 20_000).await?;
             for scoring in [Scoring::Largest, Scoring::Product] {
                 let id = format!("house-{level}-{}", scoring.name());
                 self.lobby
@@ -99,7 +107,7 @@ impl HouseBots {
                 bot: true,
                 grant: None,
             };
-            for seek in db.own_seeks(now_ms(), &key).await? {
+            for seek in self.lobby.own_seek_rows(now_ms(), &key).await? {
                 if seek.target.as_deref() == Some(key.as_str()) {
                     // Another instance may take it first: then it is gone here.
                     if let Err(e) = self.lobby.accept_seek(&session, &seek.id).await {

@@ -7,13 +7,17 @@
 //! and challenges when they change, and sends only what changed ([`Shown`]).
 
 use super::cluster::Cluster;
+use super::moderation::Moderation;
 use super::players::player_not_found;
+use super::tokens::Tokens;
 use super::{Games, now_ms};
 use crate::auth::{self, Session};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{Player, Speed, TimeControl};
-use crate::store::players::{SeekCaps, SeekRow};
-use crate::store::{Notice, Store};
+use crate::store::Notice;
+use crate::store::accounts::AccountReads;
+use crate::store::lobby::{LobbyRepo, SeekCaps, SeekRow};
+use crate::store::ratings::RatingReads;
 use mabula::Scoring;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -87,11 +91,30 @@ pub const LOBBY_DELAY: Duration = Duration::from_millis(100);
 
 /// Seeks and challenges.
 pub struct Lobby {
-    store: Arc<Store>,
+    /// Its repository.
+    repo: LobbyRepo,
+    /// The accounts, read (the names of the challenged, whether they are closed).
+    accounts: AccountReads,
+    /// The ratings, read (the seekers' and the accepters').
+    ratings: RatingReads,
     games: Arc<Games>,
     cluster: Arc<Cluster>,
+    /// The blocks (a challenge to a player who blocks its sender).
+    moderation: Arc<Moderation>,
+    /// The house bots' levels.
+    tokens: Arc<Tokens>,
     /// The seeks open to everyone, as last read (see [`Lobby::follow`]).
     public: watch::Sender<Option<Arc<Vec<SeekView>>>>,
+}
+
+/// What the lobby reads and writes: its repository, and the reads of accounts and ratings.
+pub struct LobbyRepos {
+    /// Its repository.
+    pub lobby: LobbyRepo,
+    /// The accounts' read handle.
+    pub accounts: AccountReads,
+    /// The ratings' read handle.
+    pub ratings: RatingReads,
 }
 
 /// A seek shown on a lobby socket, and when it lapses.
@@ -105,11 +128,21 @@ pub struct Listed {
 
 impl Lobby {
     /// The lobby, whose accepted seeks start games in `games`.
-    pub fn new(store: Arc<Store>, games: Arc<Games>, cluster: Arc<Cluster>) -> Lobby {
+    pub fn new(
+        repos: LobbyRepos,
+        games: Arc<Games>,
+        cluster: Arc<Cluster>,
+        moderation: Arc<Moderation>,
+        tokens: Arc<Tokens>,
+    ) -> Lobby {
         Lobby {
-            store,
+            repo: repos.lobby,
+            accounts: repos.accounts,
+            ratings: repos.ratings,
             games,
             cluster,
+            moderation,
+            tokens,
             public: watch::channel(None).0,
         }
     }
@@ -151,7 +184,7 @@ impl Lobby {
 
     /// Reads the seeks open to everyone; `false` if the database did not answer.
     async fn read_public(&self) -> bool {
-        match self.store.db().public_seeks(now_ms()).await {
+        match self.repo.public_seeks(now_ms()).await {
             Ok(rows) => {
                 let views = rows.iter().map(|s| seek_view(s, &HashMap::new())).collect();
                 self.public.send_replace(Some(Arc::new(views)));
@@ -172,7 +205,7 @@ impl Lobby {
 
     /// The open seeks and challenges of the player `key` and the challenges to them.
     pub async fn own_seeks(&self, key: &str) -> Result<Vec<Listed>, ApiError> {
-        let rows = self.store.db().own_seeks(now_ms(), key).await?;
+        let rows = self.repo.own_seeks(now_ms(), key).await?;
         let names = self.target_names(&rows).await?;
         Ok(rows
             .iter()
@@ -183,6 +216,12 @@ impl Lobby {
             .collect())
     }
 
+    /// The open seeks and challenges of the player `key` and the challenges to them not lapsed
+    /// at `now`, as stored (the house bots and the bot API answer the challenges).
+    pub async fn own_seek_rows(&self, now: i64, key: &str) -> Result<Vec<SeekRow>, ApiError> {
+        Ok(self.repo.own_seeks(now, key).await?)
+    }
+
     /// The lobby's and the players' notices, for a lobby socket.
     pub fn notices(&self) -> tokio::sync::broadcast::Receiver<Notice> {
         self.cluster.notices()
@@ -190,7 +229,7 @@ impl Lobby {
 
     /// Clears the lapsed seeks (every instance runs this each second).
     pub async fn sweep(&self) -> Result<(), ApiError> {
-        if self.store.db().expire_seeks(now_ms()).await? {
+        if self.repo.expire_seeks(now_ms()).await? {
             self.cluster.deliver([Notice::Lobby]);
         }
         Ok(())
@@ -240,8 +279,7 @@ impl Lobby {
                     return Err(invalid("you cannot challenge yourself"));
                 }
                 let flags = self
-                    .store
-                    .db()
+                    .accounts
                     .account_flags(&key)
                     .await?
                     .ok_or_else(|| player_not_found(name))?;
@@ -256,8 +294,7 @@ impl Lobby {
         };
         let now = now_ms();
         let rating = self
-            .store
-            .db()
+            .ratings
             .rating(&session.key, scoring, control.speed())
             .await?;
         let (shown_rating, provisional) = rating.shown();
@@ -289,15 +326,14 @@ impl Lobby {
         let alive_until = (seek.target.is_none() && control.speed() == Speed::Realtime)
             .then_some(now + SEEK_GRACE_MS);
         if !self
-            .store
-            .db()
+            .repo
             .insert_seek(&seek, Some(SEEK_CAPS), alive_until)
             .await?
         {
             // Moderation (issue 36): the statement refuses a challenge to a player who blocks
             // its sender; say so rather than name the caps.
             if let Some(t) = &seek.target
-                && self.store.db().blocks_player(t, &seek.account).await?
+                && self.moderation.blocks_player(t, &seek.account).await?
             {
                 return Err(ApiError::new(
                     ErrorCode::Blocked,
@@ -318,8 +354,7 @@ impl Lobby {
     /// The open seeks, with the challenges to and from the player of `session`.
     pub async fn seeks(&self, session: Option<&Session>) -> Result<Vec<SeekView>, ApiError> {
         let rows = self
-            .store
-            .db()
+            .repo
             .seeks(now_ms(), session.map(|s| s.key.as_str()))
             .await?;
         let names = self.target_names(&rows).await?;
@@ -331,7 +366,7 @@ impl Lobby {
         let mut names = HashMap::new();
         for t in rows.iter().filter_map(|s| s.target.as_ref()) {
             if !names.contains_key(t)
-                && let Some(a) = self.store.db().account(t).await?
+                && let Some(a) = self.accounts.account(t).await?
             {
                 names.insert(t.clone(), a.name);
             }
@@ -341,11 +376,7 @@ impl Lobby {
 
     /// The open seek or challenge `id` (looked up by its id: no number of other seeks hides it).
     async fn open_seek_of(&self, id: &str, now: i64) -> Result<SeekRow, ApiError> {
-        self.store
-            .db()
-            .seek(id, now)
-            .await?
-            .ok_or_else(|| seek_gone(id))
+        self.repo.seek(id, now).await?.ok_or_else(|| seek_gone(id))
     }
 
     /// Withdraws a seek (its owner) or declines a challenge (its target); the challenger hears
@@ -360,8 +391,7 @@ impl Lobby {
             ));
         }
         let taken = self
-            .store
-            .db()
+            .repo
             .take_seek(id, now)
             .await?
             .ok_or_else(|| seek_gone(id))?;
@@ -377,8 +407,7 @@ impl Lobby {
     /// Keeps the real-time seeks of account `key` alive while its lobby socket is open (see
     /// [`SEEK_GRACE_MS`]).
     pub async fn keep_alive(&self, key: &str) -> Result<(), ApiError> {
-        self.store
-            .db()
+        self.repo
             .keep_seeks_alive(key, now_ms() + SEEK_GRACE_MS)
             .await?;
         Ok(())
@@ -405,8 +434,7 @@ impl Lobby {
             ));
         }
         let mine = self
-            .store
-            .db()
+            .ratings
             .rating(&session.key, seek.scoring, seek.control.speed())
             .await?;
         let (my_rating, my_provisional) = mine.shown();
@@ -418,15 +446,13 @@ impl Lobby {
             )));
         }
         let theirs = self
-            .store
-            .db()
+            .ratings
             .rating(&seek.account, seek.scoring, seek.control.speed())
             .await?;
         let (their_rating, their_provisional) = theirs.shown();
         // Only one accepter takes the seek out of the table; the others find it gone.
         let seek = self
-            .store
-            .db()
+            .repo
             .take_seek(id, now)
             .await?
             .ok_or_else(|| seek_gone(id))?;
@@ -457,9 +483,8 @@ impl Lobby {
             [accepter, seeker]
         };
         // A house bot (issue 38) plays through the engine's claimed moves.
-        let db = self.store.db();
         let level = async |p: &Player| match p.bot {
-            true => db.house_level(&p.key).await,
+            true => self.tokens.house_level(&p.key).await,
             false => Ok(None),
         };
         let house = match (level(&players[0]).await?, level(&players[1]).await?) {
@@ -493,7 +518,7 @@ impl Lobby {
                 let alive_until = (seek.target.is_none()
                     && seek.control.speed() == Speed::Realtime)
                     .then_some(now_ms() + SEEK_GRACE_MS);
-                if let Err(e2) = self.store.db().insert_seek(&seek, None, alive_until).await {
+                if let Err(e2) = self.repo.insert_seek(&seek, None, alive_until).await {
                     tracing::warn!("seek {id} lost: {e2}");
                 }
                 return Err(e);
@@ -521,12 +546,16 @@ impl Lobby {
         control: TimeControl,
     ) -> Result<(), ApiError> {
         let now = now_ms();
-        let db = self.store.db();
+        let db = &self.repo;
         if db.seek(id, now).await?.is_some() {
             db.keep_seeks_alive(key, now + SEEK_GRACE_MS).await?;
             return Ok(());
         }
-        let (rating, provisional) = db.rating(key, scoring, control.speed()).await?.shown();
+        let (rating, provisional) = self
+            .ratings
+            .rating(key, scoring, control.speed())
+            .await?
+            .shown();
         let seek = SeekRow {
             id: id.to_string(),
             account: key.to_string(),
@@ -561,7 +590,7 @@ pub fn declined_notice(owner: &str, id: &str, by: &str) -> String {
 
 /// The notices of a seek's change, parsed (the store sends the same texts on PostgreSQL).
 fn seek_notices(s: &SeekRow) -> Vec<Notice> {
-    crate::store::players::seek_notices(s)
+    crate::store::lobby::seek_notices(s)
         .iter()
         .filter_map(|n| Notice::parse(n))
         .collect()

@@ -10,35 +10,65 @@
 //!                                     |
 //!                                  cluster          this instance among the others
 //!                                     |
-//!                                   store           the one storage gate
+//!                                   store           the game rows, and one repository per
+//!                                                   service, behind one gate
 //! ```
+//!
+//! Storage is owned per concern: [`Store::repositories`](crate::store::Store::repositories)
+//! makes each repository once and [`Services::new`] hands it to the one service that owns it
+//! (named below). No other service writes its tables: one that needs them asks the owning
+//! service, or reads through a handle the owner's repository gives out
+//! ([`AccountReads`](crate::store::accounts::AccountReads),
+//! [`RatingReads`](crate::store::ratings::RatingReads)).
 //!
 //! - [`games`]: the live games, a cache of the database: every action on a game (moves, undo,
 //!   resign, claims, hints, joins, rematches), the engine's moves, presence on the game's
 //!   sockets. It tells the services that follow games what happened through [`GameEvent`]s, so
-//!   it depends on none of them.
+//!   it depends on none of them. Owns the game rows ([`Store`]),
+//!   [`GamesRepo`](crate::store::games::GamesRepo) and the pairs' quota; reads ratings.
 //! - [`clocks`]: timers armed for the games' deadlines, and the sweep that flags the games whose
-//!   time ran out on any instance.
-//! - [`ratings`]: the rating job (once per rated game) and the second player's advantage.
-//! - [`lobby`]: seeks and challenges, and the games they start.
+//!   time ran out on any instance. Owns [`ClocksRepo`](crate::store::clocks::ClocksRepo).
+//! - [`ratings`]: the rating job (once per rated game) and the second player's advantage. Owns
+//!   [`RatingsRepo`](crate::store::ratings::RatingsRepo).
+//! - [`lobby`]: seeks and challenges, and the games they start. Owns
+//!   [`LobbyRepo`](crate::store::lobby::LobbyRepo); reads accounts and ratings, asks
+//!   moderation (blocks) and tokens (house levels).
 //! - [`accounts`]: sign-up, log-in, sessions by device, a new password, deleting an account,
-//!   guest games taken into an account.
-//! - [`follows`]: who follows whom, the followed players' live games, and who is online.
-//! - [`players`]: what the site shows of a player (profile, history, records); reads only.
+//!   guest games taken into an account, signs of life. Owns
+//!   [`AccountsRepo`](crate::store::accounts::AccountsRepo),
+//!   [`SessionsRepo`](crate::store::sessions::SessionsRepo) and the sign-ups' quota.
+//! - [`follows`]: who follows whom, the followed players' live games, and who is online. Owns
+//!   [`FollowsRepo`](crate::store::follows::FollowsRepo); reads accounts, asks accounts to note
+//!   signs of life.
+//! - [`players`]: what the site shows of a player (profile, history, records); reads only. Owns
+//!   [`PlayersRepo`](crate::store::players::PlayersRepo) (read only) and the exports' quota;
+//!   reads accounts, asks ratings.
 //! - [`chat`]: a game's chat, two rooms, its lines sent to the game's sockets on every
-//!   instance (issue 36).
+//!   instance (issue 36). Owns [`ChatRepo`](crate::store::chat::ChatRepo).
 //! - [`moderation`]: blocks, reports, and the moderators' queue, mutes and closed accounts.
+//!   Owns [`ModerationRepo`](crate::store::moderation::ModerationRepo); reads accounts, asks
+//!   the chat.
 //! - [`tournaments`]: Swiss tournaments and arenas (issue 37): creation, joining, and the
-//!   pairing of rounds and waves, each change once however many instances decide it.
-//! - [`tokens`]: personal API tokens and bot accounts (issue 38).
-//! - [`house`]: the house bots' seeks and answers to challenges (issue 38).
-//! - [`bots`]: the bot API's streams of an account's events and of a game (issue 38).
+//!   pairing of rounds and waves, each change once however many instances decide it. Owns
+//!   [`TournamentsRepo`](crate::store::tournaments::TournamentsRepo); reads ratings.
+//! - [`tokens`]: personal API tokens and bot accounts (issue 38). Owns
+//!   [`TokensRepo`](crate::store::tokens::TokensRepo).
+//! - [`house`]: the house bots' seeks and answers to challenges (issue 38). Owns nothing: asks
+//!   accounts, tokens and the lobby.
+//! - [`bots`]: the bot API's streams of an account's events and of a game (issue 38). Owns
+//!   nothing: asks the lobby and the games.
 //! - [`puzzles`]: the shipped puzzles, attempts judged move by move, the players' and the
 //!   puzzles' puzzle ratings moved once per first attempt, the puzzle of the day (issue 39).
+//!   Owns [`PuzzlesRepo`](crate::store::puzzles::PuzzlesRepo); reads accounts.
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
+//!   Owns [`ClusterRepo`](crate::store::cluster::ClusterRepo) (announcements) and the store's
+//!   heartbeat and presence.
+//!
+//! The analyst ([`Analyst`]) owns [`ClaimsRepo`](crate::store::analyses::ClaimsRepo) on a shared
+//! database.
 //!
 //! A new feature is one more service beside these, built in [`Services::new`] from the handles
-//! it needs, with its timed jobs in [`Services::start`].
+//! it needs (its own repository among them), with its timed jobs in [`Services::start`].
 
 pub mod accounts;
 pub mod bots;
@@ -167,16 +197,21 @@ impl Services {
     /// The services of one instance over `store`; call [`Services::start`] before serving.
     pub fn new(store: Store, config: Config) -> Services {
         crate::clock::install(&config.clock);
+        // Each repository is made once here and handed to the one service that owns it.
+        let repos = store.repositories();
+        let account_reads = repos.accounts.read();
+        let rating_reads = repos.ratings.read();
         let store = Arc::new(store);
         let engine = EnginePool::new(config.engine_threads);
         let cluster = Arc::new(cluster::Cluster::new(
             store.clone(),
+            repos.cluster,
             config.instance_timeout,
         ));
         let mut analyst = Analyst::new(engine.clone(), config.engine_threads, config.analysis_time);
         if cluster.is_shared() {
             analyst = analyst.with_claims(Claims {
-                db: store.db().clone(),
+                repo: repos.claims,
                 instance: cluster.instance().to_string(),
                 timeout: config.instance_timeout,
             });
@@ -188,56 +223,89 @@ impl Services {
         let (clock, sweep_every) = (config.clock.clone(), config.sweep_every);
         let games = Games::new(
             store.clone(),
+            games::GamesRepos {
+                games: repos.games,
+                ratings: rating_reads.clone(),
+                pairs: repos.pairs,
+            },
             engine.clone(),
             analyst.clone(),
             cluster.clone(),
             config,
         );
-        let ratings = Arc::new(ratings::Ratings::new(store.clone(), games.clone()));
-        let chat = Arc::new(chat::Chat::new(
-            store.clone(),
-            games.clone(),
+        let ratings = Arc::new(ratings::Ratings::new(repos.ratings, games.clone()));
+        let chat = Arc::new(chat::Chat::new(repos.chat, games.clone(), cluster.clone()));
+        let moderation = Arc::new(moderation::Moderation::new(
+            repos.moderation,
+            account_reads.clone(),
+            chat.clone(),
             cluster.clone(),
         ));
+        let tokens = Arc::new(tokens::Tokens::new(repos.tokens, ratings.clone()));
         let lobby = Arc::new(lobby::Lobby::new(
-            store.clone(),
+            lobby::LobbyRepos {
+                lobby: repos.lobby,
+                accounts: account_reads.clone(),
+                ratings: rating_reads.clone(),
+            },
             games.clone(),
             cluster.clone(),
+            moderation.clone(),
+            tokens.clone(),
+        ));
+        let accounts = Arc::new(accounts::Accounts::new(
+            repos.accounts,
+            repos.sessions,
+            repos.signups,
+            games.clone(),
+            cluster.clone(),
+            signups_per_address_hour,
         ));
         Services {
             tournaments: Arc::new(tournaments::Tournaments::new(
                 store.clone(),
+                repos.tournaments,
+                rating_reads,
                 games.clone(),
                 cluster.clone(),
                 analyst.clone(),
                 schedules,
             )),
             house: Arc::new(house::HouseBots::new(
-                store.clone(),
+                accounts.clone(),
                 lobby.clone(),
+                tokens.clone(),
                 &house_levels,
             )),
             bots: Arc::new(bots::BotStreams::new(
-                store.clone(),
+                lobby.clone(),
                 games.clone(),
                 cluster.clone(),
                 chat.clone(),
             )),
-            tokens: Arc::new(tokens::Tokens::new(store.clone())),
-            puzzles: Arc::new(puzzles::Puzzles::new(store.clone(), engine.clone())),
-            chat,
-            moderation: Arc::new(moderation::Moderation::new(store.clone(), cluster.clone())),
-            clocks: Arc::new(clocks::Clocks::new(store.clone(), games.clone())),
-            lobby,
-            accounts: Arc::new(accounts::Accounts::new(
-                store.clone(),
-                games.clone(),
-                cluster.clone(),
-                signups_per_address_hour,
+            tokens,
+            puzzles: Arc::new(puzzles::Puzzles::new(
+                repos.puzzles,
+                account_reads.clone(),
+                engine.clone(),
             )),
-            follows: Arc::new(follows::Follows::new(store.clone())),
+            chat,
+            moderation,
+            clocks: Arc::new(clocks::Clocks::new(repos.clocks, games.clone())),
+            lobby,
+            follows: Arc::new(follows::Follows::new(
+                repos.follows,
+                account_reads.clone(),
+                accounts.clone(),
+            )),
+            accounts,
             players: Arc::new(players::Players::new(
                 store.clone(),
+                players::PlayersRepos {
+                    players: repos.players,
+                    accounts: account_reads,
+                    exports: repos.exports,
+                },
                 ratings.clone(),
                 analyst.clone(),
             )),

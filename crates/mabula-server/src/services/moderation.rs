@@ -8,12 +8,13 @@
 
 use crate::auth::Session;
 use crate::error::{ApiError, ErrorCode};
+use crate::services::chat::Chat;
 use crate::services::chat::line_view;
 use crate::services::cluster::Cluster;
 use crate::services::players::player_not_found;
 use crate::services::{accounts::lookup_key, now_ms};
-use crate::store::Store;
-use crate::store::social::{AccountFlags, ReportRow};
+use crate::store::accounts::{AccountFlags, AccountReads};
+use crate::store::moderation::{ModerationRepo, ReportRow};
 use mabula_api::social::{
     BlockList, ModerationStatus, REPORT_MAX_CHARS, ReportCreated, ReportQueue, ReportReason,
     ReportRequest, ReportView,
@@ -31,7 +32,12 @@ pub const MAX_MUTE_MINUTES: u32 = 525_600;
 
 /// Blocks, reports and the moderators' work.
 pub struct Moderation {
-    store: Arc<Store>,
+    /// Its repository.
+    repo: ModerationRepo,
+    /// The accounts, read (their flags).
+    accounts: AccountReads,
+    /// The chat: the lines reports name.
+    chat: Arc<Chat>,
     cluster: Arc<Cluster>,
 }
 
@@ -40,17 +46,33 @@ fn refused(code: ErrorCode, message: impl Into<String>) -> ApiError {
 }
 
 impl Moderation {
-    /// The service over `store`; closing an account tells the lobbies through `cluster`.
-    pub fn new(store: Arc<Store>, cluster: Arc<Cluster>) -> Moderation {
-        Moderation { store, cluster }
+    /// The service over its repository; closing an account tells the lobbies through
+    /// `cluster`.
+    pub fn new(
+        repo: ModerationRepo,
+        accounts: AccountReads,
+        chat: Arc<Chat>,
+        cluster: Arc<Cluster>,
+    ) -> Moderation {
+        Moderation {
+            repo,
+            accounts,
+            chat,
+            cluster,
+        }
+    }
+
+    /// Whether account `blocker` blocks account `blocked` (a challenge between them is
+    /// refused).
+    pub async fn blocks_player(&self, blocker: &str, blocked: &str) -> Result<bool, ApiError> {
+        Ok(self.repo.blocks_player(blocker, blocked).await?)
     }
 
     /// The account named `name` (its key and flags), or `player_not_found`.
     async fn account(&self, name: &str) -> Result<(String, AccountFlags), ApiError> {
         let key = lookup_key(name)?;
         let flags = self
-            .store
-            .db()
+            .accounts
             .account_flags(&key)
             .await?
             .ok_or_else(|| player_not_found(name))?;
@@ -63,7 +85,7 @@ impl Moderation {
         if key == session.key {
             return Err(refused(ErrorCode::BadRequest, "you cannot block yourself"));
         }
-        let db = self.store.db();
+        let db = &self.repo;
         if db.block_count(&session.key).await? >= MAX_BLOCKS {
             return Err(refused(
                 ErrorCode::BadRequest,
@@ -76,14 +98,14 @@ impl Moderation {
     /// `session`'s account no longer blocks `name`.
     pub async fn unblock(&self, session: &Session, name: &str) -> Result<(), ApiError> {
         let (key, _) = self.account(name).await?;
-        self.store.db().unblock(&session.key, &key).await?;
+        self.repo.unblock(&session.key, &key).await?;
         Ok(())
     }
 
     /// The players `session`'s account blocks.
     pub async fn blocks(&self, session: &Session) -> Result<BlockList, ApiError> {
         Ok(BlockList {
-            players: self.store.db().blocks(&session.key).await?,
+            players: self.repo.blocks(&session.key).await?,
         })
     }
 
@@ -120,7 +142,7 @@ impl Moderation {
             return Err(refused(ErrorCode::InvalidReport, "this is not a game id"));
         }
         if let Some(id) = req.chat_line {
-            let line = self.store.db().chat_line(id).await?;
+            let line = self.chat.line(id).await?;
             let Some(line) = line.filter(|l| l.author.as_deref() == Some(key.as_str())) else {
                 return Err(refused(
                     ErrorCode::InvalidReport,
@@ -147,8 +169,7 @@ impl Moderation {
             created_at: now,
         };
         match self
-            .store
-            .db()
+            .repo
             .add_report(&row, now - 3_600_000, REPORTS_PER_HOUR)
             .await?
         {
@@ -166,7 +187,7 @@ impl Moderation {
 
     /// The moderation flags of `session`'s account.
     pub async fn status(&self, session: &Session) -> Result<ModerationStatus, ApiError> {
-        let flags = self.store.db().account_flags(&session.key).await?;
+        let flags = self.accounts.account_flags(&session.key).await?;
         let now = now_ms();
         Ok(ModerationStatus {
             moderator: flags.as_ref().is_some_and(|f| f.moderator),
@@ -176,7 +197,7 @@ impl Moderation {
 
     /// Refuses anyone but a moderator.
     async fn moderator(&self, session: &Session) -> Result<(), ApiError> {
-        let flags = self.store.db().account_flags(&session.key).await?;
+        let flags = self.accounts.account_flags(&session.key).await?;
         if flags.is_some_and(|f| f.moderator && f.closed_at.is_none()) {
             Ok(())
         } else {
@@ -190,18 +211,17 @@ impl Moderation {
     /// The open reports, oldest first, with the chat lines they name (moderators only).
     pub async fn queue(&self, session: &Session) -> Result<ReportQueue, ApiError> {
         self.moderator(session).await?;
-        let db = self.store.db();
         let now = now_ms();
         let mut reports = Vec::new();
-        for r in db.open_reports(QUEUE).await? {
+        for r in self.repo.open_reports(QUEUE).await? {
             let name = |f: &Option<AccountFlags>, key: &str| {
                 f.as_ref()
                     .map_or_else(|| key.to_string(), |f| f.name.clone())
             };
-            let player = db.account_flags(&r.player).await?;
-            let reporter = db.account_flags(&r.reporter).await?;
+            let player = self.accounts.account_flags(&r.player).await?;
+            let reporter = self.accounts.account_flags(&r.reporter).await?;
             let context = match &r.game_id {
-                Some(g) => db.chat_context(g, &r.player, r.chat_line, 50).await?,
+                Some(g) => self.chat.context(g, &r.player, r.chat_line, 50).await?,
                 None => Vec::new(),
             };
             reports.push(ReportView {
@@ -234,8 +254,7 @@ impl Moderation {
             ));
         }
         if self
-            .store
-            .db()
+            .repo
             .resolve_report(id, &session.key, note.trim(), now_ms())
             .await?
         {
@@ -264,7 +283,7 @@ impl Moderation {
             Some(m) if m <= MAX_MUTE_MINUTES => now_ms() + i64::from(m) * 60_000,
             _ => i64::MAX,
         };
-        self.store.db().set_muted(&key, Some(until)).await?;
+        self.repo.set_muted(&key, Some(until)).await?;
         Ok((until != i64::MAX).then_some(until))
     }
 
@@ -272,7 +291,7 @@ impl Moderation {
     pub async fn unmute(&self, session: &Session, name: &str) -> Result<(), ApiError> {
         self.moderator(session).await?;
         let (key, _) = self.account(name).await?;
-        self.store.db().set_muted(&key, None).await?;
+        self.repo.set_muted(&key, None).await?;
         Ok(())
     }
 
@@ -286,7 +305,7 @@ impl Moderation {
                 "you cannot close your own account here",
             ));
         }
-        let notices = self.store.db().close_account(&key, now_ms()).await?;
+        let notices = self.repo.close_account(&key, now_ms()).await?;
         self.cluster.deliver(
             notices
                 .into_iter()
@@ -300,7 +319,7 @@ impl Moderation {
     pub async fn reopen(&self, session: &Session, name: &str) -> Result<(), ApiError> {
         self.moderator(session).await?;
         let (key, _) = self.account(name).await?;
-        self.store.db().reopen_account(&key).await?;
+        self.repo.reopen_account(&key).await?;
         Ok(())
     }
 }

@@ -7,8 +7,11 @@ use super::ratings::Ratings;
 use crate::analysis::Analyst;
 use crate::error::{ApiError, ErrorCode};
 use crate::store::Store;
-use crate::store::players::{AccountRow, HistoryFilter, HistoryGame, HistoryRow, RatingRow, Tally};
-use mabula::Scoring;
+use crate::store::accounts::AccountReads;
+use crate::store::players::{HistoryFilter, HistoryGame, PlayersRepo};
+use crate::store::quotas::Quotas;
+use mabula::{Color, GameResult, Scoring};
+use mabula_api::players::{PlayerGame, RatingPoint, RatingView, Record3, ResultsView};
 use std::sync::Arc;
 
 /// The most games in one record file.
@@ -20,10 +23,21 @@ pub const EXPORT_GAMES_LIMIT: u32 = 2000;
 /// Exports one account may ask for in an hour: each reads all its games.
 const EXPORTS_PER_HOUR: u32 = 5;
 
+/// An account as the players' pages show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// The name in lower case.
+    pub key: String,
+    /// The name as written.
+    pub name: String,
+    /// When it was made (ms).
+    pub created_at: i64,
+}
+
 /// A game of an export: as the history lists it, its moves and its record.
 pub struct ExportedGame {
     /// The game as the history lists it.
-    pub game: HistoryGame,
+    pub game: PlayerGame,
     /// Its moves, in order.
     pub moves: Vec<String>,
     /// Its record.
@@ -32,71 +46,138 @@ pub struct ExportedGame {
 
 /// The players' pages.
 pub struct Players {
+    /// The game rows (records and exports read the games).
     store: Arc<Store>,
+    /// Its repository (read only).
+    repo: PlayersRepo,
+    /// The accounts, read.
+    accounts: AccountReads,
+    /// Exports per account and hour.
+    exports: Quotas,
     ratings: Arc<Ratings>,
     analyst: Arc<Analyst>,
+}
+
+/// What the players' pages read: their repository, the accounts, and the quota of exports.
+pub struct PlayersRepos {
+    /// Its repository.
+    pub players: PlayersRepo,
+    /// The accounts' read handle.
+    pub accounts: AccountReads,
+    /// Exports per account and hour (`x:`).
+    pub exports: Quotas,
 }
 
 impl Players {
     /// The players' pages, with the advantage `ratings` uses and the deal estimates `analyst`
     /// knows.
-    pub fn new(store: Arc<Store>, ratings: Arc<Ratings>, analyst: Arc<Analyst>) -> Players {
+    pub fn new(
+        store: Arc<Store>,
+        repos: PlayersRepos,
+        ratings: Arc<Ratings>,
+        analyst: Arc<Analyst>,
+    ) -> Players {
         Players {
             store,
+            repo: repos.players,
+            accounts: repos.accounts,
+            exports: repos.exports,
             ratings,
             analyst,
         }
     }
 
     /// The account named `name` (any case).
-    pub async fn account(&self, name: &str) -> Result<AccountRow, ApiError> {
-        self.store
-            .db()
+    pub async fn account(&self, name: &str) -> Result<Account, ApiError> {
+        let a = self
+            .accounts
             .account(&super::accounts::lookup_key(name)?)
             .await?
-            .ok_or_else(|| player_not_found(name))
+            .ok_or_else(|| player_not_found(name))?;
+        Ok(Account {
+            key: a.key,
+            name: a.name,
+            created_at: a.created_at,
+        })
     }
 
     /// The ratings of account `key`.
-    pub async fn ratings(&self, key: &str) -> Result<Vec<RatingRow>, ApiError> {
-        Ok(self.store.db().ratings(key).await?)
+    pub async fn ratings(&self, key: &str) -> Result<Vec<RatingView>, ApiError> {
+        self.ratings.ratings_of(key).await
     }
 
     /// The results of account `key`, as first and as second player.
-    pub async fn tally(&self, key: &str) -> Result<Tally, ApiError> {
-        Ok(self.store.db().tally(key).await?)
+    pub async fn tally(&self, key: &str) -> Result<ResultsView, ApiError> {
+        let t = self.repo.tally(key).await?;
+        let three = |v: [u32; 3]| Record3 {
+            wins: v[0],
+            draws: v[1],
+            losses: v[2],
+        };
+        Ok(ResultsView {
+            first: three(t.first),
+            second: three(t.second),
+        })
     }
 
     /// The rating history of account `key`.
-    pub async fn history(&self, key: &str) -> Result<Vec<HistoryRow>, ApiError> {
-        Ok(self.store.db().rating_history(key).await?)
+    pub async fn history(&self, key: &str) -> Result<Vec<RatingPoint>, ApiError> {
+        Ok(self
+            .ratings
+            .history_of(key)
+            .await?
+            .into_iter()
+            .map(|p| RatingPoint {
+                scoring: p.scoring.name().to_string(),
+                speed: p.speed,
+                at: p.at,
+                rating: p.rating,
+                deviation: p.deviation,
+            })
+            .collect())
     }
 
-    /// Up to `limit` games of account `key` from `offset` on, newest first.
+    /// Up to `limit` games of `account` from `offset` on, newest first, with only the results
+    /// `result` (`win`, `draw` or `loss` from the account's side) and the scoring mode `scoring`
+    /// if given.
     pub async fn games(
+        &self,
+        account: &Account,
+        result: Option<String>,
+        scoring: Option<Scoring>,
+        offset: u32,
+        limit: u32,
+    ) -> Result<Vec<PlayerGame>, ApiError> {
+        let filter = HistoryFilter { result, scoring };
+        Ok(self
+            .rows(&account.key, &filter, offset, limit)
+            .await?
+            .into_iter()
+            .map(|g| player_game(g, &account.name))
+            .collect())
+    }
+
+    /// Up to `limit` games of account `key` from `offset` on, newest first, as stored.
+    async fn rows(
         &self,
         key: &str,
         filter: &HistoryFilter,
         offset: u32,
         limit: u32,
     ) -> Result<Vec<HistoryGame>, ApiError> {
-        Ok(self
-            .store
-            .db()
-            .player_games(key, filter, offset, limit)
-            .await?)
+        Ok(self.repo.player_games(key, filter, offset, limit).await?)
     }
 
     /// The games of account `key` where it is their turn.
     pub async fn my_turn(&self, key: &str) -> Result<Vec<String>, ApiError> {
-        Ok(self.store.db().my_turn(key).await?)
+        Ok(self.repo.my_turn(key).await?)
     }
 
     /// The records of account `key`'s latest finished games (aborted ones left out), one after
     /// another, read from the store (the games in memory are left alone).
     pub async fn records(&self, key: &str) -> Result<String, ApiError> {
         let rows = self
-            .games(key, &HistoryFilter::default(), 0, RECORDS_LIMIT)
+            .rows(key, &HistoryFilter::default(), 0, RECORDS_LIMIT)
             .await?;
         let mut text = String::new();
         for g in rows.iter().filter(|g| !g.playing) {
@@ -115,19 +196,19 @@ impl Players {
         Ok(text)
     }
 
-    /// The newest games of account `key` (at most [`EXPORT_GAMES_LIMIT`]) with their moves
-    /// and records, read from the store, for the export of the account's data; and whether
-    /// there were more. Refused past [`EXPORTS_PER_HOUR`] exports an hour of the account.
-    pub async fn export_games(&self, key: &str) -> Result<(Vec<ExportedGame>, bool), ApiError> {
+    /// The newest games of `account` (at most [`EXPORT_GAMES_LIMIT`]) with their moves and
+    /// records, read from the store, for the export of the account's data; and whether there
+    /// were more. Refused past [`EXPORTS_PER_HOUR`] exports an hour of the account.
+    pub async fn export_games(
+        &self,
+        account: &Account,
+    ) -> Result<(Vec<ExportedGame>, bool), ApiError> {
+        let key = account.key.as_str();
         let now = super::now_ms();
         let hour = 60 * 60 * 1000;
-        let quota = format!("x:{key}");
-        let db = self.store.db();
-        if !db
-            .take_quota(&quota, now, now - hour, EXPORTS_PER_HOUR)
-            .await?
-        {
-            let oldest = db.oldest_quota(&quota, now - hour).await?.unwrap_or(now);
+        let exports = &self.exports;
+        if !exports.take(key, now, now - hour, EXPORTS_PER_HOUR).await? {
+            let oldest = exports.oldest(key, now - hour).await?.unwrap_or(now);
             let mut e = ApiError::new(
                 ErrorCode::RateLimited,
                 format!("at most {EXPORTS_PER_HOUR} exports an hour: try again later"),
@@ -136,7 +217,7 @@ impl Players {
             return Err(e);
         }
         let mut rows = self
-            .games(key, &HistoryFilter::default(), 0, EXPORT_GAMES_LIMIT + 1)
+            .rows(key, &HistoryFilter::default(), 0, EXPORT_GAMES_LIMIT + 1)
             .await?;
         let truncated = rows.len() > EXPORT_GAMES_LIMIT as usize;
         rows.truncate(EXPORT_GAMES_LIMIT as usize);
@@ -150,7 +231,7 @@ impl Players {
             games.push(ExportedGame {
                 record: record_text(&live, &self.analyst),
                 moves,
-                game,
+                game: player_game(game, &account.name),
             });
         }
         Ok((games, truncated))
@@ -163,13 +244,47 @@ impl Players {
         &self,
         scoring: Scoring,
     ) -> Result<Vec<(f64, f64, f64)>, ApiError> {
-        let games = self.store.db().first_player_results(scoring).await?;
+        let games = self.ratings.first_player_results(scoring).await?;
         Ok(crate::model::rating::weigh_games(&games))
     }
 
     /// The second player's advantages in use (largest, product).
     pub async fn advantages(&self) -> [f64; 2] {
         self.ratings.advantages().await
+    }
+}
+
+/// Game `g` as the history of the player named `name` lists it.
+pub(crate) fn player_game(g: HistoryGame, name: &str) -> PlayerGame {
+    let side = if g.names[0].as_deref() == Some(name) {
+        Some(Color::White)
+    } else if g.names[1].as_deref() == Some(name) {
+        Some(Color::Black)
+    } else {
+        None
+    };
+    let outcome = match (g.result, side) {
+        (GameResult::Draw, _) => Some("draw"),
+        (GameResult::WhiteWins, Some(Color::White))
+        | (GameResult::BlackWins, Some(Color::Black)) => Some("win"),
+        (GameResult::WhiteWins | GameResult::BlackWins, Some(_)) => Some("loss"),
+        _ => None,
+    };
+    let [white, black] = g.names;
+    PlayerGame {
+        id: g.id,
+        scoring: g.scoring.name().to_string(),
+        white,
+        black,
+        side,
+        result: g.result.token().to_string(),
+        outcome: outcome.map(String::from),
+        end_reason: g.end_reason,
+        rated: g.rated,
+        control: g.control,
+        move_count: g.move_count,
+        playing: g.playing,
+        created_at: g.created_at,
     }
 }
 

@@ -15,8 +15,8 @@ use crate::auth::{Session, hex};
 use crate::engine::{Bounds, EnginePool, Work};
 use crate::error::{ApiError, ErrorCode};
 use crate::model::rating::{Glicko2, Rating};
-use crate::store::Store;
-use crate::store::puzzles::{PuzzleSeed, Recorded};
+use crate::store::accounts::AccountReads;
+use crate::store::puzzles::{PuzzleSeed, PuzzlesRepo, Recorded};
 use mabula::{Move, Position, Scoring};
 use mabula_api::puzzles::{
     AttemptAnswer, PuzzleAttemptView, PuzzleHint, PuzzleHistory, PuzzleView, ThemeCount, ThemeList,
@@ -26,7 +26,7 @@ use mabula_engine::{Limits, SolveMode, Solver};
 use rand::RngExt as _;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The most moves an attempt may carry (the longest shipped line has far fewer).
 pub const MAX_ATTEMPT_MOVES: usize = 16;
@@ -153,7 +153,10 @@ enum Judged {
 
 /// The puzzles service.
 pub struct Puzzles {
-    store: Arc<Store>,
+    /// The accounts, read.
+    accounts: AccountReads,
+    /// Its repository.
+    repo: PuzzlesRepo,
     /// Proves why a wrong move is wrong, in the analysis board's lane.
     engine: EnginePool,
     /// Plain Glicko-2: no side moves first in a puzzle.
@@ -161,10 +164,11 @@ pub struct Puzzles {
 }
 
 impl Puzzles {
-    /// The service over `store`.
-    pub fn new(store: Arc<Store>, engine: EnginePool) -> Puzzles {
+    /// The service over its repository.
+    pub fn new(repo: PuzzlesRepo, accounts: AccountReads, engine: EnginePool) -> Puzzles {
         Puzzles {
-            store,
+            accounts,
+            repo,
             engine,
             system: Glicko2 {
                 advantage: 0.0,
@@ -177,7 +181,7 @@ impl Puzzles {
     /// instance calls it at start; two at once write the same rows).
     pub async fn load(&self) -> Result<usize, ApiError> {
         let set = shipped();
-        let db = self.store.db();
+        let db = &self.repo;
         if db.puzzle_set_loaded(&set.hash).await? {
             return Ok(0);
         }
@@ -214,8 +218,7 @@ impl Puzzles {
     async fn view(&self, id: &str, day: Option<String>) -> Result<PuzzleView, ApiError> {
         let p = self.puzzle(id)?;
         let rating = self
-            .store
-            .db()
+            .repo
             .puzzle_rating(id)
             .await?
             .map_or(f64::from(p.rating), |r| r.rating.rating);
@@ -279,7 +282,7 @@ impl Puzzles {
                 }
             },
         };
-        let db = self.store.db();
+        let db = &self.repo;
         let account = session.map(|s| s.key.as_str());
         let target = match (choice.streak, account) {
             (Some(n), _) => STREAK_START + STREAK_STEP * f64::from(n.min(40)),
@@ -387,7 +390,7 @@ impl Puzzles {
         moves: &[String],
     ) -> Result<AttemptAnswer, ApiError> {
         let p = self.puzzle(id)?;
-        let db = self.store.db();
+        let db = &self.repo;
         let (correct, wrong, wrong_margin) = match Self::judge(p, moves)? {
             Judged::Going(reply) => {
                 let rating = db
@@ -484,8 +487,7 @@ impl Puzzles {
             }
         };
         if let Some(s) = session {
-            self.store
-                .db()
+            self.repo
                 .record_attempt(&s.key, id, false, false, &self.system, now_ms())
                 .await?;
         }
@@ -533,8 +535,9 @@ impl Puzzles {
     }
 
     async fn attempts_of(&self, name: &str, limit: u32) -> Result<PuzzleHistory, ApiError> {
-        let db = self.store.db();
-        let account = db
+        let db = &self.repo;
+        let account = self
+            .accounts
             .account(&lookup_key(name)?)
             .await?
             .ok_or_else(|| player_not_found(name))?;

@@ -5,9 +5,11 @@
 
 use super::{GameEvent, Games, now_ms};
 use crate::error::ApiError;
+use crate::model::rating::FirstPlayerGame;
 use crate::model::rating::{Glicko2, SECOND_PLAYER_ADVANTAGE, estimate_advantage, weigh_games};
-use crate::store::Store;
+use crate::store::ratings::{HistoryRow, RatingRow, RatingsRepo};
 use mabula::Scoring;
+use mabula_api::players::RatingView;
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
@@ -22,9 +24,22 @@ pub const ADVANTAGE_REFRESH_MS: i64 = 10 * 60 * 1000;
 /// The most games rated in one sweep.
 const SWEEP_LIMIT: u32 = 64;
 
+/// A stored rating as the site shows it.
+pub fn rating_view(r: &RatingRow) -> RatingView {
+    RatingView {
+        scoring: r.scoring.name().to_string(),
+        speed: r.speed,
+        rating: r.rating.rating.round() as i32,
+        deviation: r.rating.deviation.round() as i32,
+        provisional: r.rating.provisional(),
+        games: r.games,
+    }
+}
+
 /// The rating job and the second player's advantage.
 pub struct Ratings {
-    store: Arc<Store>,
+    /// Its repository.
+    repo: RatingsRepo,
     games: Arc<Games>,
     /// The second player's advantages in use and when they were measured (see
     /// [`Ratings::advantages`]).
@@ -33,12 +48,37 @@ pub struct Ratings {
 
 impl Ratings {
     /// The ratings of the players of `games`.
-    pub fn new(store: Arc<Store>, games: Arc<Games>) -> Ratings {
+    pub fn new(repo: RatingsRepo, games: Arc<Games>) -> Ratings {
         Ratings {
-            store,
+            repo,
             games,
             advantage: Mutex::new(None),
         }
+    }
+
+    /// The ratings of account `key`, as the site shows them.
+    pub async fn ratings_of(&self, key: &str) -> Result<Vec<RatingView>, ApiError> {
+        Ok(self
+            .repo
+            .read()
+            .ratings(key)
+            .await?
+            .iter()
+            .map(rating_view)
+            .collect())
+    }
+
+    /// The rating history of account `key`, oldest first.
+    pub async fn history_of(&self, key: &str) -> Result<Vec<HistoryRow>, ApiError> {
+        Ok(self.repo.rating_history(key).await?)
+    }
+
+    /// The rated games' first-player results of `scoring` (the advantage is measured on them).
+    pub async fn first_player_results(
+        &self,
+        scoring: Scoring,
+    ) -> Result<Vec<FirstPlayerGame>, ApiError> {
+        Ok(self.repo.first_player_results(scoring).await?)
     }
 
     /// Rates each rated game the games say has ended, as long as they say so.
@@ -66,8 +106,7 @@ impl Ratings {
     pub async fn rate(&self, id: &str) -> Result<(), ApiError> {
         let advantages = self.advantages().await;
         let done = self
-            .store
-            .db()
+            .repo
             .rate_game(id, &Glicko2::default(), advantages, now_ms())
             .await?;
         if done.is_some() {
@@ -78,7 +117,7 @@ impl Ratings {
 
     /// Rates the ended games not rated yet (every instance runs this each second).
     pub async fn sweep(&self) -> Result<(), ApiError> {
-        for id in self.store.db().unrated_games(SWEEP_LIMIT).await? {
+        for id in self.repo.unrated_games(SWEEP_LIMIT).await? {
             self.rate(&id).await?;
         }
         Ok(())
@@ -98,7 +137,7 @@ impl Ratings {
         }
         let mut values = [SECOND_PLAYER_ADVANTAGE; 2];
         for (i, scoring) in [Scoring::Largest, Scoring::Product].into_iter().enumerate() {
-            match self.store.db().first_player_results(scoring).await {
+            match self.repo.first_player_results(scoring).await {
                 Ok(games) => {
                     let games = weigh_games(&games);
                     let worth: f64 = games.iter().map(|g| g.2).sum();

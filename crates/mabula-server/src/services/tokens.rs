@@ -4,12 +4,12 @@
 //! database on every request, so a revoked token is refused at once on every instance. An
 //! account with no games may become a bot for ever.
 
+use super::ratings::Ratings;
 use crate::auth::{self, Grant, Session};
 use crate::error::{ApiError, ErrorCode};
 use crate::services::now_ms;
-use crate::store::Store;
-use crate::store::tokens::Upgrade;
-use mabula_api::bots::{CreateToken, SCOPES, TokenCreated, TokenList, TokenView};
+use crate::store::tokens::{TokensRepo, Upgrade};
+use mabula_api::bots::{BotList, BotView, CreateToken, SCOPES, TokenCreated, TokenList, TokenView};
 use std::sync::Arc;
 
 /// The most live tokens one account may have.
@@ -20,13 +20,51 @@ const USED_EVERY_MS: i64 = 60_000;
 
 /// Tokens and bot accounts.
 pub struct Tokens {
-    store: Arc<Store>,
+    /// Its repository.
+    repo: TokensRepo,
+    /// The bots' ratings, for their list.
+    ratings: Arc<Ratings>,
 }
 
 impl Tokens {
-    /// The service over `store`.
-    pub fn new(store: Arc<Store>) -> Tokens {
-        Tokens { store }
+    /// The service over its repository, with the ratings of the bots it lists.
+    pub fn new(repo: TokensRepo, ratings: Arc<Ratings>) -> Tokens {
+        Tokens { repo, ratings }
+    }
+
+    /// The level of house bot `key`, if it is one.
+    pub async fn house_level(&self, key: &str) -> Result<Option<u8>, ApiError> {
+        Ok(self.repo.house_level(key).await?)
+    }
+
+    /// Makes account `key` (it must exist) a house bot of `level`.
+    pub async fn make_house_bot(&self, key: &str, level: u8) -> Result<(), ApiError> {
+        Ok(self.repo.set_house_level(key, i64::from(level)).await?)
+    }
+
+    /// The bots: online first (heard from in the last minute), then by rating.
+    pub async fn bot_list(&self) -> Result<BotList, ApiError> {
+        let rows = self.repo.bots().await?;
+        let now = crate::services::now_ms();
+        let mut bots = Vec::new();
+        for r in rows {
+            let ratings: Vec<mabula_api::players::RatingView> = self
+                .ratings
+                .ratings_of(&r.key)
+                .await?
+                .into_iter()
+                .filter(|r| r.speed == crate::model::Speed::Realtime)
+                .collect();
+            bots.push(BotView {
+                name: r.name,
+                ratings,
+                online: r.last_seen >= now - 60_000,
+                level: r.level.and_then(|l| u8::try_from(l).ok()),
+            });
+        }
+        let best = |b: &BotView| b.ratings.iter().map(|r| r.rating).max().unwrap_or(0);
+        bots.sort_by(|a, b| b.online.cmp(&a.online).then(best(b).cmp(&best(a))));
+        Ok(BotList { bots })
     }
 
     /// Makes a token for the session's account.
@@ -67,8 +105,7 @@ impl Tokens {
         let secret = auth::new_personal_token();
         let id = auth::new_secret(8);
         let stored = self
-            .store
-            .db()
+            .repo
             .insert_token(
                 &id,
                 &session.key,
@@ -90,7 +127,7 @@ impl Tokens {
 
     /// The session's account's tokens (never their secrets).
     pub async fn list(&self, session: &Session) -> Result<TokenList, ApiError> {
-        let rows = self.store.db().tokens_of(&session.key).await?;
+        let rows = self.repo.tokens_of(&session.key).await?;
         Ok(TokenList {
             tokens: rows
                 .into_iter()
@@ -107,7 +144,7 @@ impl Tokens {
 
     /// Revokes token `id` of the session's account.
     pub async fn revoke(&self, session: &Session, id: &str) -> Result<(), ApiError> {
-        if self.store.db().delete_token(&session.key, id).await? {
+        if self.repo.delete_token(&session.key, id).await? {
             Ok(())
         } else {
             Err(ApiError::new(
@@ -121,15 +158,14 @@ impl Tokens {
     /// (checked in the database each time). Notes its use, to the minute.
     pub async fn authenticate(&self, secret: &str) -> Result<Option<Session>, ApiError> {
         let hash = auth::hash(secret);
-        let Some(owner) = self.store.db().token_owner(&hash).await? else {
+        let Some(owner) = self.repo.token_owner(&hash).await? else {
             return Ok(None);
         };
         let now = now_ms();
         if owner.used_at.is_none_or(|t| t < now - USED_EVERY_MS) {
             let minute = now - now.rem_euclid(USED_EVERY_MS);
             if let Err(e) = self
-                .store
-                .db()
+                .repo
                 .touch_token(&owner.id, &owner.key, minute, now - USED_EVERY_MS)
                 .await
             {
@@ -162,7 +198,7 @@ impl Tokens {
                 "upgrading to a bot takes a personal token with the scope bot:play",
             ));
         }
-        match self.store.db().upgrade_to_bot(&session.key).await? {
+        match self.repo.upgrade_to_bot(&session.key).await? {
             Upgrade::Done | Upgrade::Already => Ok(()),
             Upgrade::HasGames => Err(ApiError::new(
                 ErrorCode::AccountHasGames,
@@ -173,7 +209,7 @@ impl Tokens {
 
     /// Whether account `key` is a bot.
     pub async fn is_bot(&self, key: &str) -> Result<bool, ApiError> {
-        Ok(self.store.db().is_bot(key).await?)
+        Ok(self.repo.is_bot(key).await?)
     }
 }
 

@@ -20,8 +20,10 @@ use crate::model::tournament::{
     Entrant, Format, GameOutcome, Pairing, arena, score, standings, swiss,
 };
 use crate::model::{EndReason, PairHalf, Player, TimeControl};
+use crate::store::ratings::RatingReads;
 use crate::store::tournaments::{
     EntrantRow, Joined, NewPairing, OutcomeRow, PairingRow, TournamentChange, TournamentRow,
+    TournamentsRepo,
 };
 use crate::store::{Notice, Store};
 use mabula::{Color, GameResult, Scoring};
@@ -55,6 +57,10 @@ pub const MISSED_TO_WITHDRAW: u32 = 2;
 /// The tournaments of one instance.
 pub struct Tournaments {
     store: Arc<Store>,
+    /// Its repository.
+    repo: TournamentsRepo,
+    /// The ratings, read (the entrants').
+    ratings: RatingReads,
     games: Arc<Games>,
     cluster: Arc<Cluster>,
     analyst: Arc<Analyst>,
@@ -353,6 +359,8 @@ impl Tournaments {
     /// The tournaments over `store`, their games among `games`.
     pub fn new(
         store: Arc<Store>,
+        repo: TournamentsRepo,
+        ratings: RatingReads,
         games: Arc<Games>,
         cluster: Arc<Cluster>,
         analyst: Arc<Analyst>,
@@ -360,6 +368,8 @@ impl Tournaments {
     ) -> Tournaments {
         Tournaments {
             store,
+            repo,
+            ratings,
             games,
             cluster,
             analyst,
@@ -393,7 +403,7 @@ impl Tournaments {
     /// Advances every tournament that is due (every instance runs this each second).
     pub async fn sweep(&self) -> Result<(), ApiError> {
         self.make_scheduled().await?;
-        for id in self.store.db().due_tournaments(now_ms()).await? {
+        for id in self.repo.due_tournaments(now_ms()).await? {
             self.advance(&id).await?;
         }
         Ok(())
@@ -406,7 +416,7 @@ impl Tournaments {
     }
 
     async fn load(&self, id: &str) -> Result<Option<Loaded>, ApiError> {
-        let db = self.store.db();
+        let db = &self.repo;
         let Some(t) = db.tournament(id).await? else {
             return Ok(None);
         };
@@ -452,8 +462,7 @@ impl Tournaments {
                 return Ok(());
             }
             if self
-                .store
-                .db()
+                .repo
                 .change_tournament(id, l.t.version, &change)
                 .await?
             {
@@ -498,8 +507,7 @@ impl Tournaments {
                         let live = stored.into_live().map_err(ApiError::internal)?;
                         let outcome = outcome_of(&live);
                         if self
-                            .store
-                            .db()
+                            .repo
                             .record_tournament_outcome(&l.t.id, p.round, p.board, half, &outcome)
                             .await?
                         {
@@ -541,11 +549,7 @@ impl Tournaments {
                 .iter()
                 .find(|e| e.account == key)
                 .map_or_else(|| key.to_string(), |e| e.name.clone());
-            let r = self
-                .store
-                .db()
-                .rating(key, scoring, control.speed())
-                .await?;
+            let r = self.ratings.rating(key, scoring, control.speed()).await?;
             let (rating, provisional) = r.shown();
             players.push(Player {
                 key: key.to_string(),
@@ -605,8 +609,7 @@ impl Tournaments {
             row.password_hash = Some(super::accounts::hash_password(p).await?);
         }
         if !self
-            .store
-            .db()
+            .repo
             .insert_tournament(&row, MAX_OPEN_PER_ACCOUNT)
             .await?
         {
@@ -653,7 +656,7 @@ impl Tournaments {
         if row.id.is_empty() {
             row.id = auth::new_game_id();
         }
-        let made = self.store.db().insert_tournament(&row, u32::MAX).await?;
+        let made = self.repo.insert_tournament(&row, u32::MAX).await?;
         if made {
             self.changed(&row.id);
         }
@@ -662,7 +665,7 @@ impl Tournaments {
 
     /// The tournaments: upcoming, running, recently finished.
     pub async fn list(&self) -> Result<TournamentList, ApiError> {
-        let db = self.store.db();
+        let db = &self.repo;
         let summaries = |rows: Vec<TournamentRow>| rows.iter().map(summary_of).collect::<Vec<_>>();
         Ok(TournamentList {
             upcoming: summaries(db.tournaments("created", 50).await?),
@@ -684,7 +687,7 @@ impl Tournaments {
         session: &Session,
         req: JoinTournament,
     ) -> Result<TournamentView, ApiError> {
-        let db = self.store.db();
+        let db = &self.repo;
         let t = db.tournament(id).await?.ok_or_else(|| not_found(id))?;
         if t.status == "finished" {
             return Err(closed("this tournament is finished"));
@@ -703,7 +706,10 @@ impl Tournaments {
             initial_s: t.initial_s,
             increment_s: t.increment_s,
         };
-        let r = db.rating(&session.key, scoring, control.speed()).await?;
+        let r = self
+            .ratings
+            .rating(&session.key, scoring, control.speed())
+            .await?;
         let (rating, _) = r.shown();
         if let Some(min) = t.min_rating
             && rating < min
@@ -735,7 +741,7 @@ impl Tournaments {
 
     /// `session` withdraws from tournament `id`: never paired again; games under way stand.
     pub async fn withdraw(&self, id: &str, session: &Session) -> Result<TournamentView, ApiError> {
-        let db = self.store.db();
+        let db = &self.repo;
         let t = db.tournament(id).await?.ok_or_else(|| not_found(id))?;
         if t.status == "finished" {
             return Err(closed("this tournament is finished"));
@@ -749,7 +755,7 @@ impl Tournaments {
 
     /// The creator starts tournament `id` now, before its time.
     pub async fn start(&self, id: &str, session: &Session) -> Result<TournamentView, ApiError> {
-        let db = self.store.db();
+        let db = &self.repo;
         let t = db.tournament(id).await?.ok_or_else(|| not_found(id))?;
         if t.creator.as_deref() != Some(session.key.as_str()) {
             return Err(ApiError::new(
@@ -789,7 +795,7 @@ impl Tournaments {
 
     /// The tournaments account `key` played in, latest first, with their results.
     pub async fn of_player(&self, key: &str) -> Result<Vec<PlayerTournament>, ApiError> {
-        let rows = self.store.db().tournaments_of(key, 50).await?;
+        let rows = self.repo.tournaments_of(key, 50).await?;
         let mut out = Vec::new();
         for t in rows {
             let Some(l) = self.load(&t.id).await? else {
@@ -815,7 +821,7 @@ impl Tournaments {
     /// The game ids of tournament `id` (to tell a player's socket which of their games are
     /// this tournament's).
     pub async fn game_ids(&self, id: &str) -> Result<HashSet<String>, ApiError> {
-        let pairings = self.store.db().tournament_pairings(id).await?;
+        let pairings = self.repo.tournament_pairings(id).await?;
         Ok(pairings
             .into_iter()
             .flat_map(|p| p.game_ids.into_iter().flatten())

@@ -1,25 +1,12 @@
-//! Accounts people manage, and who follows whom: the sessions of an account by device, a new
-//! password, deleting an account (its games keep a replacement name), the signs of life that
-//! tell who is online, follows and the followed players' live games, and the lobby socket's
-//! hold on its owner's real-time seeks.
+//! Accounts (the [accounts service](crate::services::accounts)'s repository): making one,
+//! failed log-ins and trusted devices, a new password (or one the administrator gives), the
+//! names of deleted accounts, deleting an account (its games keep a replacement name, its
+//! seeks, follows, sessions and ratings go, in the one transaction); and [`AccountReads`], the
+//! reads of an account the other services make.
 
-use super::players::{Announce, Db, Pools, on_db};
+use super::conn::{Announce, Conn, on_db};
 use super::{Notice, StoreError};
-use crate::model::TimeControl;
 use sqlx::Row;
-
-/// A session as the account page lists it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SessionMeta {
-    /// The hash of the cookie's secret (its id in the store).
-    pub id_hash: Vec<u8>,
-    /// When it began (ms).
-    pub created_at: i64,
-    /// When it was last used, to the minute (ms).
-    pub seen_at: i64,
-    /// The device label read from the User-Agent when it began.
-    pub device: String,
-}
 
 /// What deleting an account changed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,64 +17,48 @@ pub struct Deleted {
     pub notices: Vec<String>,
 }
 
-/// A player the account follows, and when they last showed a sign of life.
+/// An account as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FollowRow {
-    /// Their key.
+pub struct AccountRow {
+    /// The name in lower case.
     pub key: String,
-    /// Their name.
+    /// The name as written.
     pub name: String,
-    /// Their last sign of life (ms; 0: never).
-    pub last_seen: i64,
+    /// The password's argon2id hash (PHC string).
+    pub password_hash: String,
+    /// When it was made (ms).
+    pub created_at: i64,
 }
 
-/// An unfinished game of a followed player.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LiveRow {
-    /// The game id.
-    pub id: String,
-    /// White's and Black's accounts.
-    pub accounts: [Option<String>; 2],
-    /// White's and Black's names.
-    pub names: [Option<String>; 2],
-    /// The time control, if any.
-    pub control: Option<TimeControl>,
-    /// Moves played.
-    pub move_count: u32,
+/// The accounts' repository.
+#[derive(Clone, Debug)]
+pub struct AccountsRepo {
+    conn: Conn,
 }
 
-impl Db {
-    /// Notes a sign of life of session `id_hash` of account `key` at `now`, if its last one is
-    /// older than `before` (so that this writes at most once a minute per session).
-    pub async fn touch_session(
-        &self,
-        id_hash: &[u8; 32],
-        key: &str,
-        now: i64,
-        before: i64,
-    ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
-            let mut tx = pool.begin().await?;
-            sqlx::query("UPDATE sessions SET seen_at = $2 WHERE id_hash = $1 AND seen_at < $3")
-                .bind(id_hash.to_vec())
-                .bind(now)
-                .bind(before)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query("UPDATE accounts SET last_seen = $2 WHERE key = $1 AND last_seen < $3")
-                .bind(key)
-                .bind(now)
-                .bind(before)
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            Ok(())
-        })
+impl AccountsRepo {
+    pub(super) fn new(conn: Conn) -> AccountsRepo {
+        AccountsRepo { conn }
     }
 
+    /// The reads of an account, for the services that only read them (and this one).
+    pub fn read(&self) -> AccountReads {
+        AccountReads {
+            conn: self.conn.clone(),
+        }
+    }
+}
+
+/// An account as the other services read it (read only): by key, and its moderation flags.
+#[derive(Clone, Debug)]
+pub struct AccountReads {
+    conn: Conn,
+}
+
+impl AccountsRepo {
     /// Notes a sign of life of account `key` at `now` if its last one is older than `before`.
     pub async fn touch_account(&self, key: &str, now: i64, before: i64) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query("UPDATE accounts SET last_seen = $2 WHERE key = $1 AND last_seen < $3")
                 .bind(key)
                 .bind(now)
@@ -95,76 +66,13 @@ impl Db {
                 .execute(pool)
                 .await?;
             Ok(())
-        })
-    }
-
-    /// How many accounts showed a sign of life since `since`.
-    pub async fn online_count(&self, since: i64) -> Result<u64, StoreError> {
-        on_db!(self, read, |pool, _pg| {
-            let row =
-                sqlx::query("SELECT CAST(COUNT(*) AS BIGINT) FROM accounts WHERE last_seen >= $1")
-                    .bind(since)
-                    .fetch_one(pool)
-                    .await?;
-            Ok(u64::try_from(row.try_get::<i64, _>(0)?).unwrap_or(0))
-        })
-    }
-
-    /// The sessions of `key`, the latest used first (at most 200).
-    pub async fn sessions_of(&self, key: &str) -> Result<Vec<SessionMeta>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
-            let rows = sqlx::query(
-                "SELECT id_hash, created_at, seen_at, device FROM sessions WHERE account = $1 \
-                 ORDER BY seen_at DESC, created_at DESC LIMIT 200",
-            )
-            .bind(key)
-            .fetch_all(pool)
-            .await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(SessionMeta {
-                        id_hash: r.try_get(0)?,
-                        created_at: r.try_get(1)?,
-                        seen_at: r.try_get(2)?,
-                        device: r.try_get(3)?,
-                    })
-                })
-                .collect()
-        })
-    }
-
-    /// Ends session `id_hash` if it is one of `key`'s; whether it was.
-    pub async fn delete_session_of(&self, key: &str, id_hash: &[u8]) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
-            let done = sqlx::query("DELETE FROM sessions WHERE id_hash = $1 AND account = $2")
-                .bind(id_hash.to_vec())
-                .bind(key)
-                .execute(pool)
-                .await?;
-            Ok(done.rows_affected() == 1)
-        })
-    }
-
-    /// Ends every session of `key` but `keep`; answers how many.
-    pub async fn delete_other_sessions(
-        &self,
-        key: &str,
-        keep: &[u8; 32],
-    ) -> Result<u64, StoreError> {
-        on_db!(self, write, |pool, _pg| {
-            let done = sqlx::query("DELETE FROM sessions WHERE account = $1 AND id_hash <> $2")
-                .bind(key)
-                .bind(keep.to_vec())
-                .execute(pool)
-                .await?;
-            Ok(done.rows_affected())
         })
     }
 
     /// Forgets the devices trusted to log in `key` (their failed log-ins count against the
     /// name again).
     pub async fn delete_devices(&self, key: &str) -> Result<u64, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("DELETE FROM devices WHERE account = $1")
                 .bind(key)
                 .execute(pool)
@@ -182,7 +90,7 @@ impl Db {
         new: &str,
         keep: &[u8; 32],
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query(
                 "UPDATE accounts SET password_hash = $3 WHERE key = $1 AND password_hash = $2",
@@ -207,26 +115,12 @@ impl Db {
 
     /// Whether `key` belonged to a deleted account (such names are never given again).
     pub async fn is_retired(&self, key: &str) -> Result<bool, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query("SELECT 1 FROM retired_names WHERE key = $1")
                 .bind(key)
                 .fetch_optional(pool)
                 .await?;
             Ok(row.is_some())
-        })
-    }
-
-    /// The unfinished games where `key` holds a seat.
-    pub async fn unfinished_games(&self, key: &str) -> Result<Vec<String>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
-            let rows = sqlx::query(
-                "SELECT id FROM games WHERE finished = FALSE \
-                 AND (white_account = $1 OR black_account = $1) LIMIT 1000",
-            )
-            .bind(key)
-            .fetch_all(pool)
-            .await?;
-            rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
         })
     }
 
@@ -243,7 +137,7 @@ impl Db {
         label: &str,
         now: i64,
     ) -> Result<Option<Deleted>, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let found = sqlx::query("SELECT 1 FROM accounts WHERE key = $1 AND password_hash = $2")
                 .bind(key)
@@ -317,116 +211,105 @@ impl Db {
         })
     }
 
-    /// `follower` follows `followed`, if they follow fewer than `cap` players; whether they
-    /// follow them now.
-    pub async fn follow(
-        &self,
-        follower: &str,
-        followed: &str,
-        now: i64,
-        cap: u32,
-    ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
-            sqlx::query(
-                "INSERT INTO follows (follower, followed, created_at) SELECT $1, $2, $3 \
-                 WHERE (SELECT count(*) FROM follows WHERE follower = $1) < $4 \
-                 ON CONFLICT (follower, followed) DO NOTHING",
+    /// Creates an account; `false` when the name is taken.
+    pub async fn create_account(&self, a: &AccountRow) -> Result<bool, StoreError> {
+        on_db!(&self.conn, write, |pool, _pg| {
+            let done = sqlx::query(
+                "INSERT INTO accounts (key, name, password_hash, created_at) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING",
             )
-            .bind(follower)
-            .bind(followed)
-            .bind(now)
-            .bind(i64::from(cap))
+            .bind(&a.key)
+            .bind(&a.name)
+            .bind(&a.password_hash)
+            .bind(a.created_at)
             .execute(pool)
             .await?;
-            let row = sqlx::query("SELECT 1 FROM follows WHERE follower = $1 AND followed = $2")
-                .bind(follower)
-                .bind(followed)
-                .fetch_optional(pool)
-                .await?;
-            Ok(row.is_some())
+            Ok(done.rows_affected() == 1)
         })
     }
 
-    /// `follower` no longer follows `followed`.
-    pub async fn unfollow(&self, follower: &str, followed: &str) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
-            sqlx::query("DELETE FROM follows WHERE follower = $1 AND followed = $2")
-                .bind(follower)
-                .bind(followed)
-                .execute(pool)
+    /// Failed log-ins under `key` since `since`.
+    pub async fn login_failures(&self, key: &str, since: i64) -> Result<u32, StoreError> {
+        on_db!(&self.conn, read, |pool, _pg| {
+            let row = sqlx::query(
+                "SELECT CAST(COUNT(*) AS BIGINT) FROM login_failures WHERE key = $1 AND at >= $2",
+            )
+            .bind(key)
+            .bind(since)
+            .fetch_one(pool)
+            .await?;
+            Ok(u32::try_from(row.try_get::<i64, _>(0)?).unwrap_or(u32::MAX))
+        })
+    }
+
+    /// Notes a failed log-in under each of `keys`, and forgets those older than `forget_before`.
+    pub async fn add_login_failure(
+        &self,
+        keys: &[String],
+        now: i64,
+        forget_before: i64,
+    ) -> Result<(), StoreError> {
+        on_db!(&self.conn, write, |pool, _pg| {
+            let mut tx = pool.begin().await?;
+            for key in keys {
+                sqlx::query("INSERT INTO login_failures (key, at) VALUES ($1, $2)")
+                    .bind(key)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            sqlx::query("DELETE FROM login_failures WHERE at < $1")
+                .bind(forget_before)
+                .execute(&mut *tx)
                 .await?;
+            tx.commit().await?;
             Ok(())
         })
     }
 
-    /// The players `key` follows, by name.
-    pub async fn following(&self, key: &str) -> Result<Vec<FollowRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
-            let rows = sqlx::query(
-                "SELECT a.key, a.name, a.last_seen FROM follows f \
-                 JOIN accounts a ON a.key = f.followed WHERE f.follower = $1 ORDER BY a.key",
+    /// Trusts the device whose cookie's secret hashes to `hash` to log in `key`.
+    pub async fn add_device(&self, hash: &[u8; 32], key: &str, now: i64) -> Result<(), StoreError> {
+        on_db!(&self.conn, write, |pool, _pg| {
+            sqlx::query(
+                "INSERT INTO devices (hash, account, created_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (hash) DO NOTHING",
             )
+            .bind(hash.to_vec())
             .bind(key)
-            .fetch_all(pool)
-            .await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(FollowRow {
-                        key: r.try_get(0)?,
-                        name: r.try_get(1)?,
-                        last_seen: r.try_get(2)?,
-                    })
-                })
-                .collect()
-        })
-    }
-
-    /// The unfinished games of the players `key` follows, the latest changed first (at most
-    /// 100).
-    pub async fn followed_games(&self, key: &str) -> Result<Vec<LiveRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
-            let rows = sqlx::query(
-                "SELECT id, white_account, black_account, white_name, black_name, \
-                 clock_initial_s, clock_increment_s, clock_days, move_count FROM games \
-                 WHERE finished = FALSE AND (white_account IN \
-                 (SELECT followed FROM follows WHERE follower = $1) OR black_account IN \
-                 (SELECT followed FROM follows WHERE follower = $1)) \
-                 ORDER BY updated_at DESC LIMIT 100",
-            )
-            .bind(key)
-            .fetch_all(pool)
-            .await?;
-            rows.iter()
-                .map(|r| {
-                    Ok(LiveRow {
-                        id: r.try_get(0)?,
-                        accounts: [r.try_get(1)?, r.try_get(2)?],
-                        names: [r.try_get(3)?, r.try_get(4)?],
-                        control: super::players::control_of(
-                            r.try_get(5)?,
-                            r.try_get(6)?,
-                            r.try_get(7)?,
-                        ),
-                        move_count: u32::try_from(r.try_get::<i64, _>(8)?).unwrap_or(0),
-                    })
-                })
-                .collect()
-        })
-    }
-
-    /// Keeps the real-time seeks of `key` that live with its lobby socket alive until `until`;
-    /// answers how many there are.
-    pub async fn keep_seeks_alive(&self, key: &str, until: i64) -> Result<u64, StoreError> {
-        on_db!(self, write, |pool, _pg| {
-            let done = sqlx::query(
-                "UPDATE seeks SET alive_until = $2 WHERE account = $1 \
-                 AND alive_until IS NOT NULL AND alive_until < $2",
-            )
-            .bind(key)
-            .bind(until)
+            .bind(now)
             .execute(pool)
             .await?;
-            Ok(done.rows_affected())
+            Ok(())
+        })
+    }
+
+    /// The account the device whose cookie's secret hashes to `hash` logged in, if any.
+    pub async fn device_account(&self, hash: &[u8; 32]) -> Result<Option<String>, StoreError> {
+        on_db!(&self.conn, read, |pool, _pg| {
+            let row = sqlx::query("SELECT account FROM devices WHERE hash = $1")
+                .bind(hash.to_vec())
+                .fetch_optional(pool)
+                .await?;
+            row.map(|r| Ok(r.try_get(0)?)).transpose()
+        })
+    }
+
+    /// Gives account `key` the password whose hash is `hash` and ends its sessions; whether it
+    /// exists.
+    pub async fn reset_password(&self, key: &str, hash: &str) -> Result<bool, StoreError> {
+        on_db!(&self.conn, write, |pool, _pg| {
+            let mut tx = pool.begin().await?;
+            let done = sqlx::query("UPDATE accounts SET password_hash = $2 WHERE key = $1")
+                .bind(key)
+                .bind(hash)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM sessions WHERE account = $1")
+                .bind(key)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(done.rows_affected() == 1)
         })
     }
 }
@@ -438,4 +321,61 @@ fn seek_notices_of(account: &str, target: Option<&str>) -> Vec<String> {
         n.push(format!("u {t} challenges"));
     }
     n
+}
+
+/// The moderation flags of an account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountFlags {
+    /// The name as written.
+    pub name: String,
+    /// Whether it is a moderator.
+    pub moderator: bool,
+    /// Muted until then (ms); `i64::MAX`: until unmuted.
+    pub muted_until: Option<i64>,
+    /// When a moderator closed it.
+    pub closed_at: Option<i64>,
+}
+
+impl AccountReads {
+    /// The account `key`.
+    pub async fn account(&self, key: &str) -> Result<Option<AccountRow>, StoreError> {
+        on_db!(&self.conn, read, |pool, _pg| {
+            let row = sqlx::query(
+                "SELECT key, name, password_hash, created_at FROM accounts WHERE key = $1",
+            )
+            .bind(key)
+            .fetch_optional(pool)
+            .await?;
+            row.map(|r| {
+                Ok(AccountRow {
+                    key: r.try_get(0)?,
+                    name: r.try_get(1)?,
+                    password_hash: r.try_get(2)?,
+                    created_at: r.try_get(3)?,
+                })
+            })
+            .transpose()
+        })
+    }
+
+    /// The moderation flags of account `key`, if it exists.
+    pub async fn account_flags(&self, key: &str) -> Result<Option<AccountFlags>, StoreError> {
+        on_db!(&self.conn, read, |pool, _pg| {
+            let row = sqlx::query(
+                "SELECT name, moderator, muted_until, closed_at FROM accounts WHERE key = $1",
+            )
+            .bind(key)
+            .fetch_optional(pool)
+            .await?;
+            row.map(|r| {
+                Ok(AccountFlags {
+                    name: r.try_get(0)?,
+                    moderator: r.try_get(1)?,
+                    muted_until: r.try_get(2)?,
+                    closed_at: r.try_get(3)?,
+                })
+            })
+            .transpose()
+        })
+    }
 }

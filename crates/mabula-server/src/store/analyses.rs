@@ -3,7 +3,7 @@
 //! `instances` is old) is taken over.
 
 use super::StoreError;
-use super::players::{Db, Pools, on_db};
+use super::conn::{Conn, on_db};
 use sqlx::Row;
 
 /// Where a position's shared analysis stands for the instance asking.
@@ -17,7 +17,17 @@ pub enum Claim {
     Done(String),
 }
 
-impl Db {
+/// The analyses' claims (the [analyst](crate::analysis::Analyst)'s on a shared database): who computes a position, and its stored report.
+#[derive(Clone, Debug)]
+pub struct ClaimsRepo {
+    conn: Conn,
+}
+
+impl ClaimsRepo {
+    pub(super) fn new(conn: Conn) -> ClaimsRepo {
+        ClaimsRepo { conn }
+    }
+
     /// Claims the analysis of `position` in `scoring` for instance `me`, unless it is done or
     /// another instance heard from since `alive_since` holds it.
     pub async fn claim_analysis(
@@ -28,7 +38,7 @@ impl Db {
         now: i64,
         alive_since: i64,
     ) -> Result<Claim, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let claimed = sqlx::query(
                 "INSERT INTO analyses (position, scoring, owner, claimed_at) \
                  VALUES ($1, $2, $3, $4) \
@@ -72,7 +82,7 @@ impl Db {
         scoring: &str,
         report: &str,
     ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "UPDATE analyses SET report = $3, owner = NULL \
                  WHERE position = $1 AND scoring = $2",
@@ -93,7 +103,7 @@ impl Db {
         scoring: &str,
         me: &str,
     ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query(
                 "UPDATE analyses SET owner = NULL \
                  WHERE position = $1 AND scoring = $2 AND owner = $3 AND report IS NULL",

@@ -16,15 +16,37 @@
 //! the writes that arrive while a transaction is being committed form the next transaction. Each
 //! write is acknowledged only after its transaction is committed, so the fsync cost is shared by
 //! every move in flight instead of paid by each.
+//!
+//! Everything else is kept by **repositories, one per service** ([`Repositories`]), each a
+//! struct in its own module holding its own SQL (written once and run on either database through
+//! [`conn`]'s `on_db!`), made once from the connections by [`Store::repositories`] and handed to
+//! the service that owns it: [`accounts`] and [`sessions`] (the accounts service), [`players`],
+//! [`games`], [`clocks`], [`ratings`], [`lobby`], [`follows`], [`chat`], [`moderation`],
+//! [`tournaments`], [`puzzles`], [`tokens`], [`cluster`], [`analyses`] (the analyst's claims),
+//! and [`quotas`] (one per service that counts, under its own prefix). A service reads another's
+//! tables through that service or through a read handle of the owner's repository
+//! ([`accounts::AccountReads`], [`ratings::RatingReads`]); a transaction that spans tables (an
+//! account deleted or closed, a game rated) stays whole in the repository of the service that
+//! makes it.
 
 pub mod accounts;
 pub mod analyses;
 pub mod backup;
+pub mod chat;
+pub mod clocks;
+pub mod cluster;
+pub(crate) mod conn;
+pub mod follows;
+pub mod games;
+pub mod lobby;
+pub mod moderation;
 pub mod players;
 pub mod postgres;
 pub mod puzzles;
+pub mod quotas;
+pub mod ratings;
 pub mod rows;
-pub mod social;
+pub mod sessions;
 mod sql;
 pub mod sqlite;
 pub mod tokens;
@@ -288,9 +310,8 @@ pub trait Backend: Send + Sync + 'static {
     fn listen(&self) -> Option<mpsc::Receiver<Notice>>;
     /// Closes the connections (SQLite checkpoints its log).
     fn close(&self) -> BoxFuture<'_, ()>;
-    /// The connections, for the players' queries ([`players`]), which the store puts behind its
-    /// gate.
-    fn pools(&self) -> players::Pools;
+    /// The connections, for the [`Repositories`], which the store puts behind its gate.
+    fn pools(&self) -> conn::Pools;
 }
 
 /// A queued write and where to send its outcome.
@@ -302,8 +323,8 @@ struct Pending {
 /// The most writes grouped in one transaction.
 const MAX_BATCH: usize = 512;
 
-/// The availability gate in front of every query, shared by the game rows, the players'
-/// queries and the analyses' claims: while the database is known to be away, a query is answered
+/// The availability gate in front of every query, shared by the game rows and every
+/// repository: while the database is known to be away, a query is answered
 /// [`StoreError::Unavailable`] at once instead of waiting for a connection, and any query that
 /// finds it away closes the gate for all. The heartbeat ([`Store::probe`]) asks every second and
 /// opens it again.
@@ -340,14 +361,58 @@ impl Gate {
     }
 }
 
-/// The storage the server uses: a backend, the group-commit writer in front of it, and the
-/// players' queries ([`players::Db`]), all behind one [`Gate`].
+/// The repositories, one per service (or two, for the accounts: the accounts and their
+/// sessions), each over the same connections and behind the store's [`Gate`]; made once
+/// ([`Store::repositories`]) and each handed to the service that owns it
+/// ([`Services::new`](crate::services::Services::new)). A service reads another's tables only
+/// through that service, or through a read handle its owner hands out (such as
+/// [`ratings::RatingReads`]).
+pub struct Repositories {
+    /// The accounts service's: accounts, failed log-ins, trusted devices, retired names.
+    pub accounts: accounts::AccountsRepo,
+    /// The accounts service's second: sessions.
+    pub sessions: sessions::SessionsRepo,
+    /// The accounts service's quotas (`s:`, sign-ups per address).
+    pub signups: quotas::Quotas,
+    /// The players service's (read only): tallies, histories, the games where it is one's turn.
+    pub players: players::PlayersRepo,
+    /// The players service's quotas (`x:`, exports per account).
+    pub exports: quotas::Quotas,
+    /// The games service's: absences and signs of life of seats, guest games claimed, flagged
+    /// pairs.
+    pub games: games::GamesRepo,
+    /// The games service's quotas (`p:`, rated games per pair of accounts and day).
+    pub pairs: quotas::Quotas,
+    /// The clocks service's (read only): the games whose time ran out.
+    pub clocks: clocks::ClocksRepo,
+    /// The ratings service's: ratings, their history, the rating of games.
+    pub ratings: ratings::RatingsRepo,
+    /// The lobby's: seeks and challenges.
+    pub lobby: lobby::LobbyRepo,
+    /// The follows service's: follows, and who is online.
+    pub follows: follows::FollowsRepo,
+    /// The chat's: chat lines.
+    pub chat: chat::ChatRepo,
+    /// The moderation service's: blocks, reports, the moderators' flags on accounts.
+    pub moderation: moderation::ModerationRepo,
+    /// The tournaments service's.
+    pub tournaments: tournaments::TournamentsRepo,
+    /// The puzzles service's.
+    pub puzzles: puzzles::PuzzlesRepo,
+    /// The tokens service's: tokens, bot accounts, house bots' levels.
+    pub tokens: tokens::TokensRepo,
+    /// The cluster service's: announcements to the other instances.
+    pub cluster: cluster::ClusterRepo,
+    /// The analyst's claims (shared databases only).
+    pub claims: analyses::ClaimsRepo,
+}
+
+/// The storage the server uses: a backend, the group-commit writer in front of it (the game
+/// rows), and the connections its [`Repositories`] run on, all behind one [`Gate`].
 pub struct Store {
     backend: Arc<dyn Backend>,
     /// The database answered the last time it was asked.
     gate: Gate,
-    /// The players' and analyses' queries, behind the same gate.
-    db: players::Db,
     /// The writer's queue; `None` once closed.
     queue: Mutex<Option<mpsc::Sender<Pending>>>,
     /// The writer task, awaited on close so every queued write is committed.
@@ -361,7 +426,6 @@ impl Store {
         let writer = tokio::spawn(write_loop(backend.clone(), rx));
         let gate = Gate::new();
         Store {
-            db: players::Db::new(backend.pools(), gate.clone()),
             gate,
             backend,
             queue: Mutex::new(Some(tx)),
@@ -379,15 +443,48 @@ impl Store {
         &*self.backend
     }
 
+    /// The repositories over this store's connections, behind its gate: call once, and hand
+    /// each to the service that owns it (the command line's administration uses a few).
+    pub fn repositories(&self) -> Repositories {
+        let conn = conn::Conn::new(self.backend.pools(), self.gate.clone());
+        Repositories {
+            accounts: accounts::AccountsRepo::new(conn.clone()),
+            sessions: sessions::SessionsRepo::new(conn.clone()),
+            signups: quotas::Quotas::new(conn.clone(), "s:"),
+            players: players::PlayersRepo::new(conn.clone()),
+            exports: quotas::Quotas::new(conn.clone(), "x:"),
+            games: games::GamesRepo::new(conn.clone()),
+            pairs: quotas::Quotas::new(conn.clone(), "p:"),
+            clocks: clocks::ClocksRepo::new(conn.clone()),
+            ratings: ratings::RatingsRepo::new(conn.clone()),
+            lobby: lobby::LobbyRepo::new(conn.clone()),
+            follows: follows::FollowsRepo::new(conn.clone()),
+            chat: chat::ChatRepo::new(conn.clone()),
+            moderation: moderation::ModerationRepo::new(conn.clone()),
+            cluster: cluster::ClusterRepo::new(conn.clone()),
+            tournaments: tournaments::TournamentsRepo::new(conn.clone()),
+            puzzles: puzzles::PuzzlesRepo::new(conn.clone()),
+            tokens: tokens::TokensRepo::new(conn.clone()),
+            claims: analyses::ClaimsRepo::new(conn),
+        }
+    }
+
     /// `"sqlite"` or `"postgres"`.
     pub fn kind(&self) -> &'static str {
         self.backend.kind()
     }
 
-    /// The players' and analyses' queries (accounts, sessions, ratings, seeks, claims), behind
-    /// the store's gate.
-    pub fn db(&self) -> &players::Db {
-        &self.db
+    /// The state of each pool of connections (`writer` and `reader` on SQLite, `main` on
+    /// PostgreSQL), for the metrics.
+    pub fn pool_readings(&self) -> Vec<crate::metrics::PoolReading> {
+        use crate::metrics::PoolReading;
+        match self.backend.pools() {
+            conn::Pools::Sqlite { writer, reader } => vec![
+                PoolReading::of("writer", &writer),
+                PoolReading::of("reader", &reader),
+            ],
+            conn::Pools::Postgres(pool) => vec![PoolReading::of("main", &pool)],
+        }
     }
 
     fn gate(&self) -> Result<(), StoreError> {

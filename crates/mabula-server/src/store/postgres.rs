@@ -253,8 +253,8 @@ impl super::Backend for Postgres {
         Some(rx)
     }
 
-    fn pools(&self) -> super::players::Pools {
-        super::players::Pools::Postgres(self.pool.clone())
+    fn pools(&self) -> super::conn::Pools {
+        super::conn::Pools::Postgres(self.pool.clone())
     }
 
     fn close(&self) -> BoxFuture<'_, ()> {

@@ -4,7 +4,7 @@
 //! many instances receive it at the same moment.
 
 use super::StoreError;
-use super::players::{Db, Pools, on_db};
+use super::conn::{Conn, on_db};
 use crate::model::rating::{Glicko2, Outcome, Rating};
 use sqlx::Row;
 
@@ -85,10 +85,20 @@ pub enum Recorded {
     Again,
 }
 
-impl Db {
+/// The puzzles' repository (the [puzzles service](crate::services::puzzles)'s): puzzles, puzzle ratings and attempts.
+#[derive(Clone, Debug)]
+pub struct PuzzlesRepo {
+    conn: Conn,
+}
+
+impl PuzzlesRepo {
+    pub(super) fn new(conn: Conn) -> PuzzlesRepo {
+        PuzzlesRepo { conn }
+    }
+
     /// Whether the shipped file of SHA-256 `hash` was loaded already.
     pub async fn puzzle_set_loaded(&self, hash: &str) -> Result<bool, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query("SELECT 1 FROM puzzle_sets WHERE hash = $1")
                 .bind(hash)
                 .fetch_optional(pool)
@@ -107,7 +117,7 @@ impl Db {
         now: i64,
     ) -> Result<(), StoreError> {
         let fresh = Rating::default();
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             for s in seeds {
                 sqlx::query(
@@ -146,7 +156,7 @@ impl Db {
 
     /// The rating of puzzle `id`, if there is one.
     pub async fn puzzle_rating(&self, id: &str) -> Result<Option<PuzzleRating>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT rating, deviation, volatility, plays FROM puzzles WHERE id = $1",
             )
@@ -177,7 +187,7 @@ impl Db {
         target: f64,
         limit: u32,
     ) -> Result<Vec<(String, f64)>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT p.id, p.rating FROM puzzles p \
                  WHERE ($2 IS NULL OR p.scoring = $2) AND ($3 IS NULL OR p.themes LIKE $3) \
@@ -203,7 +213,7 @@ impl Db {
         &self,
         account: &str,
     ) -> Result<Option<PlayerPuzzleRating>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT rating, deviation, volatility, attempts, solved FROM puzzle_ratings \
                  WHERE account = $1",
@@ -232,7 +242,7 @@ impl Db {
         account: &str,
         limit: u32,
     ) -> Result<Vec<AttemptRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT puzzle, at, correct, rated, rating_before, rating_after \
                  FROM puzzle_attempts WHERE account = $1 ORDER BY at DESC, puzzle LIMIT $2",
@@ -269,7 +279,7 @@ impl Db {
         system: &Glicko2,
         now: i64,
     ) -> Result<Recorded, StoreError> {
-        on_db!(self, write, |pool, pg| {
+        on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
             // Locks in one order, the puzzle first, then the player, so that no two attempts
             // wait for each other in a cycle. The puzzle's lock comes before the attempt's

@@ -210,8 +210,8 @@ impl super::Backend for Sqlite {
         None
     }
 
-    fn pools(&self) -> super::players::Pools {
-        super::players::Pools::Sqlite {
+    fn pools(&self) -> super::conn::Pools {
+        super::conn::Pools::Sqlite {
             writer: self.writer.clone(),
             reader: self.reader.clone(),
         }

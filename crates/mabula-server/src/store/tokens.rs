@@ -3,7 +3,7 @@
 //! every instance); the bot flag of accounts and house bots' levels.
 
 use super::StoreError;
-use super::players::{Db, Pools, on_db};
+use super::conn::{Conn, on_db};
 use sqlx::Row;
 
 /// A token as the account's list shows it.
@@ -62,7 +62,17 @@ pub enum Upgrade {
     HasGames,
 }
 
-impl Db {
+/// The tokens' repository (the [tokens service](crate::services::tokens)'s): personal API tokens, and the bot flag and house level of accounts.
+#[derive(Clone, Debug)]
+pub struct TokensRepo {
+    conn: Conn,
+}
+
+impl TokensRepo {
+    pub(super) fn new(conn: Conn) -> TokensRepo {
+        TokensRepo { conn }
+    }
+
     /// Stores a new token of `account` if it has fewer than `cap`; whether it was stored.
     #[allow(clippy::too_many_arguments)]
     pub async fn insert_token(
@@ -75,7 +85,7 @@ impl Db {
         now: i64,
         cap: u32,
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query(
                 "INSERT INTO api_tokens (id, account, hash, description, scopes, created_at) \
                  SELECT $1, $2, $3, $4, $5, $6 \
@@ -96,7 +106,7 @@ impl Db {
 
     /// The tokens of `account`, newest first.
     pub async fn tokens_of(&self, account: &str) -> Result<Vec<TokenRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id, description, scopes, created_at, used_at FROM api_tokens \
                  WHERE account = $1 ORDER BY created_at DESC, id",
@@ -120,7 +130,7 @@ impl Db {
 
     /// Deletes token `id` of `account`; whether there was one.
     pub async fn delete_token(&self, account: &str, id: &str) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query("DELETE FROM api_tokens WHERE id = $1 AND account = $2")
                 .bind(id)
                 .bind(account)
@@ -132,7 +142,7 @@ impl Db {
 
     /// The token whose hash is `hash`, with its account (not a closed one).
     pub async fn token_owner(&self, hash: &[u8; 32]) -> Result<Option<TokenOwner>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT t.id, a.key, a.name, t.scopes, t.used_at, a.bot FROM api_tokens t \
                  JOIN accounts a ON a.key = t.account \
@@ -164,7 +174,7 @@ impl Db {
         now: i64,
         before: i64,
     ) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             sqlx::query(
                 "UPDATE api_tokens SET used_at = $2 WHERE id = $1 \
@@ -188,7 +198,7 @@ impl Db {
 
     /// Whether account `key` is a bot.
     pub async fn is_bot(&self, key: &str) -> Result<bool, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query("SELECT bot FROM accounts WHERE key = $1")
                 .bind(key)
                 .fetch_optional(pool)
@@ -202,7 +212,7 @@ impl Db {
 
     /// Makes account `key` a bot if it has no games (one conditional statement).
     pub async fn upgrade_to_bot(&self, key: &str) -> Result<Upgrade, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let done = sqlx::query(
                 "UPDATE accounts SET bot = TRUE WHERE key = $1 AND bot = FALSE \
                  AND NOT EXISTS (SELECT 1 FROM games \
@@ -232,7 +242,7 @@ impl Db {
 
     /// Makes account `key` a house bot of `level` (it must exist).
     pub async fn set_house_level(&self, key: &str, level: i64) -> Result<(), StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             sqlx::query("UPDATE accounts SET bot = TRUE, house_level = $2 WHERE key = $1")
                 .bind(key)
                 .bind(level)
@@ -244,7 +254,7 @@ impl Db {
 
     /// The level of house bot `key`, if it is one.
     pub async fn house_level(&self, key: &str) -> Result<Option<u8>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query("SELECT house_level FROM accounts WHERE key = $1")
                 .bind(key)
                 .fetch_optional(pool)
@@ -260,7 +270,7 @@ impl Db {
 
     /// Every bot that is not closed (at most 500).
     pub async fn bots(&self) -> Result<Vec<BotRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT key, name, last_seen, house_level FROM accounts \
                  WHERE bot = TRUE AND closed_at IS NULL ORDER BY last_seen DESC LIMIT 500",

@@ -8,7 +8,7 @@
 //! `NOTIFY` in its own transaction (PostgreSQL); on SQLite the caller delivers the notice.
 
 use super::StoreError;
-use super::players::{Announce, Db, Pools, on_db};
+use super::conn::{Announce, Conn, on_db};
 use sqlx::Row;
 
 /// A tournament as stored.
@@ -261,7 +261,17 @@ macro_rules! pairing_row {
     }};
 }
 
-impl Db {
+/// The tournaments' repository (the [tournaments service](crate::services::tournaments)'s): tournaments, their players and pairings.
+#[derive(Clone, Debug)]
+pub struct TournamentsRepo {
+    conn: Conn,
+}
+
+impl TournamentsRepo {
+    pub(super) fn new(conn: Conn) -> TournamentsRepo {
+        TournamentsRepo { conn }
+    }
+
     /// Stores tournament `t` unless its creator has `max_open` tournaments not finished
     /// already, or its schedule key is taken (another instance made that occurrence): whether
     /// it was stored.
@@ -270,7 +280,7 @@ impl Db {
         t: &TournamentRow,
         max_open: u32,
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, pg| {
+        on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
             if pg && let Some(creator) = &t.creator {
                 sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
@@ -323,7 +333,7 @@ impl Db {
 
     /// Tournament `id`.
     pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "SELECT {TOURNAMENT_COLUMNS} FROM tournaments t WHERE t.id = $1"
             )))
@@ -346,7 +356,7 @@ impl Db {
         } else {
             "t.starts_at DESC"
         };
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "SELECT {TOURNAMENT_COLUMNS} FROM tournaments t WHERE t.status = $1 \
                  ORDER BY {order}, t.id LIMIT $2"
@@ -367,7 +377,7 @@ impl Db {
         key: &str,
         limit: u32,
     ) -> Result<Vec<TournamentRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "SELECT {TOURNAMENT_COLUMNS} FROM tournaments t \
                  JOIN tournament_players tp ON tp.tournament = t.id AND tp.account = $1 \
@@ -385,7 +395,7 @@ impl Db {
 
     /// The ids of the tournaments to look after at `now`: created and due to start, or running.
     pub async fn due_tournaments(&self, now: i64) -> Result<Vec<String>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id FROM tournaments WHERE status = 'running' \
                  OR (status = 'created' AND starts_at <= $1) ORDER BY starts_at, id LIMIT 200",
@@ -399,7 +409,7 @@ impl Db {
 
     /// The players of tournament `id`, in the order they joined.
     pub async fn tournament_entrants(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT account, name, rating, joined_at, withdrawn FROM tournament_players \
                  WHERE tournament = $1 ORDER BY joined_at, account",
@@ -423,7 +433,7 @@ impl Db {
 
     /// The pairings of tournament `id` by round and board, with their games as they are now.
     pub async fn tournament_pairings(&self, id: &str) -> Result<Vec<PairingRow>, StoreError> {
-        on_db!(self, read, |pool, _pg| {
+        on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT p.round, p.board, p.white, p.black, p.game1, p.game2, p.result1, \
                  p.margin1, p.no_show1, p.result2, p.margin2, p.no_show2, p.created_at, \
@@ -449,7 +459,7 @@ impl Db {
         e: &EntrantRow,
         max_players: u32,
     ) -> Result<Joined, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             // The tournament's row first: on PostgreSQL it is locked until the commit, so the
             // count below is the count of everyone.
@@ -493,7 +503,7 @@ impl Db {
         id: &str,
         account: &str,
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let open = sqlx::query(
                 "UPDATE tournaments SET version = version + 1 \
@@ -530,7 +540,7 @@ impl Db {
         creator: &str,
         now: i64,
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query(
                 "UPDATE tournaments SET starts_at = $3, version = version + 1 \
@@ -558,7 +568,7 @@ impl Db {
         expect: u64,
         change: &TournamentChange,
     ) -> Result<bool, StoreError> {
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query(
                 "UPDATE tournaments SET version = version + 1, status = COALESCE($3, status), \
@@ -625,7 +635,7 @@ impl Db {
             "UPDATE tournament_pairings SET result2 = $4, margin2 = $5, no_show2 = $6 \
              WHERE tournament = $1 AND round = $2 AND board = $3 AND result2 IS NULL"
         };
-        on_db!(self, write, |pool, _pg| {
+        on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query(sql)
                 .bind(id)

@@ -675,8 +675,8 @@ impl Games {
             };
             let scoring = old.game.scoring();
             let (w, b) = (
-                self.store.db().rating(&white.key, scoring, speed).await?,
-                self.store.db().rating(&black.key, scoring, speed).await?,
+                self.ratings.rating(&white.key, scoring, speed).await?,
+                self.ratings.rating(&black.key, scoring, speed).await?,
             );
             players = [Some(rated_now(black, &b)), Some(rated_now(white, &w))];
             (rated, clock) = (old.rated, Some(c.control));
@@ -727,15 +727,15 @@ impl Games {
             (&b.key, &a.key)
         };
         let now = now_ms();
-        let db = self.store.db();
-        let quota = format!("p:{low} {high}");
-        if db
-            .take_quota(&quota, now, now - DAY_MS, PAIR_RATED_PER_DAY)
+        let quota = format!("{low} {high}");
+        if self
+            .pairs
+            .take(&quota, now, now - DAY_MS, PAIR_RATED_PER_DAY)
             .await?
         {
             return Ok(true);
         }
-        db.flag_pair(low, high, now).await?;
+        self.repo.flag_pair(low, high, now).await?;
         crate::metrics::pair_game_made_casual();
         tracing::info!("{low} and {high}: over {PAIR_RATED_PER_DAY} rated games today, casual");
         Ok(false)

@@ -39,6 +39,9 @@ use crate::engine::EnginePool;
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{EndReason, LiveGame, Refusal, Seats};
 use crate::protocol::ServerMessage;
+use crate::store::games::GamesRepo;
+use crate::store::quotas::Quotas;
+use crate::store::ratings::RatingReads;
 use crate::store::{MovesChange, PresenceCounts, RowChange, RowState, Store, WriteOp};
 use crate::view::{self, GameState, MoveView};
 use axum::extract::ws::Utf8Bytes;
@@ -84,10 +87,27 @@ pub enum GameEvent {
     },
 }
 
+/// What the games service keeps beside the game rows of the store: its own repository, the
+/// read of ratings a rematch needs, and its quota of rated games per pair.
+pub struct GamesRepos {
+    /// Its repository.
+    pub games: GamesRepo,
+    /// The ratings' read handle.
+    pub ratings: RatingReads,
+    /// Rated games per pair of accounts and day (`p:`).
+    pub pairs: Quotas,
+}
+
 /// The games being served.
 pub struct Games {
     /// Where games are kept.
     store: Arc<Store>,
+    /// Its repository: seats' absences and signs of life, guest games claimed, flagged pairs.
+    repo: GamesRepo,
+    /// The players' ratings (a rematch's).
+    ratings: RatingReads,
+    /// Rated games per pair of accounts and day.
+    pairs: Quotas,
     /// Where engine moves are computed.
     engine: EnginePool,
     /// The analysis board's service (the record's deal estimate).
@@ -227,6 +247,7 @@ impl Games {
     /// The live games over `store`.
     pub fn new(
         store: Arc<Store>,
+        repos: GamesRepos,
         engine: EnginePool,
         analyst: Arc<Analyst>,
         cluster: Arc<Cluster>,
@@ -234,6 +255,9 @@ impl Games {
     ) -> Arc<Games> {
         Arc::new(Games {
             store,
+            repo: repos.games,
+            ratings: repos.ratings,
+            pairs: repos.pairs,
             engine,
             analyst,
             cluster,
@@ -241,6 +265,23 @@ impl Games {
             games: Mutex::new(HashMap::new()),
             followers: Mutex::new(Vec::new()),
         })
+    }
+
+    /// The unfinished games where account `key` holds a seat.
+    pub async fn unfinished_games(&self, key: &str) -> Result<Vec<String>, ApiError> {
+        Ok(self.repo.unfinished_games(key).await?)
+    }
+
+    /// Gives the seats of the games listed (each a game id and the hash of a seat token) that
+    /// have no account yet to account `key` named `name`; answers the games changed with their
+    /// new versions.
+    pub async fn claim_guest_games(
+        &self,
+        key: &str,
+        name: &str,
+        games: &[(String, [u8; 32])],
+    ) -> Result<Vec<(String, u64)>, ApiError> {
+        Ok(self.repo.claim_guest_games(key, name, games).await?)
     }
 
     /// The events of every change stored from now on, in order (for a service that follows

@@ -74,10 +74,10 @@ impl Games {
         if !away[usize::from(color == Color::Black)] {
             return Ok(None);
         }
-        self.store.db().set_away(&h.id, away, now_ms()).await?;
+        self.repo.set_away(&h.id, away, now_ms()).await?;
         // Moves alternate (a pass is a move): the first mover's are the even plies.
         let parity = u32::from(game.game.start().side_to_move() != color);
-        let since = self.store.db().away_since(&h.id, color, parity).await?;
+        let since = self.repo.away_since(&h.id, color, parity).await?;
         Ok(since.map(|since| since.max(game.created_at)))
     }
 
@@ -87,7 +87,7 @@ impl Games {
         for color in seats.sides() {
             let (games, id) = (Arc::clone(self), h.id.clone());
             tokio::spawn(async move {
-                if let Err(e) = games.store.db().seen(&id, color, now_ms(), socket).await {
+                if let Err(e) = games.repo.seen(&id, color, now_ms(), socket).await {
                     tracing::warn!("sign of life in game {id} not stored: {e}");
                 }
             });
@@ -179,7 +179,7 @@ impl Games {
         drop(slot);
         if realtime {
             let away = [playing && totals.white == 0, playing && totals.black == 0];
-            if let Err(e) = self.store.db().set_away(&h.id, away, now_ms()).await {
+            if let Err(e) = self.repo.set_away(&h.id, away, now_ms()).await {
                 tracing::warn!("absence in game {} not stored: {e}", h.id);
             }
         }
