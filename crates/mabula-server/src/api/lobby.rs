@@ -38,8 +38,8 @@ pub use mabula_api::lobby::{SeekList, Started};
 #[utoipa::path(get, operation_id = "list_seeks", path = "/api/seeks", tag = "players",
     responses(
         (status = 200, description = "The seeks", body = SeekList),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn list(
     State(app): State<AppState>,
@@ -58,11 +58,11 @@ pub async fn list(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`); the player challenged blocks you (`blocked`) or is closed (`account_closed`)", body = ErrorBody),
         (status = 404, description = "No player has the name in `to` (`player_not_found`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "Settings out of range (`invalid_settings`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn open(
     State(app): State<AppState>,
@@ -86,8 +86,8 @@ pub async fn open(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not your seek nor a challenge to you (`seek_not_for_you`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such open seek (`seek_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn cancel(
     State(app): State<AppState>,
@@ -107,8 +107,8 @@ pub async fn cancel(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Your own seek, another's challenge, or outside its rating range (`seek_not_for_you`); or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such open seek: taken, withdrawn or lapsed (`seek_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn accept(
     State(app): State<AppState>,
@@ -126,8 +126,8 @@ pub async fn accept(
         (status = 101, description = "The connection is now a WebSocket"),
         (status = 400, description = "Not a WebSocket handshake (`bad_request`)", body = ErrorBody),
         (status = 403, description = "Opened by a page of another site (`csrf_failed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 async fn upgrade(
     State(app): State<AppState>,

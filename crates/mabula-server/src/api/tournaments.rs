@@ -46,11 +46,11 @@ pub fn router() -> Router<AppState> {
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 409, description = "You have 3 tournaments not finished already (`too_many_tournaments`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "A setting is not valid: the name (3 to 40 characters), format, scoring, clock, rounds (1 to 15) or minutes (10 to 720), the start (1 minute to 30 days ahead), the minimum rating or the password (`invalid_tournament`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn create(
     State(app): State<AppState>,
@@ -65,8 +65,8 @@ pub async fn create(
 #[utoipa::path(get, operation_id = "list_tournaments", path = "/api/tournaments", tag = "tournaments",
     responses(
         (status = 200, description = "The tournaments", body = TournamentList),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn list(State(app): State<AppState>) -> Result<Json<TournamentList>, ApiError> {
     Ok(Json(app.tournaments.list().await?))
@@ -79,8 +79,8 @@ pub async fn list(State(app): State<AppState>) -> Result<Json<TournamentList>, A
         (status = 200, description = "The tournament", body = TournamentView),
         (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn show(
     State(app): State<AppState>,
@@ -101,10 +101,10 @@ pub async fn show(
         (status = 403, description = "The password is wrong (`tournament_password`), your rating is below the minimum (`rating_too_low`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
         (status = 409, description = "Finished, or full at 1000 players (`tournament_closed`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn join(
     State(app): State<AppState>,
@@ -125,8 +125,8 @@ pub async fn join(
         (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
         (status = 409, description = "Finished, or you are not playing in it (`tournament_closed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn withdraw(
     State(app): State<AppState>,
@@ -146,8 +146,8 @@ pub async fn withdraw(
         (status = 403, description = "Not its creator (`not_tournament_creator`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
         (status = 409, description = "It has started already (`tournament_closed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn start(
     State(app): State<AppState>,
@@ -164,8 +164,8 @@ pub async fn start(
         (status = 200, description = "The records, one after another, in the order of the pairings", content_type = "text/plain", body = String),
         (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn records(
     State(app): State<AppState>,
@@ -197,8 +197,8 @@ pub async fn records(
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn of_player(
     State(app): State<AppState>,
@@ -217,8 +217,8 @@ pub async fn of_player(
         (status = 400, description = "Not a WebSocket handshake (`bad_request`)", body = ErrorBody),
         (status = 403, description = "Opened by a page of another site (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 async fn upgrade(
     State(app): State<AppState>,

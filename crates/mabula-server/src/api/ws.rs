@@ -45,9 +45,9 @@ const MAX_MESSAGES_PER_SECOND: u32 = 20;
         (status = 101, description = "The connection is now a WebSocket"),
         (status = 400, description = "Not a WebSocket handshake, or an id that is not valid UTF-8 (`bad_request`)", body = crate::error::ErrorBody),
         (status = 403, description = "Opened by a page of another site (`csrf_failed`)", body = crate::error::ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 404, response = super::answers::NoSuchGame),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 async fn upgrade(
     State(app): State<AppState>,
