@@ -453,7 +453,7 @@ pub async fn import(
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
-pub use mabula_api::view::HintAnswer;
+pub use mabula_api::analysis::HintAnswer;
 
 /// Ask the engine for a hint on your turn in a game against it (counted, and kept in the record).
 #[utoipa::path(post, path = "/api/games/{id}/hint", tag = "games",
