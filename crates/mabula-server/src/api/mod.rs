@@ -16,6 +16,7 @@ pub mod follows;
 pub mod games;
 pub mod image;
 pub mod limits;
+pub mod live;
 pub mod lobby;
 pub mod moderation;
 pub mod players;
