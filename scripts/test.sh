@@ -42,7 +42,7 @@ FEATURES=(--workspace --all-features)
 # The house style first: formatting, every lint (warnings as errors), modules without a cycle.
 step "rustfmt" cargo fmt --all --check
 step "clippy" cargo clippy "${FEATURES[@]}" --all-targets -- -D warnings
-step "module cycles" scripts/module-cycles.py crates/mabula-engine/src
+step "module cycles" scripts/module-cycles.py crates/*/src python/src
 
 # The one build: test binaries, the `mabula` binary and the Python extension.
 step "build" cargo build "${FEATURES[@]}" --lib --bins --tests --examples

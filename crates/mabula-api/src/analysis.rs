@@ -1,7 +1,8 @@
 //! The analysis board's JSON (`docs/api.md`, section 4): the engine's view of a position, a
-//! game's evaluation graph and move notes, and the requests and answers of `/api/analysis…`.
+//! game's evaluation graph and move notes, the requests and answers of `/api/analysis…`, and a
+//! game's hint (`POST /api/games/{id}/hint`: the state with the analysis of its position).
 
-use crate::view::LegalMoveView;
+use crate::view::{GameState, LegalMoveView};
 use mabula::{Color, Position};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -174,4 +175,13 @@ pub struct PositionMoves {
     /// The legal moves (a lone `pass` when the side to move cannot push), sorted, with the
     /// marbles they move and the position after each.
     pub legal_moves: Vec<LegalMoveView>,
+}
+
+/// A hint: the engine's analysis of the position, counted for the player to move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct HintAnswer {
+    /// The game state, with the hint counted.
+    pub state: GameState,
+    /// The engine's analysis of the position (its first move is the hint).
+    pub analysis: PositionAnalysis,
 }

@@ -12,7 +12,8 @@
 //! - [`view`]: a game's public state, the game list, and the requests and answers of
 //!   `/api/games…`.
 //! - [`protocol`]: a game's WebSocket messages, both directions.
-//! - [`analysis`]: the analysis board's answers and requests.
+//! - [`analysis`]: the analysis board's answers and requests, and a game's hint (a game's state
+//!   with an analysis: it builds on [`view`], which knows nothing of analyses).
 //! - [`accounts`], [`players`], [`lobby`]: accounts and sessions, profiles and ratings, seeks
 //!   and the lobby's socket.
 //! - [`follows`]: following players, their live games, and who is online.

@@ -2,7 +2,6 @@
 //! list of games, and the requests and answers of `/api/games…`. The WebSocket's messages, in
 //! [`protocol`](crate::protocol), carry these states and moves.
 
-use crate::analysis::PositionAnalysis;
 use crate::clock::TimeControl;
 use crate::game::{EndReason, EngineSettings, Mode, PairHalf, SideSchema, UndoOffer};
 use mabula::{Color, Position, Square};
@@ -463,13 +462,4 @@ pub struct ImportRequest {
 pub struct Health {
     /// `ok`.
     pub status: String,
-}
-
-/// A hint: the engine's analysis of the position, counted for the player to move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct HintAnswer {
-    /// The game state, with the hint counted.
-    pub state: GameState,
-    /// The engine's analysis of the position (its first move is the hint).
-    pub analysis: PositionAnalysis,
 }

@@ -3,7 +3,8 @@
 
 use mabula::{Color, Position, Square};
 use mabula_api::analysis::{
-    Counts, GameAnalysis, LineView, NoteView, PositionAnalysis, SideCounts, ValueView, VerdictView,
+    Counts, GameAnalysis, HintAnswer, LineView, NoteView, PositionAnalysis, SideCounts, ValueView,
+    VerdictView,
 };
 use mabula_api::clock::{Speed, TimeControl};
 use mabula_api::error::{ErrorBody, ErrorCode};
@@ -13,9 +14,9 @@ use mabula_api::players::{PlayerGame, Profile, RatingView, Record3, ResultsView}
 use mabula_api::protocol::{ClientMessage, OwnedServerMessage, ServerMessage};
 use mabula_api::social::{ChatLine, ChatRoom};
 use mabula_api::view::{
-    AllScores, ClockView, CreateGame, GameState, GroupsView, HintAnswer, HintCounts, LegalMoveView,
-    MoveView, PairPoints, PairView, PlayerView, PlayersView, ScoresView, SeatGrant, SeatKind,
-    SeatView, SeatsView, SeedInput, SettingsView,
+    AllScores, ClockView, CreateGame, GameState, GroupsView, HintCounts, LegalMoveView, MoveView,
+    PairPoints, PairView, PlayerView, PlayersView, ScoresView, SeatGrant, SeatKind, SeatView,
+    SeatsView, SeedInput, SettingsView,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -9,7 +9,9 @@
 //!   future completes; the signal handling.
 //! - [`api`]: the HTTP side: `AppState`, one router per resource (`games`, `accounts`,
 //!   `players`, `lobby`, `analysis`, `ws`, `docs`, `assets`), the layers (sessions and CSRF,
-//!   rate limit, JSON errors).
+//!   rate limit, JSON errors). `docs`, the OpenAPI document, gathers the handlers' paths and is
+//!   used by none of them: the answers they share are `answers`'. `live` is the one WebSocket
+//!   session loop that a game's, the lobby's and a tournament's sockets run.
 //! - [`services`]: one service per concern, each owning its state: the live games (every
 //!   action on a game: check, commit, then broadcast), clocks, ratings, the lobby, accounts,
 //!   players' pages, and this instance among the others; wired and started in one place.

@@ -222,11 +222,11 @@ fn started(headers: &HeaderMap, status: StatusCode, new: NewSession) -> Response
         (status = 201, description = "The account, logged in (the session cookie and the device cookie are set)", body = SessionView),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 409, description = "The name is taken (`name_taken`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "The name or password breaks the rules (`invalid_account`)", body = ErrorBody),
         (status = 429, description = "Too many requests, or too many accounts made from this address in the last hour (`rate_limited`, with `Retry-After`)", body = ErrorBody),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn sign_up(
     State(app): State<AppState>,
@@ -253,10 +253,10 @@ pub async fn sign_up(
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 401, description = "The name and password do not match an account (`login_failed`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 429, description = "Too many requests, or too many failed log-ins for this name or address (or, with a device cookie of this name, for this device) (`rate_limited`)", body = ErrorBody),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn log_in(
     State(app): State<AppState>,
@@ -282,8 +282,8 @@ pub async fn log_in(
     responses(
         (status = 200, description = "The session's account and CSRF token", body = SessionView),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn whoami(session: Session) -> Json<SessionView> {
     Json(SessionView {
@@ -298,8 +298,8 @@ pub async fn whoami(session: Session) -> Json<SessionView> {
         (status = 204, description = "Logged out; the cookie is cleared"),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn log_out(
     State(app): State<AppState>,
@@ -325,8 +325,8 @@ fn cleared(headers: &HeaderMap) -> Response {
         (status = 204, description = "Every session of the account ended and its trusted devices forgotten; the cookie is cleared"),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn log_out_everywhere(
     State(app): State<AppState>,
@@ -345,11 +345,11 @@ pub async fn log_out_everywhere(
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`); the current password is wrong (`wrong_password`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "The new password breaks a rule (`invalid_account`, with the `rule`)", body = ErrorBody),
         (status = 429, description = "Too many requests, or too many wrong passwords in a quarter of an hour (`rate_limited`)", body = ErrorBody),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn change_password(
     State(app): State<AppState>,
@@ -367,8 +367,8 @@ pub async fn change_password(
     responses(
         (status = 200, description = "The sessions, the latest used first", body = SessionList),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn list_sessions(
     State(app): State<AppState>,
@@ -391,8 +391,8 @@ async fn sessions_of(app: &AppState, session: &Session) -> Result<Vec<SessionInf
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "The account has no session with this id (`session_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn end_session(
     State(app): State<AppState>,
@@ -409,8 +409,8 @@ pub async fn end_session(
         (status = 200, description = "The other sessions ended", body = SessionsEnded),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn end_other_sessions(
     State(app): State<AppState>,
@@ -430,10 +430,10 @@ pub async fn end_other_sessions(
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`); the password is wrong (`wrong_password`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 429, description = "Too many requests, or too many wrong passwords in a quarter of an hour (`rate_limited`)", body = ErrorBody),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn delete_account(
     State(app): State<AppState>,
@@ -453,7 +453,7 @@ pub async fn delete_account(
         (status = 200, description = "The data (sent as an attachment, `mabula-NAME.json`)", body = AccountExport),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 429, description = "Too many requests, or more than 5 exports in an hour (`rate_limited`)", body = ErrorBody),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn export(State(app): State<AppState>, session: Session) -> Result<Response, ApiError> {
     let account = app.players.account(&session.name).await?;
@@ -500,10 +500,10 @@ pub async fn export(State(app): State<AppState>, session: Session) -> Result<Res
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn claim(
     State(app): State<AppState>,
@@ -520,8 +520,8 @@ pub async fn claim(
     responses(
         (status = 200, description = "Game ids", body = TurnList),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn my_turn(
     State(app): State<AppState>,

@@ -70,8 +70,8 @@ fn parse_query(q: &PositionQuery) -> Result<(Position, Scoring), ApiError> {
     responses(
         (status = 200, description = "The finished analysis", body = PositionAnalysis),
         (status = 400, description = "A bad position string or scoring mode, or an unknown parameter (`bad_request`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn position(
     State(app): State<AppState>,
@@ -116,8 +116,8 @@ fn json_event(name: &str, value: &impl Serialize) -> Event {
     responses(
         (status = 200, description = "An event stream of `analysis` events", content_type = "text/event-stream", body = PositionAnalysis),
         (status = 400, description = "A bad position string or scoring mode, or an unknown parameter (`bad_request`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn stream(
     State(app): State<AppState>,
@@ -180,11 +180,11 @@ fn stopping() -> ApiError {
     responses(
         (status = 200, description = "An event stream of `quick` events, `position` events, then a `game` event", content_type = "text/event-stream", body = GameAnalysis),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or a bad scoring mode (`bad_request`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "The record cannot be read (`invalid_record`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn game(
     State(app): State<AppState>,
@@ -280,7 +280,7 @@ pub async fn game(
 #[utoipa::path(get, path = "/api/analysis/stats", tag = "analysis",
     responses(
         (status = 200, description = "Analyses started and cache hits", body = AnalysisStats),
-        (status = 429, response = super::docs::Throttled),
+        (status = 429, response = super::answers::Throttled),
     ))]
 pub async fn stats(State(app): State<AppState>) -> Json<AnalysisStats> {
     let a = &app.analyst;
@@ -303,7 +303,7 @@ pub struct MovesQuery {
     responses(
         (status = 200, description = "The legal moves", body = PositionMoves),
         (status = 400, description = "A bad position string, or an unknown parameter (`bad_request`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
+        (status = 429, response = super::answers::Throttled),
     ))]
 pub async fn moves(
     QueryParams(q): QueryParams<MovesQuery>,

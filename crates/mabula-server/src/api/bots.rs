@@ -74,7 +74,7 @@ fn account_of(session: &Session) -> Result<(), ApiError> {
         (status = 401, description = "No token nor session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "A personal token that is not valid (`token_invalid`), or a bot's cookie (`bot_not_allowed`)", body = ErrorBody),
         (status = 429, description = "Too many requests, or too many streams of this account or address (`rate_limited`, `too_many_connections`)", body = ErrorBody),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn event_stream(
     State(app): State<AppState>,
@@ -100,9 +100,9 @@ pub async fn event_stream(
         (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, description = "No token nor session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "A personal token that is not valid or outside its scopes (`token_invalid`, `token_not_allowed`), or a bot's cookie (`bot_not_allowed`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 429, description = "Too many requests, or too many streams of this account or address (`rate_limited`, `too_many_connections`)", body = ErrorBody),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn game_stream(
     State(app): State<AppState>,
@@ -126,12 +126,12 @@ pub async fn game_stream(
         (status = 400, description = "Bad notation (`bad_notation`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, description = "No token nor session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a seat of this account (`not_your_seat`, `token_invalid`), a token outside its scopes (`token_not_allowed`), or a bot's cookie (`bot_not_allowed`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "Not your turn, or the game is over (`not_your_turn`, `game_over`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
+        (status = 413, response = super::answers::BodyTooLarge),
         (status = 422, description = "An illegal move (`illegal_move`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn bot_move(
     State(app): State<AppState>,
@@ -155,11 +155,11 @@ pub async fn bot_move(
         (status = 400, description = "The id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, description = "No token nor session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a seat of this account (`not_your_seat`, `token_invalid`), a token outside its scopes (`token_not_allowed`), or a bot's cookie (`bot_not_allowed`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "The game is over (`game_over`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn bot_resign(
     State(app): State<AppState>,
@@ -179,11 +179,11 @@ pub async fn bot_resign(
         (status = 400, description = "The id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, description = "No token nor session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a seat of this account (`not_your_seat`, `token_invalid`), a token outside its scopes (`token_not_allowed`), or a bot's cookie (`bot_not_allowed`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "The game is over, or no draw may be offered now (`game_over`, `draw_not_allowed`, `draw_offer_pending`, `draw_offer_too_soon`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn bot_draw(
     State(app): State<AppState>,
@@ -199,8 +199,8 @@ pub async fn bot_draw(
 #[utoipa::path(get, path = "/api/bots", tag = "bots",
     responses(
         (status = 200, description = "The bots", body = BotList),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn list_bots(State(app): State<AppState>) -> Result<Json<BotList>, ApiError> {
     Ok(Json(app.tokens.bot_list().await?))
@@ -216,11 +216,11 @@ pub async fn list_bots(State(app): State<AppState>) -> Result<Json<BotList>, Api
         (status = 401, description = "No session (`not_logged_in`), or a personal token that is not valid (`token_invalid`)", body = ErrorBody),
         (status = 403, description = "No CSRF token (`csrf_failed`), or sent with a personal token (`token_not_allowed`)", body = ErrorBody),
         (status = 409, description = "The account has 20 tokens already (`too_many_tokens`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "A description of 1 to 60 characters and known scopes are needed (`invalid_token`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn create_token(
     State(app): State<AppState>,
@@ -237,8 +237,8 @@ pub async fn create_token(
         (status = 200, description = "The tokens", body = TokenList),
         (status = 401, description = "No session (`not_logged_in`), or a personal token that is not valid (`token_invalid`)", body = ErrorBody),
         (status = 403, description = "Sent with a personal token (`token_not_allowed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn list_tokens(
     State(app): State<AppState>,
@@ -256,8 +256,8 @@ pub async fn list_tokens(
         (status = 401, description = "No session (`not_logged_in`), or a personal token that is not valid (`token_invalid`)", body = ErrorBody),
         (status = 403, description = "No CSRF token (`csrf_failed`), or sent with a personal token (`token_not_allowed`)", body = ErrorBody),
         (status = 404, description = "The account has no token of this id (`not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn revoke_token(
     State(app): State<AppState>,
@@ -275,9 +275,9 @@ pub async fn revoke_token(
         (status = 401, description = "No session nor token (`not_logged_in`), or a personal token that is not valid (`token_invalid`)", body = ErrorBody),
         (status = 403, description = "Not a personal token with the scope `bot:play` (`token_not_allowed`, or `csrf_failed` with a cookie)", body = ErrorBody),
         (status = 409, description = "The account has games (`account_has_games`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn upgrade(
     State(app): State<AppState>,

@@ -28,12 +28,12 @@ pub fn router() -> Router<AppState> {
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, description = "A guest writes in the spectators' room (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a player of the game, for the players' room (`chat_not_allowed`); a player of the game blocks you (`blocked`); a moderator muted you (`muted`); no CSRF token with a session (`csrf_failed`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 404, response = super::answers::NoSuchGame),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "Empty (`chat_empty`), over 140 characters (`chat_too_long`), or with control characters (`chat_invalid`)", body = ErrorBody),
         (status = 429, description = "More than 5 lines in 10 seconds (`rate_limited`), or too many requests", body = ErrorBody),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn say(
     State(app): State<AppState>,
@@ -53,9 +53,9 @@ pub async fn say(
     responses(
         (status = 200, description = "The lines", body = ChatLog),
         (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 404, response = super::answers::NoSuchGame),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn log(
     State(app): State<AppState>,

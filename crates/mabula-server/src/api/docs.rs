@@ -5,10 +5,13 @@
 //! and extractors in front of its handler (a body that is not JSON, too many requests, a server
 //! that is stopping): `scripts/schemathesis.sh` fails on any status an operation answers without
 //! listing it, and `tests/openapi.rs` checks the statuses every body and every game id bring.
-//! The answers that read the same for many operations are the reusable responses below.
+//! The answers that read the same for many operations are the reusable responses of
+//! [`super::answers`]; this module is the top of the api: it gathers the handlers' paths and
+//! uses nothing of them but their annotations.
 
 use super::AppState;
 use super::analysis::{AnalysisStats, GameAnalysisRequest, GamePositionEvent, PositionMoves};
+use super::answers::{BodyTooLarge, NoSuchGame, NoToken, NotJson, Throttled, Unavailable};
 use crate::analysis::{
     Counts, GameAnalysis, LineView, NoteView, PositionAnalysis, SideCounts, ValueView, VerdictView,
 };
@@ -23,7 +26,7 @@ use crate::view::{
 use axum::routing::get;
 use axum::{Json, Router};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi, ToResponse};
+use utoipa::{Modify, OpenApi};
 
 /// The API's OpenAPI description.
 #[derive(OpenApi)]
@@ -172,36 +175,6 @@ use utoipa::{Modify, OpenApi, ToResponse};
     tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "tournaments", description = "Swiss tournaments and arenas"), (name = "bots", description = "The bot API: personal tokens, event and game streams (newline-delimited JSON), bots"), (name = "puzzles", description = "Puzzles proven by the solver, puzzle ratings, the puzzle of the day"), (name = "server", description = "Health")),
 )]
 pub struct ApiDoc;
-
-// Responses that many operations share, referenced as `response = super::docs::NAME`; the doc
-// comment of each is its description in the document.
-
-/// No game has the id in the path (`game_not_found`).
-#[derive(ToResponse)]
-pub struct NoSuchGame(pub ErrorBody);
-
-/// The action needs a seat token and none was sent (`token_missing`).
-#[derive(ToResponse)]
-pub struct NoToken(pub ErrorBody);
-
-/// The body is larger than 64 KiB (`payload_too_large`).
-#[derive(ToResponse)]
-pub struct BodyTooLarge(pub ErrorBody);
-
-/// A body was sent without `Content-Type: application/json` (`unsupported_media_type`).
-#[derive(ToResponse)]
-pub struct NotJson(pub ErrorBody);
-
-/// Too many requests or connections from this address (`rate_limited`, whose
-/// `Retry-After` header says when to try again, or `too_many_connections`); for a new engine
-/// game, as many unfinished engine games from this address as it may have (`rate_limited`).
-#[derive(ToResponse)]
-pub struct Throttled(pub ErrorBody);
-
-/// The server is stopping, its database cannot be reached, or its queue of work is full
-/// (`shutting_down`, `unavailable`, `busy`); nothing was changed, try again later.
-#[derive(ToResponse)]
-pub struct Unavailable(pub ErrorBody);
 
 /// Declares the seat token as a bearer scheme.
 struct TokenScheme;

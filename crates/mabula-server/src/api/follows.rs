@@ -29,8 +29,8 @@ pub fn router() -> Router<AppState> {
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
         (status = 422, description = "You follow 500 players already (`invalid_settings`), or the name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn follow(
     State(app): State<AppState>,
@@ -50,8 +50,8 @@ pub async fn follow(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn unfollow(
     State(app): State<AppState>,
@@ -67,8 +67,8 @@ pub async fn unfollow(
     responses(
         (status = 200, description = "The players followed, those playing first", body = FollowingList),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn following(
     State(app): State<AppState>,
@@ -82,8 +82,8 @@ pub async fn following(
 #[utoipa::path(get, path = "/api/online", tag = "players",
     responses(
         (status = 200, description = "The count", body = OnlineCount),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn online(State(app): State<AppState>) -> Result<Json<OnlineCount>, ApiError> {
     Ok(Json(app.follows.online().await?))

@@ -43,11 +43,11 @@ pub fn router() -> Router<AppState> {
     responses(
         (status = 201, description = "The game, with the creator's seat token", body = SeatGrant),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "Invalid settings or setup (`invalid_settings`, `invalid_setup`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn create(
     State(app): State<AppState>,
@@ -67,8 +67,8 @@ pub async fn create(
     responses(
         (status = 200, description = "Games, newest activity first", body = GameList),
         (status = 400, description = "An unknown filter, a limit out of range or an unknown parameter (`bad_request`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn list(
     State(app): State<AppState>,
@@ -105,9 +105,9 @@ pub async fn list(
         (status = 200, description = "The game state", body = GameState),
         (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 403, description = "A token was sent but holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 404, response = super::answers::NoSuchGame),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn state(
     State(app): State<AppState>,
@@ -124,12 +124,12 @@ pub async fn state(
         (status = 200, description = "The seat and its token", body = SeatGrant),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 403, description = "The code opens no seat in this game (`join_code_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "The seat was taken already (`seat_taken`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn join(
     State(app): State<AppState>,
@@ -149,15 +149,15 @@ pub async fn join(
     responses(
         (status = 200, description = "The state after the move, once it is committed", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), the move text is not a move (`bad_notation`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "Not your turn, a stale move number, or the game is over (`not_your_turn`, `stale_state`, `game_over`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "The move is not legal here (`illegal_move`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn play(
     State(app): State<AppState>,
@@ -181,14 +181,14 @@ pub async fn play(
     responses(
         (status = 200, description = "The finished game", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game, or not the side named (`token_invalid`, `not_your_seat`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "The game is over (`game_over`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn resign(
     State(app): State<AppState>,
@@ -207,14 +207,14 @@ pub async fn resign(
     responses(
         (status = 200, description = "The finished game, won by the caller", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "The game is over, or the win cannot be claimed (yet): `Retry-After` says when (`game_over`, `claim_not_allowed`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn claim(
     State(app): State<AppState>,
@@ -232,14 +232,14 @@ pub async fn claim(
     responses(
         (status = 200, description = "The state with the offer (`draw_offer`), or the game drawn (`draw_agreed`)", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "The game is over, is not between two people, your offer stands already, or your last offer was declined fewer than 4 moves ago (`game_over`, `draw_not_allowed`, `draw_offer_pending`, `draw_offer_too_soon`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn draw(
     State(app): State<AppState>,
@@ -257,14 +257,14 @@ pub async fn draw(
     responses(
         (status = 200, description = "The state without the offer", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "The game is over, or the opponent offers no draw (`game_over`, `draw_not_allowed`, `no_draw_offer`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn decline_draw(
     State(app): State<AppState>,
@@ -282,14 +282,14 @@ pub async fn decline_draw(
     responses(
         (status = 200, description = "The game, ended as `aborted`", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "The game is over, or both sides have moved already (`game_over`, `abort_too_late`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn abort(
     State(app): State<AppState>,
@@ -307,14 +307,14 @@ pub async fn abort(
     responses(
         (status = 200, description = "The state after the undo or with the offer", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "Nothing to undo, the game is over, or an offer is pending (`nothing_to_undo`, `game_over`, `undo_offer_pending`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn undo(
     State(app): State<AppState>,
@@ -332,14 +332,14 @@ pub async fn undo(
     responses(
         (status = 200, description = "The state after the undo", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game, or the offer is your own (`token_invalid`, `not_your_seat`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "No undo is offered (`no_undo_offer`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn accept_undo(
     State(app): State<AppState>,
@@ -357,14 +357,14 @@ pub async fn accept_undo(
     responses(
         (status = 200, description = "The state without the offer", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "No undo is offered (`no_undo_offer`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn decline_undo(
     State(app): State<AppState>,
@@ -382,14 +382,14 @@ pub async fn decline_undo(
     responses(
         (status = 201, description = "Your seat in the rematch (after the first game of a duplicate pair: the same start, colours swapped)", body = SeatGrant),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "The game goes on, or your seat in the rematch was handed out (`game_not_over`, `rematch_taken`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn rematch(
     State(app): State<AppState>,
@@ -408,9 +408,9 @@ pub async fn rematch(
     responses(
         (status = 200, description = "The record", body = String, content_type = "text/plain"),
         (status = 400, description = "An unknown query parameter, or an id that is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 404, response = super::answers::NoSuchGame),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn record(
     State(app): State<AppState>,
@@ -439,11 +439,11 @@ pub async fn record(
     responses(
         (status = 201, description = "The new game, with a token for both seats", body = SeatGrant),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "The record cannot be read (`invalid_record`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn import(
     State(app): State<AppState>,
@@ -453,7 +453,7 @@ pub async fn import(
     Ok((StatusCode::CREATED, Json(grant)).into_response())
 }
 
-pub use mabula_api::view::HintAnswer;
+pub use mabula_api::analysis::HintAnswer;
 
 /// Ask the engine for a hint on your turn in a game against it (counted, and kept in the record).
 #[utoipa::path(post, path = "/api/games/{id}/hint", tag = "games",
@@ -462,12 +462,12 @@ pub use mabula_api::view::HintAnswer;
     responses(
         (status = 200, description = "The analysis, once finished, and the state", body = HintAnswer),
         (status = 400, description = "Not a game against the engine, or an id that is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 401, response = super::docs::NoToken),
+        (status = 401, response = super::answers::NoToken),
         (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
+        (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "Not your turn, or the game is over (`not_your_turn`, `game_over`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn hint(
     State(app): State<AppState>,

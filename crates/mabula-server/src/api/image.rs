@@ -50,9 +50,9 @@ const FRAME_MS: u16 = 900;
             (Vec<u8> = "image/png"),
         )),
         (status = 400, description = "An unknown format or parameter, a move number past the game's end, a size out of range, or an id that is not valid UTF-8 (`bad_request`)", body = ErrorBody),
-        (status = 404, response = super::docs::NoSuchGame),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 404, response = super::answers::NoSuchGame),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn image(
     State(app): State<AppState>,

@@ -5,8 +5,9 @@
 
 use super::AppState;
 use super::limits::client_key;
+use super::live::{self, Channel, End, Outbox};
 use crate::auth::Session;
-use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ClientAddr, JsonBody, MaybeSession};
 use crate::services::lobby::{KEEP_ALIVE_EVERY, LOBBY_DELAY, Listed, SeekRequest, SeekView, Shown};
 use crate::services::now_ms;
@@ -16,12 +17,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
-use futures_util::{SinkExt, StreamExt};
 use mabula_api::lobby::LobbyMessage;
-use std::time::Duration;
-use tokio::sync::broadcast;
-use yawc::close::CloseCode;
-use yawc::frame::{Frame, OpCode};
+use std::sync::Arc;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::{broadcast, watch};
 
 /// The routes of the lobby.
 pub fn router() -> Router<AppState> {
@@ -38,8 +37,8 @@ pub use mabula_api::lobby::{SeekList, Started};
 #[utoipa::path(get, operation_id = "list_seeks", path = "/api/seeks", tag = "players",
     responses(
         (status = 200, description = "The seeks", body = SeekList),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn list(
     State(app): State<AppState>,
@@ -58,11 +57,11 @@ pub async fn list(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`); the player challenged blocks you (`blocked`) or is closed (`account_closed`)", body = ErrorBody),
         (status = 404, description = "No player has the name in `to` (`player_not_found`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "Settings out of range (`invalid_settings`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn open(
     State(app): State<AppState>,
@@ -86,8 +85,8 @@ pub async fn open(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not your seek nor a challenge to you (`seek_not_for_you`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such open seek (`seek_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn cancel(
     State(app): State<AppState>,
@@ -107,8 +106,8 @@ pub async fn cancel(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Your own seek, another's challenge, or outside its rating range (`seek_not_for_you`); or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such open seek: taken, withdrawn or lapsed (`seek_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn accept(
     State(app): State<AppState>,
@@ -126,8 +125,8 @@ pub async fn accept(
         (status = 101, description = "The connection is now a WebSocket"),
         (status = 400, description = "Not a WebSocket handshake (`bad_request`)", body = ErrorBody),
         (status = 403, description = "Opened by a page of another site (`csrf_failed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 async fn upgrade(
     State(app): State<AppState>,
@@ -136,33 +135,13 @@ async fn upgrade(
     ws: Result<yawc::IncomingUpgrade, StatusCode>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
-    if crate::extract::from_another_site(&headers) {
-        return Err(ApiError::new(
-            ErrorCode::CsrfFailed,
-            "this socket was opened by a page of another site",
-        ));
-    }
-    let not_a_handshake = |e: &dyn std::fmt::Display| {
-        ApiError::new(
-            ErrorCode::BadRequest,
-            format!("this endpoint speaks WebSocket only: {e}"),
-        )
-    };
-    let ws = ws.map_err(|status| not_a_handshake(&status))?;
-    let slot = app.websockets.take(client, true)?;
+    live::same_site(&headers)?;
+    let ws = ws.map_err(live::not_a_handshake)?;
+    let slot = live::place(&app, client)?;
+    let shutdown = app.shutdown.clone();
     // Compressed when the client offers permessage-deflate (browsers do): the first list is
     // mostly the same words over and over.
-    let options = yawc::Options::default()
-        .with_compression_level(yawc::CompressionLevel::fast())
-        .with_max_payload_read(4 * 1024);
-    let (response, socket) = ws.upgrade(options).map_err(|e| not_a_handshake(&e))?;
-    tokio::spawn(async move {
-        if let Ok(socket) = socket.await {
-            lobby_session(app, session, socket).await;
-        }
-        drop(slot);
-    });
-    Ok(response.map(axum::body::Body::new))
+    live::serve_deflate(ws, slot, LobbyChannel::new(app, session), shutdown)
 }
 
 /// The message of a player's notice `what` (`game ID`, `turn ID`, `declined ID BY`); `None`
@@ -179,107 +158,137 @@ fn user_message(what: &str) -> Option<String> {
     }
 }
 
-async fn lobby_session(
+/// What a lobby socket waits for.
+enum Update {
+    /// The seeks open to all changed (`Err`: the lobby is gone).
+    Public(Result<(), watch::error::RecvError>),
+    /// Time to keep the player's seeks alive.
+    Alive,
+    /// A notice of the cluster.
+    Notice(Result<Notice, RecvError>),
+}
+
+/// The lobby's live channel: the seek list once the instance has read it, then what was added
+/// and removed; a logged-in player's notices.
+struct LobbyChannel {
     app: AppState,
-    session: Option<Session>,
-    socket: yawc::WebSocket<yawc::HttpStream>,
-) {
-    let (mut sink, mut stream) = socket.split();
-    let mut events = app.lobby.notices();
-    let mut public = app.lobby.public_seeks();
-    let mut shutdown = app.shutdown.clone();
-    let me = session.as_ref().map(|s| s.key.clone());
-    let error = |e: ApiError| {
-        Frame::text(
-            LobbyMessage::Error {
-                code: e.code,
-                message: &e.message,
-            }
-            .to_text::<String>(),
-        )
-    };
-    let mut shown = Shown::default();
-    let mut own: Vec<Listed> = Vec::new();
-    let mut own_stale = me.is_some();
-    let mut window = (std::time::Instant::now(), 0u32);
-    // While it is open, the socket keeps its player's real-time seeks alive (they go about 20 s
-    // after the player's last lobby socket closes, on whatever instance) and notes the
-    // player's sign of life (who is online).
-    let mut alive = app.clock.interval(KEEP_ALIVE_EVERY);
-    let mut beats = 0u32;
-    loop {
-        if own_stale && let Some(key) = &me {
-            if shown.started() {
+    /// The logged-in player's account.
+    me: Option<String>,
+    events: broadcast::Receiver<Notice>,
+    public: watch::Receiver<Option<Arc<Vec<SeekView>>>>,
+    shown: Shown,
+    /// The player's own seeks and challenges, read again when `own_stale`.
+    own: Vec<Listed>,
+    own_stale: bool,
+    /// While it is open, the socket keeps its player's real-time seeks alive (they go about
+    /// 20 s after the player's last lobby socket closes, on whatever instance) and notes the
+    /// player's sign of life (who is online).
+    alive: crate::clock::Ticker,
+    beats: u32,
+}
+
+impl LobbyChannel {
+    fn new(app: AppState, session: Option<Session>) -> LobbyChannel {
+        let alive = app.clock.interval(KEEP_ALIVE_EVERY);
+        let me = session.map(|s| s.key);
+        LobbyChannel {
+            events: app.lobby.notices(),
+            public: app.lobby.public_seeks(),
+            app,
+            own_stale: me.is_some(),
+            me,
+            shown: Shown::default(),
+            own: Vec::new(),
+            alive,
+            beats: 0,
+        }
+    }
+}
+
+impl Channel for LobbyChannel {
+    type Update = Update;
+
+    async fn settle(&mut self, out: &mut Outbox<'_>) -> Result<(), End> {
+        if self.own_stale
+            && let Some(key) = &self.me
+        {
+            if self.shown.started() {
                 // Changes that come meanwhile are in the list read then.
                 tokio::time::sleep(LOBBY_DELAY).await;
             }
-            match app.lobby.own_seeks(key).await {
+            match self.app.lobby.own_seeks(key).await {
                 Ok(listed) => {
-                    own = listed;
-                    own_stale = false;
+                    self.own = listed;
+                    self.own_stale = false;
                 }
                 Err(e) => {
-                    if sink.send(error(e)).await.is_err() {
-                        break;
-                    }
+                    let error = LobbyMessage::Error {
+                        code: e.code,
+                        message: &e.message,
+                    };
+                    out.say(error.to_text::<String>()).await?;
                 }
             }
         }
         // Nothing is said until the instance has read the seeks once (it has just started).
-        let read = public.borrow_and_update().clone();
+        let read = self.public.borrow_and_update().clone();
         if let Some(public) = read
-            && let Some(text) = shown.message::<String>(Shown::visible(&public, &own, now_ms()))
-            && sink.send(Frame::text(text)).await.is_err()
+            && let Some(text) =
+                self.shown
+                    .message::<String>(Shown::visible(&public, &self.own, now_ms()))
         {
-            break;
+            out.say(text).await?;
         }
+        Ok(())
+    }
+
+    async fn next(&mut self) -> Update {
         tokio::select! {
-            incoming = stream.next() => match incoming {
-                Some(frame) if frame.opcode() == OpCode::Close => break,
-                None => break,
-                Some(_) => {
-                    // Clients only ping; a flood closes the socket.
-                    if window.0.elapsed() >= Duration::from_secs(1) {
-                        window = (std::time::Instant::now(), 0);
-                    }
-                    window.1 += 1;
-                    if window.1 > 20 {
-                        break;
-                    }
-                }
-            },
-            changed = public.changed() => if changed.is_err() { break },
-            _ = alive.tick(), if me.is_some() => {
-                let key = me.as_deref().unwrap_or_default();
+            changed = self.public.changed() => Update::Public(changed),
+            _ = self.alive.tick(), if self.me.is_some() => Update::Alive,
+            event = self.events.recv() => Update::Notice(event),
+        }
+    }
+
+    async fn update(&mut self, update: Update, out: &mut Outbox<'_>) -> Result<(), End> {
+        match update {
+            Update::Public(changed) => changed.map_err(|_| End),
+            Update::Alive => {
+                let key = self.me.as_deref().unwrap_or_default();
                 // Only a player with a real-time seek open to all has one to keep alive.
-                let seeking = own.iter().any(|l| {
+                let seeking = self.own.iter().any(|l| {
                     l.view.to.is_none() && l.view.speed == mabula_api::clock::Speed::Realtime
                 });
-                if seeking && let Err(e) = app.lobby.keep_alive(key).await {
+                if seeking && let Err(e) = self.app.lobby.keep_alive(key).await {
                     tracing::debug!("cannot keep the seeks of {key} alive: {}", e.message);
                 }
                 // A sign of life every minute (the store writes at most that often anyway).
-                if beats.is_multiple_of(12) && let Err(e) = app.follows.seen(key).await {
+                if self.beats.is_multiple_of(12)
+                    && let Err(e) = self.app.follows.seen(key).await
+                {
                     tracing::debug!("cannot note a sign of life of {key}: {}", e.message);
                 }
-                beats = beats.wrapping_add(1);
-            },
-            event = events.recv() => match event {
-                Ok(Notice::User { key, what }) if Some(&key) == me.as_ref() => {
-                    match user_message(&what) {
-                        Some(m) => if sink.send(Frame::text(m)).await.is_err() { break },
-                        None => own_stale = true, // their seeks or challenges changed
+                self.beats = self.beats.wrapping_add(1);
+                Ok(())
+            }
+            Update::Notice(Ok(Notice::User { key, what })) if Some(&key) == self.me.as_ref() => {
+                match user_message(&what) {
+                    Some(message) => out.say(message).await,
+                    None => {
+                        // Their seeks or challenges changed.
+                        self.own_stale = true;
+                        Ok(())
                     }
                 }
-                Ok(_) => {}
-                Err(broadcast::error::RecvError::Lagged(_)) => own_stale = true,
-                Err(broadcast::error::RecvError::Closed) => break,
-            },
-            _ = shutdown.changed() => {
-                let _ = sink.send(Frame::close(CloseCode::Away, "server shutting down")).await;
-                break;
             }
+            Update::Notice(Ok(_)) => Ok(()),
+            Update::Notice(Err(RecvError::Lagged(_))) => {
+                self.own_stale = true;
+                Ok(())
+            }
+            Update::Notice(Err(RecvError::Closed)) => Err(End),
         }
     }
-    let _ = sink.close().await;
+
+    fn end(self) {}
 }

@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod analysis;
+pub mod answers;
 pub mod assets;
 pub mod bots;
 pub mod chat;
@@ -16,6 +17,7 @@ pub mod follows;
 pub mod games;
 pub mod image;
 pub mod limits;
+pub mod live;
 pub mod lobby;
 pub mod moderation;
 pub mod players;
@@ -203,7 +205,7 @@ fn request_span(req: &Request) -> tracing::Span {
 #[utoipa::path(get, path = "/healthz", tag = "server",
     responses(
         (status = 200, description = "The server is up", body = Health),
-        (status = 429, response = docs::Throttled),
+        (status = 429, response = answers::Throttled),
     ))]
 pub async fn health() -> Json<Health> {
     Json(Health {
@@ -216,8 +218,8 @@ pub async fn health() -> Json<Health> {
 #[utoipa::path(get, path = "/readyz", tag = "server",
     responses(
         (status = 200, description = "The database answers", body = Health),
-        (status = 429, response = docs::Throttled),
-        (status = 503, response = docs::Unavailable),
+        (status = 429, response = answers::Throttled),
+        (status = 503, response = answers::Unavailable),
     ))]
 pub async fn ready(State(app): State<AppState>) -> Result<Json<Health>, ApiError> {
     let ping = app.cluster.database_answers();

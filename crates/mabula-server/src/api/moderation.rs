@@ -41,8 +41,8 @@ pub fn router() -> Router<AppState> {
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn block(
     State(app): State<AppState>,
@@ -62,8 +62,8 @@ pub async fn block(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn unblock(
     State(app): State<AppState>,
@@ -79,8 +79,8 @@ pub async fn unblock(
     responses(
         (status = 200, description = "Their names", body = BlockList),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn blocks(
     State(app): State<AppState>,
@@ -94,8 +94,8 @@ pub async fn blocks(
     responses(
         (status = 200, description = "The flags", body = ModerationStatus),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn status(
     State(app): State<AppState>,
@@ -113,11 +113,11 @@ pub async fn status(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "Yourself, a text over 1000 characters, a chat line the player did not write (`invalid_report`)", body = ErrorBody),
         (status = 429, description = "More than 10 reports in an hour (`rate_limited`), or too many requests", body = ErrorBody),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn report(
     State(app): State<AppState>,
@@ -134,8 +134,8 @@ pub async fn report(
         (status = 200, description = "The open reports", body = ReportQueue),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a moderator (`not_moderator`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn queue(
     State(app): State<AppState>,
@@ -154,11 +154,11 @@ pub async fn queue(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a moderator (`not_moderator`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No open report has this id (`report_not_found`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "A note over 1000 characters (`invalid_report`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn resolve(
     State(app): State<AppState>,
@@ -183,10 +183,10 @@ pub async fn resolve(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a moderator (`not_moderator`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn mute(
     State(app): State<AppState>,
@@ -207,8 +207,8 @@ pub async fn mute(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a moderator (`not_moderator`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn unmute(
     State(app): State<AppState>,
@@ -229,8 +229,8 @@ pub async fn unmute(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a moderator (`not_moderator`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn close(
     State(app): State<AppState>,
@@ -250,8 +250,8 @@ pub async fn close(
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "Not a moderator (`not_moderator`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn reopen(
     State(app): State<AppState>,

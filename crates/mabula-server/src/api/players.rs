@@ -51,8 +51,8 @@ pub struct GamesQuery {
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn profile(
     State(app): State<AppState>,
@@ -84,8 +84,8 @@ pub(crate) async fn profile_of(app: &AppState, a: Account) -> Result<Profile, Ap
         (status = 400, description = "A malformed query (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn games(
     State(app): State<AppState>,
@@ -131,8 +131,8 @@ pub(crate) async fn history_of(app: &AppState, key: &str) -> Result<Vec<RatingPo
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn history(
     State(app): State<AppState>,
@@ -151,8 +151,8 @@ pub async fn history(
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn records(
     State(app): State<AppState>,
@@ -178,8 +178,8 @@ pub async fn records(
 #[utoipa::path(get, path = "/api/ratings/advantage", tag = "players",
     responses(
         (status = 200, description = "The advantage", body = Advantage),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn advantage(State(app): State<AppState>) -> Result<Json<Advantage>, ApiError> {
     let mut measured = Vec::new();

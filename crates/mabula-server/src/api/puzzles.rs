@@ -48,8 +48,8 @@ pub struct NextQuery {
         (status = 200, description = "A puzzle", body = PuzzleView),
         (status = 400, description = "An unknown theme or scoring mode, or a malformed query (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No puzzle is left with these choices (`puzzle_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn next(
     State(app): State<AppState>,
@@ -68,8 +68,8 @@ pub async fn next(
 #[utoipa::path(get, operation_id = "puzzle_daily", path = "/api/puzzles/daily", tag = "puzzles",
     responses(
         (status = 200, description = "Today's puzzle, with its `day`", body = PuzzleView),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn daily(State(app): State<AppState>) -> Result<Json<PuzzleView>, ApiError> {
     Ok(Json(app.puzzles.daily().await?))
@@ -79,7 +79,7 @@ pub async fn daily(State(app): State<AppState>) -> Result<Json<PuzzleView>, ApiE
 #[utoipa::path(get, operation_id = "puzzle_themes", path = "/api/puzzles/themes", tag = "puzzles",
     responses(
         (status = 200, description = "The themes", body = ThemeList),
-        (status = 429, response = super::docs::Throttled),
+        (status = 429, response = super::answers::Throttled),
     ))]
 pub async fn themes(State(app): State<AppState>) -> Json<ThemeList> {
     Json(app.puzzles.themes())
@@ -92,8 +92,8 @@ pub async fn themes(State(app): State<AppState>) -> Json<ThemeList> {
         (status = 200, description = "The puzzle", body = PuzzleView),
         (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such puzzle (`puzzle_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn show(
     State(app): State<AppState>,
@@ -114,11 +114,11 @@ pub async fn show(
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 403, description = "No CSRF token with a session (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such puzzle (`puzzle_not_found`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "No moves, more than the puzzle's, a text that is not a move, or an illegal move (`invalid_attempt`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn attempt(
     State(app): State<AppState>,
@@ -145,11 +145,11 @@ pub async fn attempt(
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 403, description = "No CSRF token with a session (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such puzzle (`puzzle_not_found`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "A wrong or illegal move so far, or the puzzle solved already (`invalid_attempt`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn hint(
     State(app): State<AppState>,
@@ -170,8 +170,8 @@ pub async fn hint(
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn history(
     State(app): State<AppState>,

@@ -5,8 +5,9 @@
 //! instance, and tells a logged-in player when a game of theirs in it begins.
 
 use super::AppState;
+use super::live::{self, Channel, End, Outbox};
 use crate::auth::Session;
-use crate::error::{ApiError, ErrorBody, ErrorCode};
+use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ClientAddr, JsonBody, MaybeSession};
 use crate::store::Notice;
 use axum::extract::{Path, State};
@@ -14,15 +15,13 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use futures_util::{SinkExt, StreamExt};
 use mabula_api::tournaments::{
     CreateTournament, JoinTournament, PlayerTournament, TournamentCreated, TournamentList,
     TournamentMessage, TournamentView,
 };
 use std::time::Duration;
 use tokio::sync::broadcast;
-use yawc::close::CloseCode;
-use yawc::frame::{Frame, OpCode};
+use tokio::sync::broadcast::error::RecvError;
 
 /// The routes of tournaments.
 pub fn router() -> Router<AppState> {
@@ -46,11 +45,11 @@ pub fn router() -> Router<AppState> {
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 409, description = "You have 3 tournaments not finished already (`too_many_tournaments`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
         (status = 422, description = "A setting is not valid: the name (3 to 40 characters), format, scoring, clock, rounds (1 to 15) or minutes (10 to 720), the start (1 minute to 30 days ahead), the minimum rating or the password (`invalid_tournament`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn create(
     State(app): State<AppState>,
@@ -65,8 +64,8 @@ pub async fn create(
 #[utoipa::path(get, operation_id = "list_tournaments", path = "/api/tournaments", tag = "tournaments",
     responses(
         (status = 200, description = "The tournaments", body = TournamentList),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn list(State(app): State<AppState>) -> Result<Json<TournamentList>, ApiError> {
     Ok(Json(app.tournaments.list().await?))
@@ -79,8 +78,8 @@ pub async fn list(State(app): State<AppState>) -> Result<Json<TournamentList>, A
         (status = 200, description = "The tournament", body = TournamentView),
         (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn show(
     State(app): State<AppState>,
@@ -101,10 +100,10 @@ pub async fn show(
         (status = 403, description = "The password is wrong (`tournament_password`), your rating is below the minimum (`rating_too_low`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
         (status = 409, description = "Finished, or full at 1000 players (`tournament_closed`)", body = ErrorBody),
-        (status = 413, response = super::docs::BodyTooLarge),
-        (status = 415, response = super::docs::NotJson),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 413, response = super::answers::BodyTooLarge),
+        (status = 415, response = super::answers::NotJson),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn join(
     State(app): State<AppState>,
@@ -125,8 +124,8 @@ pub async fn join(
         (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
         (status = 409, description = "Finished, or you are not playing in it (`tournament_closed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn withdraw(
     State(app): State<AppState>,
@@ -146,8 +145,8 @@ pub async fn withdraw(
         (status = 403, description = "Not its creator (`not_tournament_creator`), or no CSRF token (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
         (status = 409, description = "It has started already (`tournament_closed`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn start(
     State(app): State<AppState>,
@@ -164,8 +163,8 @@ pub async fn start(
         (status = 200, description = "The records, one after another, in the order of the pairings", content_type = "text/plain", body = String),
         (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn records(
     State(app): State<AppState>,
@@ -197,8 +196,8 @@ pub async fn records(
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 pub async fn of_player(
     State(app): State<AppState>,
@@ -217,8 +216,8 @@ pub async fn of_player(
         (status = 400, description = "Not a WebSocket handshake (`bad_request`)", body = ErrorBody),
         (status = 403, description = "Opened by a page of another site (`csrf_failed`)", body = ErrorBody),
         (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
-        (status = 429, response = super::docs::Throttled),
-        (status = 503, response = super::docs::Unavailable),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
     ))]
 async fn upgrade(
     State(app): State<AppState>,
@@ -228,33 +227,22 @@ async fn upgrade(
     ws: Result<yawc::IncomingUpgrade, StatusCode>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
-    if crate::extract::from_another_site(&headers) {
-        return Err(ApiError::new(
-            ErrorCode::CsrfFailed,
-            "this socket was opened by a page of another site",
-        ));
-    }
-    let not_a_handshake = |e: &dyn std::fmt::Display| {
-        ApiError::new(
-            ErrorCode::BadRequest,
-            format!("this endpoint speaks WebSocket only: {e}"),
-        )
-    };
-    let ws = ws.map_err(|status| not_a_handshake(&status))?;
+    live::same_site(&headers)?;
+    let ws = ws.map_err(live::not_a_handshake)?;
     // The first state now: an unknown tournament is a 404, not a socket.
     let first = app.tournaments.view(&id).await?;
-    let slot = app.websockets.take(client, true)?;
-    let options = yawc::Options::default()
-        .with_compression_level(yawc::CompressionLevel::fast())
-        .with_max_payload_read(4 * 1024);
-    let (response, socket) = ws.upgrade(options).map_err(|e| not_a_handshake(&e))?;
-    tokio::spawn(async move {
-        if let Ok(socket) = socket.await {
-            tournament_session(app, id, first, session, socket).await;
-        }
-        drop(slot);
-    });
-    Ok(response.map(axum::body::Body::new))
+    let slot = live::place(&app, client)?;
+    let shutdown = app.shutdown.clone();
+    let channel = TournamentChannel {
+        notices: app.cluster.notices(),
+        app,
+        id,
+        me: session.map(|s| s.key),
+        shown: first.version,
+        first: Some(first),
+        stale: false,
+    };
+    live::serve_deflate(ws, slot, channel, shutdown)
 }
 
 /// How long a socket waits after a change before reading the tournament (changes that come
@@ -268,77 +256,69 @@ fn state_text(view: TournamentView) -> String {
     .unwrap_or_default()
 }
 
-async fn tournament_session(
+/// A tournament's live channel: its state at once and again when its version changes; to a
+/// logged-in player, each of their games in it as it begins.
+struct TournamentChannel {
     app: AppState,
     id: String,
-    first: TournamentView,
-    session: Option<Session>,
-    socket: yawc::WebSocket<yawc::HttpStream>,
-) {
-    let (mut sink, mut stream) = socket.split();
-    let mut notices = app.cluster.notices();
-    let mut shutdown = app.shutdown.clone();
-    let me = session.map(|s| s.key);
-    let mut shown = first.version;
-    if sink.send(Frame::text(state_text(first))).await.is_err() {
-        return;
-    }
-    let mut stale = false;
-    let mut window = (std::time::Instant::now(), 0u32);
-    loop {
-        if stale {
+    /// The logged-in player's account.
+    me: Option<String>,
+    notices: broadcast::Receiver<Notice>,
+    /// The state read when the socket was asked for, said first.
+    first: Option<TournamentView>,
+    /// The version of the state said last.
+    shown: u64,
+    /// Whether the tournament may have changed since.
+    stale: bool,
+}
+
+impl Channel for TournamentChannel {
+    type Update = Result<Notice, RecvError>;
+
+    async fn settle(&mut self, out: &mut Outbox<'_>) -> Result<(), End> {
+        if let Some(first) = self.first.take() {
+            out.say(state_text(first)).await?;
+        }
+        if self.stale {
             tokio::time::sleep(COALESCE).await;
-            stale = false;
-            match app.tournaments.view(&id).await {
-                Ok(view) if view.version != shown => {
-                    shown = view.version;
-                    if sink.send(Frame::text(state_text(view))).await.is_err() {
-                        break;
-                    }
+            self.stale = false;
+            match self.app.tournaments.view(&self.id).await {
+                Ok(view) if view.version != self.shown => {
+                    self.shown = view.version;
+                    out.say(state_text(view)).await?;
                 }
                 Ok(_) => {}
-                Err(e) => tracing::debug!("cannot read tournament {id}: {}", e.message),
+                Err(e) => tracing::debug!("cannot read tournament {}: {}", self.id, e.message),
             }
         }
-        tokio::select! {
-            incoming = stream.next() => match incoming {
-                Some(frame) if frame.opcode() == OpCode::Close => break,
-                None => break,
-                Some(_) => {
-                    // Clients only ping; a flood closes the socket.
-                    if window.0.elapsed() >= Duration::from_secs(1) {
-                        window = (std::time::Instant::now(), 0);
-                    }
-                    window.1 += 1;
-                    if window.1 > 20 {
-                        break;
-                    }
-                }
-            },
-            notice = notices.recv() => match notice {
-                Ok(Notice::Tournament { id: t }) if t == id => stale = true,
-                Ok(Notice::User { key, what }) if Some(&key) == me.as_ref() => {
-                    if let Some(game) = what.strip_prefix("game ")
-                        && app.tournaments.game_ids(&id).await.is_ok_and(|ids| ids.contains(game))
-                    {
-                        let text = serde_json::to_string(&TournamentMessage::Game {
-                            id: game.to_string(),
-                        })
-                        .unwrap_or_default();
-                        if sink.send(Frame::text(text)).await.is_err() {
-                            break;
-                        }
-                    }
-                }
-                Ok(_) => {}
-                Err(broadcast::error::RecvError::Lagged(_)) => stale = true,
-                Err(broadcast::error::RecvError::Closed) => break,
-            },
-            _ = shutdown.changed() => {
-                let _ = sink.send(Frame::close(CloseCode::Away, "server shutting down")).await;
-                break;
-            }
-        }
+        Ok(())
     }
-    let _ = sink.close().await;
+
+    async fn next(&mut self) -> Self::Update {
+        self.notices.recv().await
+    }
+
+    async fn update(&mut self, notice: Self::Update, out: &mut Outbox<'_>) -> Result<(), End> {
+        match notice {
+            Ok(Notice::Tournament { id }) if id == self.id => self.stale = true,
+            Ok(Notice::User { key, what }) if Some(&key) == self.me.as_ref() => {
+                if let Some(game) = what.strip_prefix("game ")
+                    && let Ok(ids) = self.app.tournaments.game_ids(&self.id).await
+                    && ids.contains(game)
+                {
+                    let text = serde_json::to_string(&TournamentMessage::Game {
+                        id: game.to_string(),
+                    })
+                    .unwrap_or_default();
+                    out.say(text).await?;
+                }
+            }
+            Ok(_) => {}
+            Err(RecvError::Lagged(_)) => self.stale = true,
+            Err(RecvError::Closed) => return Err(End),
+        }
+        Ok(())
+    }
+
+    fn end(self) {}
 }

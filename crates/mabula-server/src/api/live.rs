@@ -1,0 +1,264 @@
+//! The one WebSocket session loop of the live channels: a game's (`api::ws`), the lobby's
+//! (`api::lobby`) and a tournament's (`api::tournaments`).
+//!
+//! Opening one takes a place in [`AppState::websockets`] (capped per client address and in all).
+//! The loop reads the client's frames, each one, whatever its kind, counted against a window of
+//! `MAX_MESSAGES_PER_SECOND` (a flood closes the socket); it forwards what the channel has to
+//! say; when the server stops it sends the close `1001 server shutting down`. Each channel
+//! supplies only what differs, as a [`Channel`]: what it says before each wait (a first state,
+//! the lobby's list), what it waits for (a game's broadcast, the cluster's notices), what it
+//! says of each, and how it answers a client's message (a game's `hello` and `ping`).
+//!
+//! A game's socket speaks axum's WebSocket (tungstenite), uncompressed; the lobby's and a
+//! tournament's speak yawc, compressed with permessage-deflate when the client offers it. Both
+//! are adapted to the same [`Frame`]s in and `Outgoing` messages out.
+
+use super::AppState;
+use super::limits::Slot;
+use crate::error::{ApiError, ErrorCode};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
+use axum::response::Response;
+use futures_util::{Sink, SinkExt, Stream, StreamExt, future};
+use std::future::Future;
+use std::net::IpAddr;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// Frames a client may send per second before the socket is closed.
+const MAX_MESSAGES_PER_SECOND: u32 = 20;
+/// How long a closing game socket waits for the client's close.
+const CLOSE_GRACE: Duration = Duration::from_secs(1);
+
+/// A client's frame, as far as a channel cares.
+pub enum Frame {
+    /// A text message.
+    Text(Utf8Bytes),
+    /// A binary message.
+    Binary,
+    /// A ping or a pong (the library has answered a ping already).
+    Control,
+    /// The client's close, or the connection's end.
+    Close,
+}
+
+/// A message to the client.
+enum Outgoing {
+    /// A text message.
+    Text(Utf8Bytes),
+    /// The close frame, with its code and reason.
+    Close(u16, &'static str),
+}
+
+/// The session ends (the channel said so, or the client cannot be written to).
+pub struct End;
+
+/// What a channel writes to its client through.
+pub struct Outbox<'a> {
+    sink: &'a mut (dyn Sink<Outgoing, Error = ()> + Send + Unpin),
+}
+
+impl Outbox<'_> {
+    /// Sends a text message; a client that cannot be written to ends the session.
+    pub async fn say(&mut self, text: impl Into<Utf8Bytes>) -> Result<(), End> {
+        self.sink
+            .send(Outgoing::Text(text.into()))
+            .await
+            .map_err(|()| End)
+    }
+
+    /// Sends a last text message, whether or not it reaches the client, and ends the session.
+    pub async fn last(&mut self, text: impl Into<Utf8Bytes>) -> Result<(), End> {
+        let _ = self.say(text).await;
+        Err(End)
+    }
+}
+
+/// What one kind of live channel supplies to the session loop.
+pub trait Channel: Send {
+    /// Something the channel waited for.
+    type Update: Send;
+
+    /// Says what is due before the loop waits again (every turn of the loop, the client's frames
+    /// unread meanwhile): nothing by default.
+    fn settle(&mut self, out: &mut Outbox<'_>) -> impl Future<Output = Result<(), End>> + Send {
+        let _ = out;
+        future::ready(Ok(()))
+    }
+
+    /// Waits for the next update (cancel-safe: the loop drops it when a frame comes first).
+    fn next(&mut self) -> impl Future<Output = Self::Update> + Send;
+
+    /// Says what an update brings.
+    fn update(
+        &mut self,
+        update: Self::Update,
+        out: &mut Outbox<'_>,
+    ) -> impl Future<Output = Result<(), End>> + Send;
+
+    /// Answers a client's frame (not its close): nothing by default, as for sockets whose
+    /// clients only ping.
+    fn heard(
+        &mut self,
+        frame: Frame,
+        out: &mut Outbox<'_>,
+    ) -> impl Future<Output = Result<(), End>> + Send {
+        let _ = (frame, out);
+        future::ready(Ok(()))
+    }
+
+    /// The last message before a flood closes the socket: none by default.
+    fn flooded(&self) -> Option<Utf8Bytes> {
+        None
+    }
+
+    /// The session has ended (before the socket is closed).
+    fn end(self);
+}
+
+/// Refuses a socket opened by a page of another site (`403 csrf_failed`).
+pub fn same_site(headers: &axum::http::HeaderMap) -> Result<(), ApiError> {
+    if crate::extract::from_another_site(headers) {
+        return Err(ApiError::new(
+            ErrorCode::CsrfFailed,
+            "this socket was opened by a page of another site",
+        ));
+    }
+    Ok(())
+}
+
+/// `400 bad_request` for a request that is not a WebSocket handshake.
+pub fn not_a_handshake(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(
+        ErrorCode::BadRequest,
+        format!("this endpoint speaks WebSocket only: {e}"),
+    )
+}
+
+/// Takes the socket's place in the caps of open WebSockets (`429 too_many_connections`).
+pub fn place(app: &AppState, client: IpAddr) -> Result<Slot, ApiError> {
+    app.websockets.take(client, true).inspect_err(|_| {
+        tracing::debug!(%client, "WebSocket refused: over a cap");
+    })
+}
+
+/// Serves a game's socket (axum's, uncompressed) with `channel` until it ends.
+pub async fn serve_plain<C: Channel>(
+    channel: C,
+    socket: WebSocket,
+    shutdown: watch::Receiver<bool>,
+) {
+    let (sink, stream) = socket.split();
+    let sink = sink.with(|out: Outgoing| {
+        future::ready(Ok::<_, axum::Error>(match out {
+            Outgoing::Text(text) => Message::Text(text),
+            Outgoing::Close(code, reason) => Message::Close(Some(CloseFrame {
+                code,
+                reason: Utf8Bytes::from_static(reason),
+            })),
+        }))
+    });
+    let stream = stream.map(|message| match message {
+        Ok(Message::Text(text)) => Frame::Text(text),
+        Ok(Message::Binary(_)) => Frame::Binary,
+        Ok(Message::Ping(_) | Message::Pong(_)) => Frame::Control,
+        Ok(Message::Close(_)) | Err(_) => Frame::Close,
+    });
+    session(channel, sink, stream, shutdown, true).await;
+}
+
+/// Upgrades a handshake to a socket compressed with permessage-deflate when the client offers
+/// it (yawc), and serves it with `channel` in a task of its own that holds `slot`.
+pub fn serve_deflate<C: Channel + 'static>(
+    ws: yawc::IncomingUpgrade,
+    slot: Slot,
+    channel: C,
+    shutdown: watch::Receiver<bool>,
+) -> Result<Response, ApiError> {
+    let options = yawc::Options::default()
+        .with_compression_level(yawc::CompressionLevel::fast())
+        .with_max_payload_read(4 * 1024);
+    let (response, socket) = ws.upgrade(options).map_err(not_a_handshake)?;
+    tokio::spawn(async move {
+        if let Ok(socket) = socket.await {
+            let (sink, stream) = socket.split();
+            let sink = sink.with(|out: Outgoing| {
+                future::ready(Ok::<_, yawc::WebSocketError>(match out {
+                    Outgoing::Text(text) => yawc::frame::Frame::text(text),
+                    Outgoing::Close(code, reason) => yawc::frame::Frame::close(code.into(), reason),
+                }))
+            });
+            let stream = stream.map(|frame| match frame.opcode() {
+                yawc::frame::OpCode::Close => Frame::Close,
+                yawc::frame::OpCode::Text => {
+                    Utf8Bytes::try_from(frame.into_payload()).map_or(Frame::Binary, Frame::Text)
+                }
+                yawc::frame::OpCode::Binary => Frame::Binary,
+                _ => Frame::Control,
+            });
+            session(channel, sink, stream, shutdown, false).await;
+        }
+        drop(slot);
+    });
+    Ok(response.map(axum::body::Body::new))
+}
+
+/// The session loop: until the client leaves, floods, the channel ends it or the server stops.
+/// `drain`: read on after closing until the client answers the close, a second at most
+/// (tungstenite's closing handshake: dropping a socket with unread frames resets the
+/// connection, and the reset can overtake the last messages).
+async fn session<C, Si, St>(
+    mut channel: C,
+    sink: Si,
+    mut stream: St,
+    mut shutdown: watch::Receiver<bool>,
+    drain: bool,
+) where
+    C: Channel,
+    Si: Sink<Outgoing> + Send + Unpin,
+    St: Stream<Item = Frame> + Send + Unpin,
+{
+    let mut sink = sink.sink_map_err(|_| ());
+    let mut out = Outbox { sink: &mut sink };
+    let mut window = (Instant::now(), 0u32);
+    loop {
+        if channel.settle(&mut out).await.is_err() {
+            break;
+        }
+        let step = tokio::select! {
+            frame = stream.next() => {
+                let frame = match frame {
+                    Some(Frame::Close) | None => break,
+                    Some(frame) => frame,
+                };
+                // Every frame counts, whatever its kind: each costs the server some work.
+                if window.0.elapsed() >= Duration::from_secs(1) {
+                    window = (Instant::now(), 0);
+                }
+                window.1 += 1;
+                if window.1 > MAX_MESSAGES_PER_SECOND {
+                    if let Some(text) = channel.flooded() {
+                        let _ = out.say(text).await;
+                    }
+                    break;
+                }
+                channel.heard(frame, &mut out).await
+            }
+            update = channel.next() => channel.update(update, &mut out).await,
+            _ = shutdown.changed() => {
+                let _ = out.sink.send(Outgoing::Close(1001, "server shutting down")).await;
+                break;
+            }
+        };
+        if step.is_err() {
+            break;
+        }
+    }
+    channel.end();
+    let _ = sink.close().await;
+    if drain {
+        let rest = async {
+            while let Some(Frame::Text(_) | Frame::Binary | Frame::Control) = stream.next().await {}
+        };
+        let _ = tokio::time::timeout(CLOSE_GRACE, rest).await;
+    }
+}
