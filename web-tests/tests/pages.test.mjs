@@ -2,12 +2,12 @@
 // its point of view, the value beside the arrow, the board turned for Black), focus, numbers as
 // each language writes them, the end dialog's table, the join toast, the French move box on a
 // phone, finished games and replays without "Live" and "away", the graph's axes, expected
-// refusals without console errors, and the automatic forced pass.
+// refusals without console errors, the automatic forced pass, and sockets that drop and come back.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, SHOTS, launch, api, pick, state } from './helpers.mjs';
+import { BASE, SHOTS, launch, api, pick, state, waitMoves } from './helpers.mjs';
 
 let chrome;
 const contexts = [];
@@ -368,5 +368,56 @@ test('a forced pass is played by itself when the setting is on, and waits for a 
   assert.ok(await page.isChecked('.auto-pass-toggle'));
   await page.screenshot({ path: join(SHOTS, 'auto-pass.png') });
   noErrors(ctx);
+  await ctx.close();
+});
+
+test('a dropped socket says so, connects again by itself and catches up (a game, the lobby)', async () => {
+  // A friend game whose moves are made through the API while the page's socket is down.
+  const grant = await api('/api/games', { method: 'POST', body: { mode: 'friend', seed: '43' } });
+  const other = await api(`/api/games/${grant.game_id}/join`, { method: 'POST', body: { code: new URL(`${BASE}${grant.join_path}`).hash.split('=')[1] } });
+  const ctx = await context({ locale: 'en-US' });
+  await holdSeats(ctx, [grant]);
+  // The page's sockets are kept where the test can close them; while `down` is set, a new one
+  // asks for no socket's address and is refused, as when the network is away.
+  await ctx.addInitScript(() => {
+    const Native = window.WebSocket;
+    window.sockets = [];
+    window.down = false;
+    window.WebSocket = class extends Native {
+      constructor(url, protocols) {
+        super(window.down ? url.replace(/\/api\/.*/, '/api/down') : url, protocols);
+        window.sockets.push(this);
+      }
+    };
+  });
+  const drop = (page) => page.evaluate(() => {
+    window.down = true;
+    for (const ws of window.sockets) ws.close();
+  });
+  // Back up: the next attempt after the socket's own wait connects.
+  const up = (page) => page.evaluate(() => { window.down = false; });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/game/${grant.game_id}`);
+  await page.waitForSelector('.conn.online');
+  await drop(page);
+  await page.waitForSelector('.conn.reconnecting');
+  for (let n = 0; n < 2; n++) {
+    const st = await state(grant.game_id);
+    const token = grant.seats.includes(st.to_move) ? grant.token : other.token;
+    await api(`/api/games/${grant.game_id}/moves`, { method: 'POST', token, body: { move: pick(st).notation } });
+  }
+  await up(page);
+  // The hello names the moves the page has: the server sends the two it missed.
+  await waitMoves(page, 2);
+  await page.waitForSelector('.conn.online');
+
+  await page.goto(`${BASE}/lobby`);
+  await page.waitForSelector('.conn.online');
+  await drop(page);
+  await page.waitForSelector('.conn.reconnecting');
+  await up(page);
+  await page.waitForSelector('.conn.online');
+  // The refused attempts are the only lines in the console.
+  assert.deepEqual(ctx.errors.filter((e) => !/WebSocket connection to '[^']*\/api\/down' failed/.test(e)), []);
   await ctx.close();
 });

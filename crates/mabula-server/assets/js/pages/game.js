@@ -11,7 +11,8 @@
 import { program } from '../program.js';
 import { h, s, clear, translateDom, setText, announce, toast, copyText, reducedMotion, usingKeyboard } from '../dom.js';
 import { t } from '../i18n.js';
-import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, Live, ApiError } from '../api.js';
+import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, ApiError } from '../api.js';
+import { Socket } from '../socket.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
@@ -220,16 +221,23 @@ export function mount(main, { id, replay }) {
   function run(e) {
     switch (e.type) {
       case 'connect':
-        live = new Live(id, {
-          token: page.model.token,
-          cursor: () => ({ since: page.model.state ? page.model.state.moves.length : 0, epoch: page.model.state ? page.model.state.epoch : 0 }),
+        live = new Socket(`/api/games/${id}/ws`, {
+          // The page's move count and epoch: the server sends what came after.
+          hello: () => {
+            const st = page.model.state;
+            const token = page.model.token;
+            return { type: 'hello', since: st ? st.moves.length : 0, epoch: st ? st.epoch : 0, ...(token ? { token } : {}) };
+          },
+          synced: (msg) => msg.type === 'sync',
+          ping: 20000,
           onMessage: (msg) => {
             if (msg.type === 'chat') return chat?.add(msg.line); // chat (issue 36)
             if (msg.type === 'sync') chat?.refresh();
+            if (msg.type === 'error' && msg.code === 'game_not_found') live?.close();
             dispatch({ type: 'server', msg, at: now() });
           },
           onStatus: (st) => dispatch({ type: 'conn', status: st }),
-        }).start();
+        }).open();
         break;
       case 'estimateDeal':
         estimateDeal(page.model.state);
@@ -864,7 +872,7 @@ export function mount(main, { id, replay }) {
   return {
     unmount() {
       page.stopped = true;
-      if (live) live.stop();
+      live?.close();
       chat?.stop();
       clearInterval(autoplayTimer);
       clearInterval(clockTimer);
