@@ -646,11 +646,11 @@ export function mount(main, { id, replay }) {
   }
 
   function renderConn(m) {
-    // A finished game is not live any more: the connection only brings the rematch and ratings.
+    // A finished game is not live any more: the connection only brings the rematch and ratings
+    // (its status stays on the hidden indicator's class).
+    connEl.className = `conn ${m.conn || ''}`.trim();
     connEl.hidden = !m.conn || m.state.status !== 'playing';
-    if (connEl.hidden) return;
-    connEl.className = `conn ${m.conn}`;
-    connEl.textContent = t(`conn.${m.conn}`);
+    if (!connEl.hidden) connEl.textContent = t(`conn.${m.conn}`);
   }
 
   function renderPreviewNote(m) {

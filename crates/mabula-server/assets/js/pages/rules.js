@@ -68,9 +68,10 @@ const DIAGRAMS = {
   scoring: { position: END, groups: true },
 };
 
-/** The rules' text in the current language: `{ rules, tournaments }`. */
+/** The rules' text in the current language: `{ rules, tournaments }`, and the language. */
 async function texts() {
-  return (await import(`../rules/${lang()}.js`)).default;
+  const code = lang();
+  return { ...(await import(`../rules/${code}.js`)).default, code };
 }
 
 export function mount(main) {
@@ -80,12 +81,12 @@ export function mount(main) {
   async function render() {
     if (shown < 0) return;
     const ticket = ++shown;
-    const { rules: c, tournaments } = await texts();
+    const { rules: c, tournaments, code } = await texts();
     if (ticket !== shown) return;
     clear(main);
     const sections = [...c.sections, tournaments];
     document.title = `${c.title} · Mabula`;
-    const article = h('article', { class: 'rules' },
+    const article = h('article', { class: 'rules', lang: code },
       h('h1', {}, c.title),
       h('p', { class: 'lead' }, c.lead),
       h('nav', { 'aria-label': c.tocLabel }, h('ul', { class: 'toc' },
