@@ -44,6 +44,12 @@ export type FollowingList = Schemas['FollowingList'];
 export type Followed = Schemas['Followed'];
 export type OnlineCount = Schemas['OnlineCount'];
 export type ChatLine = Schemas['ChatLine'];
+export type GameSummary = Schemas['GameSummary'];
+export type PlayerView = Schemas['PlayerView'];
+export type Side = Schemas['Side'];
+export type BlockList = Schemas['BlockList'];
+export type ReportRequest = Schemas['ReportRequest'];
+export type ReportReason = Schemas['ReportReason'];
 
 /** What a game's WebSocket sends (docs/api.md, "Live updates"). */
 export type GameMessage =

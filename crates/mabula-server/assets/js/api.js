@@ -6,6 +6,12 @@
 
 /** An error answered by the server (or a network failure, with code `network`). */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   * @param {string | null} [rule]
+   */
   constructor(status, code, message, rule = null) {
     super(message);
     this.status = status;
@@ -69,7 +75,7 @@ export async function request(method, path, { body, token, text = false, retried
       credentials: 'same-origin',
     });
   } catch (e) {
-    throw new ApiError(0, 'network', String(e && e.message ? e.message : e));
+    throw new ApiError(0, 'network', String(e instanceof Error ? e.message : e));
   }
   if (!res.ok) {
     let code = 'internal';
@@ -92,7 +98,10 @@ export async function request(method, path, { body, token, text = false, retried
   return text ? res.text() : res.json();
 }
 
-/** `?a=1&b=2` from the set values of an object (empty when none). */
+/**
+ * `?a=1&b=2` from the set values of an object (empty when none).
+ * @param {Record<string, string | number | null | undefined>} params
+ */
 function query(params) {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) {
@@ -161,7 +170,7 @@ export const api = {
  * Withdraws seeks while the page goes away: `keepalive` lets the requests outlive the page, so
  * they are sent with the CSRF token by hand.
  */
-export function withdrawOnLeave(ids) {
+export function withdrawOnLeave(/** @type {Iterable<string>} */ ids) {
   for (const id of ids) {
     /** @type {Record<string, string>} */
     const headers = {};
@@ -178,17 +187,24 @@ export function withdrawOnLeave(ids) {
 
 const SEATS_KEY = 'mabula:seats';
 
+/**
+ * A kept grant: the seat token, the seats it holds, the game's mode, its join link (until the
+ * friend joins) and when it was kept.
+ * @typedef {{ token: string, seats: import('api-types').Side[], mode?: string, join: string | null, created: number }} KeptSeat
+ */
+
+/** @returns {Record<string, KeptSeat>} */
 function loadSeats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}'); } catch { return {}; }
 }
 
 /** The stored grant of a game: `{ token, seats, mode, created }`, or null. */
-export function seatOf(id) {
+export function seatOf(/** @type {string} */ id) {
   return loadSeats()[id] || null;
 }
 
 /** Keeps the seat grant an answer gave. */
-export function keepGrant(grant) {
+export function keepGrant(/** @type {import('api-types').SeatGrant} */ grant) {
   const all = loadSeats();
   all[grant.game_id] = {
     token: grant.token,
@@ -204,7 +220,7 @@ export function keepGrant(grant) {
 }
 
 /** Drops the join link once the friend has joined (it works only once anyway). */
-export function forgetJoin(id) {
+export function forgetJoin(/** @type {string} */ id) {
   const all = loadSeats();
   if (!all[id] || !all[id].join) return;
   all[id].join = null;
@@ -212,7 +228,7 @@ export function forgetJoin(id) {
 }
 
 /** Forgets a token the server no longer knows. */
-export function forgetSeat(id) {
+export function forgetSeat(/** @type {string} */ id) {
   const all = loadSeats();
   delete all[id];
   try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* ignore */ }

@@ -13,10 +13,31 @@ export const LANGS = [
   { code: 'ro', name: 'Română' },
 ];
 
+/**
+ * A parameter of a translation: text, a count, or `{ percent }`, a fraction written as the
+ * language writes percentages.
+ * @typedef {string | number | boolean | null | undefined | { percent: number }} Param
+ */
+/** @typedef {Record<string, Param>} Params */
+/**
+ * The forms of a word by count, as Intl.PluralRules names them (`other` always).
+ * @typedef {Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }} PluralForms
+ */
+/**
+ * What a language file's function of the params gets: the count `n` as a number, the rest as
+ * text or numbers.
+ * @typedef {{ n: number } & Record<string, string | number>} Args
+ */
+/** @typedef {(n: number | string, forms: PluralForms) => string} Plural */
+/**
+ * A language file: each key's text, forms by count, or function of the params.
+ * @typedef {Record<string, string | PluralForms | ((args: Args, plural: Plural) => string)>} Strings
+ */
+
 const STORAGE_KEY = 'mabula:lang';
 let current = pick();
 /** The strings of the current language (every language has the same keys). */
-let strings = {};
+let strings = /** @type {Strings} */ ({});
 let plurals = new Intl.PluralRules(current);
 
 function pick() {
@@ -29,6 +50,7 @@ function pick() {
   return 'en';
 }
 
+/** @param {string} key */
 function safeGet(key) {
   try { return localStorage.getItem(key); } catch { return null; }
 }
@@ -45,6 +67,7 @@ export function lang() {
 }
 
 /** Switches the language, remembers it, and tells the page (`langchange` on window). */
+/** @param {string} code */
 export async function setLang(code) {
   if (!LANGS.some((l) => l.code === code) || code === current) return;
   const before = current;
@@ -64,6 +87,9 @@ export async function setLang(code) {
  * The form of `forms` (`{ one, few, many, other }`, as Intl.PluralRules names them) that the
  * current language uses for the count `n`. Language files get it as the second argument of a
  * string that is a function.
+ * @param {number | string} n
+ * @param {PluralForms} forms
+ * @returns {string}
  */
 export function plural(n, forms) {
   return forms[plurals.select(Number(n))] ?? forms.other;
@@ -72,6 +98,9 @@ export function plural(n, forms) {
 /**
  * The translation of `key`, with `{name}` placeholders filled from `params` (a `{ percent: x }`
  * parameter is written as a percentage in the language's way).
+ * @param {string} key
+ * @param {Params} [params]
+ * @returns {string}
  */
 export function t(key, params = {}) {
   let value = strings[key];
@@ -79,8 +108,9 @@ export function t(key, params = {}) {
     console.warn(`missing translation key ${key}`);
     return key;
   }
-  if (typeof value === 'function') value = value(params || {}, plural);
-  if (value && typeof value === 'object') value = plural(params?.n ?? 0, value);
+  // The pages pass counts as numbers.
+  if (typeof value === 'function') value = value(/** @type {Args} */ (params || {}), plural);
+  if (value && typeof value === 'object') value = plural(Number(params?.n ?? 0), value);
   return String(value).replace(/\{(\w+)\}/g, (m, name) => {
     const v = params ? params[name] : undefined;
     if (v === undefined) return m;
@@ -91,6 +121,7 @@ export function t(key, params = {}) {
 }
 
 /** "3 minutes ago" in the current language. */
+/** @param {number} ms */
 export function timeAgo(ms) {
   const seconds = Math.round((ms - Date.now()) / 1000);
   const rtf = new Intl.RelativeTimeFormat(current, { numeric: 'auto' });
@@ -102,11 +133,13 @@ export function timeAgo(ms) {
 }
 
 /** A fraction (0..1) as a percentage with one decimal, as the language writes it: "72.3%", "72,3 %". */
+/** @param {number} fraction */
 export function percent(fraction) {
   return new Intl.NumberFormat(current, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(fraction);
 }
 
 /** A number with `digits` decimals, as the language writes it. */
+/** @param {number} x @param {number} [digits] */
 export function number(x, digits = 0) {
   return new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }

@@ -88,27 +88,29 @@ export const lobbyFeed = new LobbyFeed();
 // ---- What the whole site does with the feed ----------------------------------------------------
 
 /** The game this page is playing now, if any: a game that begins then is not jumped to. */
+/** @type {string | null} */
 let playing = null;
 
 /** Set by the game page while its player is in a game being played (null otherwise). */
-export function setPlaying(id) {
+export function setPlaying(/** @type {string | null} */ id) {
   playing = id;
 }
 
 /** Goes to a game's page unless the page is there already. */
-export function goToGame(id) {
+export function goToGame(/** @type {string} */ id) {
   if (location.pathname !== `/game/${id}`) navigate(`/game/${id}`);
 }
 
+/** @returns {Set<string>} */
 function seen() {
   try { return new Set(JSON.parse(sessionStorage.getItem(SEEN_KEY) || '[]')); } catch { return new Set(); }
 }
 
-function remember(ids) {
+function remember(/** @type {Set<string>} */ ids) {
   try { sessionStorage.setItem(SEEN_KEY, JSON.stringify([...ids].slice(-100))); } catch { /* private mode */ }
 }
 
-function handle(msg) {
+function handle(/** @type {LobbyMessage} */ msg) {
   if (msg.type === 'game') {
     const text = t('notify.gameBegan');
     notify(text, { body: t('notify.gameBegan.body'), path: `/game/${msg.game_id}`, tag: `game-${msg.game_id}` });

@@ -33,11 +33,16 @@ const GROUPS_KEY = 'mabula:showGroups';
 const AUTO_PASS_KEY = 'mabula:autoPass';
 const Cap = { white: 'White', black: 'Black' };
 
-/** Translates `{ key, args }`, where an argument `{ t: key }` is translated too. */
+/**
+ * Translates `{ key, args }`, where an argument `{ t: key }` is translated too.
+ * @param {string} key
+ * @param {import('./game-model.js').Said['args']} [args]
+ */
 function tr(key, args) {
   if (!args) return t(key);
+  /** @type {import('../i18n.js').Params} */
   const out = {};
-  for (const [k, v] of Object.entries(args)) out[k] = v && typeof v === 'object' && v.t ? t(v.t) : v;
+  for (const [k, v] of Object.entries(args)) out[k] = v && typeof v === 'object' && 't' in v ? t(v.t) : v;
   return t(key, out);
 }
 
@@ -588,12 +593,12 @@ export function mount(main, { id, replay }) {
     const days = c && c.control.days !== undefined;
     if (c) {
       const low = lowAt(c.control);
-      for (const el of players.querySelectorAll('.clock')) {
+      for (const el of /** @type {NodeListOf<HTMLElement>} */ (players.querySelectorAll('.clock'))) {
         const colour = el.dataset.colour;
         const ms = clockLeft(m, colour, at);
         const text = formatClock(ms, { days });
         const timeEl = el.querySelector('.clock-time');
-        if (timeEl.textContent !== text) timeEl.textContent = text;
+        if (timeEl && timeEl.textContent !== text) timeEl.textContent = text;
         el.classList.toggle('running', st.status === 'playing' && c.running === colour);
         el.classList.toggle('low', st.status === 'playing' && ms <= low);
         el.classList.toggle('out', ms <= 0);
@@ -838,7 +843,7 @@ export function mount(main, { id, replay }) {
         i += 1;
       }
     }
-    if (focusedNumber !== null) movelist.querySelector(`[data-number="${focusedNumber}"]`)?.focus();
+    if (focusedNumber !== null) /** @type {HTMLElement | null} */ (movelist.querySelector(`[data-number="${focusedNumber}"]`))?.focus();
     const curEl = movelist.querySelector('[aria-current="true"]');
     if (curEl && m.view === null) movelist.scrollTop = movelist.scrollHeight;
     else if (curEl) curEl.scrollIntoView({ block: 'nearest' });
