@@ -1,5 +1,5 @@
-// The server's HTTP API (docs/api.md) and the seat tokens kept in localStorage. (A game's live
-// channel is a socket.js `Socket`, opened by the game page.)
+// The server's HTTP API (docs/api.md), the seat tokens kept in localStorage, and the pages' one
+// reconnecting WebSocket client (`Socket`: a game's, the lobby's and a tournament's socket).
 //
 // A logged-in browser holds an HTTP-only session cookie; every write it makes must carry the
 // session's CSRF token in `X-CSRF-Token` (session.js reads it at page load and hands it here).
@@ -187,13 +187,8 @@ export function withdrawOnLeave(/** @type {Iterable<string>} */ ids) {
 
 const SEATS_KEY = 'mabula:seats';
 
-/**
- * A kept grant: the seat token, the seats it holds, the game's mode, its join link (until the
- * friend joins) and when it was kept.
- * @typedef {{ token: string, seats: import('api-types').Side[], mode?: string, join: string | null, created: number }} KeptSeat
- */
 
-/** @returns {Record<string, KeptSeat>} */
+/** @returns {Record<string, import('pages-types').KeptSeat>} */
 function loadSeats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}'); } catch { return {}; }
 }
@@ -240,4 +235,114 @@ export function myGames() {
   return Object.entries(all)
     .map(([id, v]) => ({ id, ...v }))
     .sort((a, b) => (b.created || 0) - (a.created || 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The live channel. Each socket names only its address, its hello (the resync after a gap), the
+// message that says it is up to date, and its ping.
+
+/**
+ * A WebSocket to `path` on this host, open from `open()` to `close()`: after a drop it waits
+ * (0.4 s doubling to 8 s) and connects again, at once when the browser is back online or the tab shown.
+ * @template M
+ */
+export class Socket {
+  /** @param {string} path @param {import('pages-types').SocketOptions<M>} options */
+  constructor(path, { onMessage, onStatus, synced, hello, ping }) {
+    this.path = path;
+    this.synced = synced;
+    this.hello = hello;
+    this.ping = ping;
+    // Replaceable: a tournament's kept socket listens for other things.
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    /** @type {WebSocket | null} */
+    this.ws = null;
+    /** @type {import('pages-types').SocketStatus} */
+    this.status = 'offline';
+    this.wanted = false;
+    this.attempt = 0;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.pinger = undefined;
+    this.wake = () => {
+      if (this.wanted && (!this.ws || this.ws.readyState > WebSocket.OPEN)) this.connect();
+    };
+  }
+
+  /** Connects, unless open already. */
+  open() {
+    if (this.wanted) return this;
+    this.wanted = true;
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.wake);
+    this.connect();
+    return this;
+  }
+
+  /** Closes for good (until `open()` again): 'offline'. */
+  close() {
+    this.wanted = false;
+    window.removeEventListener('online', this.wake);
+    document.removeEventListener('visibilitychange', this.wake);
+    this.drop();
+    this.attempt = 0;
+    this.setStatus('offline');
+  }
+
+  /** Sends the hello again, so that the server answers with what the page lacks. */
+  resync() {
+    if (this.hello && this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(this.hello()));
+  }
+
+  /** @param {import('pages-types').SocketStatus} status */
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.onStatus(status);
+  }
+
+  /** Forgets the connection, if any, without hearing of its end. */
+  drop() {
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      ws.close();
+    }
+  }
+
+  connect() {
+    this.drop();
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${this.path}`);
+    this.ws = ws;
+    this.setStatus(this.attempt ? 'reconnecting' : 'connecting');
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      this.resync();
+      if (this.ping) this.pinger = setInterval(() => { if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}'); }, this.ping);
+    };
+    ws.onmessage = (ev) => {
+      /** @type {M} */
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if (this.synced(msg)) {
+        this.attempt = 0;
+        this.setStatus('online');
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.attempt += 1;
+      this.setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
+      const wait = Math.min(8000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
+      this.timer = setTimeout(() => this.connect(), wait);
+    };
+  }
 }

@@ -14,30 +14,7 @@ const VIEW = 8 * CELL + 2 * MARGIN;
 /** Milliseconds a marble takes to roll one square. */
 const STEP_MS = 85;
 
-/** @typedef {import('./position.js').Colour} Colour */
-/** @typedef {import('./position.js').Groups} Groups */
-/**
- * A move the board shows or plays: a legal move (or one played) with the slides of its marbles
- * (`[from, to]`, the pusher first); a pass has neither `from` nor `to`.
- * @typedef {{ notation: string, from?: string | null, to?: string | null, slides: string[][], position?: string }} BoardMove
- */
-/** The last move, marked on the board. @typedef {{ from?: string | null, to?: string | null, notation?: string }} LastMove */
-/**
- * What the analysis and the puzzles draw over the board: rings, crosses, arrows (`[from, to,
- * kind]`) and labels (`[square, text]`).
- * @typedef {{ rings?: string[], crosses?: string[], arrows?: [string, string, (string | null)?][], labels?: [string, string][] }} Annotations
- */
-/**
- * What `set` changes; a field left out keeps its value.
- * @typedef {object} BoardState
- * @property {string} [position]
- * @property {LastMove | null} [lastMove]
- * @property {Groups | null} [groups]
- * @property {boolean} [showGroups]
- * @property {Annotations | null} [annotations]
- * @property {boolean} [premove]
- * @property {BoardMove[] | null} [moves]
- */
+/** @typedef {import('pages-types').BoardMove} BoardMove */
 
 export class Board {
   /**
@@ -52,42 +29,35 @@ export class Board {
    */
   constructor(opts = {}) {
     this.opts = { interactive: false, labels: true, plain: false, label: 'board.label', ...opts };
-    /** @type {import('./position.js').BoardMap} */
+    /** @type {import('pages-types').BoardMap} */
     this.board = new Map();
-    /** @type {Colour} */
+    /** @type {'w' | 'b'} */
     this.toMove = 'w';
     this.flipped = false;
-    /** @type {LastMove | null} */
+    /** @type {import('pages-types').LastMove | null} */
     this.lastMove = null;
-    /** @type {Groups | null} */
+    /** @type {import('pages-types').Groups | null} */
     this.groups = null;
     this.showGroups = false;
     /** @type {BoardMove[] | null} */
     this.moves = null;
-    /** The moves are premoves, chosen on the opponent's turn. */
     this.premoving = false;
     /** @type {string | null} */
     this.selected = null;
     /** @type {BoardMove | null} */
     this.preview = null;
     this.previewPinned = false;
-    /** @type {Annotations | null} */
+    /** @type {import('pages-types').Annotations | null} */
     this.annotations = null;
     /** @type {Map<string, SVGGElement>} */
     this.marbleEls = new Map();
     /** @type {Map<string, SVGGElement>} */
     this.hitEls = new Map();
     this.pointerType = 'mouse';
-    /** When the last press began (`performance.now()`). */
     this.pointerAt = -1e9;
     /** @type {string | null} */
     this.hovered = null;
-    /** The board's one tab stop. */
     this.rovingSquare = 'd4';
-    /** @type {((e: FocusEvent) => void) | null} */
-    this.onSquareFocus = null;
-    /** @type {(() => void) | null} */
-    this.onSquareBlur = null;
     this.busy = false;
 
     this.svg = s('svg', {
@@ -96,12 +66,12 @@ export class Board {
       role: this.opts.interactive ? 'group' : 'img',
       'aria-label': t(this.opts.label),
     });
-    const layer = (/** @type {string} */ name) => s('g', { class: `layer-${name}` });
-    this.layers = {
-      wood: layer('wood'), marks: layer('marks'), groups: layer('groups'), marbles: layer('marbles'),
-      preview: layer('preview'), overlay: layer('overlay'), hits: layer('hits'),
-    };
-    this.svg.append(...Object.values(this.layers));
+    /** @type {Record<string, SVGGElement>} */
+    this.layers = {};
+    for (const name of ['wood', 'marks', 'groups', 'marbles', 'preview', 'overlay', 'hits']) {
+      this.layers[name] = s('g', { class: `layer-${name}` });
+      this.svg.append(this.layers[name]);
+    }
     this.layers.overlay.setAttribute('aria-hidden', 'true');
     this.layers.marbles.setAttribute('aria-hidden', 'true');
     this.layers.preview.setAttribute('aria-hidden', 'true');
@@ -205,7 +175,7 @@ export class Board {
    * moves: legal moves the person at the board may play now (null: not their turn).
    * premove: the moves are premoves, chosen on the opponent's turn (drawn apart from real moves).
    */
-  set(/** @type {BoardState} */ next) {
+  set(/** @type {import('pages-types').BoardState} */ next) {
     if ('position' in next) {
       const parsed = tryParse(next.position ?? '');
       this.board = parsed.board;
@@ -640,14 +610,14 @@ export class Board {
   }
 }
 
-/** The square of the board's square element at or around `target`, if any. */
+/** The square of the square element at or around `target`, if any. */
 function squareOf(/** @type {EventTarget | null} */ target) {
   const el = target instanceof Element ? target.closest('.sq') : null;
   return el instanceof SVGElement ? el.dataset.square || null : null;
 }
 
 /** A marble: shadow, glass body, highlight. */
-function marble(/** @type {Colour | undefined} */ colour) {
+function marble(/** @type {string | undefined} */ colour) {
   const c = colour === 'w' ? 'w' : 'b';
   return s('g', { class: `marble ${c}` },
     s('ellipse', { class: 'shade', cx: 6, cy: 10, rx: 39, ry: 36, fill: 'url(#mb-shadow)' }),

@@ -4,22 +4,7 @@ import { t } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-/**
- * The attributes of `h` and `s`: any, with the handlers of the events the pages listen to typed.
- * @typedef {{
- *   [name: string]: unknown,
- *   onclick?: (e: MouseEvent) => unknown,
- *   onsubmit?: (e: SubmitEvent) => unknown,
- *   onchange?: (e: Event) => unknown,
- *   oninput?: (e: Event) => unknown,
- *   onfocus?: (e: FocusEvent) => unknown,
- *   onkeydown?: (e: KeyboardEvent) => unknown,
- * }} Attrs
- */
-
-/** @typedef {Node | string | number | boolean | null | undefined} Leaf */
-/** What may stand among an element's children: nodes, text, nothing, or lists of them. */
-/** @typedef {Leaf | Leaf[] | Leaf[][]} Child */
+/** @typedef {import('pages-types').Attrs} Attrs @typedef {import('pages-types').Child} Child */
 
 /**
  * Builds an HTML element. `attrs` may hold:
@@ -27,10 +12,7 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
  * - `i18nArgs`: its parameters,
  * - `i18n-<attribute>`: a translation key for an attribute (`i18n-aria-label`, `i18n-title`, ...),
  * - `on<event>`: a listener, `class`, `style` (string), `dataset` (object), anything else as an attribute.
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag
- * @param {Attrs} [attrs]
- * @param {...Child} children
+ * @template {keyof HTMLElementTagNameMap} K @param {K} tag @param {Attrs} [attrs] @param {...Child} children
  * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
@@ -42,10 +24,7 @@ export function h(tag, attrs = {}, ...children) {
 
 /**
  * Builds an SVG element (same attributes as `h`, without the i18n helpers).
- * @template {keyof SVGElementTagNameMap} K
- * @param {K} tag
- * @param {Attrs} [attrs]
- * @param {...Child} children
+ * @template {keyof SVGElementTagNameMap} K @param {K} tag @param {Attrs} [attrs] @param {...Child} children
  * @returns {SVGElementTagNameMap[K]}
  */
 export function s(tag, attrs = {}, ...children) {
@@ -65,7 +44,7 @@ function applyAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k === 'i18n') {
-      const args = /** @type {import('./i18n.js').Params | undefined} */ (attrs.i18nArgs);
+      const args = /** @type {import('pages-types').Params} */ (attrs.i18nArgs);
       el.dataset.i18n = String(v);
       if (args) el.dataset.i18nArgs = JSON.stringify(args);
       el.textContent = t(String(v), args);
@@ -113,7 +92,7 @@ export function translateDom(root = document) {
 }
 
 /** Sets a translatable text on an existing element. */
-/** @param {HTMLElement} el @param {string} key @param {import('./i18n.js').Params} [args] */
+/** @param {HTMLElement} el @param {string} key @param {import('pages-types').Params} [args] */
 export function setText(el, key, args) {
   el.dataset.i18n = key;
   if (args) el.dataset.i18nArgs = JSON.stringify(args);

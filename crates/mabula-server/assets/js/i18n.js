@@ -13,31 +13,12 @@ export const LANGS = [
   { code: 'ro', name: 'Română' },
 ];
 
-/**
- * A parameter of a translation: text, a count, or `{ percent }`, a fraction written as the
- * language writes percentages.
- * @typedef {string | number | boolean | null | undefined | { percent: number }} Param
- */
-/** @typedef {Record<string, Param>} Params */
-/**
- * The forms of a word by count, as Intl.PluralRules names them (`other` always).
- * @typedef {Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }} PluralForms
- */
-/**
- * What a language file's function of the params gets: the count `n` as a number, the rest as
- * text or numbers.
- * @typedef {{ n: number } & Record<string, string | number>} Args
- */
-/** @typedef {(n: number | string, forms: PluralForms) => string} Plural */
-/**
- * A language file: each key's text, forms by count, or function of the params.
- * @typedef {Record<string, string | PluralForms | ((args: Args, plural: Plural) => string)>} Strings
- */
+/** @typedef {import('pages-types').Params} Params @typedef {import('pages-types').PluralForms} PluralForms */
 
 const STORAGE_KEY = 'mabula:lang';
 let current = pick();
 /** The strings of the current language (every language has the same keys). */
-let strings = /** @type {Strings} */ ({});
+let strings = /** @type {import('pages-types').Strings} */ ({});
 let plurals = new Intl.PluralRules(current);
 
 function pick() {
@@ -109,7 +90,7 @@ export function t(key, params = {}) {
     return key;
   }
   // The pages pass counts as numbers.
-  if (typeof value === 'function') value = value(/** @type {Args} */ (params || {}), plural);
+  if (typeof value === 'function') value = value(/** @type {import('pages-types').Args} */ (params || {}), plural);
   if (value && typeof value === 'object') value = plural(Number(params?.n ?? 0), value);
   return String(value).replace(/\{(\w+)\}/g, (m, name) => {
     const v = params ? params[name] : undefined;

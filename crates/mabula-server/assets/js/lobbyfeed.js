@@ -10,7 +10,7 @@ import { myName, isMe } from './session.js';
 import { notify } from './notify.js';
 import { controlLabel } from './clock.js';
 import { applyChanges } from './seeklist.js';
-import { Socket } from './socket.js';
+import { Socket } from './api.js';
 
 /** @typedef {import('api-types').Seek} Seek */
 

@@ -4,9 +4,7 @@
 
 export const FILES = 'abcdefgh';
 
-/** @typedef {'w' | 'b'} Colour */
-/** A position's marbles: square name to colour. @typedef {Map<string, Colour>} BoardMap */
-/** Each colour's groups, largest first, each a list of squares. @typedef {{ white: string[][], black: string[][] }} Groups */
+/** @typedef {import('pages-types').Colour} Colour @typedef {import('pages-types').BoardMap} BoardMap @typedef {import('pages-types').Groups} Groups */
 
 /** Square name from file and rank indexes (0..7). */
 export function sq(/** @type {number} */ f, /** @type {number} */ r) {

@@ -21,7 +21,7 @@ function setHint(/** @type {string | null} */ name) {
   } catch { /* private mode: the session lasts as long as this page */ }
 }
 
-/** @typedef {{ name: string, csrf: string }} Session */
+/** @typedef {import('pages-types').Session} Session */
 
 /**
  * `{ name, csrf }` when logged in, null for a guest, undefined until the first answer.

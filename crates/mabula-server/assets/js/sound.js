@@ -17,7 +17,7 @@ export function setSound(/** @type {boolean} */ on) {
   try { localStorage.setItem(KEY, on ? '1' : '0'); } catch { /* private mode: this page only */ }
 }
 
-/** @typedef {'move' | 'lead' | 'low' | 'end'} Sound */
+/** @typedef {import('pages-types').Sound} Sound */
 
 /**
  * The notes of each sound: `[frequency (Hz), start (s), length (s)]`.

@@ -1,7 +1,7 @@
 // Deutsch.
 
 
-export default /** @satisfies {import('../i18n.js').Strings} */ ({
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Zum Inhalt springen',
   'nav.play': 'Spielen',
   'nav.watch': 'Zuschauen',

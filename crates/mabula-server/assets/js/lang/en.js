@@ -1,7 +1,7 @@
 // English: the reference table. Every other language has the same keys.
 
 
-export default /** @satisfies {import('../i18n.js').Strings} */ ({
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Skip to the content',
   'nav.play': 'Play',
   'nav.watch': 'Watch',

@@ -1,7 +1,7 @@
 // Español.
 
 
-export default /** @satisfies {import('../i18n.js').Strings} */ ({
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Saltar al contenido',
   'nav.play': 'Jugar',
   'nav.watch': 'Mirar',

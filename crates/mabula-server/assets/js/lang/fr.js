@@ -1,7 +1,7 @@
 // Français.
 
 
-export default /** @satisfies {import('../i18n.js').Strings} */ ({
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Aller au contenu',
   'nav.play': 'Jouer',
   'nav.watch': 'Regarder',

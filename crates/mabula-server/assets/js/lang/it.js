@@ -1,7 +1,7 @@
 // Italiano.
 
 
-export default /** @satisfies {import('../i18n.js').Strings} */ ({
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Vai al contenuto',
   'nav.play': 'Gioca',
   'nav.watch': 'Guarda',

@@ -1,13 +1,13 @@
 // Română.
 
-/** @typedef {import('../i18n.js').Plural} Plural */
+/** @typedef {import('pages-types').Plural} Plural */
 
 /** @param {number} n @param {Plural} p */
 const bile = (n, p) => p(n, { one: `${n} bilă`, few: `${n} bile`, other: `${n} de bile` });
 /** @param {number} n @param {Plural} p */
 const mutari = (n, p) => p(n, { one: `${n} mutare`, few: `${n} mutări`, other: `${n} de mutări` });
 
-export default /** @satisfies {import('../i18n.js').Strings} */ ({
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Sari la conținut',
   'nav.play': 'Joacă',
   'nav.watch': 'Urmărește',

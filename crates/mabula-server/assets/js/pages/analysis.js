@@ -27,7 +27,7 @@ import {
 /**
  * @typedef {import('./analysis-model.js').Model} Model
  * @typedef {import('./analysis-model.js').TreeNode} TreeNode
- * @typedef {import('../board.js').Annotations} Annotations
+ * @typedef {import('pages-types').Annotations} Annotations
  */
 
 const GRAPH_W = 640;

@@ -11,8 +11,7 @@
 import { program } from '../program.js';
 import { h, s, clear, translateDom, setText, announce, toast, copyText, reducedMotion, usingKeyboard } from '../dom.js';
 import { t } from '../i18n.js';
-import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, ApiError } from '../api.js';
-import { Socket } from '../socket.js';
+import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, ApiError, Socket } from '../api.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
@@ -33,14 +32,10 @@ const GROUPS_KEY = 'mabula:showGroups';
 const AUTO_PASS_KEY = 'mabula:autoPass';
 const Cap = { white: 'White', black: 'Black' };
 
-/**
- * Translates `{ key, args }`, where an argument `{ t: key }` is translated too.
- * @param {string} key
- * @param {import('./game-model.js').Said['args']} [args]
- */
-function tr(key, args) {
+/** Translates `{ key, args }`, where an argument `{ t: key }` is translated too. */
+function tr(/** @type {string} */ key, /** @type {import('./game-model.js').Said['args']} */ args) {
   if (!args) return t(key);
-  /** @type {import('../i18n.js').Params} */
+  /** @type {import('pages-types').Params} */
   const out = {};
   for (const [k, v] of Object.entries(args)) out[k] = v && typeof v === 'object' && 't' in v ? t(v.t) : v;
   return t(key, out);
@@ -227,11 +222,9 @@ export function mount(main, { id, replay }) {
     switch (e.type) {
       case 'connect':
         live = new Socket(`/api/games/${id}/ws`, {
-          // The page's move count and epoch: the server sends what came after.
           hello: () => {
-            const st = page.model.state;
-            const token = page.model.token;
-            return { type: 'hello', since: st ? st.moves.length : 0, epoch: st ? st.epoch : 0, ...(token ? { token } : {}) };
+            const { state: st, token } = page.model;
+            return { type: 'hello', since: st?.moves.length ?? 0, epoch: st?.epoch ?? 0, ...(token ? { token } : {}) };
           },
           synced: (msg) => msg.type === 'sync',
           ping: 20000,

@@ -6,7 +6,7 @@ import { lang } from '../i18n.js';
 import { miniBoard } from '../board.js';
 import { parsePosition, toPositionString, groupsOf } from '../position.js';
 
-/** @typedef {import('../position.js').Colour} Colour */
+/** @typedef {import('pages-types').Colour} Colour */
 
 const SETUP = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
 
@@ -30,7 +30,7 @@ function variant(changes, side = 'w') {
  * @param {Colour} [side]
  */
 function field(rows, side = 'w') {
-  /** @type {import('../position.js').BoardMap} */
+  /** @type {import('pages-types').BoardMap} */
   const board = new Map();
   rows.forEach((row, i) => {
     [...row].forEach((ch, j) => {

@@ -2,7 +2,7 @@
 // start (then the round or the arena's time left, then the podium), join (with the password when
 // it has one), withdraw, the creator's Start, the live standings, the rounds with each game (for
 // players and spectators), your own game at the top, and the games' record file. Live through
-// the tournament's socket (`/api/tournaments/{id}/ws`, a socket.js `Socket`), which sends the
+// the tournament's socket (`/api/tournaments/{id}/ws`, an api.js `Socket`), which sends the
 // whole tournament on each connection and change; a screen reader hears your rank, a new leader
 // and your next game.
 //
@@ -14,11 +14,10 @@
 import { program } from '../program.js';
 import { h, clear, translateDom, announce, setText } from '../dom.js';
 import { t, lang } from '../i18n.js';
-import { request } from '../api.js';
+import { request, Socket } from '../api.js';
 import { sessionReady, myName } from '../session.js';
 import { navigate } from '../nav.js';
 import { errorText } from './errors.js';
-import { Socket } from '../socket.js';
 import { addTournamentStyles } from './tournament-style.js';
 import {
   init, update, countdown, countdownText, phase, joined, canJoin, canStart, myGames, myPairing,
