@@ -238,14 +238,10 @@ export function myGames() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The live channel. Each socket names only its address, its hello (the resync after a gap), the
-// message that says it is up to date, and its ping.
+// The live channel: a WebSocket to `path`, open from `open()` to `close()`, that reconnects after
+// a wait (0.4 s doubling to 8 s) or when the browser is back online or the tab shown.
 
-/**
- * A WebSocket to `path` on this host, open from `open()` to `close()`: after a drop it waits
- * (0.4 s doubling to 8 s) and connects again, at once when the browser is back online or the tab shown.
- * @template M
- */
+/** @template M */
 export class Socket {
   /** @param {string} path @param {import('pages-types').SocketOptions<M>} options */
   constructor(path, { onMessage, onStatus, synced, hello, ping }) {
@@ -253,8 +249,7 @@ export class Socket {
     this.synced = synced;
     this.hello = hello;
     this.ping = ping;
-    // Replaceable: a tournament's kept socket listens for other things.
-    this.onMessage = onMessage;
+    this.onMessage = onMessage; // replaced by a tournament's kept socket
     this.onStatus = onStatus;
     /** @type {WebSocket | null} */
     this.ws = null;
@@ -303,7 +298,7 @@ export class Socket {
     this.onStatus(status);
   }
 
-  /** Forgets the connection, if any, without hearing of its end. */
+  /** Forgets the connection without hearing of its end. */
   drop() {
     clearTimeout(this.timer);
     clearInterval(this.pinger);

@@ -89,7 +89,6 @@ export function t(key, params = {}) {
     console.warn(`missing translation key ${key}`);
     return key;
   }
-  // The pages pass counts as numbers.
   if (typeof value === 'function') value = value(/** @type {import('pages-types').Args} */ (params || {}), plural);
   if (value && typeof value === 'object') value = plural(Number(params?.n ?? 0), value);
   return String(value).replace(/\{(\w+)\}/g, (m, name) => {

@@ -12,26 +12,17 @@ import { controlLabel } from './clock.js';
 import { applyChanges } from './seeklist.js';
 import { Socket } from './api.js';
 
-/** @typedef {import('api-types').Seek} Seek */
+/** @typedef {import('api-types').LobbyMessage} LobbyMessage */
 
 const SEEN_KEY = 'mabula:challengesSeen';
 
-/** @typedef {import('api-types').LobbyMessage} LobbyMessage */
-/** @typedef {import('api-types').LobbySocketMessage} LobbySocketMessage */
-
 class LobbyFeed {
   constructor() {
-    /**
-     * Pages listening (each gets every message).
-     * @type {Set<(msg: LobbyMessage) => void>}
-     */
+    /** Pages listening (each gets every message). @type {Set<(msg: LobbyMessage) => void>} */
     this.listeners = new Set();
-    /**
-     * The latest seek list, so a page that starts listening can show it at once.
-     * @type {Seek[] | null}
-     */
+    /** The latest seek list, for a page that starts listening. @type {import('api-types').Seek[] | null} */
     this.seeks = null;
-    /** @type {Socket<LobbySocketMessage>} */
+    /** @type {Socket<import('api-types').LobbySocketMessage>} */
     this.socket = new Socket('/api/lobby/ws', {
       ping: 25000,
       synced: (msg) => msg.type === 'seeks' || msg.type === 'seeks_changed',
