@@ -129,9 +129,10 @@ test('a position string is analysed, in another language and the dark theme', as
   assert.ok(texts.includes('Coups et variantes'), texts.join(' | '));
   await page.screenshot({ path: join(SHOTS, 'analysis-position-dark-fr.png'), fullPage: true });
   await page.selectOption('#lang-menu', 'en');
-  // On a phone the board, the engine's view and the moves stack up without sideways scrolling.
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  // On a phone the board, the engine's view and the moves stack up without sideways scrolling
+  // (the layout is CSS's alone: read at once after the resize).
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(200);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(wide <= 390, `the page is ${wide}px wide on a 390px screen`);
   await page.screenshot({ path: join(SHOTS, 'analysis-phone.png'), fullPage: true });

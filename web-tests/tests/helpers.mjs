@@ -62,6 +62,19 @@ export async function api(path, { method = 'GET', body, token } = {}) {
   try { return JSON.parse(text); } catch { return text; }
 }
 
+/**
+ * Waits until `predicate(arg)`, an async function run in the page, answers true: asked again at
+ * each of the page's frames (`page.waitForFunction` takes only synchronous ones, and the caches
+ * the service worker fills answer only by promises). Gives up, saying `what`, after `timeout` ms.
+ */
+export async function untilTrue(page, predicate, arg, what, timeout = 20000) {
+  const end = Date.now() + timeout;
+  while (!(await page.evaluate(predicate, arg))) {
+    if (Date.now() > end) throw new Error(`${what}: not so after ${timeout} ms`);
+    await page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(() => resolve()); }));
+  }
+}
+
 /** The game id of a page at /game/{id}. */
 export function gameId(page) {
   const m = new URL(page.url()).pathname.match(/\/(?:game|replay)\/([a-z0-9]+)/);

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, SHOTS, launch, api, pick } from './helpers.mjs';
+import { BASE, SHOTS, launch, api, pick, untilTrue } from './helpers.mjs';
 
 let chrome;
 
@@ -55,22 +55,19 @@ test('offline, the rules and a replay seen before still open; an unseen replay s
   await page.goto(`${BASE}/`);
   // The worker takes charge and keeps the files of this version.
   await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 15000 });
-  let kept = [];
-  const keptNow = () => page.evaluate(async () => (await (await caches.open('mabula-1')).keys()).map((r) => new URL(r.url).pathname));
+  const keys = async () => (await (await caches.open('mabula-1')).keys()).map((r) => new URL(r.url).pathname);
   const wanted = ['/', '/js/pages/rules.js', '/js/pages/game.js', '/js/lang/en.js', '/css/style.css'];
-  for (let i = 0; i < 80 && !wanted.every((k) => kept.includes(k)); i++) {
-    await page.waitForTimeout(250);
-    kept = await keptNow();
-  }
-  assert.deepEqual(wanted.filter((k) => !kept.includes(k)), [], 'kept for offline use');
+  await untilTrue(page, async (files) => {
+    const kept = (await (await caches.open('mabula-1')).keys()).map((r) => new URL(r.url).pathname);
+    return files.every((k) => kept.includes(k));
+  }, wanted, 'kept for offline use');
+  const kept = await page.evaluate(keys);
   assert.deepEqual(kept.filter((k) => k.startsWith('/js/lang/')), ['/js/lang/en.js'], 'only the language in use is kept');
   // A file of an older version is dropped when a page of the new one has loaded.
   await page.evaluate(async () => (await caches.open('mabula-1')).put('/js/app.js?v=000000000000', new Response('old')));
   await page.goto(`${BASE}/replay/${seen.id}`);
   await page.waitForFunction((n) => document.querySelectorAll('.movelist button[data-number]').length === n + 1, seen.st.moves.length);
-  const hasOld = () => page.evaluate(async () => Boolean(await (await caches.open('mabula-1')).match('/js/app.js?v=000000000000')));
-  for (let i = 0; i < 40 && (await hasOld()); i++) await page.waitForTimeout(250);
-  assert.equal(await hasOld(), false, 'the old version is gone');
+  await untilTrue(page, async () => !(await (await caches.open('mabula-1')).match('/js/app.js?v=000000000000')), undefined, 'the old version is gone');
 
   // A document that is no page (the API's description) must not take the page's place.
   await page.goto(`${BASE}/api/openapi.json`);

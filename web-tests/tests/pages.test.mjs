@@ -2,12 +2,12 @@
 // its point of view, the value beside the arrow, the board turned for Black), focus, numbers as
 // each language writes them, the end dialog's table, the join toast, the French move box on a
 // phone, finished games and replays without "Live" and "away", the graph's axes, expected
-// refusals without console errors, and the automatic forced pass.
+// refusals without console errors, the automatic forced pass, and sockets that drop and come back.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, SHOTS, launch, api, pick, state } from './helpers.mjs';
+import { BASE, SHOTS, launch, api, pick, state, waitMoves } from './helpers.mjs';
 
 let chrome;
 const contexts = [];
@@ -109,8 +109,8 @@ test('the analysis board speaks for the side to move, keeps its value off the ma
   await page.screenshot({ path: join(SHOTS, 'analysis-black-first.png'), fullPage: true });
   // A game where this browser had Black: the board is turned, b1 at the top right.
   await page.goto(`${BASE}/analysis?game=${engine.game_id}`);
-  await page.waitForSelector('main svg.board .sq[data-square="b1"]', { state: 'attached' });
-  await page.waitForTimeout(300);
+  // The game loaded: the move tree and the board are drawn from it in one go.
+  await page.waitForSelector('.movetree .tree-move[data-ply="0"]');
   const box = (sq) => page.locator(`main svg.board .sq[data-square="${sq}"]`).boundingBox();
   const b1 = await box('b1');
   const g8 = await box('g8');
@@ -178,8 +178,8 @@ test('the board is one tab stop on a square, and nothing is focused before the k
   }));
   assert.deepEqual(await ring(), { square: null, visible: 0 });
   await page.reload();
+  // The board's movable marbles are drawn by the update that asks for its focus (or aim).
   await page.waitForSelector('svg.board .can-move');
-  await page.waitForTimeout(300);
   assert.deepEqual(await ring(), { square: null, visible: 0 });
   // Tabbing into the board lands on a square, the first movable marble, and arrows move from it.
   let inBoard = null;
@@ -305,7 +305,9 @@ test('a finished game and a replay say neither "Live" nor "away"', async () => {
   for (const path of [`/game/${grant.game_id}`, `/replay/${grant.game_id}`]) {
     await page.goto(`${BASE}${path}`);
     await page.waitForSelector('.players .player');
-    await page.waitForTimeout(800);
+    // The game page's socket has said everything (a replay has none): its status is on the
+    // hidden indicator.
+    if (path.startsWith('/game/')) await page.waitForSelector('.conn.online', { state: 'attached' });
     const conn = await page.locator('.conn').evaluate((e) => (e.hidden || !e.checkVisibility() ? '' : e.textContent));
     assert.equal(conn, '', `${path} shows "${conn}"`);
     const subs = (await page.locator('.players .sub').allTextContents()).join(' | ');
@@ -333,7 +335,6 @@ test('a used invitation and an unknown game are explained without console errors
   for (const path of ['/game/nosuchgame0', '/replay/nosuchgame1', '/analysis?game=nosuchgame2']) {
     await page.goto(`${BASE}${path}`);
     await page.waitForSelector('.notfound');
-    await page.waitForTimeout(300);
   }
   const notFound = ctx.errors.filter((e) => /Failed to load resource: the server responded with a status of 404/.test(e));
   assert.deepEqual(ctx.errors.filter((e) => !notFound.includes(e)), [], 'nothing but the browser’s own network lines');
@@ -356,8 +357,10 @@ test('a forced pass is played by itself when the setting is on, and waits for a 
   await holdSeats(ctx, [first, second]);
   const page = await ctx.newPage();
   await page.goto(`${BASE}/game/${first.game_id}`);
-  await page.waitForSelector('.pass-button');
-  await page.waitForTimeout(1500);
+  // The setting shows once the game is loaded, when a pass would have been scheduled if on
+  // (game-model.test.mjs: no timer without the setting).
+  await page.waitForSelector('.auto-pass-toggle');
+  assert.equal(await page.isChecked('.auto-pass-toggle'), false);
   assert.equal((await state(first.game_id)).moves.length, first.before, 'no pass without the setting');
   await page.check('.auto-pass-toggle');
   await page.waitForFunction(() => document.querySelectorAll('.movelist button.pass').length === 1, null, { timeout: 5000 });
@@ -368,5 +371,56 @@ test('a forced pass is played by itself when the setting is on, and waits for a 
   assert.ok(await page.isChecked('.auto-pass-toggle'));
   await page.screenshot({ path: join(SHOTS, 'auto-pass.png') });
   noErrors(ctx);
+  await ctx.close();
+});
+
+test('a dropped socket says so, connects again by itself and catches up (a game, the lobby)', async () => {
+  // A friend game whose moves are made through the API while the page's socket is down.
+  const grant = await api('/api/games', { method: 'POST', body: { mode: 'friend', seed: '43' } });
+  const other = await api(`/api/games/${grant.game_id}/join`, { method: 'POST', body: { code: new URL(`${BASE}${grant.join_path}`).hash.split('=')[1] } });
+  const ctx = await context({ locale: 'en-US' });
+  await holdSeats(ctx, [grant]);
+  // The page's sockets are kept where the test can close them; while `down` is set, a new one
+  // asks for no socket's address and is refused, as when the network is away.
+  await ctx.addInitScript(() => {
+    const Native = window.WebSocket;
+    window.sockets = [];
+    window.down = false;
+    window.WebSocket = class extends Native {
+      constructor(url, protocols) {
+        super(window.down ? url.replace(/\/api\/.*/, '/api/down') : url, protocols);
+        window.sockets.push(this);
+      }
+    };
+  });
+  const drop = (page) => page.evaluate(() => {
+    window.down = true;
+    for (const ws of window.sockets) ws.close();
+  });
+  // Back up: the next attempt after the socket's own wait connects.
+  const up = (page) => page.evaluate(() => { window.down = false; });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/game/${grant.game_id}`);
+  await page.waitForSelector('.conn.online');
+  await drop(page);
+  await page.waitForSelector('.conn.reconnecting');
+  for (let n = 0; n < 2; n++) {
+    const st = await state(grant.game_id);
+    const token = grant.seats.includes(st.to_move) ? grant.token : other.token;
+    await api(`/api/games/${grant.game_id}/moves`, { method: 'POST', token, body: { move: pick(st).notation } });
+  }
+  await up(page);
+  // The hello names the moves the page has: the server sends the two it missed.
+  await waitMoves(page, 2);
+  await page.waitForSelector('.conn.online');
+
+  await page.goto(`${BASE}/lobby`);
+  await page.waitForSelector('.conn.online');
+  await drop(page);
+  await page.waitForSelector('.conn.reconnecting');
+  await up(page);
+  await page.waitForSelector('.conn.online');
+  // The refused attempts are the only lines in the console.
+  assert.deepEqual(ctx.errors.filter((e) => !/WebSocket connection to '[^']*\/api\/down' failed/.test(e)), []);
   await ctx.close();
 });

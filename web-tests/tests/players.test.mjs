@@ -173,7 +173,11 @@ test('a seek opened by one appears live in the other’s lobby; accepting it sta
   const side = now.to_move;
   const otherSide = side === 'white' ? 'black' : 'white';
   const before1 = seconds(await clockText(annPage, side));
-  await annPage.waitForTimeout(1300);
+  // The page's clock runs down by itself, with no news from the server.
+  await annPage.waitForFunction(({ colour, limit }) => {
+    const m = document.querySelector(`.player[data-colour="${colour}"] .clock .clock-time`)?.textContent?.match(/^(\d+):(\d\d)(?:[.,](\d))?$/);
+    return m && Number(m[1]) * 60 + Number(m[2]) + (m[3] ? Number(m[3]) / 10 : 0) < limit;
+  }, { colour: side, limit: before1 - 0.5 });
   const after1 = seconds(await clockText(annPage, side));
   assert.ok(after1 < before1 - 0.5, `the running clock ticks (${before1} then ${after1})`);
   assert.equal(await clockText(annPage, otherSide), '0:15');
@@ -396,11 +400,11 @@ test('the new pages switch every visible string with the language menu', async (
     await page.goto(`${BASE}${path}`);
     await page.waitForSelector(ready);
     await page.selectOption('#lang-menu', 'en');
-    await page.waitForTimeout(200);
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
     const english = (await visibleTexts(page)).filter((s) => !neutral(s));
     await page.selectOption('#lang-menu', lang);
+    // The page is drawn again in the same task that sets the document's language.
     await page.waitForFunction((l) => document.documentElement.lang === l, lang);
-    await page.waitForTimeout(200);
     const other = new Set(await visibleTexts(page));
     const same = english.filter((s) => other.has(s));
     assert.deepEqual(same, [], `${path} in ${lang}: strings left in English`);

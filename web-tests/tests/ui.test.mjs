@@ -331,23 +331,28 @@ test('the language menu switches every visible string', async () => {
   // Strings that are the same in every language: the name, notation, numbers, ids.
   const neutral = (s) => /^(Mabula|API|[a-h][1-8]-[a-h][1-8]|[0-9 .:·…/()+-]+|[a-z0-9]{10}|1-0|0-1|1\/2-1\/2)$/.test(s)
     || /^(\d+\.(\.\.)?|…)$/.test(s) || /^[1-8a-h]$/.test(s);
-  const check = async (path, lang) => {
+  // `ready`: the selector of what the page draws once loaded (in a language, for a function).
+  const check = async (path, lang, ready) => {
+    const drawn = (l) => page.waitForSelector(typeof ready === 'function' ? ready(l) : ready);
     await page.goto(`${BASE}${path}`);
     await page.selectOption('#lang-menu', 'en');
-    await page.waitForTimeout(150);
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    await drawn('en');
     const english = (await visibleTexts(page)).filter((s) => !neutral(s));
     await page.selectOption('#lang-menu', lang);
+    // The page is drawn again in the same task that sets the document's language (the rules'
+    // text comes after, in its own file).
     await page.waitForFunction((l) => document.documentElement.lang === l, lang);
-    await page.waitForTimeout(150);
+    await drawn(lang);
     const other = new Set(await visibleTexts(page));
     const same = english.filter((s) => other.has(s));
     assert.deepEqual(same, [], `${path} in ${lang}: strings left in English`);
     assert.ok(english.length > 5, `${path}: the page shows text`);
     return other;
   };
-  await check('/', 'de');
-  await check('/watch', 'fr');
-  await check('/rules', 'it');
+  await check('/', 'de', 'form.newgame');
+  await check('/watch', 'fr', '#finished-games li:not([data-i18n="watch.loading"])');
+  await check('/rules', 'it', (l) => `article.rules[lang="${l}"]`);
   // A game at one screen, created by the page.
   await page.goto(`${BASE}/`);
   await page.selectOption('#lang-menu', 'en');
@@ -360,9 +365,10 @@ test('the language menu switches every visible string', async () => {
   await clickMove(page, pick(st));
   await waitMoves(page, 1);
   const path = new URL(page.url()).pathname;
-  await check(path, 'es');
-  await check(path, 'ro');
-  await check(`/replay/${id}`, 'de');
+  const moved = '.movelist button[data-number="1"]';
+  await check(path, 'es', moved);
+  await check(path, 'ro', moved);
+  await check(`/replay/${id}`, 'de', moved);
   // The choice is remembered.
   await page.goto(`${BASE}/rules`);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
@@ -405,7 +411,8 @@ test('on a phone, the pages fit the screen and a tap previews before it plays', 
   await page.tap(`${board} .sq[data-square="${move.to}"]`);
   await waitMoves(page, 1);
   assert.equal(await overflow(), false, 'no sideways scrolling on the game page');
-  await page.waitForTimeout(700);
+  // The marbles have rolled to their stops.
+  await page.waitForFunction(() => document.querySelector('main svg.board')?.getAnimations({ subtree: true }).length === 0);
   await page.screenshot({ path: join(SHOTS, 'phone-game.png'), fullPage: true });
   noErrors(ctx);
   await ctx.close();

@@ -25,15 +25,28 @@ async function measure(page, path) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   const urls = new Map();
+  /** Requests not ended yet, and what to call when none are left. */
+  const pending = new Set();
+  let settled = () => {};
+  const ended = (e) => {
+    pending.delete(e.requestId);
+    if (!pending.size) settled();
+  };
   let bytes = 0;
   let files = 0;
-  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  cdp.on('Network.requestWillBeSent', (e) => {
+    urls.set(e.requestId, e.request.url);
+    pending.add(e.requestId);
+  });
   cdp.on('Network.loadingFinished', (e) => {
     bytes += e.encodedDataLength;
     if (!new URL(urls.get(e.requestId) || BASE).pathname.startsWith('/api/')) files += e.encodedDataLength;
+    ended(e);
   });
+  cdp.on('Network.loadingFailed', ended);
   await page.goto(`${BASE}${path}`, { waitUntil: 'networkidle' });
-  await page.waitForTimeout(300);
+  // A request begun since (a list's refresh) is counted whole.
+  if (pending.size) await new Promise((resolve) => { settled = resolve; });
   await cdp.detach();
   return { bytes, files, requests: [...urls.values()] };
 }

@@ -43,6 +43,13 @@ export type SessionsEnded = Schemas['SessionsEnded'];
 export type FollowingList = Schemas['FollowingList'];
 export type Followed = Schemas['Followed'];
 export type OnlineCount = Schemas['OnlineCount'];
+export type ChatLine = Schemas['ChatLine'];
+export type GameSummary = Schemas['GameSummary'];
+export type PlayerView = Schemas['PlayerView'];
+export type Side = Schemas['Side'];
+export type BlockList = Schemas['BlockList'];
+export type ReportRequest = Schemas['ReportRequest'];
+export type ReportReason = Schemas['ReportReason'];
 
 /** What a game's WebSocket sends (docs/api.md, "Live updates"). */
 export type GameMessage =
@@ -53,14 +60,20 @@ export type GameMessage =
   | { type: 'update'; reason: string; state: GameState }
   | { type: 'presence'; seats: Seats; spectators: number }
   | { type: 'error'; code: string; message: string }
-  | { type: 'pong' };
+  | { type: 'pong' }
+  | { type: 'chat'; line: ChatLine };
 
-/** What the lobby's WebSocket sends (docs/api.md, "The lobby"), and the feed's own status. */
-export type LobbyMessage =
+/** What the lobby's WebSocket sends (docs/api.md, "The lobby"). */
+export type LobbySocketMessage =
   | { type: 'seeks'; seeks: Seek[] }
+  | { type: 'seeks_changed'; added: Seek[]; removed: string[] }
   | { type: 'game'; game_id: string }
   | { type: 'turn'; game_id: string }
-  | { type: 'declined'; seek_id: string; by: string }
+  | { type: 'declined'; seek_id: string; by: string };
+
+/** What the lobby's feed (lobbyfeed.js) hands the pages: whole seek lists, and its socket's status. */
+export type LobbyMessage =
+  | Exclude<LobbySocketMessage, { type: 'seeks_changed' }>
   | { type: 'status'; status: 'connecting' | 'online' | 'reconnecting' | 'offline' };
 
 // Tournaments (issue 37).

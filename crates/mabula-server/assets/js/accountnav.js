@@ -15,6 +15,7 @@ function box() {
   return document.getElementById('account');
 }
 
+/** @param {boolean} value */
 function setOpen(value, { focusButton = false } = {}) {
   open = value;
   const button = document.getElementById('account-button');
@@ -25,7 +26,7 @@ function setOpen(value, { focusButton = false } = {}) {
   if (!open && focusButton) button.focus();
 }
 
-async function doLogOut(everywhere) {
+async function doLogOut(/** @type {boolean} */ everywhere) {
   setOpen(false);
   if (everywhere) {
     const yes = await confirmDialog({
@@ -64,7 +65,7 @@ export function renderAccountNav() {
   h('span', { class: 'avatar', 'aria-hidden': 'true' }, name.slice(0, 1).toUpperCase()),
   h('span', { class: 'account-name' }, name),
   h('span', { class: 'sr-only', i18n: 'account.menu' }));
-  const item = (attrs, key) => h('li', {}, h(attrs.href ? 'a' : 'button', { type: attrs.href ? null : 'button', ...attrs, i18n: key }));
+  const item = (/** @type {import('./dom.js').Attrs} */ attrs, /** @type {string} */ key) => h('li', {}, h(attrs.href ? 'a' : 'button', { type: attrs.href ? null : 'button', ...attrs, i18n: key }));
   const menu = h('div', { id: 'account-menu', class: 'account-menu', hidden: true },
     h('p', { class: 'muted account-who', i18n: 'account.loggedInAs', i18nArgs: { name } }),
     h('ul', {},

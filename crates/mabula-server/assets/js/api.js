@@ -1,11 +1,17 @@
-// The server's HTTP API (docs/api.md), the seat tokens kept in localStorage, and the live channel
-// (one WebSocket per game, reconnecting by itself and resyncing by move number and epoch).
+// The server's HTTP API (docs/api.md), the seat tokens kept in localStorage, and the pages' one
+// reconnecting WebSocket client (`Socket`: a game's, the lobby's and a tournament's socket).
 //
 // A logged-in browser holds an HTTP-only session cookie; every write it makes must carry the
 // session's CSRF token in `X-CSRF-Token` (session.js reads it at page load and hands it here).
 
 /** An error answered by the server (or a network failure, with code `network`). */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   * @param {string | null} [rule]
+   */
   constructor(status, code, message, rule = null) {
     super(message);
     this.status = status;
@@ -69,7 +75,7 @@ export async function request(method, path, { body, token, text = false, retried
       credentials: 'same-origin',
     });
   } catch (e) {
-    throw new ApiError(0, 'network', String(e && e.message ? e.message : e));
+    throw new ApiError(0, 'network', String(e instanceof Error ? e.message : e));
   }
   if (!res.ok) {
     let code = 'internal';
@@ -92,7 +98,10 @@ export async function request(method, path, { body, token, text = false, retried
   return text ? res.text() : res.json();
 }
 
-/** `?a=1&b=2` from the set values of an object (empty when none). */
+/**
+ * `?a=1&b=2` from the set values of an object (empty when none).
+ * @param {Record<string, string | number | null | undefined>} params
+ */
 function query(params) {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) {
@@ -161,7 +170,7 @@ export const api = {
  * Withdraws seeks while the page goes away: `keepalive` lets the requests outlive the page, so
  * they are sent with the CSRF token by hand.
  */
-export function withdrawOnLeave(ids) {
+export function withdrawOnLeave(/** @type {Iterable<string>} */ ids) {
   for (const id of ids) {
     /** @type {Record<string, string>} */
     const headers = {};
@@ -178,17 +187,19 @@ export function withdrawOnLeave(ids) {
 
 const SEATS_KEY = 'mabula:seats';
 
+
+/** @returns {Record<string, import('pages-types').KeptSeat>} */
 function loadSeats() {
   try { return JSON.parse(localStorage.getItem(SEATS_KEY) || '{}'); } catch { return {}; }
 }
 
 /** The stored grant of a game: `{ token, seats, mode, created }`, or null. */
-export function seatOf(id) {
+export function seatOf(/** @type {string} */ id) {
   return loadSeats()[id] || null;
 }
 
 /** Keeps the seat grant an answer gave. */
-export function keepGrant(grant) {
+export function keepGrant(/** @type {import('api-types').SeatGrant} */ grant) {
   const all = loadSeats();
   all[grant.game_id] = {
     token: grant.token,
@@ -204,7 +215,7 @@ export function keepGrant(grant) {
 }
 
 /** Drops the join link once the friend has joined (it works only once anyway). */
-export function forgetJoin(id) {
+export function forgetJoin(/** @type {string} */ id) {
   const all = loadSeats();
   if (!all[id] || !all[id].join) return;
   all[id].join = null;
@@ -212,7 +223,7 @@ export function forgetJoin(id) {
 }
 
 /** Forgets a token the server no longer knows. */
-export function forgetSeat(id) {
+export function forgetSeat(/** @type {string} */ id) {
   const all = loadSeats();
   delete all[id];
   try { localStorage.setItem(SEATS_KEY, JSON.stringify(all)); } catch { /* ignore */ }
@@ -227,113 +238,106 @@ export function myGames() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The live channel.
+// The live channel: a WebSocket to `path`, open from `open()` to `close()`, that reconnects after
+// a wait (0.4 s doubling to 8 s) or when the browser is back online or the tab shown.
 
-/**
- * A game's WebSocket that reconnects by itself. `onMessage(msg)` gets every server message;
- * `onStatus(status)` gets 'connecting', 'online', 'reconnecting' or 'offline'. `cursor()` must
- * answer `{ since, epoch }` of what the page already has, for the resync on every (re)connect.
- */
-export class Live {
-  constructor(id, { token, cursor, onMessage, onStatus }) {
-    this.id = id;
-    this.token = token;
-    this.cursor = cursor;
-    this.onMessage = onMessage;
+/** @template M */
+export class Socket {
+  /** @param {string} path @param {import('pages-types').SocketOptions<M>} options */
+  constructor(path, { onMessage, onStatus, synced, hello, ping }) {
+    this.path = path;
+    this.synced = synced;
+    this.hello = hello;
+    this.ping = ping;
+    this.onMessage = onMessage; // replaced by a tournament's kept socket
     this.onStatus = onStatus;
     /** @type {WebSocket | null} */
     this.ws = null;
+    /** @type {import('pages-types').SocketStatus} */
+    this.status = 'offline';
+    this.wanted = false;
     this.attempt = 0;
-    this.stopped = false;
     /** @type {number | undefined} */
     this.timer = undefined;
     /** @type {number | undefined} */
     this.pinger = undefined;
-    this.status = 'connecting';
     this.wake = () => {
-      if (!this.stopped && (!this.ws || this.ws.readyState > 1)) {
-        clearTimeout(this.timer);
-        this.connect();
-      }
+      if (this.wanted && (!this.ws || this.ws.readyState > WebSocket.OPEN)) this.connect();
     };
-    window.addEventListener('online', this.wake);
-    document.addEventListener('visibilitychange', this.wake);
   }
 
-  start() {
+  /** Connects, unless open already. */
+  open() {
+    if (this.wanted) return this;
+    this.wanted = true;
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', this.wake);
     this.connect();
     return this;
   }
 
+  /** Closes for good (until `open()` again): 'offline'. */
+  close() {
+    this.wanted = false;
+    window.removeEventListener('online', this.wake);
+    document.removeEventListener('visibilitychange', this.wake);
+    this.drop();
+    this.attempt = 0;
+    this.setStatus('offline');
+  }
+
+  /** Sends the hello again, so that the server answers with what the page lacks. */
+  resync() {
+    if (this.hello && this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(this.hello()));
+  }
+
+  /** @param {import('pages-types').SocketStatus} status */
   setStatus(status) {
     if (status === this.status) return;
     this.status = status;
     this.onStatus(status);
   }
 
+  /** Forgets the connection without hearing of its end. */
+  drop() {
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      ws.close();
+    }
+  }
+
   connect() {
-    if (this.stopped) return;
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/games/${this.id}/ws`);
+    this.drop();
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${this.path}`);
     this.ws = ws;
+    this.setStatus(this.attempt ? 'reconnecting' : 'connecting');
     ws.onopen = () => {
-      const { since, epoch } = this.cursor();
-      const hello = { type: 'hello', since, epoch };
-      if (this.token) hello.token = this.token;
-      ws.send(JSON.stringify(hello));
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => {
-        if (ws.readyState === 1) ws.send('{"type":"ping"}');
-      }, 20000);
+      if (this.ws !== ws) return;
+      this.resync();
+      if (this.ping) this.pinger = setInterval(() => { if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}'); }, this.ping);
     };
     ws.onmessage = (ev) => {
+      /** @type {M} */
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type === 'sync') {
+      if (this.synced(msg)) {
         this.attempt = 0;
         this.setStatus('online');
       }
-      if (msg.type === 'error' && msg.code === 'token_invalid') this.token = null;
-      if (msg.type === 'error' && msg.code === 'game_not_found') this.stop();
       this.onMessage(msg);
     };
     ws.onclose = () => {
       clearInterval(this.pinger);
-      if (this.ws !== ws || this.stopped) return;
-      this.retry();
-    };
-    ws.onerror = () => { /* onclose follows */ };
-  }
-
-  retry() {
-    this.attempt += 1;
-    this.setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
-    const delay = Math.min(8000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.connect(), delay);
-  }
-
-  /** Asks the server for everything since the page's cursor again. */
-  resync() {
-    if (this.ws && this.ws.readyState === 1) {
-      const { since, epoch } = this.cursor();
-      const hello = { type: 'hello', since, epoch };
-      if (this.token) hello.token = this.token;
-      this.ws.send(JSON.stringify(hello));
-    }
-  }
-
-  stop() {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    clearInterval(this.pinger);
-    window.removeEventListener('online', this.wake);
-    document.removeEventListener('visibilitychange', this.wake);
-    if (this.ws) {
-      const ws = this.ws;
+      if (this.ws !== ws) return;
       this.ws = null;
-      ws.onclose = null;
-      try { ws.close(); } catch { /* already closed */ }
-    }
+      this.attempt += 1;
+      this.setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
+      const wait = Math.min(8000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
+      this.timer = setTimeout(() => this.connect(), wait);
+    };
   }
 }

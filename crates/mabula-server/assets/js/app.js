@@ -77,6 +77,7 @@ const ROUTES = [
   { re: /^\/replay\/([a-z0-9]+)\/?$/, page: game, nav: 'watch', params: (m) => ({ id: m[1], replay: true }) },
 ];
 
+/** @type {Page | null} */
 let current = null;
 /** Counts routings, so that a page whose module arrives after the next routing is not shown. */
 let routing = 0;
@@ -110,7 +111,7 @@ async function route() {
   current = { onLang: () => { document.title = `${t('notfound.title')} · Mabula`; } };
 }
 
-function markNav(name) {
+function markNav(/** @type {string | null} */ name) {
   for (const a of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-nav]'))) {
     if (a.dataset.nav === 'profile') {
       // The profile link is "current" on the logged-in player's own profile only.
@@ -177,7 +178,7 @@ function theme() {
   try { return localStorage.getItem('mabula:theme') || 'auto'; } catch { return 'auto'; }
 }
 
-function applyTheme(name) {
+function applyTheme(/** @type {string} */ name) {
   if (name === 'auto') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = name;
   try { localStorage.setItem('mabula:theme', name); } catch { /* private mode */ }

@@ -14,6 +14,8 @@ const VIEW = 8 * CELL + 2 * MARGIN;
 /** Milliseconds a marble takes to roll one square. */
 const STEP_MS = 85;
 
+/** @typedef {import('pages-types').BoardMove} BoardMove */
+
 export class Board {
   /**
    * @param {object} opts
@@ -21,27 +23,41 @@ export class Board {
    * @param {boolean} [opts.labels] file and rank letters around the board
    * @param {boolean} [opts.plain] no wood grain (small thumbnails)
    * @param {string} [opts.label] translation key of the board's accessible name
-   * @param {(move: any) => void} [opts.onPlay] a move was chosen
-   * @param {(move: any) => void} [opts.onPreview] a move is previewed (or null: no longer)
-   * @param {(square: string | null, moves: any[]) => void} [opts.onSelect] a marble was selected (or none)
+   * @param {(move: BoardMove) => void} [opts.onPlay] a move was chosen
+   * @param {(move: BoardMove | null) => void} [opts.onPreview] a move is previewed (or null: no longer)
+   * @param {(square: string | null, moves: BoardMove[]) => void} [opts.onSelect] a marble was selected (or none)
    */
   constructor(opts = {}) {
     this.opts = { interactive: false, labels: true, plain: false, label: 'board.label', ...opts };
+    /** @type {import('pages-types').BoardMap} */
     this.board = new Map();
+    /** @type {'w' | 'b'} */
     this.toMove = 'w';
     this.flipped = false;
+    /** @type {import('pages-types').LastMove | null} */
     this.lastMove = null;
+    /** @type {import('pages-types').Groups | null} */
     this.groups = null;
     this.showGroups = false;
+    /** @type {BoardMove[] | null} */
     this.moves = null;
+    this.premoving = false;
+    /** @type {string | null} */
     this.selected = null;
+    /** @type {BoardMove | null} */
     this.preview = null;
     this.previewPinned = false;
+    /** @type {import('pages-types').Annotations | null} */
     this.annotations = null;
+    /** @type {Map<string, SVGGElement>} */
     this.marbleEls = new Map();
+    /** @type {Map<string, SVGGElement>} */
     this.hitEls = new Map();
     this.pointerType = 'mouse';
+    this.pointerAt = -1e9;
+    /** @type {string | null} */
     this.hovered = null;
+    this.rovingSquare = 'd4';
     this.busy = false;
 
     this.svg = s('svg', {
@@ -50,6 +66,7 @@ export class Board {
       role: this.opts.interactive ? 'group' : 'img',
       'aria-label': t(this.opts.label),
     });
+    /** @type {Record<string, SVGGElement>} */
     this.layers = {};
     for (const name of ['wood', 'marks', 'groups', 'marbles', 'preview', 'overlay', 'hits']) {
       this.layers[name] = s('g', { class: `layer-${name}` });
@@ -63,6 +80,7 @@ export class Board {
   }
 
   /** The square's centre in board units. */
+  /** @param {string} name @returns {[number, number]} */
   center(name) {
     const [f, r] = coords(name);
     const col = this.flipped ? 7 - f : f;
@@ -145,7 +163,7 @@ export class Board {
       this.hitEls.set(name, hit);
       g.append(hit);
     }
-    this.setRoving(focused || this.rovingSquare || 'd4', false);
+    this.setRoving(focused || this.rovingSquare, false);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -157,43 +175,45 @@ export class Board {
    * moves: legal moves the person at the board may play now (null: not their turn).
    * premove: the moves are premoves, chosen on the opponent's turn (drawn apart from real moves).
    */
-  set(next) {
+  set(/** @type {import('pages-types').BoardState} */ next) {
     if ('position' in next) {
-      const parsed = tryParse(next.position);
+      const parsed = tryParse(next.position ?? '');
       this.board = parsed.board;
       this.toMove = parsed.toMove;
     }
-    if ('lastMove' in next) this.lastMove = next.lastMove;
-    if ('groups' in next) this.groups = next.groups;
-    if ('showGroups' in next) this.showGroups = next.showGroups;
-    if ('annotations' in next) this.annotations = next.annotations;
+    if ('lastMove' in next) this.lastMove = next.lastMove ?? null;
+    if ('groups' in next) this.groups = next.groups ?? null;
+    if ('showGroups' in next) this.showGroups = Boolean(next.showGroups);
+    if ('annotations' in next) this.annotations = next.annotations ?? null;
     if ('premove' in next) this.premoving = Boolean(next.premove);
     if ('moves' in next) {
       this.moves = next.moves && next.moves.length ? next.moves : null;
       if (this.selected && !this.movesFrom(this.selected).length) this.selected = null;
-      if (this.preview && !(this.moves || []).some((m) => m.notation === this.preview.notation)) {
+      const preview = this.preview;
+      if (preview && !(this.moves || []).some((m) => m.notation === preview.notation)) {
         this.setPreview(null);
       }
     }
     this.render();
   }
 
-  setFlipped(flipped) {
+  setFlipped(/** @type {boolean} */ flipped) {
     if (flipped === this.flipped) return;
     this.flipped = flipped;
     this.buildWood();
     this.render();
   }
 
+  /** @param {string | null} square */
   movesFrom(square) {
     return (this.moves || []).filter((m) => m.from === square);
   }
 
-  selectable(square) {
+  selectable(/** @type {string} */ square) {
     return !this.busy && this.movesFrom(square).length > 0;
   }
 
-  stopMove(square) {
+  stopMove(/** @type {string} */ square) {
     if (!this.selected) return null;
     return this.movesFrom(this.selected).find((m) => m.to === square) || null;
   }
@@ -224,19 +244,20 @@ export class Board {
       );
     }
     if (this.moves && !this.busy) {
-      const froms = new Set(this.moves.map((m) => m.from).filter(Boolean));
+      const froms = new Set(this.moves.flatMap((m) => (m.from ? [m.from] : [])));
       for (const from of froms) {
         const [x, y] = this.center(from);
         const kind = this.premoving ? 'can-premove' : 'can-move';
         g.append(s('circle', { class: `${kind}${from === this.selected ? ' selected' : ''}`, cx: x, cy: y, r: 45 }));
       }
     }
-    if (this.selected) {
-      const moves = this.movesFrom(this.selected);
-      const far = moves.reduce((a, m) => (distance(this.selected, m.to) > distance(this.selected, a.to) ? m : a), moves[0]);
+    const selected = this.selected;
+    if (selected) {
+      const stops = this.movesFrom(selected).flatMap((m) => (m.to ? [m.to] : []));
+      const far = stops.reduce((a, to) => (distance(selected, to) > distance(selected, a) ? to : a), stops[0]);
       if (far) {
-        const [x1, y1] = this.center(this.selected);
-        const [x2, y2] = this.center(far.to);
+        const [x1, y1] = this.center(selected);
+        const [x2, y2] = this.center(far);
         g.append(s('line', { class: 'stop-track', x1, y1, x2, y2 }));
       }
     }
@@ -246,7 +267,7 @@ export class Board {
     const g = this.layers.groups;
     g.replaceChildren();
     if (!this.showGroups || !this.groups) return;
-    for (const colour of ['white', 'black']) {
+    for (const colour of /** @type {const} */ (['white', 'black'])) {
       const blob = s('g', { class: `group-blob ${colour}` });
       for (const group of this.groups[colour] || []) {
         if (group.length < 2) continue;
@@ -287,6 +308,7 @@ export class Board {
     g.replaceChildren();
     if (this.selected && !this.busy) {
       for (const m of this.movesFrom(this.selected)) {
+        if (!m.to) continue;
         const [x, y] = this.center(m.to);
         // Squares where the preview puts a marble show the ghost marble instead of a dot.
         if (this.preview && this.preview.slides.some(([, to]) => to === m.to)) continue;
@@ -320,7 +342,7 @@ export class Board {
     const g = this.layers.overlay;
     g.replaceChildren();
     if (this.showGroups && this.groups) {
-      for (const colour of ['white', 'black']) {
+      for (const colour of /** @type {const} */ (['white', 'black'])) {
         for (const group of this.groups[colour] || []) {
           if (group.length < 2) continue;
           // The badge sits on the group's top-right marble.
@@ -408,16 +430,16 @@ export class Board {
       this.pointerAt = performance.now();
     });
     hits.addEventListener('click', (e) => {
-      const el = e.target.closest('.sq');
-      if (!el) return;
-      this.setRoving(el.dataset.square, false);
-      this.activate(el.dataset.square, this.pointerType !== 'mouse');
+      const square = squareOf(e.target);
+      if (!square) return;
+      this.setRoving(square, false);
+      this.activate(square, this.pointerType !== 'mouse');
     });
     hits.addEventListener('pointerover', (e) => {
-      const el = e.target.closest('.sq');
-      if (!el || e.pointerType === 'touch') return;
-      this.hovered = el.dataset.square;
-      this.hover(el.dataset.square);
+      const square = squareOf(e.target);
+      if (!square || e.pointerType === 'touch') return;
+      this.hovered = square;
+      this.hover(square);
     });
     hits.addEventListener('pointerleave', () => {
       this.hovered = null;
@@ -426,9 +448,8 @@ export class Board {
     // Focus listeners go on the squares (buildHits), not on this layer: in Chromium an SVG
     // element with a focus listener becomes a tab stop of its own.
     this.onSquareFocus = (e) => {
-      const el = e.currentTarget;
       // Focus that follows a press is not keyboard focus: a tap must not preview by itself.
-      if (!this.hovered && !(performance.now() - (this.pointerAt || -1e9) < 600)) this.hover(el.dataset.square);
+      if (!this.hovered && !(performance.now() - this.pointerAt < 600)) this.hover(squareOf(e.currentTarget));
     };
     this.onSquareBlur = () => {
       if (!this.hovered && !this.previewPinned) setTimeout(() => {
@@ -439,13 +460,14 @@ export class Board {
   }
 
   /** Shows the preview of the stop under the pointer or focus (or nothing). */
+  /** @param {string | null | undefined} square */
   hover(square) {
     if (this.previewPinned) return;
     const move = square ? this.stopMove(square) : null;
     this.setPreview(move);
   }
 
-  setPreview(move) {
+  setPreview(/** @type {BoardMove | null} */ move) {
     if ((this.preview?.notation || null) === (move?.notation || null)) return;
     this.preview = move;
     this.renderMarbles();
@@ -454,7 +476,7 @@ export class Board {
   }
 
   /** A click, tap, Enter or Space on a square. `touch`: the first tap on a stop only previews. */
-  activate(square, touch = false) {
+  activate(/** @type {string} */ square, touch = false) {
     if (this.busy) return;
     const stop = this.stopMove(square);
     if (stop) {
@@ -477,24 +499,25 @@ export class Board {
     }
   }
 
-  select(square) {
+  select(/** @type {string | null} */ square) {
     this.selected = square;
     this.setPreview(null);
     this.render();
     if (this.opts.onSelect) this.opts.onSelect(square, square ? this.movesFrom(square) : []);
   }
 
-  play(move) {
+  play(/** @type {BoardMove} */ move) {
     this.selected = null;
     this.setPreview(null);
     this.render();
     if (this.opts.onPlay) this.opts.onPlay(move);
   }
 
-  onKey(e) {
-    const cur = e.target.closest('.sq')?.dataset.square;
+  onKey(/** @type {KeyboardEvent} */ e) {
+    const cur = squareOf(e.target);
     // Keys with Alt, Ctrl or Meta are the page's (Alt+arrows step through the moves).
     if (!cur || e.altKey || e.ctrlKey || e.metaKey) return;
+    /** @type {Record<string, [number, number]>} */
     const dirs = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
     if (dirs[e.key]) {
       e.preventDefault();
@@ -514,8 +537,8 @@ export class Board {
       this.activate(cur);
       if (this.selected && this.selected !== wasSelected) {
         // Straight to the nearest stop, so that a few arrow presses choose the distance.
-        const first = this.movesFrom(this.selected).sort((a, b) => distance(a.from, a.to) - distance(b.from, b.to))[0];
-        if (first) this.setRoving(first.to, true);
+        const first = this.movesFrom(this.selected).sort((a, b) => distance(a.from || '', a.to || '') - distance(b.from || '', b.to || ''))[0];
+        if (first?.to) this.setRoving(first.to, true);
       }
     } else if (e.key === 'Escape' && this.selected) {
       e.preventDefault();
@@ -526,12 +549,12 @@ export class Board {
   }
 
   /** Makes `square` the board's one tab stop, and focuses it when asked. */
-  setRoving(square, focus) {
+  setRoving(/** @type {string} */ square, /** @type {boolean} */ focus) {
     if (!this.hitEls.size) return;
     if (!this.hitEls.has(square)) square = 'd4';
     this.rovingSquare = square;
     for (const [name, el] of this.hitEls) el.setAttribute('tabindex', name === square ? '0' : '-1');
-    if (focus) this.hitEls.get(square).focus();
+    if (focus) this.hitEls.get(square)?.focus();
   }
 
   /** Focuses the board (its current square, or the first movable marble). */
@@ -556,7 +579,7 @@ export class Board {
    * Rolls the marbles of `move` from where they are now (the board must show the position before
    * it). Answers when they have arrived; the caller then sets the new position.
    */
-  animate(move) {
+  animate(/** @type {BoardMove | null | undefined} */ move) {
     if (!move || !move.slides || !move.slides.length || reducedMotion() || !this.svg.isConnected) {
       return Promise.resolve();
     }
@@ -587,8 +610,14 @@ export class Board {
   }
 }
 
+/** The square of the square element at or around `target`, if any. */
+function squareOf(/** @type {EventTarget | null} */ target) {
+  const el = target instanceof Element ? target.closest('.sq') : null;
+  return el instanceof SVGElement ? el.dataset.square || null : null;
+}
+
 /** A marble: shadow, glass body, highlight. */
-function marble(colour) {
+function marble(/** @type {string | undefined} */ colour) {
   const c = colour === 'w' ? 'w' : 'b';
   return s('g', { class: `marble ${c}` },
     s('ellipse', { class: 'shade', cx: 6, cy: 10, rx: 39, ry: 36, fill: 'url(#mb-shadow)' }),

@@ -4,7 +4,7 @@
 import { t, lang } from './i18n.js';
 
 /** Milliseconds as a clock shows them: `4:05`, `0:09.4`, `1:02:03`; days and hours for correspondence. */
-export function formatClock(ms, { days = false } = {}) {
+export function formatClock(/** @type {number} */ ms, { days = false } = {}) {
   const left = Math.max(0, ms);
   if (days && left >= 3600000) {
     const d = Math.floor(left / 86400000);
@@ -27,15 +27,15 @@ function decimal() {
 }
 
 /** A number of seconds as a time control says it: `15 s`, `1.5 min`, `3 min`. */
-export function formatSeconds(s) {
+export function formatSeconds(/** @type {number} */ s) {
   if (s < 60) return t('clock.seconds', { n: s });
   return t('clock.minutes', { n: (s / 60).toLocaleString(lang(), { maximumFractionDigits: 2 }) });
 }
 
 /** The time control of a game or a seek (`{initial_s, increment_s}` or `{days}`) in words. */
-export function controlLabel(control) {
+export function controlLabel(/** @type {import('api-types').TimeControl | null | undefined} */ control) {
   if (!control) return '';
-  if (control.days !== undefined) return t('clock.perMove', { n: control.days });
+  if ('days' in control) return t('clock.perMove', { n: control.days });
   const initial = control.initial_s % 60 === 0 ? String(control.initial_s / 60) : t('clock.secondsShort', { n: control.initial_s });
   return `${initial}+${control.increment_s}`;
 }

@@ -4,12 +4,16 @@ import { t } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+/** @typedef {import('pages-types').Attrs} Attrs @typedef {import('pages-types').Child} Child */
+
 /**
  * Builds an HTML element. `attrs` may hold:
  * - `i18n`: a translation key for the text (kept in `data-i18n`, so a language change updates it),
  * - `i18nArgs`: its parameters,
  * - `i18n-<attribute>`: a translation key for an attribute (`i18n-aria-label`, `i18n-title`, ...),
  * - `on<event>`: a listener, `class`, `style` (string), `dataset` (object), anything else as an attribute.
+ * @template {keyof HTMLElementTagNameMap} K @param {K} tag @param {Attrs} [attrs] @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -18,12 +22,16 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** Builds an SVG element (same attributes as `h`, without the i18n helpers). */
+/**
+ * Builds an SVG element (same attributes as `h`, without the i18n helpers).
+ * @template {keyof SVGElementTagNameMap} K @param {K} tag @param {Attrs} [attrs] @param {...Child} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
     else if (k === 'dataset') Object.assign(el.dataset, v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
@@ -31,35 +39,38 @@ export function s(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** @param {HTMLElement} el @param {Attrs} attrs */
 function applyAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     if (k === 'i18n') {
-      el.dataset.i18n = v;
-      if (attrs.i18nArgs) el.dataset.i18nArgs = JSON.stringify(attrs.i18nArgs);
-      el.textContent = t(v, attrs.i18nArgs);
+      const args = /** @type {import('pages-types').Params} */ (attrs.i18nArgs);
+      el.dataset.i18n = String(v);
+      if (args) el.dataset.i18nArgs = JSON.stringify(args);
+      el.textContent = t(String(v), args);
     } else if (k === 'i18nArgs') {
       // handled with i18n
     } else if (k.startsWith('i18n-')) {
       const attr = k.slice(5);
-      el.setAttribute(`data-i18n-${attr}`, v);
-      el.setAttribute(attr, t(v));
+      el.setAttribute(`data-i18n-${attr}`, String(v));
+      el.setAttribute(attr, t(String(v)));
     } else if (k.startsWith('on') && typeof v === 'function') {
-      el.addEventListener(k.slice(2), v);
+      el.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
     } else if (k === 'dataset') {
       Object.assign(el.dataset, v);
     } else if (k === 'class') {
-      el.className = v;
+      el.className = String(v);
     } else if (k in el && typeof v !== 'string' && k !== 'style') {
-      el[k] = v;
+      Reflect.set(el, k, v);
     } else if (k === 'value' || k === 'checked' || k === 'disabled' || k === 'selected') {
-      el[k] = v;
+      Reflect.set(el, k, v);
     } else {
       el.setAttribute(k, v === true ? '' : String(v));
     }
   }
 }
 
+/** @param {Element} el @param {Child[]} children */
 function append(el, children) {
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
@@ -71,16 +82,17 @@ function append(el, children) {
 export function translateDom(root = document) {
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-i18n]'))) {
     const args = el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined;
-    el.textContent = t(el.dataset.i18n, args);
+    el.textContent = t(el.dataset.i18n || '', args);
   }
   for (const attr of ['aria-label', 'title', 'placeholder', 'alt']) {
     for (const el of root.querySelectorAll(`[data-i18n-${attr}]`)) {
-      el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`)));
+      el.setAttribute(attr, t(el.getAttribute(`data-i18n-${attr}`) || ''));
     }
   }
 }
 
 /** Sets a translatable text on an existing element. */
+/** @param {HTMLElement} el @param {string} key @param {import('pages-types').Params} [args] */
 export function setText(el, key, args) {
   el.dataset.i18n = key;
   if (args) el.dataset.i18nArgs = JSON.stringify(args);
@@ -89,12 +101,14 @@ export function setText(el, key, args) {
 }
 
 /** Removes every child. */
+/** @template {Element} E @param {E} el @returns {E} */
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;
 }
 
 /** Says something to screen readers (a polite live region). */
+/** @param {string} text */
 export function announce(text) {
   const region = document.getElementById('announcer');
   if (!region) return;
@@ -104,6 +118,7 @@ export function announce(text) {
 }
 
 /** Shows a short message at the bottom of the screen. */
+/** @param {string} text @param {'info' | 'error'} [kind] @param {number} [ms] */
 export function toast(text, kind = 'info', ms = 3500) {
   const box = document.getElementById('toasts');
   if (!box) return;
@@ -114,6 +129,7 @@ export function toast(text, kind = 'info', ms = 3500) {
 }
 
 /** Copies text to the clipboard; falls back to a selection copy where the API is not allowed. */
+/** @param {string} text */
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);

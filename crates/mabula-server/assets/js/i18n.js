@@ -13,10 +13,12 @@ export const LANGS = [
   { code: 'ro', name: 'Română' },
 ];
 
+/** @typedef {import('pages-types').Params} Params @typedef {import('pages-types').PluralForms} PluralForms */
+
 const STORAGE_KEY = 'mabula:lang';
 let current = pick();
 /** The strings of the current language (every language has the same keys). */
-let strings = {};
+let strings = /** @type {import('pages-types').Strings} */ ({});
 let plurals = new Intl.PluralRules(current);
 
 function pick() {
@@ -29,6 +31,7 @@ function pick() {
   return 'en';
 }
 
+/** @param {string} key */
 function safeGet(key) {
   try { return localStorage.getItem(key); } catch { return null; }
 }
@@ -45,6 +48,7 @@ export function lang() {
 }
 
 /** Switches the language, remembers it, and tells the page (`langchange` on window). */
+/** @param {string} code */
 export async function setLang(code) {
   if (!LANGS.some((l) => l.code === code) || code === current) return;
   const before = current;
@@ -64,6 +68,9 @@ export async function setLang(code) {
  * The form of `forms` (`{ one, few, many, other }`, as Intl.PluralRules names them) that the
  * current language uses for the count `n`. Language files get it as the second argument of a
  * string that is a function.
+ * @param {number | string} n
+ * @param {PluralForms} forms
+ * @returns {string}
  */
 export function plural(n, forms) {
   return forms[plurals.select(Number(n))] ?? forms.other;
@@ -72,6 +79,9 @@ export function plural(n, forms) {
 /**
  * The translation of `key`, with `{name}` placeholders filled from `params` (a `{ percent: x }`
  * parameter is written as a percentage in the language's way).
+ * @param {string} key
+ * @param {Params} [params]
+ * @returns {string}
  */
 export function t(key, params = {}) {
   let value = strings[key];
@@ -79,8 +89,8 @@ export function t(key, params = {}) {
     console.warn(`missing translation key ${key}`);
     return key;
   }
-  if (typeof value === 'function') value = value(params || {}, plural);
-  if (value && typeof value === 'object') value = plural(params?.n ?? 0, value);
+  if (typeof value === 'function') value = value(/** @type {import('pages-types').Args} */ (params || {}), plural);
+  if (value && typeof value === 'object') value = plural(Number(params?.n ?? 0), value);
   return String(value).replace(/\{(\w+)\}/g, (m, name) => {
     const v = params ? params[name] : undefined;
     if (v === undefined) return m;
@@ -91,6 +101,7 @@ export function t(key, params = {}) {
 }
 
 /** "3 minutes ago" in the current language. */
+/** @param {number} ms */
 export function timeAgo(ms) {
   const seconds = Math.round((ms - Date.now()) / 1000);
   const rtf = new Intl.RelativeTimeFormat(current, { numeric: 'auto' });
@@ -102,11 +113,13 @@ export function timeAgo(ms) {
 }
 
 /** A fraction (0..1) as a percentage with one decimal, as the language writes it: "72.3%", "72,3 %". */
+/** @param {number} fraction */
 export function percent(fraction) {
   return new Intl.NumberFormat(current, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(fraction);
 }
 
 /** A number with `digits` decimals, as the language writes it. */
+/** @param {number} x @param {number} [digits] */
 export function number(x, digits = 0) {
   return new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
 }

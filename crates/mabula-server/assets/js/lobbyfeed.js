@@ -10,42 +10,41 @@ import { myName, isMe } from './session.js';
 import { notify } from './notify.js';
 import { controlLabel } from './clock.js';
 import { applyChanges } from './seeklist.js';
+import { Socket } from './api.js';
 
-/** @typedef {import('api-types').Seek} Seek */
+/** @typedef {import('api-types').LobbyMessage} LobbyMessage */
 
 const SEEN_KEY = 'mabula:challengesSeen';
 
 class LobbyFeed {
   constructor() {
-    /** Pages listening (each gets every message). */
+    /** Pages listening (each gets every message). @type {Set<(msg: LobbyMessage) => void>} */
     this.listeners = new Set();
-    /** The latest seek list, so a page that starts listening can show it at once. */
-    /** @type {Seek[] | null} */
+    /** The latest seek list, for a page that starts listening. @type {import('api-types').Seek[] | null} */
     this.seeks = null;
-    /** @type {WebSocket | null} */
-    this.ws = null;
-    this.attempt = 0;
-    /** @type {number | undefined} */
-    this.timer = undefined;
-    /** @type {number | undefined} */
-    this.pinger = undefined;
-    this.status = 'offline';
-    this.wake = () => {
-      if (this.wanted() && (!this.ws || this.ws.readyState > 1)) {
-        clearTimeout(this.timer);
-        this.connect();
-      }
-    };
-    window.addEventListener('online', this.wake);
-    document.addEventListener('visibilitychange', this.wake);
+    /** @type {Socket<import('api-types').LobbySocketMessage>} */
+    this.socket = new Socket('/api/lobby/ws', {
+      ping: 25000,
+      synced: (msg) => msg.type === 'seeks' || msg.type === 'seeks_changed',
+      onStatus: (status) => this.emit({ type: 'status', status }),
+      onMessage: (msg) => {
+        if (msg.type === 'seeks_changed') {
+          // The server sends the whole list once, then what changed: the pages see whole lists.
+          msg = { type: 'seeks', seeks: applyChanges(this.seeks || [], msg.added, msg.removed) };
+        }
+        if (msg.type === 'seeks') this.seeks = msg.seeks;
+        this.emit(msg);
+      },
+    });
   }
 
-  wanted() {
-    return this.listeners.size > 0 || Boolean(myName());
+  /** The socket's status: connecting, online, reconnecting or offline. */
+  get status() {
+    return this.socket.status;
   }
 
   /** Listens to every message; answers the function that stops listening. */
-  subscribe(fn) {
+  subscribe(/** @type {(msg: LobbyMessage) => void} */ fn) {
     this.listeners.add(fn);
     this.ensure();
     return () => {
@@ -56,75 +55,18 @@ class LobbyFeed {
 
   /** Opens or closes the socket as the listeners and the session want. */
   ensure() {
-    if (this.wanted() && !this.ws) this.connect();
-    else if (!this.wanted() && this.ws) this.close();
+    if (this.listeners.size > 0 || myName()) this.socket.open();
+    else this.socket.close();
   }
 
   /** Reconnects: the socket's session is the one of its handshake, so a log-in or out restarts it. */
   restart() {
-    this.close();
+    this.socket.close();
     this.seeks = null;
     this.ensure();
   }
 
-  setStatus(status) {
-    if (status === this.status) return;
-    this.status = status;
-    this.emit({ type: 'status', status });
-  }
-
-  connect() {
-    clearTimeout(this.timer);
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/lobby/ws`);
-    this.ws = ws;
-    this.setStatus(this.attempt ? 'reconnecting' : 'connecting');
-    ws.onopen = () => {
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => {
-        if (ws.readyState === 1) ws.send('{"type":"ping"}');
-      }, 25000);
-    };
-    ws.onmessage = (ev) => {
-      let msg;
-      try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type === 'seeks_changed') {
-        // The server sends the whole list once, then what changed: the pages see whole lists.
-        msg = { type: 'seeks', seeks: applyChanges(this.seeks || [], msg.added, msg.removed) };
-      }
-      if (msg.type === 'seeks') {
-        this.attempt = 0;
-        this.seeks = msg.seeks;
-        this.setStatus('online');
-      }
-      this.emit(msg);
-    };
-    ws.onclose = () => {
-      clearInterval(this.pinger);
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (!this.wanted()) return;
-      this.attempt += 1;
-      this.setStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
-      const delay = Math.min(8000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
-      this.timer = setTimeout(() => { if (!this.ws && this.wanted()) this.connect(); }, delay);
-    };
-    ws.onerror = () => { /* onclose follows */ };
-  }
-
-  close() {
-    clearTimeout(this.timer);
-    clearInterval(this.pinger);
-    if (this.ws) {
-      const ws = this.ws;
-      this.ws = null;
-      ws.onclose = null;
-      try { ws.close(); } catch { /* already closed */ }
-    }
-    this.setStatus('offline');
-  }
-
-  emit(msg) {
+  emit(/** @type {LobbyMessage} */ msg) {
     handle(msg);
     for (const fn of [...this.listeners]) {
       try { fn(msg); } catch (e) { console.error(e); }
@@ -137,27 +79,29 @@ export const lobbyFeed = new LobbyFeed();
 // ---- What the whole site does with the feed ----------------------------------------------------
 
 /** The game this page is playing now, if any: a game that begins then is not jumped to. */
+/** @type {string | null} */
 let playing = null;
 
 /** Set by the game page while its player is in a game being played (null otherwise). */
-export function setPlaying(id) {
+export function setPlaying(/** @type {string | null} */ id) {
   playing = id;
 }
 
 /** Goes to a game's page unless the page is there already. */
-export function goToGame(id) {
+export function goToGame(/** @type {string} */ id) {
   if (location.pathname !== `/game/${id}`) navigate(`/game/${id}`);
 }
 
+/** @returns {Set<string>} */
 function seen() {
   try { return new Set(JSON.parse(sessionStorage.getItem(SEEN_KEY) || '[]')); } catch { return new Set(); }
 }
 
-function remember(ids) {
+function remember(/** @type {Set<string>} */ ids) {
   try { sessionStorage.setItem(SEEN_KEY, JSON.stringify([...ids].slice(-100))); } catch { /* private mode */ }
 }
 
-function handle(msg) {
+function handle(/** @type {LobbyMessage} */ msg) {
   if (msg.type === 'game') {
     const text = t('notify.gameBegan');
     notify(text, { body: t('notify.gameBegan.body'), path: `/game/${msg.game_id}`, tag: `game-${msg.game_id}` });

@@ -23,7 +23,7 @@ export async function askPermission() {
  * Shows a system notification when allowed and the page is not what the person looks at;
  * clicking it brings the page forward at `path`. `tag` keeps one notification per subject.
  */
-export function notify(title, /** @type {{ body?: string, path?: string | null, tag?: string }} */ { body = '', path = null, tag = undefined } = {}) {
+export function notify(/** @type {string} */ title, /** @type {{ body?: string, path?: string | null, tag?: string }} */ { body = '', path = null, tag = undefined } = {}) {
   if (permission() !== 'granted') return null;
   if (document.visibilityState === 'visible' && document.hasFocus()) return null;
   try {

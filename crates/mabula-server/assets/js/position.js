@@ -4,31 +4,36 @@
 
 export const FILES = 'abcdefgh';
 
+/** @typedef {import('pages-types').Colour} Colour @typedef {import('pages-types').BoardMap} BoardMap @typedef {import('pages-types').Groups} Groups */
+
 /** Square name from file and rank indexes (0..7). */
-export function sq(f, r) {
+export function sq(/** @type {number} */ f, /** @type {number} */ r) {
   return FILES[f] + (r + 1);
 }
 
 /** File and rank indexes (0..7) of a square name. */
-export function coords(name) {
+export function coords(/** @type {string} */ name) {
   return [FILES.indexOf(name[0]), Number(name.slice(1)) - 1];
 }
 
-export function isCorner(f, r) {
+export function isCorner(/** @type {number} */ f, /** @type {number} */ r) {
   return (f === 0 || f === 7) && (r === 0 || r === 7);
 }
 
-export function isField(f, r) {
+export function isField(/** @type {number} */ f, /** @type {number} */ r) {
   return f >= 1 && f <= 6 && r >= 1 && r <= 6;
 }
 
 /** Every square that is part of the game (60: 36 field, 24 edge). */
+/** @type {string[]} */
 export const SQUARES = [];
 for (let r = 0; r < 8; r++) for (let f = 0; f < 8; f++) if (!isCorner(f, r)) SQUARES.push(sq(f, r));
 
 /**
  * Reads a position string: `{ board: Map(square -> 'w' | 'b'), toMove: 'w' | 'b' }`, or throws an
  * Error whose message names the problem (only used to preview a pasted setup; the server decides).
+ * @param {string} text
+ * @returns {{ board: BoardMap, toMove: Colour }}
  */
 export function parsePosition(text) {
   const [placement, side, ...rest] = String(text).trim().split(/\s+/);
@@ -37,6 +42,7 @@ export function parsePosition(text) {
   if (side !== 'w' && side !== 'b') throw new Error('side');
   const ranks = placement.split('/');
   if (ranks.length !== 8) throw new Error('ranks');
+  /** @type {BoardMap} */
   const board = new Map();
   ranks.forEach((row, i) => {
     const r = 7 - i;
@@ -56,20 +62,23 @@ export function parsePosition(text) {
 }
 
 /** Like parsePosition, but answers an empty board for unreadable text. */
-export function tryParse(text) {
+/** @returns {{ board: BoardMap, toMove: Colour }} */
+export function tryParse(/** @type {string} */ text) {
   try { return parsePosition(text); } catch { return { board: new Map(), toMove: 'w' }; }
 }
 
 /** Each colour's groups in the field, largest first, each a list of squares. */
+/** @param {BoardMap} board @returns {Groups} */
 export function groupsOf(board) {
   const seen = new Set();
-  /** @type {{ white: string[][], black: string[][] }} */
+  /** @type {Groups} */
   const out = { white: [], black: [] };
   for (let r = 1; r <= 6; r++) {
     for (let f = 1; f <= 6; f++) {
       const start = sq(f, r);
       const colour = board.get(start);
       if (!colour || seen.has(start)) continue;
+      /** @type {string[]} */
       const group = [];
       const stack = [start];
       seen.add(start);
@@ -98,9 +107,9 @@ export function groupsOf(board) {
 }
 
 /** Both scores of both colours, as the server's `scores` object. */
-export function scoresOf(groups) {
-  const largest = (gs) => (gs.length ? gs[0].length : 0);
-  const product = (gs) => (gs.length ? gs.reduce((p, g) => p * g.length, 1) : 0);
+export function scoresOf(/** @type {Groups} */ groups) {
+  const largest = (/** @type {string[][]} */ gs) => (gs.length ? gs[0].length : 0);
+  const product = (/** @type {string[][]} */ gs) => (gs.length ? gs.reduce((p, g) => p * g.length, 1) : 0);
   return {
     largest: { white: largest(groups.white), black: largest(groups.black) },
     product: { white: product(groups.white), black: product(groups.black) },
@@ -108,14 +117,14 @@ export function scoresOf(groups) {
 }
 
 /** Distance in squares along a file or rank. */
-export function distance(a, b) {
+export function distance(/** @type {string} */ a, /** @type {string} */ b) {
   const [fa, ra] = coords(a);
   const [fb, rb] = coords(b);
   return Math.abs(fa - fb) + Math.abs(ra - rb);
 }
 
 /** Writes a board (Map square -> 'w' | 'b') as a position string. */
-export function toPositionString(board, side = 'w') {
+export function toPositionString(/** @type {BoardMap} */ board, /** @type {Colour} */ side = 'w') {
   const ranks = [];
   for (let r = 7; r >= 0; r--) {
     let row = '';

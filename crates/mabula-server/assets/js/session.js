@@ -14,15 +14,21 @@ function hint() {
   try { return localStorage.getItem(HINT_KEY); } catch { return null; }
 }
 
-function setHint(name) {
+function setHint(/** @type {string | null} */ name) {
   try {
     if (name) localStorage.setItem(HINT_KEY, name);
     else localStorage.removeItem(HINT_KEY);
   } catch { /* private mode: the session lasts as long as this page */ }
 }
 
-/** `{ name, csrf }` when logged in, null for a guest, undefined until the first answer. */
+/** @typedef {import('pages-types').Session} Session */
+
+/**
+ * `{ name, csrf }` when logged in, null for a guest, undefined until the first answer.
+ * @type {Session | null | undefined}
+ */
 let current;
+/** @type {Promise<Session | null> | null} */
 let readyPromise = null;
 
 /** Reads the session from the server (a guest when there is none or it cannot be read). */
@@ -65,7 +71,7 @@ export function myName() {
 }
 
 /** True when `name` is the logged-in account (names are unique ignoring case). */
-export function isMe(name) {
+export function isMe(/** @type {string | null | undefined} */ name) {
   return Boolean(current && name && current.name.toLowerCase() === String(name).toLowerCase());
 }
 
@@ -83,7 +89,7 @@ export async function refreshSession() {
   return current;
 }
 
-function started(s) {
+function started(/** @type {import('api-types').SessionView} */ s) {
   current = { name: s.name, csrf: s.csrf };
   setHint(s.name);
   readyPromise = Promise.resolve(current);
@@ -93,12 +99,12 @@ function started(s) {
 }
 
 /** Creates an account and logs in; throws ApiError (`name_taken`, `invalid_account`, …). */
-export async function signUp(name, password) {
+export async function signUp(/** @type {string} */ name, /** @type {string} */ password) {
   return started(await api.signUp(name, password));
 }
 
 /** Logs in; throws ApiError (`login_failed`, `rate_limited`, …). */
-export async function logIn(name, password) {
+export async function logIn(/** @type {string} */ name, /** @type {string} */ password) {
   return started(await api.logIn(name, password));
 }
 

@@ -3,7 +3,7 @@
 
 import { h, toast } from './dom.js';
 import { t } from './i18n.js';
-import { request } from './api.js';
+import { request, ApiError } from './api.js';
 import { errorText } from './pages/errors.js';
 
 /** The codes of the chat, blocks and moderation, with texts of their own. */
@@ -13,8 +13,8 @@ const OWN_ERRORS = new Set([
 ]);
 
 /** A translated sentence for an error of the chat, a block or a report. */
-export function socialError(err) {
-  const code = err && err.code;
+export function socialError(/** @type {unknown} */ err) {
+  const code = err instanceof ApiError ? err.code : '';
   return OWN_ERRORS.has(code) ? t(`social.error.${code}`) : errorText(err);
 }
 
@@ -31,7 +31,8 @@ export function reportDialog(player, about = {}) {
   const dialog = h('dialog', { class: 'confirm report-dialog', 'aria-labelledby': 'report-title' },
     h('form', { class: 'dialog-body', onsubmit: async (e) => {
       e.preventDefault();
-      const body = { player, reason: reason.value, text: text.value };
+      /** @type {import('api-types').ReportRequest} */
+      const body = { player, reason: /** @type {import('api-types').ReportReason} */ (reason.value), text: text.value };
       if (about.game) body.game = about.game;
       if (about.chatLine) body.chat_line = about.chatLine;
       try {
@@ -76,7 +77,7 @@ export function profileButtons(name) {
     block.textContent = t(block.dataset.i18n);
     block.setAttribute('aria-pressed', String(blocked));
   };
-  request('GET', '/api/account/blocks').then((res) => {
+  request('GET', '/api/account/blocks').then((/** @type {import('api-types').BlockList} */ res) => {
     blocked = res.players.some((p) => p.toLowerCase() === name.toLowerCase());
     label();
   }).catch(() => { /* shown as not blocked */ });

@@ -13,11 +13,16 @@ export function soundOn() {
 }
 
 /** Turns the sounds on or off, for this browser. */
-export function setSound(on) {
+export function setSound(/** @type {boolean} */ on) {
   try { localStorage.setItem(KEY, on ? '1' : '0'); } catch { /* private mode: this page only */ }
 }
 
-/** The notes of each sound: `[frequency (Hz), start (s), length (s)]`. */
+/** @typedef {import('pages-types').Sound} Sound */
+
+/**
+ * The notes of each sound: `[frequency (Hz), start (s), length (s)]`.
+ * @type {Record<Sound, [number, number, number][]>}
+ */
 const NOTES = {
   move: [[392, 0, 0.09]],
   lead: [[523, 0, 0.1], [784, 0.1, 0.16]],
@@ -26,7 +31,7 @@ const NOTES = {
 };
 
 /** Plays sound `kind` (`move`, `lead`, `low`, `end`) unless muted or the browser has no audio. */
-export function playSound(kind) {
+export function playSound(/** @type {Sound} */ kind) {
   const notes = NOTES[kind];
   if (!notes || !soundOn()) return;
   try {

@@ -5,6 +5,7 @@ import { t, timeAgo } from './i18n.js';
 import { miniBoard } from './board.js';
 
 /** "Against the engine, level 3" and the like, from a list entry or a state's settings. */
+/** @param {string | undefined} mode @param {number | null} [level] */
 export function modeLabel(mode, level) {
   if (mode === 'engine') return t('mode.engineLevel', { level });
   if (mode === 'friend') return t('mode.friend');
@@ -12,20 +13,20 @@ export function modeLabel(mode, level) {
 }
 
 /** A rating as shown beside a name: `1500?` while it is provisional. */
-export function ratingText(rating, provisional) {
+export function ratingText(/** @type {number | null | undefined} */ rating, /** @type {boolean | undefined} */ provisional) {
   if (rating === null || rating === undefined) return '';
   return `${rating}${provisional ? '?' : ''}`;
 }
 
 /** A rating change: `+12`, `−8`, `±0`. */
-export function ratingDiff(diff) {
+export function ratingDiff(/** @type {number} */ diff) {
   if (diff > 0) return `+${diff}`;
   if (diff < 0) return `\u2212${-diff}`;
   return '\u00b10';
 }
 
 /** "White won", "Draw", ... from a result token (and "Aborted" for a game called off). */
-export function resultLabel(result, endReason = null) {
+export function resultLabel(/** @type {string | null | undefined} */ result, /** @type {string | null | undefined} */ endReason = null) {
   if (endReason === 'aborted') return t('result.aborted');
   if (result === '1-0') return t('result.white');
   if (result === '0-1') return t('result.black');
@@ -37,11 +38,11 @@ export function resultLabel(result, endReason = null) {
  * Who plays a list entry: "alice (1520) vs bob (1490?)" when a seat has an account (a guest's
  * seat is named by its colour), else the mode ("Against the engine, level 3").
  */
-export function playersLabel(g) {
+export function playersLabel(/** @type {import('api-types').GameSummary} */ g) {
   const white = g.players?.white;
   const black = g.players?.black;
   if (!white && !black) return modeLabel(g.mode, g.engine_level);
-  const side = (p, colour) => {
+  const side = (/** @type {import('api-types').PlayerView | null | undefined} */ p, /** @type {string} */ colour) => {
     if (!p) return g.mode === 'engine' ? modeLabel('engine', g.engine_level) : t(`colour.${colour}`);
     const rating = ratingText(p.rating, p.provisional);
     return rating ? `${p.name} (${rating})` : p.name;
@@ -50,7 +51,7 @@ export function playersLabel(g) {
 }
 
 /** One game of `GET /api/games`, as a link with a small board. */
-export function gameItem(g, href) {
+export function gameItem(/** @type {import('api-types').GameSummary} */ g, /** @type {string} */ href = '') {
   const board = miniBoard(g.position, { label: 'board.thumb' });
   const live = g.status === 'playing';
   const badge = live

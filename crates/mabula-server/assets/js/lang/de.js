@@ -1,7 +1,7 @@
 // Deutsch.
 
 
-export default {
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Zum Inhalt springen',
   'nav.play': 'Spielen',
   'nav.watch': 'Zuschauen',
@@ -889,4 +889,4 @@ export default {
   'error.too_many_tokens': 'Du hast schon 20 Tokens: Widerrufe zuerst eines.',
   'error.token_not_allowed': 'Ein Token kann das nicht; benutze die Website.',
   'error.bot_not_allowed': 'Bots dürfen das nicht.',
-};
+});

@@ -1,7 +1,7 @@
 // English: the reference table. Every other language has the same keys.
 
 
-export default {
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Skip to the content',
   'nav.play': 'Play',
   'nav.watch': 'Watch',
@@ -889,4 +889,4 @@ export default {
   'error.too_many_tokens': 'You already have 20 tokens: revoke one first.',
   'error.token_not_allowed': 'A token cannot do this; use the site.',
   'error.bot_not_allowed': 'Bots may not do this.',
-};
+});

@@ -1,7 +1,7 @@
 // Español.
 
 
-export default {
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Saltar al contenido',
   'nav.play': 'Jugar',
   'nav.watch': 'Mirar',
@@ -889,4 +889,4 @@ export default {
   'error.too_many_tokens': 'Ya tienes 20 tokens: revoca uno primero.',
   'error.token_not_allowed': 'Un token no puede hacer esto; usa el sitio.',
   'error.bot_not_allowed': 'Los bots no pueden hacer esto.',
-};
+});

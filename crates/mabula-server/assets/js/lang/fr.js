@@ -1,7 +1,7 @@
 // Français.
 
 
-export default {
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Aller au contenu',
   'nav.play': 'Jouer',
   'nav.watch': 'Regarder',
@@ -889,4 +889,4 @@ export default {
   'error.too_many_tokens': 'Vous avez déjà 20 jetons : révoquez-en un d’abord.',
   'error.token_not_allowed': 'Un jeton ne peut pas faire cela ; utilisez le site.',
   'error.bot_not_allowed': 'Les bots ne peuvent pas faire cela.',
-};
+});

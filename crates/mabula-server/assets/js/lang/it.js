@@ -1,7 +1,7 @@
 // Italiano.
 
 
-export default {
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Vai al contenuto',
   'nav.play': 'Gioca',
   'nav.watch': 'Guarda',
@@ -889,4 +889,4 @@ export default {
   'error.too_many_tokens': 'Hai già 20 token: revocane prima uno.',
   'error.token_not_allowed': 'Un token non può farlo; usa il sito.',
   'error.bot_not_allowed': 'I bot non possono farlo.',
-};
+});

@@ -1,9 +1,13 @@
 // Română.
 
+/** @typedef {import('pages-types').Plural} Plural */
+
+/** @param {number} n @param {Plural} p */
 const bile = (n, p) => p(n, { one: `${n} bilă`, few: `${n} bile`, other: `${n} de bile` });
+/** @param {number} n @param {Plural} p */
 const mutari = (n, p) => p(n, { one: `${n} mutare`, few: `${n} mutări`, other: `${n} de mutări` });
 
-export default {
+export default /** @satisfies {import('pages-types').Strings} */ ({
   'nav.skip': 'Sari la conținut',
   'nav.play': 'Joacă',
   'nav.watch': 'Urmărește',
@@ -891,4 +895,4 @@ export default {
   'error.too_many_tokens': 'Ai deja 20 de tokenuri: revocă mai întâi unul.',
   'error.token_not_allowed': 'Un token nu poate face asta; folosește site-ul.',
   'error.bot_not_allowed': 'Boții nu pot face asta.',
-};
+});

@@ -4,7 +4,7 @@
 
 import { h, clear, translateDom, toast, announce } from '../dom.js';
 import { t, lang, timeAgo } from '../i18n.js';
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
 import { sessionReady, myName, refreshSession } from '../session.js';
 import { errorText } from './errors.js';
@@ -66,7 +66,7 @@ export function mount(main) {
         loadSessions();
       } catch (err) {
         error.textContent = errorText(err);
-        (err.code === 'wrong_password' ? current : next).focus();
+        (err instanceof ApiError && err.code === 'wrong_password' ? current : next).focus();
       } finally {
         submit.disabled = false;
       }

@@ -27,6 +27,7 @@ import {
 /**
  * @typedef {import('./analysis-model.js').Model} Model
  * @typedef {import('./analysis-model.js').TreeNode} TreeNode
+ * @typedef {import('pages-types').Annotations} Annotations
  */
 
 const GRAPH_W = 640;
@@ -382,7 +383,9 @@ export function mount(main) {
     const n = shown(m);
     const a = m.analysis[n.id];
     const legal = m.legal[n.id] || [];
+    /** @type {NonNullable<Annotations['arrows']>} */
     const arrows = [];
+    /** @type {NonNullable<Annotations['labels']>} */
     const labels = [];
     if (a && a.moves.length) {
       a.moves.slice(0, 3).forEach((line, i) => {

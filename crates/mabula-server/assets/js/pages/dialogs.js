@@ -21,7 +21,7 @@ export function confirmDialog({ title, text, ok, cancel = t('dialog.cancel'), da
       dialog.remove();
     });
     dialog.showModal();
-    dialog.querySelector('button[value="no"]').focus();
+    /** @type {HTMLButtonElement | null} */ (dialog.querySelector('button[value="no"]'))?.focus();
   });
 }
 

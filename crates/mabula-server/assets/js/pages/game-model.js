@@ -14,7 +14,8 @@ import { tryParse, groupsOf, scoresOf, coords, sq, isCorner } from '../position.
  * @typedef {import('api-types').LegalMove} LegalMove
  * @typedef {import('api-types').Analysis} Analysis
  * @typedef {'white' | 'black'} Side
- * @typedef {{ key: string, args?: Record<string, unknown> }} Said
+ * @typedef {string | number | boolean | null | undefined | { t: string } | { percent: number }} SaidArg
+ * @typedef {{ key: string, args?: Record<string, SaidArg> }} Said
  */
 
 /** How many moves behind the page may be and still roll them in one by one. */

@@ -11,7 +11,7 @@
 import { program } from '../program.js';
 import { h, s, clear, translateDom, setText, announce, toast, copyText, reducedMotion, usingKeyboard } from '../dom.js';
 import { t } from '../i18n.js';
-import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, Live, ApiError } from '../api.js';
+import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, ApiError, Socket } from '../api.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
@@ -33,10 +33,11 @@ const AUTO_PASS_KEY = 'mabula:autoPass';
 const Cap = { white: 'White', black: 'Black' };
 
 /** Translates `{ key, args }`, where an argument `{ t: key }` is translated too. */
-function tr(key, args) {
+function tr(/** @type {string} */ key, /** @type {import('./game-model.js').Said['args']} */ args) {
   if (!args) return t(key);
+  /** @type {import('pages-types').Params} */
   const out = {};
-  for (const [k, v] of Object.entries(args)) out[k] = v && typeof v === 'object' && v.t ? t(v.t) : v;
+  for (const [k, v] of Object.entries(args)) out[k] = v && typeof v === 'object' && 't' in v ? t(v.t) : v;
   return t(key, out);
 }
 
@@ -220,16 +221,21 @@ export function mount(main, { id, replay }) {
   function run(e) {
     switch (e.type) {
       case 'connect':
-        live = new Live(id, {
-          token: page.model.token,
-          cursor: () => ({ since: page.model.state ? page.model.state.moves.length : 0, epoch: page.model.state ? page.model.state.epoch : 0 }),
+        live = new Socket(`/api/games/${id}/ws`, {
+          hello: () => {
+            const { state: st, token } = page.model;
+            return { type: 'hello', since: st?.moves.length ?? 0, epoch: st?.epoch ?? 0, ...(token ? { token } : {}) };
+          },
+          synced: (msg) => msg.type === 'sync',
+          ping: 20000,
           onMessage: (msg) => {
             if (msg.type === 'chat') return chat?.add(msg.line); // chat (issue 36)
             if (msg.type === 'sync') chat?.refresh();
+            if (msg.type === 'error' && msg.code === 'game_not_found') live?.close();
             dispatch({ type: 'server', msg, at: now() });
           },
           onStatus: (st) => dispatch({ type: 'conn', status: st }),
-        }).start();
+        }).open();
         break;
       case 'estimateDeal':
         estimateDeal(page.model.state);
@@ -580,12 +586,12 @@ export function mount(main, { id, replay }) {
     const days = c && c.control.days !== undefined;
     if (c) {
       const low = lowAt(c.control);
-      for (const el of players.querySelectorAll('.clock')) {
+      for (const el of /** @type {NodeListOf<HTMLElement>} */ (players.querySelectorAll('.clock'))) {
         const colour = el.dataset.colour;
         const ms = clockLeft(m, colour, at);
         const text = formatClock(ms, { days });
         const timeEl = el.querySelector('.clock-time');
-        if (timeEl.textContent !== text) timeEl.textContent = text;
+        if (timeEl && timeEl.textContent !== text) timeEl.textContent = text;
         el.classList.toggle('running', st.status === 'playing' && c.running === colour);
         el.classList.toggle('low', st.status === 'playing' && ms <= low);
         el.classList.toggle('out', ms <= 0);
@@ -638,11 +644,11 @@ export function mount(main, { id, replay }) {
   }
 
   function renderConn(m) {
-    // A finished game is not live any more: the connection only brings the rematch and ratings.
+    // A finished game is not live any more: the connection only brings the rematch and ratings
+    // (its status stays on the hidden indicator's class).
+    connEl.className = `conn ${m.conn || ''}`.trim();
     connEl.hidden = !m.conn || m.state.status !== 'playing';
-    if (connEl.hidden) return;
-    connEl.className = `conn ${m.conn}`;
-    connEl.textContent = t(`conn.${m.conn}`);
+    if (!connEl.hidden) connEl.textContent = t(`conn.${m.conn}`);
   }
 
   function renderPreviewNote(m) {
@@ -830,7 +836,7 @@ export function mount(main, { id, replay }) {
         i += 1;
       }
     }
-    if (focusedNumber !== null) movelist.querySelector(`[data-number="${focusedNumber}"]`)?.focus();
+    if (focusedNumber !== null) /** @type {HTMLElement | null} */ (movelist.querySelector(`[data-number="${focusedNumber}"]`))?.focus();
     const curEl = movelist.querySelector('[aria-current="true"]');
     if (curEl && m.view === null) movelist.scrollTop = movelist.scrollHeight;
     else if (curEl) curEl.scrollIntoView({ block: 'nearest' });
@@ -864,7 +870,7 @@ export function mount(main, { id, replay }) {
   return {
     unmount() {
       page.stopped = true;
-      if (live) live.stop();
+      live?.close();
       chat?.stop();
       clearInterval(autoplayTimer);
       clearInterval(clockTimer);

@@ -165,14 +165,16 @@ export function mount(main) {
 
   let estimateTimer = null;
   let estimateFor = '';
+  /** The value of the form's radio buttons `name`. */
+  const choice = (/** @type {string} */ name) => /** @type {RadioNodeList} */ (form.elements.namedItem(name)).value;
 
   /** The engine's estimate of how the given setup favours each side, and a link to analyse it. */
   function showEstimate(text) {
     clearTimeout(estimateTimer);
-    estimateFor = `${text}|${form.elements.scoring.value}`;
+    estimateFor = `${text}|${choice('scoring')}`;
     const asked = estimateFor;
     const note = h('p', { class: 'hint deal-estimate' });
-    const scoring = form.elements.scoring.value;
+    const scoring = choice('scoring');
     const link = h('a', { class: 'btn small', href: `/analysis?position=${encodeURIComponent(text)}&scoring=${scoring}`, i18n: 'game.analyse' });
     setupPreview.append(note, link);
     estimateTimer = setTimeout(async () => {
@@ -195,16 +197,17 @@ export function mount(main) {
     try {
       parsePosition(text);
       setupPreview.append(miniBoard(text, { label: 'home.setup.preview' }).svg);
-      if (form.elements.setup.value === 'position') showEstimate(text);
+      if (choice('setup') === 'position') showEstimate(text);
     } catch (e) {
-      setupError.textContent = t(`pos.${e.message}`);
+      setupError.textContent = t(`pos.${e instanceof Error ? e.message : ''}`);
     }
     updateForm();
   }
 
   form.addEventListener('change', (e) => {
     updateForm();
-    if ((e.target.name === 'scoring' || e.target.name === 'setup') && setupText.value.trim()) updateSetup();
+    const name = e.target instanceof Element ? e.target.getAttribute('name') : null;
+    if ((name === 'scoring' || name === 'setup') && setupText.value.trim()) updateSetup();
   });
   form.addEventListener('input', (e) => { if (e.target === levelInput) updateForm(); });
   setupText.addEventListener('input', updateSetup);
@@ -225,7 +228,7 @@ export function mount(main) {
         return;
       }
       try { parsePosition(v.position); } catch (err) {
-        setupError.textContent = t(`pos.${err.message}`);
+        setupError.textContent = t(`pos.${err instanceof Error ? err.message : ''}`);
         setupText.focus();
         return;
       }

@@ -387,7 +387,7 @@ export function mount(main) {
             'aria-label': t('lobby.withdrawChallengeLabel', { name: s.to }), onclick: () => dispatch({ type: 'withdraw', id: s.id }) })));
       } else {
         const item = seekItem(m, s, true);
-        item.querySelector('.seek-main').append(h('span', { class: 'muted waiting' }, t('lobby.waiting')));
+        item.querySelector('.seek-main')?.append(h('span', { class: 'muted waiting' }, t('lobby.waiting')));
         mineList.append(item);
       }
     }

@@ -3,7 +3,7 @@
 
 import { h, clear, translateDom, toast, announce } from '../dom.js';
 import { t } from '../i18n.js';
-import { api, myGames } from '../api.js';
+import { api, myGames, ApiError } from '../api.js';
 import { navigate } from '../nav.js';
 import { sessionReady, myName, signUp, logIn, logOut } from '../session.js';
 import { errorText } from './errors.js';
@@ -73,7 +73,7 @@ export function mount(main, { signUp: startWithSignUp }) {
       return;
     }
     root.append(form());
-    root.querySelector('#login-name')?.focus();
+    /** @type {HTMLInputElement | null} */ (root.querySelector('#login-name'))?.focus();
   }
 
   function form() {
@@ -120,8 +120,9 @@ export function mount(main, { signUp: startWithSignUp }) {
       } catch (err) {
         welcoming = false;
         error.textContent = errorText(err);
-        broken(f, err.rule || null);
-        const onName = err.code === 'name_taken' || String(err.rule || '').startsWith('name_');
+        const rule = err instanceof ApiError ? err.rule : null;
+        broken(f, rule || null);
+        const onName = (err instanceof ApiError && err.code === 'name_taken') || String(rule || '').startsWith('name_');
         (onName ? nameInput : passInput).focus();
       } finally {
         busy = false;

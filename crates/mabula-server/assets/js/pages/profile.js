@@ -354,7 +354,7 @@ export function mount(main, { name }) {
   function buildFilters() {
     const select = (id, key, options, value) => h('label', { class: 'filter', for: id },
       h('span', { i18n: key }),
-      h('select', { id, onchange: (e) => { filter[id.replace('filter-', '')] = e.target.value; filter.page = 1; loadGames(); } },
+      h('select', { id, onchange: (e) => { filter[id.replace('filter-', '')] = /** @type {HTMLSelectElement} */ (e.target).value; filter.page = 1; loadGames(); } },
         ...options.map(([v, k]) => h('option', { value: v, selected: v === value, i18n: k }))));
     clear(filters);
     filters.append(

@@ -62,7 +62,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
   const setTitle = () => { document.title = `${t(params.daily ? 'puz.dailyTitle' : 'puz.title')} · Mabula`; };
   setTitle();
 
-  const board = new Board({ interactive: true, label: 'board.label', onPlay: (move) => { play(move); } });
+  const board = new Board({ interactive: true, label: 'board.label', onPlay: (move) => { play(/** @type {Legal} */ (move)); } }); // the legal moves it was given
   const status = h('p', { class: 'puz-status', role: 'status', id: 'puz-status' });
   const boardCol = h('div', { class: 'board-col' }, h('div', { class: 'board-wrap' }, board.svg), status);
 
@@ -247,13 +247,13 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
       phase = 'failed';
       // The position before the wrong move, the right move as an arrow, the wrong one crossed.
       const right = answer.solution[2 * (answer.wrong ?? 0)];
-      const rightMove = legalBefore.find((/** @type {Legal} */ m) => m.notation === right);
+      const rightMove = legalBefore.find((m) => m.notation === right);
       verdict = { ...answer, wrongMove: move.notation, rightMove: right };
       position = before;
       board.set({
         position,
         lastMove: null,
-        annotations: { arrows: rightMove ? [[rightMove.from, rightMove.to, 'best']] : [], crosses: move.to ? [move.to] : [] },
+        annotations: { arrows: rightMove?.from && rightMove.to ? [[rightMove.from, rightMove.to, 'best']] : [], crosses: move.to ? [move.to] : [] },
       });
     }
     render();

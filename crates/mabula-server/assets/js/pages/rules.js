@@ -6,9 +6,15 @@ import { lang } from '../i18n.js';
 import { miniBoard } from '../board.js';
 import { parsePosition, toPositionString, groupsOf } from '../position.js';
 
+/** @typedef {import('pages-types').Colour} Colour */
+
 const SETUP = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
 
-/** The setup with some squares changed: `{ b3: 'b', b1: null }`. */
+/**
+ * The setup with some squares changed: `{ b3: 'b', b1: null }`.
+ * @param {Record<string, Colour | null>} changes
+ * @param {Colour} [side]
+ */
 function variant(changes, side = 'w') {
   const board = parsePosition(SETUP).board;
   for (const [square, colour] of Object.entries(changes)) {
@@ -18,8 +24,13 @@ function variant(changes, side = 'w') {
   return toPositionString(board, side);
 }
 
-/** A field given row by row (ranks 7 to 2, files b to g), the edge empty. */
+/**
+ * A field given row by row (ranks 7 to 2, files b to g), the edge empty.
+ * @param {string[]} rows
+ * @param {Colour} [side]
+ */
 function field(rows, side = 'w') {
+  /** @type {import('pages-types').BoardMap} */
   const board = new Map();
   rows.forEach((row, i) => {
     [...row].forEach((ch, j) => {
@@ -29,6 +40,7 @@ function field(rows, side = 'w') {
   return toPositionString(board, side);
 }
 
+/** @type {Record<string, Colour>} */
 const FULL_RANK = { b5: 'b', c5: 'w', d5: 'b', e5: 'w', f5: 'b', g5: 'w' };
 
 const END = field([
@@ -68,9 +80,10 @@ const DIAGRAMS = {
   scoring: { position: END, groups: true },
 };
 
-/** The rules' text in the current language: `{ rules, tournaments }`. */
+/** The rules' text in the current language: `{ rules, tournaments }`, and the language. */
 async function texts() {
-  return (await import(`../rules/${lang()}.js`)).default;
+  const code = lang();
+  return { ...(await import(`../rules/${code}.js`)).default, code };
 }
 
 export function mount(main) {
@@ -80,12 +93,12 @@ export function mount(main) {
   async function render() {
     if (shown < 0) return;
     const ticket = ++shown;
-    const { rules: c, tournaments } = await texts();
+    const { rules: c, tournaments, code } = await texts();
     if (ticket !== shown) return;
     clear(main);
     const sections = [...c.sections, tournaments];
     document.title = `${c.title} · Mabula`;
-    const article = h('article', { class: 'rules' },
+    const article = h('article', { class: 'rules', lang: code },
       h('h1', {}, c.title),
       h('p', { class: 'lead' }, c.lead),
       h('nav', { 'aria-label': c.tocLabel }, h('ul', { class: 'toc' },

@@ -4,7 +4,7 @@
 
 import { h, clear, translateDom, toast, announce, copyText } from '../dom.js';
 import { t, lang, timeAgo } from '../i18n.js';
-import { request } from '../api.js';
+import { request, ApiError } from '../api.js';
 import { errorText } from './errors.js';
 import { addBotStyles } from './bots-style.js';
 
@@ -40,7 +40,7 @@ export function tokensCard() {
       load();
     } catch (err) {
       error.textContent = errorText(err);
-      if (err.code === 'invalid_token') description.focus();
+      if (err instanceof ApiError && err.code === 'invalid_token') description.focus();
     } finally {
       submit.disabled = false;
     }

@@ -97,7 +97,7 @@ export function countdown(m) {
 /**
  * The phase in words: a translation key and its parameters.
  * @param {Model} m
- * @returns {{ key: string, args?: Record<string, unknown> }}
+ * @returns {{ key: string, args?: import('pages-types').Params }}
  */
 export function phase(m) {
   const tour = m.tour;
@@ -165,7 +165,7 @@ export function roundsLatestFirst(m) {
  * @param {string | null} me
  */
 export function changes(before, after, me) {
-  /** @type {{ key: string, args?: Record<string, unknown> }[]} */
+  /** @type {{ key: string, args?: import('pages-types').Params }[]} */
   const said = [];
   if (!before) return said;
   if (before.status !== after.status) {

@@ -2,8 +2,9 @@
 // start (then the round or the arena's time left, then the podium), join (with the password when
 // it has one), withdraw, the creator's Start, the live standings, the rounds with each game (for
 // players and spectators), your own game at the top, and the games' record file. Live through
-// the tournament's socket (`/api/tournaments/{id}/ws`), which reconnects by itself and sends the
-// whole tournament on each change; a screen reader hears your rank, a new leader and your next game.
+// the tournament's socket (`/api/tournaments/{id}/ws`, an api.js `Socket`), which sends the
+// whole tournament on each connection and change; a screen reader hears your rank, a new leader
+// and your next game.
 //
 // When the socket says your game began, the page goes to it. A player who opened another game
 // from this page keeps the socket (`kept`) while there, and a button offers the new game.
@@ -13,7 +14,7 @@
 import { program } from '../program.js';
 import { h, clear, translateDom, announce, setText } from '../dom.js';
 import { t, lang } from '../i18n.js';
-import { request } from '../api.js';
+import { request, Socket } from '../api.js';
 import { sessionReady, myName } from '../session.js';
 import { navigate } from '../nav.js';
 import { errorText } from './errors.js';
@@ -70,88 +71,22 @@ function resultText(/** @type {string} */ r) {
   return t('tour.playing');
 }
 
-// ---- The socket ------------------------------------------------------------------------------
-
-/** A tournament's WebSocket that reconnects by itself (like api.js's `Live` for a game). */
-class TourLive {
-  /**
-   * @param {string} id
-   * @param {(msg: any) => void} onMessage
-   * @param {(status: string) => void} onStatus
-   */
-  constructor(id, onMessage, onStatus) {
-    this.id = id;
-    this.onMessage = onMessage;
-    this.onStatus = onStatus;
-    /** @type {WebSocket | null} */
-    this.ws = null;
-    this.attempt = 0;
-    this.stopped = false;
-    /** @type {number | undefined} */
-    this.timer = undefined;
-    this.wake = () => {
-      if (!this.stopped && (!this.ws || this.ws.readyState > 1)) {
-        clearTimeout(this.timer);
-        this.connect();
-      }
-    };
-    window.addEventListener('online', this.wake);
-    document.addEventListener('visibilitychange', this.wake);
-  }
-
-  connect() {
-    if (this.stopped) return;
-    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/tournaments/${enc(this.id)}/ws`);
-    this.ws = ws;
-    ws.onmessage = (ev) => {
-      let msg;
-      try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type === 'state') {
-        this.attempt = 0;
-        this.onStatus('online');
-      }
-      this.onMessage(msg);
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws || this.stopped) return;
-      this.attempt += 1;
-      this.onStatus(navigator.onLine === false ? 'offline' : 'reconnecting');
-      const delay = Math.min(8000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
-      clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.connect(), delay);
-    };
-    ws.onerror = () => { /* onclose follows */ };
-  }
-
-  stop() {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    window.removeEventListener('online', this.wake);
-    document.removeEventListener('visibilitychange', this.wake);
-    if (this.ws) {
-      const ws = this.ws;
-      this.ws = null;
-      ws.onclose = null;
-      try { ws.close(); } catch { /* already closed */ }
-    }
-  }
-}
-
 // ---- The socket kept while its player watches another game -----------------------------------
 
-/** @type {{ id: string, live: TourLive, call: HTMLElement | null } | null} */
+/** @typedef {import('api-types').TournamentMessage} TournamentMessage */
+
+/** @type {{ id: string, live: Socket<TournamentMessage>, call: HTMLElement | null } | null} */
 let kept = null;
 
 function dropKept() {
   if (!kept) return;
-  kept.live.stop();
+  kept.live.close();
   kept.call?.remove();
   kept = null;
 }
 
 /** Keeps the socket of tournament `id` while its player is on a game page. */
-function keep(/** @type {string} */ id, /** @type {TourLive} */ live) {
+function keep(/** @type {string} */ id, /** @type {Socket<TournamentMessage>} */ live) {
   dropKept();
   const k = { id, live, call: /** @type {HTMLElement | null} */ (null) };
   kept = k;
@@ -186,10 +121,16 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
   let timer;
   /** What each part of the page was last drawn from. */
   let drawn = /** @type {Record<string, string>} */ ({});
-  const live = new TourLive(id, (msg) => {
-    if (msg.type === 'state') dispatch({ type: 'tournament', tournament: msg.tournament });
-    else if (msg.type === 'game') dispatch({ type: 'game', id: msg.id });
-  }, (status) => dispatch({ type: 'status', status }));
+  // The server sends the whole tournament on each connection and change: no hello, no resync.
+  /** @type {Socket<TournamentMessage>} */
+  const live = new Socket(`/api/tournaments/${enc(id)}/ws`, {
+    synced: (msg) => msg.type === 'state',
+    onMessage: (msg) => {
+      if (msg.type === 'state') dispatch({ type: 'tournament', tournament: msg.tournament });
+      else if (msg.type === 'game') dispatch({ type: 'game', id: msg.id });
+    },
+    onStatus: (status) => dispatch({ type: 'status', status }),
+  });
 
   // ---- Skeleton ------------------------------------------------------------------------------
   const title = h('h1', { class: 'tour-name' });
@@ -236,7 +177,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
         tourApi.get(id).then((tour) => dispatch({ type: 'tournament', tournament: tour }))
           .catch((error) => {
             // No such tournament: its socket would be refused again and again.
-            if (error.status === 404) live.stop();
+            if (error.status === 404) live.close();
             dispatch({ type: 'failed', error });
           });
         break;
@@ -244,7 +185,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
         dispatch({ type: 'tournament', tournament: e.tournament });
         break;
       case 'connect':
-        live.connect();
+        live.open();
         break;
       case 'every':
         clearInterval(timer);
@@ -473,7 +414,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
       clearInterval(timer);
       // A player of a running tournament who opens a game keeps hearing of their next one.
       if (page.model.tour?.status === 'running' && joined(page.model) && location.pathname.startsWith('/game/')) keep(id, live);
-      else live.stop();
+      else live.close();
     },
     onSession() {
       dispatch({ type: 'session', me: myName() });

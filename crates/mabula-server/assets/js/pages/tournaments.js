@@ -6,6 +6,7 @@ import { h, clear, translateDom } from '../dom.js';
 import { t } from '../i18n.js';
 import { myName } from '../session.js';
 import { navigate } from '../nav.js';
+import { ApiError } from '../api.js';
 import { errorText } from './errors.js';
 import { createBody, errorField, countdownText } from './tournament-model.js';
 import { tourApi, settingsLine, refusalText } from './tournament.js';
@@ -206,8 +207,9 @@ export function mount(/** @type {HTMLElement} */ main) {
         if (!stopped) navigate(`/tournament/${created.id}`);
       } catch (err) {
         // The server's message is precise (and English); a known code has its translation.
-        const text = err && (err.code === 'invalid_tournament' || err.code === 'invalid_settings' || err.code === 'bad_request') && err.message ? err.message : refusalText(err);
-        refuse(errorField(err), text);
+        const own = err instanceof ApiError && ['invalid_tournament', 'invalid_settings', 'bad_request'].includes(err.code) && err.message;
+        const text = own ? err.message : refusalText(err);
+        refuse(err instanceof ApiError ? errorField(err) : null, text);
       } finally {
         submit.disabled = false;
       }
