@@ -7,6 +7,8 @@ use std::time::Duration;
 
 /// Server commands.
 #[derive(clap::Subcommand)]
+// Parsed once per run: the size of `serve`'s many options costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Serve games over HTTP and WebSocket, with the browser UI at /.
     Serve {

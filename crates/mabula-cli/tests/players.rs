@@ -289,7 +289,7 @@ async fn a_clock_keeps_its_time_across_a_restart() {
     let id = started["game_id"].as_str().expect("game").to_string();
     dan.play_first_legal(&id).await;
     eve.play_first_legal(&id).await;
-    common::advance(&[base.clone()], Duration::from_millis(1500)).await;
+    common::advance(std::slice::from_ref(&base), Duration::from_millis(1500)).await;
     let after = dan.play_first_legal(&id).await;
     let white_ms = after["clock"]["white_ms"].as_i64().expect("white");
     // 60 s, less the 1.5 s thought, plus the 1 s increment.
@@ -339,10 +339,10 @@ async fn a_game_nobody_begins_is_aborted_and_leaves_the_live_list() {
             .any(|g| g["id"] == id.as_str())
     );
     // Nobody moves for 30 s: the game is called off.
-    common::advance(&[base.clone()], Duration::from_secs(29)).await;
+    common::advance(std::slice::from_ref(&base), Duration::from_secs(29)).await;
     let (_, state) = fay.get(&format!("/api/games/{id}")).await;
     assert_eq!(state["status"], "playing", "29 s on: {state}");
-    common::advance(&[base.clone()], Duration::from_secs(2)).await;
+    common::advance(std::slice::from_ref(&base), Duration::from_secs(2)).await;
     let end = wait_for(&fay, &id, Duration::from_secs(10), |s| {
         s["status"] == "finished"
     })
