@@ -462,12 +462,24 @@ async fn a_real_time_seek_goes_soon_after_its_owners_last_lobby_socket_closes() 
         .expect("id")
         .to_string();
 
-    // Both of Max's sockets know his seek before the clock moves (a socket keeps alive the seeks
-    // it knows of).
+    // Both of Max's sockets know his seeks before the clock moves (a socket keeps alive the
+    // seeks it knows of): a challenge of his is shown to them only once they have read his own
+    // seeks again, after the seek above.
+    let challenge = max
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "days": 2, "to": "ned"}),
+        )
+        .await
+        .1["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
     for socket in [&mut first, &mut second] {
-        socket
-            .changes_until(|c| c["added"].to_string().contains(&id))
-            .await;
+        while !socket.until("seeks_changed").await["added"]
+            .to_string()
+            .contains(&challenge)
+        {}
     }
 
     // Open sockets keep it well past its grace of 20 s (the clock moved on 4 s at a time, less
@@ -492,9 +504,10 @@ async fn a_real_time_seek_goes_soon_after_its_owners_last_lobby_socket_closes() 
     let (_, seeks) = ned.get("/api/seeks").await;
     assert!(seeks.to_string().contains(&id), "12 s after: {seeks}");
     common::advance_in_steps(&n.bases, step, 4).await;
-    watcher
-        .changes_until(|c| c["removed"].to_string().contains(&id))
-        .await;
+    while !watcher.until("seeks_changed").await["removed"]
+        .to_string()
+        .contains(&id)
+    {}
     let (status, body) = ned
         .post(&format!("/api/seeks/{id}/accept"), json!({}))
         .await;

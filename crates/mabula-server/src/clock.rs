@@ -132,12 +132,18 @@ impl Clock {
     /// is a job of the clock's as long as it holds the answer.
     pub async fn sleep_until(&self, at: i64) -> Busy {
         let _waiting = Waiting::new(self, at);
+        self.wait_until(at).await;
+        Busy::new(self)
+    }
+
+    /// Waits until the clock reads at least `at`, unknown to [`Clock::settled`].
+    async fn wait_until(&self, at: i64) {
         let mut moved = self.0.moved.subscribe();
         loop {
             moved.borrow_and_update();
             let left = at - self.now_ms();
             if left <= 0 {
-                return Busy::new(self);
+                return;
             }
             tokio::select! {
                 _ = tokio::time::sleep(Duration::from_millis(left as u64)) => {}
@@ -155,6 +161,12 @@ impl Clock {
     pub async fn sleep(&self, wait: Duration) -> Busy {
         self.sleep_until(self.now_ms().saturating_add(wait.as_millis() as i64))
             .await
+    }
+
+    /// A job started now that the clock is not settled without (work spawned apart from the
+    /// request that asked for it, which a test must see done before the time moves on).
+    pub fn job(&self) -> Busy {
+        Busy::new(self)
     }
 
     /// Whether a test moves this clock.
@@ -208,28 +220,32 @@ impl Clock {
     /// period after the last.
     pub fn interval(&self, period: Duration) -> Ticker {
         Ticker {
+            due: Waiting::new(self, self.now_ms()),
             clock: self.clone(),
             period: period.as_millis().max(1) as i64,
-            next: None,
             job: None,
         }
     }
 }
 
 /// A wait in progress, known to its clock until it ends or is dropped.
-struct Waiting<'a> {
-    clock: &'a Clock,
+#[derive(Debug)]
+struct Waiting {
+    clock: Clock,
     at: i64,
 }
 
-impl Waiting<'_> {
-    fn new(clock: &Clock, at: i64) -> Waiting<'_> {
+impl Waiting {
+    fn new(clock: &Clock, at: i64) -> Waiting {
         clock.note(|p| *p.waits.entry(at).or_default() += 1);
-        Waiting { clock, at }
+        Waiting {
+            clock: clock.clone(),
+            at,
+        }
     }
 }
 
-impl Drop for Waiting<'_> {
+impl Drop for Waiting {
     fn drop(&mut self) {
         let at = self.at;
         self.clock.note(|p| {
@@ -264,13 +280,16 @@ impl Drop for Busy {
     }
 }
 
-/// Regular ticks of a [`Clock`]; the work after a tick is the clock's job until the next call
-/// of [`Ticker::tick`] (or the ticker's end).
+/// Regular ticks of a [`Clock`]. Its next tick is known to the clock from the start, whether
+/// or not someone waits for it: a tick whose time has come keeps the clock unsettled until it
+/// is taken, and the work after it until the next call of [`Ticker::tick`] (or the ticker's
+/// end).
 #[derive(Debug)]
 pub struct Ticker {
     clock: Clock,
     period: i64,
-    next: Option<i64>,
+    /// The next tick.
+    due: Waiting,
     job: Option<Busy>,
 }
 
@@ -278,12 +297,9 @@ impl Ticker {
     /// Waits for the next tick.
     pub async fn tick(&mut self) {
         self.job = None;
-        let job = match self.next {
-            Some(next) => self.clock.sleep_until(next).await,
-            None => Busy::new(&self.clock),
-        };
-        self.job = Some(job);
-        self.next = Some(self.clock.now_ms() + self.period);
+        self.clock.wait_until(self.due.at).await;
+        self.job = Some(Busy::new(&self.clock));
+        self.due = Waiting::new(&self.clock, self.clock.now_ms() + self.period);
     }
 }
 

@@ -183,14 +183,15 @@ struct LobbyChannel {
     /// While it is open, the socket keeps its player's real-time seeks alive (they go about
     /// 20 s after the player's last lobby socket closes, on whatever instance) and notes the
     /// player's sign of life (who is online).
-    alive: crate::clock::Ticker,
+    /// (A logged-in player's socket only: a tick waiting is work the clock waits for.)
+    alive: Option<crate::clock::Ticker>,
     beats: u32,
 }
 
 impl LobbyChannel {
     fn new(app: AppState, session: Option<Session>) -> LobbyChannel {
-        let alive = app.clock.interval(KEEP_ALIVE_EVERY);
         let me = session.map(|s| s.key);
+        let alive = me.as_ref().map(|_| app.clock.interval(KEEP_ALIVE_EVERY));
         LobbyChannel {
             events: app.lobby.notices(),
             public: app.lobby.public_seeks(),
@@ -245,7 +246,7 @@ impl Channel for LobbyChannel {
     async fn next(&mut self) -> Update {
         tokio::select! {
             changed = self.public.changed() => Update::Public(changed),
-            _ = self.alive.tick(), if self.me.is_some() => Update::Alive,
+            Some(()) = async { self.alive.as_mut()?.tick().await; Some(()) } => Update::Alive,
             event = self.events.recv() => Update::Notice(event),
         }
     }

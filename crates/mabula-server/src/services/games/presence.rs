@@ -84,10 +84,13 @@ impl Games {
     /// Records that the holder of `seats` showed a sign of life in the game in `h` (a request
     /// about it, or with `socket` a socket opened on it), for the claims of the other side.
     pub(super) fn seen(self: &Arc<Games>, h: &GameHandle, seats: Seats, socket: bool) {
+        let clock = crate::clock::installed();
+        let now = clock.now_ms();
         for color in seats.sides() {
-            let (games, id) = (Arc::clone(self), h.id.clone());
+            let (games, id, job) = (Arc::clone(self), h.id.clone(), clock.job());
             tokio::spawn(async move {
-                if let Err(e) = games.repo.seen(&id, color, now_ms(), socket).await {
+                let _job = job;
+                if let Err(e) = games.repo.seen(&id, color, now, socket).await {
                     tracing::warn!("sign of life in game {id} not stored: {e}");
                 }
             });
