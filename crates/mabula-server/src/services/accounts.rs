@@ -676,8 +676,8 @@ impl Accounts {
                     "the password was changed meanwhile: try again with the new one",
                 )
             })?;
-        for (id, _) in &deleted.games {
-            self.games.reload_if_cached(id, "renamed").await;
+        for (id, version) in &deleted.games {
+            self.games.reload_if_cached(id, *version, "renamed").await;
         }
         self.cluster
             .deliver(deleted.notices.iter().filter_map(|n| Notice::parse(n)));
@@ -712,8 +712,8 @@ impl Accounts {
             .games
             .claim_guest_games(&session.key, &session.name, &hashed)
             .await?;
-        for (id, _) in &changed {
-            self.games.reload_if_cached(id, "claimed").await;
+        for (id, version) in &changed {
+            self.games.reload_if_cached(id, *version, "claimed").await;
         }
         Ok(changed.into_iter().map(|(id, _)| id).collect())
     }

@@ -109,8 +109,8 @@ impl Ratings {
             .repo
             .rate_game(id, &Glicko2::default(), advantages, now_ms())
             .await?;
-        if done.is_some() {
-            self.games.reload_if_cached(id, "rated").await;
+        if let Some(version) = done {
+            self.games.reload_if_cached(id, version, "rated").await;
         }
         Ok(())
     }

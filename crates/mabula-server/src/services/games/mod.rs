@@ -12,6 +12,16 @@
 //! changes are broadcast, and the request is checked again against the latest state (so a move
 //! with a move number that is no longer next gets `409 stale_state`, never a fork).
 //!
+//! A change made elsewhere (another instance, or the ratings and accounts services here) reaches
+//! this instance's listeners as if it had been made here: one message per change, with its own
+//! reason. A reload reads the latest stored game, which may hold several changes at once, and
+//! tells from the difference the moves, undos and ends; the reason of any other change (an
+//! offer, a rating, ...) comes with that change's notice (every stored version is announced,
+//! in order), so a change reloaded before its notice arrived is *owed* to the listeners
+//! ([`Slot::owed`]) and told when its notice comes. Only when notices may have been lost (the
+//! listening connection was away) is what changed told as one `update` (clients resync by
+//! version).
+//!
 //! After each stored change the services that follow games hear what happened, as
 //! [`GameEvent`]s (a change and its deadline, a move, an end); this service knows none of them:
 //! the clocks arm a timer, the ratings rate a rated game that ended, the tournaments pair anew.
@@ -46,7 +56,7 @@ use crate::store::{MovesChange, PresenceCounts, RowChange, RowState, Store, Writ
 use crate::view::{self, GameState, MoveView};
 use axum::extract::ws::Utf8Bytes;
 use mabula::GameResult;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc};
@@ -136,6 +146,11 @@ pub struct Slot {
     engine_job: Option<u64>,
     /// The move list's views, kept between answers.
     moves: view::MoveCache,
+    /// Versions of the game in memory whose change the listeners here have not been told yet:
+    /// made elsewhere and reloaded before the reason of the change was heard (its notice, or
+    /// the word of the service that made it). A move, an undo or an end was told by the reload
+    /// already; any other change is told when its reason arrives.
+    owed: BTreeSet<u64>,
 }
 
 /// One game in memory.
@@ -180,6 +195,16 @@ impl Change {
             Change::Undone => "undo",
             Change::Resigned => "end",
             Change::Update(r) => r,
+        }
+    }
+
+    /// The change a notice's reason names (the reverse of [`Change::reason`]).
+    fn heard(reason: &str) -> Change {
+        match reason {
+            "move" => Change::Moved,
+            "undo" => Change::Undone,
+            "end" => Change::Resigned,
+            r => Change::update(r),
         }
     }
 
@@ -371,7 +396,7 @@ impl Games {
         slot: &mut Slot,
     ) -> Result<(), ApiError> {
         if h.announced.load(Ordering::Acquire) > slot.game.version {
-            self.refresh(h, slot, "update").await?;
+            self.refresh(h, slot, None).await?;
         }
         Ok(())
     }
@@ -391,7 +416,7 @@ impl Games {
     ) -> Result<bool, ApiError> {
         let stored = self.store.version(&h.id).await?;
         if stored.is_some_and(|v| v > slot.game.version) {
-            self.refresh(h, slot, "update").await?;
+            self.refresh(h, slot, None).await?;
             return Ok(true);
         }
         Ok(false)
@@ -408,13 +433,16 @@ impl Games {
     }
 
     /// Replaces the game in `slot` with the stored one and broadcasts what changed in between,
-    /// as if the changes had been made here (`reason` names an update that is no move, undo or
-    /// end).
+    /// as if the changes had been made here: the moves (each with the state after it), an undo,
+    /// an end; then each other change whose reason is known (`known`: a version and the change
+    /// that made it, from its notice or the service that made it). The reasons not known yet are
+    /// owed ([`Slot::owed`]) and told when heard ([`Games::heard`]), unless notices may have
+    /// been missed: then what is left is told as one `update`.
     async fn refresh(
         self: &Arc<Games>,
         h: &Arc<GameHandle>,
         slot: &mut Slot,
-        reason: &str,
+        known: Option<(u64, Change)>,
     ) -> Result<(), ApiError> {
         let (mut new, owner) = self.load(&h.id).await?;
         if new.version <= slot.game.version {
@@ -426,9 +454,12 @@ impl Games {
         slot.engine_owner = owner;
         slot.engine_job = None;
         let old = std::mem::replace(&mut slot.game, new);
+        let from = old.version;
         let seen = old.game.moves().len();
         let stored = slot.game.game.moves();
         let listening = h.events.receiver_count() > 0;
+        // The moves, an undo, an end: told from the difference.
+        let mut told = true;
         if old.epoch != slot.game.epoch || !stored.starts_with(old.game.moves()) {
             if listening {
                 let state = self.state_of(h, slot, None);
@@ -446,16 +477,75 @@ impl Games {
                 slot.game = latest;
                 self.broadcast_move(h, slot);
             }
-        } else if listening {
-            let change = if slot.game.game.is_finished() && !old.game.is_finished() {
-                Change::Resigned
-            } else {
-                Change::update(reason)
-            };
+        } else if slot.game.game.is_finished() && !old.game.is_finished() {
+            if listening {
+                let state = self.state_of(h, slot, None);
+                self.broadcast(h, &state, Change::Resigned, None);
+            }
+        } else {
+            told = false;
+        }
+        // The other changes: each with its own reason, once it is known.
+        if !listening {
+            slot.owed.clear();
+        } else if self.cluster.is_synced() {
+            for version in from + 1..=slot.game.version {
+                match known {
+                    Some((v, change)) if v == version => self.tell(h, slot, change),
+                    _ => {
+                        slot.owed.insert(version);
+                    }
+                }
+            }
+        } else {
+            // Notices may have been missed, and with them the reasons: what is left is told as
+            // one update (a client resyncs by version).
+            slot.owed.clear();
+            match known {
+                Some((v, change @ Change::Update(_))) if v == slot.game.version => {
+                    self.tell(h, slot, change)
+                }
+                _ if !told => self.tell(h, slot, Change::Update("update")),
+                _ => {}
+            }
+        }
+        self.schedule_engine(h, slot);
+        Ok(())
+    }
+
+    /// Tells this instance's listeners a change of the game in `slot` made elsewhere, already
+    /// in memory, with the current state: only an update (the reload told the moves, undos and
+    /// ends).
+    fn tell(&self, h: &GameHandle, slot: &mut Slot, change: Change) {
+        if matches!(change, Change::Update(_)) {
             let state = self.state_of(h, slot, None);
             self.broadcast(h, &state, change, None);
         }
-        self.schedule_engine(h, slot);
+    }
+
+    /// The reason of version `version` of the game in `h` was heard (`reason`, from its notice,
+    /// or the service that made the change here): reloads the game if it is older, else tells
+    /// the change if it is owed to the listeners. `in_order` says that the reasons of every
+    /// older version were heard before (the notices, in the order of the changes): what is
+    /// still owed of them was told already.
+    async fn heard(
+        self: &Arc<Games>,
+        h: &Arc<GameHandle>,
+        version: u64,
+        reason: &str,
+        in_order: bool,
+    ) -> Result<(), ApiError> {
+        let change = Change::heard(reason);
+        let mut slot = h.slot.lock().await;
+        if slot.game.version < version {
+            return self.refresh(h, &mut slot, Some((version, change))).await;
+        }
+        if in_order {
+            slot.owed = slot.owed.split_off(&version);
+        }
+        if slot.owed.remove(&version) {
+            self.tell(h, &mut slot, change);
+        }
         Ok(())
     }
 
@@ -476,6 +566,7 @@ impl Games {
                 engine_client: None,
                 engine_job: None,
                 moves: view::MoveCache::default(),
+                owed: BTreeSet::new(),
             }),
             events,
             local: Mutex::new(PresenceCounts::default()),
@@ -573,7 +664,7 @@ impl Games {
                 reason: change.reason(),
             };
             if !self.store.write(WriteOp::Change(Box::new(op))).await? {
-                self.refresh(h, slot, "update").await?;
+                self.refresh(h, slot, None).await?;
                 continue;
             }
             let ended = next.is_over() && !slot.game.is_over();
@@ -671,14 +762,13 @@ impl Games {
         self.enforce_clock(&h, &mut slot).await
     }
 
-    /// Reloads game `id` if it is in memory and the store has a newer version, broadcasting the
-    /// change as `reason` (after a change made outside this service: a rating, a claim of guest
-    /// games).
-    pub async fn reload_if_cached(self: &Arc<Games>, id: &str, reason: &str) {
+    /// After a change made outside this service (a rating, a claim of guest games, a rename)
+    /// stored game `id` at `version`: reloads the game if it is in memory and older, and tells
+    /// its listeners the change as `reason`, once (its notice may have come first).
+    pub async fn reload_if_cached(self: &Arc<Games>, id: &str, version: u64, reason: &str) {
         let cached = self.games.lock().ok().and_then(|g| g.get(id).cloned());
         let Some(h) = cached else { return };
-        let mut slot = h.slot.lock().await;
-        if let Err(e) = self.refresh(&h, &mut slot, reason).await {
+        if let Err(e) = self.heard(&h, version, reason, false).await {
             tracing::warn!("cannot reload game {id}: {}", e.message);
         }
     }

@@ -32,10 +32,9 @@ impl Games {
                 if h.events.receiver_count() == 0 {
                     return; // reloaded when it is next used
                 }
-                let mut slot = h.slot.lock().await;
-                if slot.game.version < version
-                    && let Err(e) = self.refresh(&h, &mut slot, &reason).await
-                {
+                // Told here as if it happened here: reloaded if newer, else told if a reload
+                // read it before its notice came.
+                if let Err(e) = self.heard(&h, version, &reason, true).await {
                     tracing::warn!("cannot reload game {id}: {}", e.message);
                 }
             }
@@ -49,12 +48,19 @@ impl Games {
     }
 
     /// Checks every game in memory against the database and publishes its presence (the
-    /// notices' listener was away: some notices may have been missed).
+    /// notices' listener was away: some notices may have been missed, so the changes still
+    /// owed to the listeners are told as one update).
     pub async fn resync(self: &Arc<Games>) {
         for h in self.handles() {
             if let Err(e) = self.check_version(&h).await {
                 tracing::warn!("cannot check game {}: {}", h.id, e.message);
                 continue;
+            }
+            {
+                let mut slot = h.slot.lock().await;
+                if !std::mem::take(&mut slot.owed).is_empty() {
+                    self.tell(&h, &mut slot, super::Change::Update("update"));
+                }
             }
             self.publish_presence(&h, None).await;
         }
