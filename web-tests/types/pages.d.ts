@@ -2,7 +2,7 @@
 // scripts' JSDoc because the browser downloads the scripts as they are (no build step): a type
 // written here costs no byte of a page. The scripts name them: `import('pages-types').BoardMove`.
 
-import type { Side } from './api-types';
+import type { Side, GameState, GameMessage, Analysis } from './api-types';
 
 // ---- dom.js ----------------------------------------------------------------------------------
 
@@ -90,3 +90,88 @@ export type SocketOptions<M> = {
   /** How often to ping (ms), if at all. */
   ping?: number;
 };
+
+// ---- program.js ------------------------------------------------------------------------------
+
+/** A page's `dispatch`: hands a message to its model's `update`. */
+export type Dispatch<G> = (msg: G) => void;
+
+// ---- pages/rules.js and js/rules/*.js --------------------------------------------------------
+
+/** A diagram of the rules: a position, its notes, the last move, whether its groups show. */
+export type Diagram = { position: string; notes?: Annotations; lastMove?: LastMove; groups?: boolean };
+/** A block of a rules section: a paragraph (`code` between backticks), a list, steps or diagrams. */
+export type RulesBlock = string | { list?: string[]; steps?: string[]; figure?: string[]; caption?: string };
+export type RulesSection = { id: string; title: string; body: RulesBlock[] };
+/** The rules page's text in one language (a `js/rules/*.js` file's `rules`). */
+export type RulesText = {
+  title: string;
+  lead: string;
+  tocLabel: string;
+  cta: string;
+  diagrams: Record<string, string>;
+  sections: RulesSection[];
+};
+/** A `js/rules/*.js` file: the page, and its section on tournaments. */
+export type RulesTexts = { rules: RulesText; tournaments: RulesSection };
+
+// ---- pages/game-model.js ---------------------------------------------------------------------
+
+/** An argument of something said: a value, or `{ t: key }`, a key to translate (a colour's name). */
+export type SaidArg = string | number | boolean | null | undefined | { t: string } | { percent: number };
+/** Something to say: a translation key and its arguments. */
+export type Said = { key: string; args?: Record<string, SaidArg> };
+/** What a seat asks of the server besides moves. */
+export type GameAction = 'undo' | 'acceptUndo' | 'declineUndo' | 'resign' | 'claim' | 'draw' | 'declineDraw' | 'abort';
+/** An error of a request, as the game page's model reads it. */
+export type RequestError = { code?: string };
+
+/** What the game page tells its model (pages/game-model.js's `update`). */
+export type GameMsg =
+  | { type: 'loaded'; state: GameState; token?: string | null; at: number }
+  | { type: 'failed'; error: unknown }
+  | { type: 'server'; msg: GameMessage; at: number }
+  | { type: 'refetched'; state: GameState; at: number }
+  | { type: 'conn'; status: SocketStatus }
+  | { type: 'deal'; p: number }
+  | { type: 'play'; move: BoardMove }
+  | { type: 'cancelPremove' }
+  | { type: 'typed'; text: string }
+  | { type: 'played'; state: GameState; at: number }
+  | { type: 'playFailed'; error: RequestError }
+  | { type: 'act'; action: GameAction; side?: Side; ok?: string }
+  | { type: 'acted'; state: GameState; ok?: string; at: number }
+  | { type: 'actFailed'; error: unknown }
+  | { type: 'resign' }
+  | { type: 'askHint' }
+  | { type: 'hinted'; state: GameState; analysis: Analysis; at: number }
+  | { type: 'animated'; purpose: 'own' | 'view' | 'live'; count: number; epoch?: number }
+  | { type: 'view'; view: number | null }
+  | { type: 'step'; by: number }
+  | { type: 'end' }
+  | { type: 'autoplay' }
+  | { type: 'autoplayTick' }
+  | { type: 'preview'; move: BoardMove | null }
+  | { type: 'groups'; on: boolean }
+  | { type: 'hints'; on: boolean }
+  | { type: 'flip' }
+  | { type: 'clockTick'; at: number }
+  | { type: 'autoPass'; on: boolean }
+  | { type: 'autoPassDue'; turn: string };
+
+/** What the game page's model asks the page to do. */
+export type GameEffect =
+  | { type: 'connect' | 'estimateDeal' | 'askHint' | 'refetch' | 'forgetSeat' | 'forgetJoin' | 'focusBoard' | 'clearNotation' }
+  | { type: 'send'; move: string; number: number }
+  | { type: 'animate'; purpose: 'own' | 'view' | 'live'; move: BoardMove; before: string; last: LastMove | null; count: number; epoch?: number }
+  | { type: 'request'; action: GameAction; side?: Side; ok?: string }
+  | { type: 'confirmResign'; local: boolean; side: Side }
+  | ({ type: 'announce'; later?: boolean } & Said)
+  | { type: 'sound'; kind: Sound }
+  | { type: 'announceLow'; ms: number; days: boolean; sound: boolean }
+  | ({ type: 'toast' } & Said)
+  | { type: 'toast'; error: unknown; kind: 'error' }
+  | { type: 'showEnd'; later: boolean }
+  | { type: 'playing'; id: string | null }
+  | { type: 'saveGroups' | 'saveAutoPass' | 'ticking' | 'autoplay'; on: boolean }
+  | { type: 'autoPassTimer'; turn: string | null; ms?: number };
