@@ -50,6 +50,7 @@ export type Side = Schemas['Side'];
 export type BlockList = Schemas['BlockList'];
 export type ReportRequest = Schemas['ReportRequest'];
 export type ReportReason = Schemas['ReportReason'];
+export type ReportView = Schemas['ReportView'];
 
 /** What a game's WebSocket sends (docs/api.md, "Live updates"). */
 export type GameMessage =
