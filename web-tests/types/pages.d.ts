@@ -2,7 +2,7 @@
 // scripts' JSDoc because the browser downloads the scripts as they are (no build step): a type
 // written here costs no byte of a page. The scripts name them: `import('pages-types').BoardMove`.
 
-import type { Side, GameState, GameMessage, Analysis } from './api-types';
+import type { Side, GameState, GameMessage, Analysis, RatingRow, Seek, SeekRequest } from './api-types';
 
 // ---- dom.js ----------------------------------------------------------------------------------
 
@@ -175,3 +175,60 @@ export type GameEffect =
   | { type: 'playing'; id: string | null }
   | { type: 'saveGroups' | 'saveAutoPass' | 'ticking' | 'autoplay'; on: boolean }
   | { type: 'autoPassTimer'; turn: string | null; ms?: number };
+
+// ---- pages/lobby-model.js --------------------------------------------------------------------
+
+/** The seek form's values, as pages/lobby.js reads them (`time`: a preset `180+2`, `custom` or `days`). */
+export type SeekForm = {
+  time: string;
+  initial: number;
+  increment: number;
+  days: number;
+  scoring: string;
+  rated: string;
+  color: string;
+  min: string;
+  max: string;
+  noBots: boolean;
+  to: string;
+};
+
+/** Something the lobby says: a translation key and its parameters. */
+export type LobbySaid = { key: string; args?: Params };
+
+/** What the lobby page tells its model (pages/lobby-model.js's `update`). */
+export type LobbyMsg =
+  | { type: 'start' | 'turn' | 'game' | 'leave' }
+  | { type: 'session'; me: string | null; challenge?: string | null }
+  | { type: 'ratings'; ratings: RatingRow[] }
+  | { type: 'seeks'; seeks: Seek[] }
+  | { type: 'status'; status: SocketStatus }
+  | { type: 'tick'; hidden: boolean }
+  | { type: 'turnLoaded'; games: GameState[] }
+  | { type: 'quickScoring'; scoring: string }
+  | { type: 'quick'; preset: [number, number] }
+  | { type: 'accept' | 'withdraw'; id: string }
+  | { type: 'accepted'; gameId: string }
+  | { type: 'acceptFailed'; id: string; error: RequestError }
+  | { type: 'submit'; values: SeekForm }
+  | { type: 'openFailed'; error: unknown; quiet: boolean }
+  | { type: 'opened'; seek: Seek; quiet: boolean }
+  | { type: 'decline'; id: string; name: string }
+  | { type: 'cancelled'; id: string; said: LobbySaid }
+  | { type: 'cancelFailed'; error: unknown };
+
+/** What the lobby's model asks the page to do. */
+export type LobbyEffect =
+  | { type: 'stopTimer' | 'loadTurn' | 'formSent' }
+  | { type: 'every'; ms: number }
+  | { type: 'loadRatings' | 'fillChallenge'; name: string }
+  | { type: 'accept' | 'goToGame'; id: string }
+  | { type: 'open'; body: SeekRequest; quiet: boolean }
+  | { type: 'cancel'; id: string; said: LobbySaid }
+  | { type: 'formError'; key: string; field?: string }
+  | { type: 'formError'; error: unknown }
+  | { type: 'savePrefs'; quickScoring: string }
+  | ({ type: 'toast' | 'announce' } & LobbySaid)
+  | ({ type: 'toast'; kind: 'error' } & LobbySaid)
+  | { type: 'toast'; error: unknown; kind: 'error' }
+  | { type: 'withdrawStill'; ids: string[] };
