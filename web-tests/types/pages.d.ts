@@ -2,7 +2,7 @@
 // scripts' JSDoc because the browser downloads the scripts as they are (no build step): a type
 // written here costs no byte of a page. The scripts name them: `import('pages-types').BoardMove`.
 
-import type { Side, GameState, GameMessage, Analysis, RatingRow, Seek, SeekRequest } from './api-types';
+import type { Side, GameState, GameMessage, Analysis, RatingRow, Seek, SeekRequest, LegalMove, MoveNote, GameAnalysis } from './api-types';
 
 // ---- dom.js ----------------------------------------------------------------------------------
 
@@ -232,3 +232,36 @@ export type LobbyEffect =
   | ({ type: 'toast'; kind: 'error' } & LobbySaid)
   | { type: 'toast'; error: unknown; kind: 'error' }
   | { type: 'withdrawStill'; ids: string[] };
+
+// ---- pages/analysis-model.js -----------------------------------------------------------------
+
+/** An evaluation graph of the analysis board: the game's scoring (`main`), or the other. */
+export type GraphName = 'main' | 'other';
+
+/** What the analysis board tells its model (pages/analysis-model.js's `update`). */
+export type AnalysisMsg =
+  | { type: 'loaded'; start: string; moves?: LegalMove[]; scoring: string; flipped?: boolean; record?: string | null; link?: string }
+  | { type: 'failed'; error: unknown }
+  | { type: 'goTo'; id: number }
+  | { type: 'first' | 'prev' | 'next' | 'last'; say?: boolean }
+  | { type: 'sibling'; by: number; say?: boolean }
+  | { type: 'ply'; index: number }
+  | { type: 'play'; move: LegalMove }
+  | { type: 'lineMove'; notation: string }
+  | { type: 'legal'; id: number; moves: LegalMove[] }
+  | { type: 'analysis'; id: number; analysis: Analysis }
+  | { type: 'analysisFailed'; id: number; error: unknown }
+  | { type: 'flip' }
+  | { type: 'other'; on: boolean }
+  | { type: 'gamePosition'; which: GraphName; index: number; analysis: Analysis; quick?: boolean }
+  | { type: 'gameDone'; which: GraphName; values: number[]; notes: MoveNote[]; counts: GameAnalysis['counts'] }
+  | { type: 'gameFailed'; which: GraphName; error: unknown };
+
+/** What the analysis board's model asks the page to do. */
+export type AnalysisEffect =
+  | { type: 'analyse'; id: null }
+  | { type: 'analyse'; id: number; position: string; scoring: string }
+  | { type: 'legal'; id: number; position: string }
+  | { type: 'analyseGame'; which: GraphName; scoring: string; record: string | null }
+  | { type: 'announce'; key: string; args?: Params }
+  | { type: 'announceNode'; id: number };
