@@ -100,8 +100,10 @@ export function pairSummary(state, seats) {
   if (!pair || !pair.points) return null;
   const pts = pair.points;
   // Who played White first is Black in this (second) game.
-  /** @typedef {'white_then_black' | 'black_then_white'} PairKey */
-  /** @returns {PairKey} */
+  /**
+   * @typedef {'white_then_black' | 'black_then_white'} PairKey
+   * @returns {PairKey}
+   */
   const keyOf = (/** @type {string} */ sideNow) => (sideNow === 'black' ? 'white_then_black' : 'black_then_white');
   /** @type {[PairKey, string][]} */
   let rows;

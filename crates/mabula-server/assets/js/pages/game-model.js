@@ -224,14 +224,18 @@ export function canAbort(/** @type {Model} */ m, /** @type {GameState | null} */
   return Boolean(st && st.status === 'playing' && m.seats.length > 0 && st.moves.length < 2 && !m.replay);
 }
 
-/** A side by its player's name where it has one, else by its colour (a translation key). */
-/** @returns {import('pages-types').SaidArg} */
+/**
+ * A side by its player's name where it has one, else by its colour (a translation key).
+ * @returns {import('pages-types').SaidArg}
+ */
 export function sideName(/** @type {GameState} */ st, /** @type {Side} */ colour) {
   return st.players?.[colour]?.name || { t: colour === 'white' ? 'colour.White' : 'colour.Black' };
 }
 
-/** The headline of a finished game: `{ key, args }`. */
-/** @returns {Said} */
+/**
+ * The headline of a finished game: `{ key, args }`.
+ * @returns {Said}
+ */
 export function headline(/** @type {Model} */ m, /** @type {GameState} */ st = /** @type {GameState} */ (m.state)) {
   if (st.end_reason === 'aborted') return { key: 'end.aborted' };
   if (st.result === '1/2-1/2') return { key: 'end.draw' };
@@ -241,8 +245,10 @@ export function headline(/** @type {Model} */ m, /** @type {GameState} */ st = /
   return { key: 'end.wins', args: { side: st.winner ? sideName(st, st.winner) : null } };
 }
 
-/** Why a finished game ended: `[{ key, args }, …]`, said one after the other. */
-/** @returns {Said[]} */
+/**
+ * Why a finished game ended: `[{ key, args }, …]`, said one after the other.
+ * @returns {Said[]}
+ */
 export function reason(/** @type {GameState} */ st) {
   const sc = st.scores[/** @type {'largest' | 'product'} */ (st.settings.scoring)];
   switch (st.end_reason) {
@@ -299,8 +305,10 @@ export function claimIn(/** @type {Model} */ m, /** @type {number} */ now) {
   return Math.max(0, m.awaySince + CLAIM_AFTER_MS - now);
 }
 
-/** The pass in `st`'s legal moves (or one made up, should the list not have it). */
-/** @returns {BoardMove} */
+/**
+ * The pass in `st`'s legal moves (or one made up, should the list not have it).
+ * @returns {BoardMove}
+ */
 export function passMove(/** @type {GameState} */ st) {
   return st.legal_moves.find((mv) => mv.notation === 'pass') || { notation: 'pass', from: null, to: null, slides: [], position: st.position };
 }
@@ -321,8 +329,10 @@ export function clocksTick(/** @type {Model} */ m) {
   return Boolean(c && m.state?.status === 'playing' && (c.running || (c.deadline !== null && c.deadline !== undefined) || m.awaySince !== null));
 }
 
-/** The model with `awaySince` following whether the opponent's seat is connected in its state. */
-/** @returns {Model} */
+/**
+ * The model with `awaySince` following whether the opponent's seat is connected in its state.
+ * @returns {Model}
+ */
 function trackAway(/** @type {Model} */ m, /** @type {number} */ at) {
   const st = m.state;
   const away = Boolean(st && m.seats.length === 1 && st.settings.mode !== 'local'
@@ -550,8 +560,8 @@ export const LOW_SOUND_MS = 10000;
  * The sound of the moves from `prev` to `next`: `lead` when the last mover took the lead (their
  * largest group, none before larger than the opponent's, now is larger), else `move`; none
  * without a new move.
+ * @returns {import('pages-types').Sound | null}
  */
-/** @returns {import('pages-types').Sound | null} */
 export function moveSound(/** @type {GameState} */ prev, /** @type {GameState} */ next) {
   if (next.epoch !== prev.epoch || next.moves.length <= prev.moves.length) return null;
   const mover = next.moves[next.moves.length - 1].side;
@@ -609,8 +619,10 @@ function news(m, prev, next, msg, fx) {
   }
 }
 
-/** Plays `move` (a push from the board, a pass, a typed move): shown at once, sent meanwhile. */
-/** @returns {Model} */
+/**
+ * Plays `move` (a push from the board, a pass, a typed move): shown at once, sent meanwhile.
+ * @returns {Model}
+ */
 function play(/** @type {Model} */ m, /** @type {BoardMove} */ move, /** @type {Effect[]} */ fx) {
   const st = m.state;
   if (!st || !isMyTurn(m) || m.pending) return m;
@@ -626,8 +638,10 @@ function play(/** @type {Model} */ m, /** @type {BoardMove} */ move, /** @type {
   return n;
 }
 
-/** A move typed in the notation box. */
-/** @returns {Model} */
+/**
+ * A move typed in the notation box.
+ * @returns {Model}
+ */
 function typed(/** @type {Model} */ m, /** @type {string} */ raw, /** @type {Effect[]} */ fx) {
   const text = raw.trim().toLowerCase().replace(/\s+/g, '');
   const refuse = (/** @type {string} */ key, /** @type {Said['args']} */ args = undefined) => ({ ...m, notationError: { key, args } });
@@ -642,8 +656,10 @@ function typed(/** @type {Model} */ m, /** @type {string} */ raw, /** @type {Eff
   return play(n, move, fx);
 }
 
-/** Looks at move number `v` (null: the live position); one step forward rolls the marbles. */
-/** @returns {Model} */
+/**
+ * Looks at move number `v` (null: the live position); one step forward rolls the marbles.
+ * @returns {Model}
+ */
 function setView(/** @type {Model} */ m, /** @type {number | null} */ v, /** @type {Effect[]} */ fx) {
   if (!m.state) return m;
   const count = m.state.moves.length;
@@ -671,8 +687,8 @@ function setPremove(/** @type {Model} */ m, /** @type {BoardMove} */ move, /** @
  * Once the opponent has moved (and the board has shown it): the premove is played if the new
  * position allows it, else dropped with a quiet notice. A game that ended, or moves taken back,
  * drop it silently.
+ * @returns {Model}
  */
-/** @returns {Model} */
 function firePremove(/** @type {Model} */ m, /** @type {Effect[]} */ fx) {
   if (!m.premove || !m.state || m.animating) return m;
   const st = m.state;
@@ -743,8 +759,10 @@ function timers(/** @type {Model} */ m, /** @type {Effect[]} */ fx) {
   return n;
 }
 
-/** Says once per turn that your own clock runs low, and sounds once a game under 10 seconds. */
-/** @returns {Model} */
+/**
+ * Says once per turn that your own clock runs low, and sounds once a game under 10 seconds.
+ * @returns {Model}
+ */
 function lowTime(/** @type {Model} */ m, /** @type {number} */ at, /** @type {Effect[]} */ fx) {
   const c = m.state?.clock;
   if (!c || m.seats.length !== 1 || m.state?.status !== 'playing') return m;

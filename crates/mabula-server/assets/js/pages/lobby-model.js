@@ -285,8 +285,10 @@ function step(m, msg, fx) {
   }
 }
 
-/** Quick pairing: accept a matching open seek if there is one, else open one and wait. */
-/** @returns {Model} */
+/**
+ * Quick pairing: accept a matching open seek if there is one, else open one and wait.
+ * @returns {Model}
+ */
 function quick(/** @type {Model} */ m, /** @type {Preset} */ preset, /** @type {Effect[]} */ fx) {
   if (!m.me) {
     fx.push({ type: 'toast', key: 'lobby.loginFirst', kind: 'error' });
