@@ -125,7 +125,7 @@ export function pairSummary(state, seats) {
     h('table', { class: 'score-table' },
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col', i18n: 'pair.player' }),
-        h('th', { scope: 'col', style: 'text-align:right', i18n: 'pts' }))),
+        h('th', { scope: 'col', style: 'text-align:right', i18n: 'pair.points' }))),
       h('tbody', {}, ...rows.map(([key, label]) => h('tr', { class: !level && pts[key] === best ? 'win' : '' },
         h('th', { scope: 'row', i18n: label }),
         h('td', { class: 'num' }, points(pts[key])))))),
