@@ -23,6 +23,8 @@ export type CreateGame = Schemas['CreateGame'];
 export type Analysis = Schemas['PositionAnalysis'];
 export type GameAnalysis = Schemas['GameAnalysis'];
 export type GamePositionEvent = Schemas['GamePositionEvent'];
+export type ValueView = Schemas['ValueView'];
+export type VerdictView = Schemas['VerdictView'];
 export type MoveNote = Schemas['NoteView'];
 export type PositionMoves = Schemas['PositionMoves'];
 export type HintAnswer = Schemas['HintAnswer'];
@@ -50,6 +52,7 @@ export type Side = Schemas['Side'];
 export type BlockList = Schemas['BlockList'];
 export type ReportRequest = Schemas['ReportRequest'];
 export type ReportReason = Schemas['ReportReason'];
+export type ReportView = Schemas['ReportView'];
 
 /** What a game's WebSocket sends (docs/api.md, "Live updates"). */
 export type GameMessage =

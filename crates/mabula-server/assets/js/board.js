@@ -447,7 +447,7 @@ export class Board {
     });
     // Focus listeners go on the squares (buildHits), not on this layer: in Chromium an SVG
     // element with a focus listener becomes a tab stop of its own.
-    this.onSquareFocus = (e) => {
+    this.onSquareFocus = (/** @type {FocusEvent} */ e) => {
       // Focus that follows a press is not keyboard focus: a tap must not preview by itself.
       if (!this.hovered && !(performance.now() - this.pointerAt < 600)) this.hover(squareOf(e.currentTarget));
     };

@@ -79,7 +79,7 @@ function append(el, children) {
 }
 
 /** Re-translates every element below `root` that carries `data-i18n*` attributes. */
-export function translateDom(root = document) {
+export function translateDom(/** @type {ParentNode} */ root = document) {
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-i18n]'))) {
     const args = el.dataset.i18nArgs ? JSON.parse(el.dataset.i18nArgs) : undefined;
     el.textContent = t(el.dataset.i18n || '', args);

@@ -3,22 +3,22 @@
 // effects `update` asked for is `run`. The model is kept here, read as `page.model`.
 
 /**
- * @template M
- * @typedef {{ model: M, stopped: boolean, dispatch: (msg: any) => void }} Program
+ * @template M, G
+ * @typedef {{ model: M, stopped: boolean, dispatch: (msg: G) => void }} Program
  */
 
 /**
  * A page's loop, starting from `model`. Set `stopped` when the page is left: later messages
  * (a late answer, a socket's last event) are then dropped.
- * @template M, E
+ * @template M, G, E
  * @param {M} model
- * @param {(model: M, msg: any) => { model: M, effects: E[] }} update
+ * @param {(model: M, msg: G) => { model: M, effects: E[] }} update
  * @param {(model: M) => void} render
  * @param {(effect: E) => void} run
- * @returns {Program<M>}
+ * @returns {Program<M, G>}
  */
 export function program(model, update, render, run) {
-  /** @type {Program<M>} */
+  /** @type {Program<M, G>} */
   const page = {
     model,
     stopped: false,

@@ -28,6 +28,7 @@ export function reportDialog(player, about = {}) {
     ...['abuse', 'spam', 'cheating', 'other'].map((r) => h('option', { value: r }, t(`report.reason.${r}`))));
   const text = h('textarea', { id: 'report-text', rows: '4', maxlength: '1000' });
   const error = h('p', { class: 'error-text', 'aria-live': 'assertive' });
+  /** @type {HTMLDialogElement} */
   const dialog = h('dialog', { class: 'confirm report-dialog', 'aria-labelledby': 'report-title' },
     h('form', { class: 'dialog-body', onsubmit: async (e) => {
       e.preventDefault();

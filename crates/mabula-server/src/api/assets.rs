@@ -8,12 +8,20 @@
 //! year (`immutable`), any other (the page itself, `sw.js`, an old version) is revalidated with
 //! its `ETag` each time, so a repeat visit costs one small `304` for the page and nothing else.
 //! Responses are compressed (brotli or gzip, as the browser asks) by the router's layer.
+//!
+//! Scripts are sent without their comments ([`strip`]): the pages' JSDoc types and notes are for
+//! `tsc` and their readers, not the browser. Each is stripped once (again in a debug build only
+//! when its file changed), and its version is that of what is sent.
+
+mod strip;
 
 use crate::error::{ApiError, ErrorCode};
+use axum::body::Bytes;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 /// The embedded files.
 #[derive(rust_embed::Embed)]
@@ -67,7 +75,7 @@ pub async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
 
 /// A file's body, its version, and its media type.
 struct Body {
-    data: Cow<'static, [u8]>,
+    data: Bytes,
     version: String,
     mime: String,
     /// The page's Content-Security-Policy (`index.html` only).
@@ -78,19 +86,67 @@ fn body(path: &str) -> Option<Body> {
     if path == "index.html" {
         let page = page();
         return Some(Body {
-            data: Cow::Owned(page.text.clone().into_bytes()),
+            data: Bytes::from(page.text.clone().into_bytes()),
             version: page.version.clone(),
             mime: "text/html; charset=utf-8".into(),
             csp: Some(page.csp.clone()),
         });
     }
     let asset = Assets::get(path)?;
+    let mime = asset.metadata.mimetype().to_string();
+    let (data, version) = sent(path, asset);
     Some(Body {
-        version: hex(&asset.metadata.sha256_hash()),
-        mime: asset.metadata.mimetype().to_string(),
-        data: asset.data,
+        data,
+        version,
+        mime,
         csp: None,
     })
+}
+
+/// What is sent of an embedded file, and its version: a script without its comments, any other
+/// file as it is.
+fn sent(path: &str, asset: rust_embed::EmbeddedFile) -> (Bytes, String) {
+    let source = asset.metadata.sha256_hash();
+    let bytes = |data: Cow<'static, [u8]>| match data {
+        Cow::Borrowed(b) => Bytes::from_static(b),
+        Cow::Owned(v) => Bytes::from(v),
+    };
+    if !path.ends_with(".js") {
+        return (bytes(asset.data), hex(&source));
+    }
+    static STRIPPED: OnceLock<Mutex<HashMap<String, Stripped>>> = OnceLock::new();
+    let cache = STRIPPED.get_or_init(Mutex::default);
+    if let Some(done) = cache.lock().ok().and_then(|c| {
+        c.get(path)
+            .filter(|s| s.source == source)
+            .map(|s| (s.data.clone(), s.version.clone()))
+    }) {
+        return done;
+    }
+    let Ok(text) = std::str::from_utf8(&asset.data) else {
+        return (bytes(asset.data), hex(&source));
+    };
+    let data = Bytes::from(strip::strip_comments(text).into_bytes());
+    let version = {
+        use sha2::Digest;
+        hex(&sha2::Sha256::digest(&data))
+    };
+    if let Ok(mut c) = cache.lock() {
+        let entry = Stripped {
+            source,
+            data: data.clone(),
+            version: version.clone(),
+        };
+        c.insert(path.to_owned(), entry);
+    }
+    (data, version)
+}
+
+/// A script stripped of its comments, and the SHA-256 of the file it was stripped from.
+struct Stripped {
+    source: [u8; 32],
+    data: Bytes,
+    version: String,
 }
 
 fn file(path: &str, asked: Option<&str>, headers: &HeaderMap) -> Option<Response> {
@@ -111,7 +167,7 @@ fn file(path: &str, asked: Option<&str>, headers: &HeaderMap) -> Option<Response
     let mut response = if fresh {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        body.data.into_owned().into_response()
+        body.data.into_response()
     };
     let out = response.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&body.mime) {
@@ -158,7 +214,7 @@ fn build_page() -> Page {
     let mut files: Vec<(String, String)> = Assets::iter()
         .filter(|p| p != "index.html")
         .filter_map(|p| {
-            let version = hex(&Assets::get(&p)?.metadata.sha256_hash());
+            let (_, version) = sent(&p, Assets::get(&p)?);
             Some((p.into_owned(), version))
         })
         .collect();
@@ -215,7 +271,7 @@ fn content_security_policy(text: &str) -> String {
 
 /// The version of an asset (the start of its SHA-256 in hex), for links outside `index.html`.
 pub fn version(path: &str) -> Option<String> {
-    Assets::get(path).map(|a| hex(&a.metadata.sha256_hash()))
+    Assets::get(path).map(|a| sent(path, a).1)
 }
 
 fn hex(bytes: &[u8]) -> String {

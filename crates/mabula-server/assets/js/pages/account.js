@@ -12,7 +12,7 @@ import { tokensCard } from './tokens.js';
 
 /** @typedef {import('api-types').SessionInfo} SessionInfo */
 
-export function mount(main) {
+export function mount(/** @type {HTMLElement} */ main) {
   let unmounted = false;
   const root = h('section', { class: 'account-page' });
   main.append(root);
@@ -162,6 +162,7 @@ export function mount(main) {
     const password = h('input', { type: 'password', id: 'delete-password', autocomplete: 'current-password', required: true, maxlength: 128 });
     const error = h('p', { class: 'error-text', role: 'alert' });
     const confirm = h('button', { class: 'btn danger', type: 'submit', id: 'delete-confirm', i18n: 'accountPage.deleteConfirm' });
+    /** @type {HTMLDialogElement} */
     const dialog = h('dialog', { class: 'confirm', 'aria-labelledby': 'delete-dialog-title' },
       h('form', { class: 'dialog-body', novalidate: true, onsubmit: async (e) => {
         e.preventDefault();

@@ -19,6 +19,9 @@ import { tryParse } from '../position.js';
  * @typedef {{ notation: string, from?: string | null, to?: string | null }} TreeMove
  * @typedef {{ id: number, parent: number | null, move: TreeMove | null, position: string, children: number[], ply: number }} TreeNode
  * @typedef {{ values: (number | undefined)[], deep: boolean[], notes: MoveNote[], counts: Counts | null, done: boolean, error: unknown }} Graph
+ * @typedef {import('pages-types').GraphName} GraphName
+ * @typedef {import('pages-types').AnalysisMsg} Msg
+ * @typedef {import('pages-types').AnalysisEffect} Effect
  */
 
 /**
@@ -75,7 +78,7 @@ export function init() {
 export const shown = (/** @type {Model} */ m) => m.nodes[m.current];
 
 /** The other scoring than `scoring`. */
-export const otherScoring = (scoring) => (scoring === 'largest' ? 'product' : 'largest');
+export const otherScoring = (/** @type {string} */ scoring) => (scoring === 'largest' ? 'product' : 'largest');
 
 /** The last node of the line that goes on from `id` (first children all the way). */
 export function lineEnd(/** @type {Model} */ m, /** @type {number} */ id) {
@@ -119,16 +122,16 @@ export const toMove = (/** @type {string} */ position) => (tryParse(position)?.t
  * The next model after `msg`, and the effects to carry out. An unchanged model is answered as the
  * same object, so the page knows it has nothing to redraw.
  */
-export function update(/** @type {Model} */ m, /** @type {any} */ msg) {
-  /** @type {any[]} */
+export function update(/** @type {Model} */ m, /** @type {Msg} */ msg) {
+  /** @type {Effect[]} */
   const fx = [];
   return { model: step(m, msg, fx), effects: fx };
 }
 
 /**
  * @param {Model} m
- * @param {any} msg
- * @param {any[]} fx
+ * @param {Msg} msg
+ * @param {Effect[]} fx
  * @returns {Model}
  */
 function step(m, msg, fx) {
@@ -200,10 +203,15 @@ function step(m, msg, fx) {
 /**
  * The tree of a game (its moves as the main line) or of a position alone, shown at its start;
  * with `link` (a link's fragment, see `readLink`), the variations it holds are added to it.
+ * @param {Model} m
+ * @param {Extract<Msg, { type: 'loaded' }>} msg
+ * @param {Effect[]} fx
+ * @returns {Model}
  */
 function loaded(m, { start, moves = [], scoring, flipped = false, record = null, link = '' }, fx) {
   /** @type {Record<number, TreeNode>} */
   const nodes = { 1: { id: 1, parent: null, move: null, position: start, children: [], ply: 0 } };
+  /** @type {Model} */
   let n = { ...m, nodes, root: 1, current: 1, scoring, flipped, record, restoring: null, linkBroken: false };
   for (const mv of moves) n = addChild(n, n.current, mv).model;
   n = { ...n, current: 1 };
@@ -220,6 +228,9 @@ function loaded(m, { start, moves = [], scoring, flipped = false, record = null,
  * known (a move that is not legal there is dropped with what follows it, and the link said to be
  * broken); asks for the legal moves of the parents it still needs; once nothing waits, shows the
  * node the link was at.
+ * @param {Model} m
+ * @param {Effect[]} fx
+ * @returns {Model}
  */
 function restore(m, fx) {
   if (!m.restoring) return m;
@@ -228,7 +239,9 @@ function restore(m, fx) {
   let n = m;
   let broken = m.linkBroken;
   /** Entries that can never be added (their parent was dropped). */
+  /** @type {Set<number>} */
   const dropped = new Set();
+  /** @type {Set<number>} */
   const asked = new Set();
   let waiting = false;
   entries.forEach((e, k) => {
@@ -258,9 +271,10 @@ function restore(m, fx) {
 }
 
 /** The model with a child of `parentId` for `move`; answers it and the child's id. */
-function addChild(m, parentId, move) {
+function addChild(/** @type {Model} */ m, /** @type {number} */ parentId, /** @type {LegalMove} */ move) {
   const id = Math.max(...Object.keys(m.nodes).map(Number)) + 1;
   const parent = m.nodes[parentId];
+  /** @type {TreeNode} */
   const child = { id, parent: parentId, move: { notation: move.notation, from: move.from, to: move.to }, position: move.position, children: [], ply: parent.ply + 1 };
   const nodes = { ...m.nodes, [id]: child, [parentId]: { ...parent, children: [...parent.children, id] } };
   return { model: { ...m, nodes, current: id }, id };
@@ -269,6 +283,11 @@ function addChild(m, parentId, move) {
 /**
  * Shows node `id`: its analysis is asked for unless it is complete, its legal moves once. With
  * `say` (a step by the keyboard), the node reached is announced.
+ * @param {Model} m
+ * @param {number} id
+ * @param {Effect[]} fx
+ * @param {boolean} [say]
+ * @returns {Model}
  */
 function goTo(m, id, fx, say = false) {
   if (say) fx.push({ type: 'announceNode', id });
@@ -282,7 +301,7 @@ function goTo(m, id, fx, say = false) {
 }
 
 /** A move tried on the board: a new variation, or the known one it is already. */
-function play(m, move, fx) {
+function play(/** @type {Model} */ m, /** @type {LegalMove} */ move, /** @type {Effect[]} */ fx) {
   const here = shown(m);
   const known = here.children.find((c) => m.nodes[c].move?.notation === move.notation);
   if (known !== undefined) return goTo(m, known, fx);
@@ -292,7 +311,7 @@ function play(m, move, fx) {
 }
 
 /** Asks for the analysis of the whole game in `which` scoring (the game's, or the other). */
-function analyseGame(m, which, fx) {
+function analyseGame(/** @type {Model} */ m, /** @type {GraphName} */ which, /** @type {Effect[]} */ fx) {
   const scoring = which === 'main' ? m.scoring : otherScoring(m.scoring);
   fx.push({ type: 'analyseGame', which, scoring, record: m.record });
   const g = { ...m.graph[which], ...emptyGraph() };
@@ -302,6 +321,12 @@ function analyseGame(m, which, fx) {
 /**
  * One position of the game analysed (`quick`: by the quick pass, which a full analysis already
  * there outranks): a point of the graph, and the node's analysis meanwhile.
+ * @param {Model} m
+ * @param {GraphName} which
+ * @param {number} index
+ * @param {Analysis} analysis
+ * @param {boolean} quick
+ * @returns {Model}
  */
 function gamePosition(m, which, index, analysis, quick) {
   const g = m.graph[which];
@@ -332,6 +357,7 @@ export function graphCounts(/** @type {Graph} */ g) {
  * The message a key steps through the tree with (announced), or null for other keys: Left and
  * Right along the line, Home and End to its ends, Up and Down between the moves tried in the
  * shown move's place.
+ * @returns {Msg | null}
  */
 export function keyMessage(/** @type {string} */ key) {
   switch (key) {

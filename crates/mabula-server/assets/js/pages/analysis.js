@@ -27,7 +27,13 @@ import {
 /**
  * @typedef {import('./analysis-model.js').Model} Model
  * @typedef {import('./analysis-model.js').TreeNode} TreeNode
+ * @typedef {import('api-types').Analysis} Analysis
+ * @typedef {import('api-types').LegalMove} LegalMove
  * @typedef {import('pages-types').Annotations} Annotations
+ * @typedef {import('pages-types').AnalysisMsg} Msg
+ * @typedef {import('pages-types').AnalysisEffect} Effect
+ * @typedef {import('api-types').ValueView} ValueView
+ * @typedef {(name: string, data: unknown) => void} OnEvent
  */
 
 const GRAPH_W = 640;
@@ -38,7 +44,7 @@ const LEFT = 52;
 const BOTTOM = 34;
 
 /** Reads a server-sent event stream from `fetch`, calling `onEvent(name, data)` per event. */
-async function readEvents(url, options, onEvent) {
+async function readEvents(/** @type {string} */ url, /** @type {RequestInit} */ options, /** @type {OnEvent} */ onEvent) {
   const res = await fetch(url, { cache: 'no-store', ...options });
   if (!res.ok || !res.body) {
     /** @type {{ code?: string, message?: string }} */
@@ -69,53 +75,64 @@ async function readEvents(url, options, onEvent) {
 }
 
 /** Whether `text` is a position string. */
-function isPosition(text) {
+function isPosition(/** @type {string} */ text) {
   try { parsePosition(text); return true; } catch { return false; }
 }
 
-const sideName = (side) => t(side === 'white' || side === 'w' ? 'analysis.white' : 'analysis.black');
+const sideName = (/** @type {string | null | undefined} */ side) => t(side === 'white' || side === 'w' ? 'analysis.white' : 'analysis.black');
 
 /** The verdict in words: "White wins by 2 with best play". */
-function verdictText(v) {
+function verdictText(/** @type {import('api-types').VerdictView} */ v) {
   if (!v.winner) return t('analysis.verdict.draw');
   return t('analysis.verdict.wins', { side: sideName(v.winner), n: Math.abs(v.white_margin) });
 }
 
 /** A value for the side to move, in words. */
-function valueText(value) {
+function valueText(/** @type {ValueView} */ value) {
   if (!value.exact) return percent(value.expected);
   if (value.result === 0) return t('analysis.value.draw');
   if (value.margin !== null && value.margin !== undefined) {
-    return t(value.result > 0 ? 'analysis.value.winsBy' : 'analysis.value.losesBy', { n: Math.abs(value.margin) });
+    return t((value.result ?? 0) > 0 ? 'analysis.value.winsBy' : 'analysis.value.losesBy', { n: Math.abs(value.margin) });
   }
-  return t(value.result > 0 ? 'analysis.value.win' : 'analysis.value.loss');
+  return t((value.result ?? 0) > 0 ? 'analysis.value.win' : 'analysis.value.loss');
 }
 
 /** A value short enough to stand on the board: "56.8", "+3", "−2", "=". */
-function shortValue(value) {
+function shortValue(/** @type {ValueView} */ value) {
   if (!value.exact) return number(100 * value.expected, 1);
   if (value.result === 0) return '=';
   const margin = value.margin !== null && value.margin !== undefined ? Math.abs(value.margin) : '';
-  return `${value.result > 0 ? '+' : '−'}${margin}`;
+  return `${(value.result ?? 0) > 0 ? '+' : '−'}${margin}`;
 }
 
-export function mount(main) {
+export function mount(/** @type {HTMLElement} */ main) {
   const query = new URLSearchParams(location.search);
   const gameId = query.get('game');
   const startPosition = query.get('position');
   const page = program(init(), update, render, run);
   const dispatch = page.dispatch;
   /** The stream of the shown position's analysis (one at a time), and every stream open. */
+  /** @type {AbortController | null} */
   let stream = null;
+  /** @type {Set<AbortController>} */
   const controllers = new Set();
-  /** What each part of the page was last drawn from (see `part`). */
+  /**
+   * What each part of the page was last drawn from (see `part`).
+   * @type {Record<string, unknown[]>}
+   */
   let drawn = {};
 
 
   document.title = `${t('analysis.title')} · Mabula`;
 
   // ---- Skeleton ----------------------------------------------------------------------------
-  const board = new Board({ interactive: true, label: 'board.label', onPlay: (move) => dispatch({ type: 'play', move }) });
+  const board = new Board({ interactive: true, label: 'board.label', onPlay: (move) => dispatch({ type: 'play', move: /** @type {LegalMove} */ (move) }) });
+  /**
+   * A button that steps through the tree.
+   * @param {string} label
+   * @param {string} text
+   * @param {'first' | 'prev' | 'next' | 'last'} type
+   */
   const nav = (label, text, type) => h('button', { type: 'button', class: 'btn small', 'i18n-aria-label': label, 'i18n-title': label, onclick: () => dispatch({ type }) }, text);
   const where = h('span', { class: 'where' });
   const viewBar = h('div', { class: 'view-bar' },
@@ -146,6 +163,7 @@ export function mount(main) {
 
   const graphSvg = s('svg', { class: 'eval-graph', viewBox: `0 0 ${GRAPH_W} ${GRAPH_H}`, role: 'img', tabindex: '0' });
   const graphState = h('small', { class: 'muted graph-state' });
+  /** @type {HTMLInputElement} */
   const otherToggle = h('input', { type: 'checkbox', onchange: () => dispatch({ type: 'other', on: otherToggle.checked }) });
   const otherLabel = h('span');
   const marks = h('ul', { class: 'graph-marks' });
@@ -168,7 +186,7 @@ export function mount(main) {
 
   // The keys step through the tree (keyMessage) anywhere on the page but in a field, a dialog or
   // the board, whose squares the arrows move between; there, and anywhere, with Alt held.
-  const onKey = (e) => {
+  const onKey = (/** @type {KeyboardEvent} */ e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.shiftKey || !page.model.nodes[page.model.current]) return;
     const target = /** @type {Element} */ (e.target);
     if (target.closest?.('input, textarea, select, [contenteditable], dialog')) return;
@@ -202,6 +220,7 @@ export function mount(main) {
       return;
     }
     main.append(section);
+    /** @type {Msg} */
     let msg;
     try {
       if (gameId) {
@@ -215,7 +234,7 @@ export function mount(main) {
         const flipped = you.length === 1 && you[0] === 'black';
         msg = { type: 'loaded', start: state.start, moves: state.moves, scoring: state.settings.scoring, flipped, record, link: location.hash };
       } else {
-        if (!isPosition(startPosition)) throw new ApiError(400, 'bad_request', t('analysis.badPosition'));
+        if (!startPosition || !isPosition(startPosition)) throw new ApiError(400, 'bad_request', t('analysis.badPosition'));
         msg = { type: 'loaded', start: startPosition, scoring: query.get('scoring') === 'product' ? 'product' : 'largest', link: location.hash };
       }
     } catch (error) {
@@ -253,12 +272,12 @@ export function mount(main) {
 
   // ---- Effects -----------------------------------------------------------------------------
 
-  function run(e) {
+  function run(/** @type {Effect} */ e) {
     switch (e.type) {
       case 'analyse':
         if (stream) stream.abort();
         stream = e.id === null ? null : open(`/api/analysis/stream?position=${encodeURIComponent(e.position)}&scoring=${e.scoring}`, {},
-          (name, data) => name === 'analysis' && dispatch({ type: 'analysis', id: e.id, analysis: data }),
+          (name, data) => name === 'analysis' && dispatch({ type: 'analysis', id: e.id, analysis: /** @type {Analysis} */ (data) }),
           (error) => dispatch({ type: 'analysisFailed', id: e.id, error }));
         break;
       case 'legal':
@@ -273,9 +292,12 @@ export function mount(main) {
           body: JSON.stringify({ record: e.record, scoring: e.scoring }),
         }, (name, data) => {
           if (name === 'position' || name === 'quick') {
-            dispatch({ type: 'gamePosition', which: e.which, index: data.index, analysis: data.analysis, quick: name === 'quick' });
+            const { index, analysis } = /** @type {import('api-types').GamePositionEvent} */ (data);
+            dispatch({ type: 'gamePosition', which: e.which, index, analysis, quick: name === 'quick' });
+          } else if (name === 'game') {
+            const { values, notes, counts } = /** @type {import('api-types').GameAnalysis} */ (data);
+            dispatch({ type: 'gameDone', which: e.which, values, notes, counts });
           }
-          else if (name === 'game') dispatch({ type: 'gameDone', which: e.which, values: data.values, notes: data.notes, counts: data.counts });
         }, (error) => dispatch({ type: 'gameFailed', which: e.which, error }));
         break;
       case 'announce':
@@ -290,6 +312,12 @@ export function mount(main) {
   }
 
   /** Opens an event stream; answers its controller, which stops it. */
+  /**
+   * @param {string} url
+   * @param {RequestInit} options
+   * @param {OnEvent} onEvent
+   * @param {(error: unknown) => void} onError
+   */
   function open(url, options, onEvent, onError) {
     const ctrl = new AbortController();
     controllers.add(ctrl);
@@ -347,7 +375,7 @@ export function mount(main) {
   // ---- Drawing -----------------------------------------------------------------------------
 
   /** Draws a part of the page when one of its inputs changed since the last time. */
-  function part(name, inputs, draw) {
+  function part(/** @type {string} */ name, /** @type {unknown[]} */ inputs, /** @type {() => void} */ draw) {
     const last = drawn[name];
     if (last && last.length === inputs.length && last.every((x, i) => x === inputs[i])) return;
     drawn[name] = inputs;
@@ -371,7 +399,7 @@ export function mount(main) {
     if (m.record) part('graph', [id, m.nodes, m.graph], () => renderGraph(m));
   }
 
-  function renderFailure(err) {
+  function renderFailure(/** @type {unknown} */ err) {
     clear(main);
     main.append(h('section', { class: 'notfound' },
       h('h1', { i18n: 'analysis.loadFailed' }),
@@ -442,11 +470,13 @@ export function mount(main) {
   function renderTree(/** @type {Model} */ m) {
     clear(tree);
     const notes = m.graph.main.done ? m.graph.main.notes : [];
-    const noteOf = (n) => (onMainLine(m, n.id) && n.ply > 0 ? notes[n.ply - 1] : null);
-    const button = (n, opens) => {
+    const noteOf = (/** @type {TreeNode} */ n) => (onMainLine(m, n.id) && n.ply > 0 ? notes[n.ply - 1] : null);
+    const button = (/** @type {TreeNode} */ n, /** @type {boolean} */ opens) => {
       const note = noteOf(n);
       const { num, white } = moveNumber(m, n.ply);
-      const label = t('game.moveLabel', { num, side: sideName(white ? 'white' : 'black'), move: n.move.notation });
+      // Every node but the start's (which has its own button) has its move.
+      const notation = n.move?.notation ?? '';
+      const label = t('game.moveLabel', { num, side: sideName(white ? 'white' : 'black'), move: notation });
       const mark = note && (note.judgement === 'blunder' ? '??' : note.judgement === 'mistake' ? '?' : '');
       const here = n.id === m.current;
       return h('button', {
@@ -454,11 +484,11 @@ export function mount(main) {
         'aria-current': here ? 'true' : null, 'aria-label': label + (note && mark ? `, ${t(`analysis.${note.judgement}`)}` : ''),
         dataset: { ply: String(n.ply), main: onMainLine(m, n.id) ? '1' : '0' },
         onclick: () => dispatch({ type: 'goTo', id: n.id }),
-      }, `${white ? `${num}. ` : opens ? `${num}... ` : ''}${n.move.notation}${mark || ''}`);
+      }, `${white ? `${num}. ` : opens ? `${num}... ` : ''}${notation}${mark || ''}`);
     };
     // A line: its moves one after another, each followed by the variations that branch off
     // before it (the other children of its parent), indented.
-    const line = (startId, container) => {
+    const line = (/** @type {number} */ startId, /** @type {HTMLElement} */ container) => {
       let opening = true;
       for (let at = /** @type {TreeNode | null} */ (m.nodes[startId]); at; at = at.children.length ? m.nodes[at.children[0]] : null) {
         container.append(button(at, opening));
@@ -484,8 +514,8 @@ export function mount(main) {
     clear(marks);
     const n = plies(m);
     const main = m.graph.main;
-    const x = (i) => LEFT + (i * (GRAPH_W - LEFT - PAD)) / Math.max(1, n);
-    const y = (v) => PAD + (1 - v) * (GRAPH_H - PAD - BOTTOM);
+    const x = (/** @type {number} */ i) => LEFT + (i * (GRAPH_W - LEFT - PAD)) / Math.max(1, n);
+    const y = (/** @type {number} */ v) => PAD + (1 - v) * (GRAPH_H - PAD - BOTTOM);
     graphSvg.setAttribute('aria-label', t('analysis.graphLabel'));
     graphSvg.append(
       s('rect', { class: 'graph-black', x: LEFT, y: y(0.5), width: GRAPH_W - LEFT - PAD, height: y(0) - y(0.5) }),
@@ -508,9 +538,13 @@ export function mount(main) {
       const ply = shown(m).ply;
       graphSvg.append(s('line', { class: 'graph-cursor', x1: x(ply), x2: x(ply), y1: PAD / 2, y2: GRAPH_H - BOTTOM + PAD / 2 }));
     }
-    const poly = (g, cls) => {
+    const poly = (/** @type {import('./analysis-model.js').Graph} */ g, /** @type {string} */ cls) => {
+      /** @type {string[]} */
       const pts = [];
-      for (let i = 0; i <= n; i++) if (typeof g.values[i] === 'number') pts.push(`${x(i).toFixed(1)},${y(g.values[i]).toFixed(1)}`);
+      for (let i = 0; i <= n; i++) {
+        const v = g.values[i];
+        if (typeof v === 'number') pts.push(`${x(i).toFixed(1)},${y(v).toFixed(1)}`);
+      }
       if (pts.length) graphSvg.append(s('polyline', { class: cls, points: pts.join(' ') }));
     };
     if (m.graph.other.on) poly(m.graph.other, 'graph-line other');

@@ -18,7 +18,7 @@ export function realtimeRating(/** @type {BotView} */ bot, /** @type {string} */
   return bot.ratings.find((r) => r.scoring === scoring && r.speed === 'realtime') || null;
 }
 
-export function mount(main) {
+export function mount(/** @type {HTMLElement} */ main) {
   let unmounted = false;
   addBotStyles();
   /** @type {BotView[] | null} */

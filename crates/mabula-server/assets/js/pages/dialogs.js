@@ -5,7 +5,11 @@ import { t } from '../i18n.js';
 import { miniBoard } from '../board.js';
 import { ratingText, ratingDiff } from '../widgets.js';
 
-/** Asks a yes/no question; answers true when the person confirms. */
+/**
+ * Asks a yes/no question; answers true when the person confirms.
+ * @param {{ title: string, text?: string, ok: string, cancel?: string, danger?: boolean }} question
+ * @returns {Promise<boolean>}
+ */
 export function confirmDialog({ title, text, ok, cancel = t('dialog.cancel'), danger = false }) {
   return new Promise((resolve) => {
     const dialog = h('dialog', { class: 'confirm', 'aria-labelledby': 'confirm-title' },
@@ -32,8 +36,8 @@ export function confirmDialog({ title, text, ok, cancel = t('dialog.cancel'), da
  * @param {{ headline: string, reason: string, extra?: Node | null, actions?: Node[] }} parts
  */
 export function endDialog(state, { headline, reason, extra = null, actions = [] }) {
-  const scoring = state.settings.scoring;
-  const row = (colour) => {
+  const scoring = /** @type {keyof import('api-types').GameState['scores']} */ (state.settings.scoring);
+  const row = (/** @type {import('api-types').Side} */ colour) => {
     const sizes = (state.groups[colour] || []).map((g) => g.length);
     return h('tr', { class: state.winner === colour ? 'win' : '' },
       h('th', { scope: 'row' }, h('span', { class: `dot ${colour}`, style: 'display:inline-block;width:14px;height:14px;border-radius:50%;margin-right:8px;vertical-align:-2px' }),
@@ -43,6 +47,7 @@ export function endDialog(state, { headline, reason, extra = null, actions = [] 
       h('td', { class: 'num' }, String(state.scores[scoring][colour])));
   };
   const board = miniBoard(state.position, { groups: state.groups, label: 'end.board' });
+  /** @type {HTMLDialogElement} */
   const dialog = h('dialog', { class: 'end-dialog', 'aria-labelledby': 'end-title' },
     h('div', { class: 'dialog-body' },
       h('h2', { id: 'end-title' }, headline),
@@ -67,7 +72,7 @@ export function endDialog(state, { headline, reason, extra = null, actions = [] 
 }
 
 /** A player's rating and how the game moved it, beside their name in the result. */
-function ratingChange(player) {
+function ratingChange(/** @type {import('api-types').PlayerView | null | undefined} */ player) {
   if (!player || player.rating === null || player.rating === undefined) return null;
   const diff = player.rating_diff;
   return h('span', { class: 'end-rating muted' }, ' ', ratingText(player.rating, player.provisional),
@@ -77,7 +82,7 @@ function ratingChange(player) {
 }
 
 /** ½ points as people write them: 0, ½, 1, 1½, 2. */
-function points(x) {
+function points(/** @type {number} */ x) {
   const whole = Math.floor(x);
   if (x === whole) return String(whole);
   return whole ? `${whole}½` : '½';
@@ -87,12 +92,20 @@ function points(x) {
  * The combined result of a duplicate pair (`state.pair`, in its second game, once both are over):
  * each person's points over both games and both results. People are named from the viewer's
  * seats: you and the engine or your opponent, else by the colours they played.
+ * @param {import('api-types').GameState} state
+ * @param {import('api-types').Side[]} seats
  */
 export function pairSummary(state, seats) {
   const pair = state.pair;
   if (!pair || !pair.points) return null;
+  const pts = pair.points;
   // Who played White first is Black in this (second) game.
-  const keyOf = (sideNow) => (sideNow === 'black' ? 'white_then_black' : 'black_then_white');
+  /**
+   * @typedef {'white_then_black' | 'black_then_white'} PairKey
+   * @returns {PairKey}
+   */
+  const keyOf = (/** @type {string} */ sideNow) => (sideNow === 'black' ? 'white_then_black' : 'black_then_white');
+  /** @type {[PairKey, string][]} */
   let rows;
   if (state.settings.mode === 'engine' && state.settings.engine) {
     const engineKey = keyOf(state.settings.engine.color);
@@ -105,17 +118,17 @@ export function pairSummary(state, seats) {
   } else {
     rows = [['white_then_black', 'pair.whiteFirst'], ['black_then_white', 'pair.blackFirst']];
   }
-  const best = Math.max(pair.points.white_then_black, pair.points.black_then_white);
-  const level = pair.points.white_then_black === pair.points.black_then_white;
+  const best = Math.max(pts.white_then_black, pts.black_then_white);
+  const level = pts.white_then_black === pts.black_then_white;
   return h('section', { class: 'pair-result', 'aria-labelledby': 'pair-title' },
     h('h3', { id: 'pair-title', i18n: 'pair.title' }),
     h('table', { class: 'score-table' },
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col', i18n: 'pair.player' }),
         h('th', { scope: 'col', style: 'text-align:right', i18n: 'pair.points' }))),
-      h('tbody', {}, ...rows.map(([key, label]) => h('tr', { class: !level && pair.points[key] === best ? 'win' : '' },
+      h('tbody', {}, ...rows.map(([key, label]) => h('tr', { class: !level && pts[key] === best ? 'win' : '' },
         h('th', { scope: 'row', i18n: label }),
-        h('td', { class: 'num' }, points(pair.points[key])))))),
+        h('td', { class: 'num' }, points(pts[key])))))),
     h('p', { class: 'muted' }, level ? `${t('pair.level')} ` : '',
       t('pair.results', { a: pair.results[0], b: pair.results[1] })));
 }
@@ -124,12 +137,15 @@ export function pairSummary(state, seats) {
  * A game as a picture (`/api/games/{id}/image`): the position after `ply` moves as PNG or SVG,
  * or the whole game animated, to download, to copy the address of, or to hand to the system's
  * share sheet where there is one.
+ * @param {string} id
+ * @param {{ ply: number, flipped?: boolean }} view
  */
 export function shareDialog(id, { ply, flipped = false }) {
   const base = `${location.origin}/api/games/${id}/image`;
-  const query = (format) => `?format=${format}${format === 'apng' ? '' : `&ply=${ply}`}${flipped ? '&flip=true' : ''}`;
-  const url = (format) => `${base}${query(format)}`;
-  const link = (format, key, file) => h('a', { class: 'btn small', href: url(format), download: file, i18n: key });
+  /** @typedef {'png' | 'svg' | 'apng'} Format */
+  const query = (/** @type {Format} */ format) => `?format=${format}${format === 'apng' ? '' : `&ply=${ply}`}${flipped ? '&flip=true' : ''}`;
+  const url = (/** @type {Format} */ format) => `${base}${query(format)}`;
+  const link = (/** @type {Format} */ format, /** @type {string} */ key, /** @type {string} */ file) => h('a', { class: 'btn small', href: url(format), download: file, i18n: key });
   const buttons = [
     link('png', 'share.png', `mabula-${id}-${ply}.png`),
     link('svg', 'share.svg', `mabula-${id}-${ply}.svg`),
@@ -149,6 +165,7 @@ export function shareDialog(id, { ply, flipped = false }) {
       } catch { /* cancelled, or not allowed */ }
     } }));
   }
+  /** @type {HTMLDialogElement} */
   const dialog = h('dialog', { class: 'share-dialog', 'aria-labelledby': 'share-title' },
     h('div', { class: 'dialog-body' },
       h('h2', { id: 'share-title', i18n: 'share.title' }),

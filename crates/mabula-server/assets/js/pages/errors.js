@@ -2,6 +2,7 @@
 // message is English, for developers).
 
 import { t } from '../i18n.js';
+import { ApiError } from '../api.js';
 
 const KNOWN = new Set([
   'network', 'malformed_json', 'bad_request', 'bad_notation', 'token_missing', 'token_invalid',
@@ -27,9 +28,9 @@ export const RULES = [
 ];
 
 /** A translated sentence for an ApiError (or any error). */
-export function errorText(err) {
-  const code = err && err.code;
+export function errorText(/** @type {unknown} */ err) {
+  const code = err instanceof ApiError ? err.code : '';
   // A broken rule of names and passwords is named, so the person knows what to change.
-  if (code === 'invalid_account' && RULES.includes(err.rule)) return t(`rule.${err.rule}`);
+  if (err instanceof ApiError && code === 'invalid_account' && err.rule && RULES.includes(err.rule)) return t(`rule.${err.rule}`);
   return t(KNOWN.has(code) ? `error.${code}` : 'error.unknown');
 }

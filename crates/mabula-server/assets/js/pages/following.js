@@ -21,6 +21,7 @@ export function followingCard() {
     h('h2', { id: 'following-title', i18n: 'following.title' }), count, list, empty);
   /** @type {FollowingList | null} */
   let last = null;
+  /** @type {number | null} */
   let online = null;
   let stopped = false;
 

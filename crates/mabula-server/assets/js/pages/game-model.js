@@ -13,9 +13,13 @@ import { tryParse, groupsOf, scoresOf, coords, sq, isCorner } from '../position.
  * @typedef {import('api-types').GameState} GameState
  * @typedef {import('api-types').LegalMove} LegalMove
  * @typedef {import('api-types').Analysis} Analysis
+ * @typedef {import('api-types').MoveView} MoveView
+ * @typedef {import('api-types').TimeControl} TimeControl
+ * @typedef {import('pages-types').BoardMove} BoardMove
+ * @typedef {import('pages-types').Said} Said
+ * @typedef {import('pages-types').GameMsg} Msg
+ * @typedef {import('pages-types').GameEffect} Effect
  * @typedef {'white' | 'black'} Side
- * @typedef {string | number | boolean | null | undefined | { t: string } | { percent: number }} SaidArg
- * @typedef {{ key: string, args?: Record<string, SaidArg> }} Said
  */
 
 /** How many moves behind the page may be and still roll them in one by one. */
@@ -46,19 +50,19 @@ export function init({ id, replay = false, token = null, showGroups = false, aut
     /** The moves the board has shown (rolled in) so far, and their epoch. */
     shown: { count: 0, epoch: -1 },
     /** Our own move, shown before the server confirms it: `{ move, count }`. */
-    optimistic: /** @type {{ move: LegalMove, count: number } | null} */ (null),
+    optimistic: /** @type {{ move: BoardMove, count: number } | null} */ (null),
     /** Marbles are rolling: the board is not redrawn meanwhile. */
     animating: false,
     /** Our move is on its way to the server. */
     pending: false,
     /** The live channel: connecting, online, reconnecting, offline (null in a replay). */
-    conn: /** @type {string | null} */ (replay ? null : 'connecting'),
+    conn: /** @type {import('pages-types').SocketStatus | null} */ (replay ? null : 'connecting'),
     /** The board turned, or null until the seats are known. */
     flipped: /** @type {boolean | null} */ (null),
     /** The replay plays by itself. */
     autoplay: false,
     /** The move previewed on the board. */
-    preview: /** @type {LegalMove | null} */ (null),
+    preview: /** @type {BoardMove | null} */ (null),
     showGroups,
     hintsOn: false,
     /** The engine's last hint: `{ count, analysis }` (valid while `count` moves are played). */
@@ -87,25 +91,29 @@ export function init({ id, replay = false, token = null, showGroups = false, aut
   };
 }
 
-/** @typedef {ReturnType<typeof init>} Model */
+/**
+ * @typedef {ReturnType<typeof init>} Model
+ * @typedef {Model & { state: GameState }} Loaded a model whose game has loaded
+ */
 
 // ---- Questions about the model ---------------------------------------------------------------
 
-export const other = (c) => (c === 'white' ? 'black' : 'white');
+/** @returns {Side} */
+export const other = (/** @type {Side} */ c) => (c === 'white' ? 'black' : 'white');
 
 /** Whether the page's player is to move in `st`. */
-export function isMyTurn(m, st = m.state) {
+export function isMyTurn(/** @type {Model} */ m, /** @type {GameState | null} */ st = m.state) {
   return Boolean(st && st.status === 'playing' && st.to_move && m.seats.includes(st.to_move)
     && st.seats[st.to_move]?.kind === 'person');
 }
 
 /** The position after `count` moves of `st`. */
-export function positionAt(st, count) {
+export function positionAt(/** @type {GameState} */ st, /** @type {number} */ count) {
   return count ? st.moves[count - 1].position : st.start;
 }
 
 /** The last push among the last two moves before `count` (a pass does not hide the push before it). */
-export function lastPush(st, count) {
+export function lastPush(/** @type {GameState} */ st, /** @type {number} */ count) {
   for (let i = count - 1; i >= 0 && i >= count - 2; i--) {
     if (st.moves[i].from) return st.moves[i];
   }
@@ -113,12 +121,12 @@ export function lastPush(st, count) {
 }
 
 /** The move number shown: the one looked at, or all of them. */
-export function current(m) {
+export function current(/** @type {Loaded} */ m) {
   return m.view === null ? m.state.moves.length : m.view;
 }
 
 /** What the board shows: `{ position, last, groups }`. */
-export function displayed(m) {
+export function displayed(/** @type {Loaded} */ m) {
   const st = m.state;
   const n = st.moves.length;
   if (m.view !== null) {
@@ -126,26 +134,26 @@ export function displayed(m) {
     return { position: pos, last: lastPush(st, m.view), groups: groupsOf(tryParse(pos).board) };
   }
   if (m.optimistic && n < m.optimistic.count) {
-    const pos = m.optimistic.move.position;
+    const pos = m.optimistic.move.position ?? st.position;
     return { position: pos, last: m.optimistic.move, groups: groupsOf(tryParse(pos).board) };
   }
   return { position: st.position, last: lastPush(st, n), groups: st.groups };
 }
 
 /** The scores of what is shown. */
-export function displayedScores(m) {
+export function displayedScores(/** @type {Loaded} */ m) {
   const d = displayed(m);
   return d.position === m.state.position ? m.state.scores : scoresOf(d.groups);
 }
 
 /** The side to move in what is shown. */
-export function displayedToMove(m) {
+export function displayedToMove(/** @type {Loaded} */ m) {
   if (m.view === null) return m.state.to_move;
   return tryParse(displayed(m).position).toMove === 'w' ? 'white' : 'black';
 }
 
 /** The pushes the board offers: only live, on your turn, with nothing in flight. */
-export function boardMoves(m) {
+export function boardMoves(/** @type {Loaded} */ m) {
   if (m.view !== null || !isMyTurn(m) || m.pending || m.optimistic || m.animating) return null;
   return m.state.legal_moves.filter((mv) => mv.from);
 }
@@ -154,7 +162,7 @@ export function boardMoves(m) {
  * Whether the page's player may choose a premove now: a game against another person (not the
  * engine, not at one screen), being played, on the opponent's turn, looking at the live position.
  */
-export function canPremove(m, st = m.state) {
+export function canPremove(/** @type {Model} */ m, /** @type {GameState | null} */ st = m.state) {
   if (!st || st.status !== 'playing' || m.replay || m.view !== null || m.seats.length !== 1) return false;
   if (st.settings.mode !== 'friend' || st.to_move !== other(m.seats[0])) return false;
   return st.seats[st.to_move]?.kind === 'person';
@@ -165,9 +173,10 @@ export function canPremove(m, st = m.state) {
  * square of its line. Which of them are legal once the opponent has moved is the server's to say
  * (the new state's `legal_moves`); a premove that is not is dropped then.
  */
-export function premoveCandidates(st, side) {
+export function premoveCandidates(/** @type {GameState} */ st, /** @type {Side} */ side) {
   const board = tryParse(st.position).board;
   const mark = side === 'white' ? 'w' : 'b';
+  /** @type {BoardMove[]} */
   const out = [];
   for (const [from, colour] of board) {
     if (colour !== mark) continue;
@@ -184,20 +193,20 @@ export function premoveCandidates(st, side) {
 }
 
 /** The premoves the board offers: on the opponent's turn, while none is chosen. */
-export function premoveMoves(m) {
+export function premoveMoves(/** @type {Loaded} */ m) {
   if (!canPremove(m) || m.premove || m.animating || m.pending) return null;
   return premoveCandidates(m.state, m.seats[0]);
 }
 
 /** The engine's best move to draw as an arrow, while the hint is fresh. */
-export function hintMove(m) {
+export function hintMove(/** @type {Loaded} */ m) {
   const fresh = m.hintsOn && m.hint && m.hint.count === m.state.moves.length && m.view === null && !m.optimistic;
-  const best = fresh ? m.hint.analysis.moves[0] : null;
+  const best = fresh && m.hint ? m.hint.analysis.moves[0] : null;
   return best && best.move.includes('-') ? best.move : null;
 }
 
 /** A game between two accounts (from the lobby): its next game is found there, not by a rematch. */
-export function playerGame(st) {
+export function playerGame(/** @type {GameState} */ st) {
   return Boolean(st.players?.white && st.players?.black);
 }
 
@@ -205,34 +214,43 @@ export function playerGame(st) {
  * Whether the page's player may offer a draw in `st`: a game between two people (a friend game or
  * one from the lobby) being played, where this page holds one seat. The server decides.
  */
-export function canOfferDraw(m, st = m.state) {
+export function canOfferDraw(/** @type {Model} */ m, /** @type {GameState | null} */ st = m.state) {
   if (!st || st.status !== 'playing' || m.seats.length !== 1 || st.settings.mode !== 'friend') return false;
   return st.seats[other(m.seats[0])]?.kind === 'person';
 }
 
 /** Whether the page's player may abort `st`: before each side has made its first move. */
-export function canAbort(m, st = m.state) {
+export function canAbort(/** @type {Model} */ m, /** @type {GameState | null} */ st = m.state) {
   return Boolean(st && st.status === 'playing' && m.seats.length > 0 && st.moves.length < 2 && !m.replay);
 }
 
-/** A side by its player's name where it has one, else by its colour (a translation key). */
-export function sideName(st, colour) {
+/**
+ * A side by its player's name where it has one, else by its colour (a translation key).
+ * @returns {import('pages-types').SaidArg}
+ */
+export function sideName(/** @type {GameState} */ st, /** @type {Side} */ colour) {
   return st.players?.[colour]?.name || { t: colour === 'white' ? 'colour.White' : 'colour.Black' };
 }
 
-/** The headline of a finished game: `{ key, args }`. */
-export function headline(m, st = m.state) {
+/**
+ * The headline of a finished game: `{ key, args }`.
+ * @returns {Said}
+ */
+export function headline(/** @type {Model} */ m, /** @type {GameState} */ st = /** @type {GameState} */ (m.state)) {
   if (st.end_reason === 'aborted') return { key: 'end.aborted' };
   if (st.result === '1/2-1/2') return { key: 'end.draw' };
   if (st.settings.mode !== 'local' && m.seats.length === 1) {
     return { key: m.seats[0] === st.winner ? 'end.youWin' : 'end.youLose' };
   }
-  return { key: 'end.wins', args: { side: sideName(st, st.winner) } };
+  return { key: 'end.wins', args: { side: st.winner ? sideName(st, st.winner) : null } };
 }
 
-/** Why a finished game ended: `[{ key, args }, …]`, said one after the other. */
-export function reason(st) {
-  const sc = st.scores[st.settings.scoring];
+/**
+ * Why a finished game ended: `[{ key, args }, …]`, said one after the other.
+ * @returns {Said[]}
+ */
+export function reason(/** @type {GameState} */ st) {
+  const sc = st.scores[/** @type {'largest' | 'product'} */ (st.settings.scoring)];
   switch (st.end_reason) {
     case 'resigned_white': return [{ key: 'end.resigned', args: { side: sideName(st, 'white') } }];
     case 'resigned_black': return [{ key: 'end.resigned', args: { side: sideName(st, 'black') } }];
@@ -250,25 +268,25 @@ export function reason(st) {
 // ---- Clocks ----------------------------------------------------------------------------------
 
 /** When a clock shows as low on time: a tenth of the starting time, between 5 and 20 seconds. */
-export function lowAt(control) {
+export function lowAt(/** @type {TimeControl | null | undefined} */ control) {
   if (!control) return 0;
-  if (control.days !== undefined) return control.days * 86400000 * 0.1;
+  if ('days' in control) return control.days * 86400000 * 0.1;
   return Math.min(20000, Math.max(5000, control.initial_s * 100));
 }
 
 /** `side`'s time left at `now` (the page's clock): the running side counts down from the state. */
-export function clockLeft(m, side, now) {
+export function clockLeft(/** @type {Model} */ m, /** @type {Side} */ side, /** @type {number} */ now) {
   const c = m.state?.clock;
   if (!c) return 0;
   const base = side === 'white' ? c.white_ms : c.black_ms;
-  if (m.state.status !== 'playing' || c.running !== side) return base;
+  if (m.state?.status !== 'playing' || c.running !== side) return base;
   return Math.max(0, base - (now - m.clockAt));
 }
 
 /** While a first move is awaited: the time left before the game is called off (ms), else null. */
-export function abortIn(m, now) {
+export function abortIn(/** @type {Model} */ m, /** @type {number} */ now) {
   const c = m.state?.clock;
-  if (!c || m.state.status !== 'playing' || c.running || c.deadline === null || c.deadline === undefined) return null;
+  if (!c || m.state?.status !== 'playing' || c.running || c.deadline === null || c.deadline === undefined) return null;
   return Math.max(0, c.deadline - c.now - (now - m.clockAt));
 }
 
@@ -279,37 +297,43 @@ export const CLAIM_AFTER_MS = 30000;
  * In a real-time game whose opponent left on their turn: the time until the win can be claimed
  * (ms, 0: now), else null. The server decides; this only offers the button.
  */
-export function claimIn(m, now) {
+export function claimIn(/** @type {Model} */ m, /** @type {number} */ now) {
   const st = m.state;
   if (!st || m.awaySince === null || st.status !== 'playing' || m.seats.length !== 1) return null;
-  if (!st.clock || st.clock.control.initial_s === undefined || st.moves.length < 2) return null;
+  if (!st.clock || !('initial_s' in st.clock.control) || st.moves.length < 2) return null;
   if (st.to_move !== other(m.seats[0])) return null;
   return Math.max(0, m.awaySince + CLAIM_AFTER_MS - now);
 }
 
-/** The pass in `st`'s legal moves (or one made up, should the list not have it). */
-export function passMove(st) {
+/**
+ * The pass in `st`'s legal moves (or one made up, should the list not have it).
+ * @returns {BoardMove}
+ */
+export function passMove(/** @type {GameState} */ st) {
   return st.legal_moves.find((mv) => mv.notation === 'pass') || { notation: 'pass', from: null, to: null, slides: [], position: st.position };
 }
 
 /** The turn a scheduled forced pass belongs to. */
-const turnOf = (st) => `${st.moves.length}|${st.epoch}`;
+const turnOf = (/** @type {GameState} */ st) => `${st.moves.length}|${st.epoch}`;
 
 /** Whether a forced pass of ours would be played by itself now. */
-function autoPassDue(m) {
+function autoPassDue(/** @type {Model} */ m) {
   const st = m.state;
   return Boolean(m.autoPass && st && st.status === 'playing' && isMyTurn(m) && st.must_pass
     && !m.pending && !m.animating && m.view === null);
 }
 
 /** Whether the page must redraw its clocks as time passes. */
-export function clocksTick(m) {
+export function clocksTick(/** @type {Model} */ m) {
   const c = m.state?.clock;
-  return Boolean(c && m.state.status === 'playing' && (c.running || (c.deadline !== null && c.deadline !== undefined) || m.awaySince !== null));
+  return Boolean(c && m.state?.status === 'playing' && (c.running || (c.deadline !== null && c.deadline !== undefined) || m.awaySince !== null));
 }
 
-/** The model with `awaySince` following whether the opponent's seat is connected in its state. */
-function trackAway(m, at) {
+/**
+ * The model with `awaySince` following whether the opponent's seat is connected in its state.
+ * @returns {Model}
+ */
+function trackAway(/** @type {Model} */ m, /** @type {number} */ at) {
   const st = m.state;
   const away = Boolean(st && m.seats.length === 1 && st.settings.mode !== 'local'
     && st.seats[other(m.seats[0])]?.kind === 'person' && st.seats[other(m.seats[0])]?.connected === false);
@@ -323,7 +347,8 @@ function trackAway(m, at) {
  * The next model after `msg`, and the effects to carry out. An unchanged model is answered as the
  * same object, so the page knows it has nothing to redraw.
  */
-export function update(/** @type {Model} */ m, /** @type {any} */ msg) {
+export function update(/** @type {Model} */ m, /** @type {Msg} */ msg) {
+  /** @type {Effect[]} */
   const fx = [];
   let n = step(m, msg, fx);
   n = settle(n, fx);
@@ -333,8 +358,8 @@ export function update(/** @type {Model} */ m, /** @type {any} */ msg) {
 
 /**
  * @param {Model} m
- * @param {any} msg
- * @param {any[]} fx
+ * @param {Msg} msg
+ * @param {Effect[]} fx
  * @returns {Model}
  */
 function step(m, msg, fx) {
@@ -372,7 +397,7 @@ function step(m, msg, fx) {
     case 'playFailed': {
       if (!m.state) return m;
       fx.push({ type: 'toast', error: msg.error, kind: 'error' });
-      if (['stale_state', 'not_your_turn'].includes(msg.error.code)) fx.push({ type: 'refetch' });
+      if (['stale_state', 'not_your_turn'].includes(msg.error.code ?? '')) fx.push({ type: 'refetch' });
       return { ...m, pending: false, optimistic: null, shown: { count: m.state.moves.length, epoch: m.state.epoch } };
     }
     case 'act':
@@ -386,7 +411,7 @@ function step(m, msg, fx) {
       fx.push({ type: 'toast', error: msg.error, kind: 'error' });
       return m;
     case 'resign':
-      if (!m.state || m.state.status !== 'playing') return m;
+      if (!m.state || m.state.status !== 'playing' || !m.state.to_move) return m;
       fx.push({ type: 'confirmResign', local: m.state.settings.mode === 'local', side: m.state.to_move });
       return m;
     case 'askHint':
@@ -406,12 +431,12 @@ function step(m, msg, fx) {
         const count = m.optimistic ? m.optimistic.count : Math.min(msg.count, m.state.moves.length);
         return { ...n, shown: { count, epoch: m.state.epoch } };
       }
-      return { ...n, shown: { count: msg.count, epoch: msg.epoch } };
+      return { ...n, shown: { count: msg.count, epoch: msg.epoch ?? m.state.epoch } };
     }
     case 'view':
       return setView(m, msg.view, fx);
     case 'step':
-      return m.state ? setView(m, current(m) + msg.by, fx) : m;
+      return m.state ? setView(m, current(/** @type {Loaded} */ (m)) + msg.by, fx) : m;
     case 'end':
       return m.state ? setView(m, m.replay ? m.state.moves.length : null, fx) : m;
     case 'autoplay':
@@ -449,7 +474,7 @@ function step(m, msg, fx) {
       // Played only if it is still due in the turn it was scheduled for; if not (the player
       // looks back at a move meanwhile), it is scheduled again once it is due.
       if (m.autoPassTurn !== msg.turn) return m;
-      if (!autoPassDue(m) || turnOf(m.state) !== msg.turn) return { ...m, autoPassTurn: null };
+      if (!m.state || !autoPassDue(m) || turnOf(m.state) !== msg.turn) return { ...m, autoPassTurn: null };
       return play(m, passMove(m.state), fx);
     default:
       return m;
@@ -457,7 +482,7 @@ function step(m, msg, fx) {
 }
 
 /** A message of the live channel. */
-function fromServer(m, msg, at, fx) {
+function fromServer(/** @type {Model} */ m, /** @type {import('api-types').GameMessage} */ msg, /** @type {number} */ at, /** @type {Effect[]} */ fx) {
   switch (msg.type) {
     case 'sync':
       return accept(msg.you ? { ...m, seats: msg.you } : m, msg.state, fx, { force: true, at });
@@ -483,7 +508,7 @@ function fromServer(m, msg, at, fx) {
  * own move can arrive after the socket's later news of the same game (the ratings of the game
  * that move ended, a draw offer), whose moves and time are the same.
  */
-export function newer(a, b) {
+export function newer(/** @type {GameState} */ a, /** @type {GameState | null} */ b) {
   if (!b) return true;
   if (a.epoch !== b.epoch) return a.epoch > b.epoch;
   if (a.moves.length !== b.moves.length) return a.moves.length > b.moves.length;
@@ -496,13 +521,20 @@ export function newer(a, b) {
  * being played again with the same moves is a stale copy, of which only what may still change
  * after the end (the ratings, the rematch, who is connected) is taken.
  */
-function keepEnded(prev, next) {
+function keepEnded(/** @type {GameState | null} */ prev, /** @type {GameState} */ next) {
   if (!prev || prev.status !== 'finished' || next.status !== 'playing') return next;
   if (next.epoch !== prev.epoch || next.moves.length !== prev.moves.length) return next;
   return { ...prev, players: next.players, rematch: next.rematch ?? prev.rematch, seats: next.seats, spectators: next.spectators, updated_at: next.updated_at };
 }
 
 /** Takes a state from the server (an answer or a message), unless it is older than ours. */
+/**
+ * @param {Model} m
+ * @param {GameState | null | undefined} incoming
+ * @param {Effect[]} fx
+ * @param {{ force?: boolean, at?: number, msg?: import('api-types').GameMessage | null }} [options]
+ * @returns {Model}
+ */
 function accept(m, incoming, fx, { force = false, at = m.clockAt, msg = null } = {}) {
   if (!incoming || (!force && !newer(incoming, m.state))) return m;
   const prev = m.state;
@@ -528,8 +560,9 @@ export const LOW_SOUND_MS = 10000;
  * The sound of the moves from `prev` to `next`: `lead` when the last mover took the lead (their
  * largest group, none before larger than the opponent's, now is larger), else `move`; none
  * without a new move.
+ * @returns {import('pages-types').Sound | null}
  */
-export function moveSound(prev, next) {
+export function moveSound(/** @type {GameState} */ prev, /** @type {GameState} */ next) {
   if (next.epoch !== prev.epoch || next.moves.length <= prev.moves.length) return null;
   const mover = next.moves[next.moves.length - 1].side;
   const before = prev.scores.largest;
@@ -539,6 +572,13 @@ export function moveSound(prev, next) {
 }
 
 /** What screen readers and toasts say about a change, and the sounds it makes. */
+/**
+ * @param {Model} m
+ * @param {GameState} prev
+ * @param {GameState} next
+ * @param {import('api-types').GameMessage | null} msg
+ * @param {Effect[]} fx
+ */
 function news(m, prev, next, msg, fx) {
   if (!m.replay) {
     const sound = next.status === 'finished' && prev.status === 'playing' ? 'end' : moveSound(prev, next);
@@ -579,26 +619,34 @@ function news(m, prev, next, msg, fx) {
   }
 }
 
-/** Plays `move` (a push from the board, a pass, a typed move): shown at once, sent meanwhile. */
-function play(m, move, fx) {
-  if (!isMyTurn(m) || m.pending) return m;
-  const number = m.state.moves.length + 1;
+/**
+ * Plays `move` (a push from the board, a pass, a typed move): shown at once, sent meanwhile.
+ * @returns {Model}
+ */
+function play(/** @type {Model} */ m, /** @type {BoardMove} */ move, /** @type {Effect[]} */ fx) {
+  const st = m.state;
+  if (!st || !isMyTurn(m) || m.pending) return m;
+  const number = st.moves.length + 1;
   const n = { ...m, pending: true, notationError: null, preview: null };
   if (move.from) {
     n.optimistic = { move, count: number };
     n.animating = true;
     const count = number - 1;
-    fx.push({ type: 'animate', purpose: 'own', move, before: positionAt(m.state, count), last: lastPush(m.state, count), count: number, epoch: m.state.epoch });
+    fx.push({ type: 'animate', purpose: 'own', move, before: positionAt(st, count), last: lastPush(st, count), count: number, epoch: st.epoch });
   }
   fx.push({ type: 'send', move: move.notation, number });
   return n;
 }
 
-/** A move typed in the notation box. */
-function typed(m, raw, fx) {
+/**
+ * A move typed in the notation box.
+ * @returns {Model}
+ */
+function typed(/** @type {Model} */ m, /** @type {string} */ raw, /** @type {Effect[]} */ fx) {
   const text = raw.trim().toLowerCase().replace(/\s+/g, '');
-  const refuse = (key, args) => ({ ...m, notationError: { key, args } });
+  const refuse = (/** @type {string} */ key, /** @type {Said['args']} */ args = undefined) => ({ ...m, notationError: { key, args } });
   if (!text) return m.notationError ? { ...m, notationError: null } : m;
+  if (!m.state) return m;
   if (!isMyTurn(m)) return refuse(m.state.status === 'finished' ? 'error.game_over' : 'game.notation.notYourTurn');
   if (!/^(pass|[a-h][1-8]-[a-h][1-8])$/.test(text)) return refuse('game.notation.bad', { text: raw.trim() });
   const move = m.state.legal_moves.find((mv) => mv.notation === text);
@@ -608,8 +656,11 @@ function typed(m, raw, fx) {
   return play(n, move, fx);
 }
 
-/** Looks at move number `v` (null: the live position); one step forward rolls the marbles. */
-function setView(m, v, fx) {
+/**
+ * Looks at move number `v` (null: the live position); one step forward rolls the marbles.
+ * @returns {Model}
+ */
+function setView(/** @type {Model} */ m, /** @type {number | null} */ v, /** @type {Effect[]} */ fx) {
   if (!m.state) return m;
   const count = m.state.moves.length;
   if (v !== null) v = Math.max(0, Math.min(count, v));
@@ -625,7 +676,8 @@ function setView(m, v, fx) {
 }
 
 /** Chooses `move` as the premove (the board offered it on the opponent's turn). */
-function setPremove(m, move, fx) {
+function setPremove(/** @type {Model} */ m, /** @type {BoardMove} */ move, /** @type {Effect[]} */ fx) {
+  if (!move.from || !move.to) return m;
   const premove = { notation: move.notation, from: move.from, to: move.to };
   fx.push({ type: 'announce', key: 'play.premoveSet', args: { move: move.notation } });
   return { ...m, premove, preview: null };
@@ -635,13 +687,15 @@ function setPremove(m, move, fx) {
  * Once the opponent has moved (and the board has shown it): the premove is played if the new
  * position allows it, else dropped with a quiet notice. A game that ended, or moves taken back,
  * drop it silently.
+ * @returns {Model}
  */
-function firePremove(m, fx) {
+function firePremove(/** @type {Model} */ m, /** @type {Effect[]} */ fx) {
   if (!m.premove || !m.state || m.animating) return m;
   const st = m.state;
   if (st.status !== 'playing' || m.seats.length !== 1) return { ...m, premove: null };
   if (!isMyTurn(m) || m.pending || m.view !== null) return m;
-  const legal = st.legal_moves.find((mv) => mv.notation === m.premove.notation);
+  const notation = m.premove.notation;
+  const legal = st.legal_moves.find((mv) => mv.notation === notation);
   const n = { ...m, premove: null };
   if (!legal) {
     const args = { move: m.premove.notation };
@@ -656,22 +710,24 @@ function firePremove(m, fx) {
  * the board has not shown yet are rolled in one at a time (a few at most; more, or an undo, and
  * the board jumps); then a premove whose turn has come is played.
  */
-function settle(m, fx) {
+function settle(/** @type {Model} */ m, /** @type {Effect[]} */ fx) {
   return firePremove(settleMoves(m, fx), fx);
 }
 
-function settleMoves(m, fx) {
-  if (!m.state || m.animating) return m;
+/** @returns {Model} */
+function settleMoves(/** @type {Model} */ m, /** @type {Effect[]} */ fx) {
+  const st = m.state;
+  if (!st || m.animating) return m;
   let n = m;
-  if (n.optimistic && n.state.moves.length >= n.optimistic.count) n = { ...n, optimistic: null };
+  if (n.optimistic && st.moves.length >= n.optimistic.count) n = { ...n, optimistic: null };
   if (n.view !== null || n.optimistic) return n;
-  const count = n.state.moves.length;
-  const epoch = n.state.epoch;
+  const count = st.moves.length;
+  const epoch = st.epoch;
   let shown = n.shown.count;
   if (n.shown.epoch === epoch && count > shown && count - shown <= ROLL_AT_MOST) {
-    while (shown < count && !n.state.moves[shown].from) shown += 1; // a pass moves nothing
+    while (shown < count && !st.moves[shown].from) shown += 1; // a pass moves nothing
     if (shown < count) {
-      fx.push({ type: 'animate', purpose: 'live', move: n.state.moves[shown], before: positionAt(n.state, shown), last: lastPush(n.state, shown), count: shown + 1, epoch });
+      fx.push({ type: 'animate', purpose: 'live', move: st.moves[shown], before: positionAt(st, shown), last: lastPush(st, shown), count: shown + 1, epoch });
       return { ...n, animating: true, shown: { count: shown, epoch } };
     }
   }
@@ -683,7 +739,7 @@ function settleMoves(m, fx) {
  * After every message: the timers the model wants. The clocks tick while one runs; a forced pass
  * is scheduled once per turn (with the setting on) and called off when the turn has passed.
  */
-function timers(m, fx) {
+function timers(/** @type {Model} */ m, /** @type {Effect[]} */ fx) {
   let n = m;
   const ticking = clocksTick(n);
   if (ticking !== n.ticking) {
@@ -703,10 +759,13 @@ function timers(m, fx) {
   return n;
 }
 
-/** Says once per turn that your own clock runs low, and sounds once a game under 10 seconds. */
-function lowTime(m, at, fx) {
+/**
+ * Says once per turn that your own clock runs low, and sounds once a game under 10 seconds.
+ * @returns {Model}
+ */
+function lowTime(/** @type {Model} */ m, /** @type {number} */ at, /** @type {Effect[]} */ fx) {
   const c = m.state?.clock;
-  if (!c || m.seats.length !== 1 || m.state.status !== 'playing') return m;
+  if (!c || m.seats.length !== 1 || m.state?.status !== 'playing') return m;
   const side = m.seats[0];
   if (c.running !== side) return m;
   const left = clockLeft(m, side, at);

@@ -7,14 +7,18 @@ import { t } from '../i18n.js';
 import { other, canOfferDraw, canAbort } from './game-model.js';
 import { soundOn, setSound } from '../sound.js';
 
+/** @typedef {import('./game-model.js').Model} Model */
+/** @typedef {import('api-types').GameState} GameState */
+/** @typedef {import('pages-types').Dispatch<import('pages-types').GameMsg>} Dispatch */
+
 const Cap = { white: 'White', black: 'Black' };
 
 /**
  * The banner of a standing draw offer, or null: Accept and Decline for the side it was made to,
  * a note for the side that made it and for spectators.
  */
-export function drawBanner(m, dispatch) {
-  const st = m.state;
+export function drawBanner(/** @type {Model} */ m, /** @type {Dispatch} */ dispatch) {
+  const st = /** @type {GameState} */ (m.state);
   const by = st.draw_offer;
   if (!by || st.status !== 'playing' || m.replay) return null;
   if (m.seats.length === 1 && m.seats[0] === by) {
@@ -32,8 +36,9 @@ export function drawBanner(m, dispatch) {
 }
 
 /** The buttons to offer a draw and to abort, as far as the player may use them now. */
-export function playButtons(m, dispatch) {
-  const st = m.state;
+export function playButtons(/** @type {Model} */ m, /** @type {Dispatch} */ dispatch) {
+  const st = /** @type {GameState} */ (m.state);
+  /** @type {HTMLElement[]} */
   const out = [];
   if (m.replay) return out;
   if (canAbort(m)) {
@@ -49,6 +54,7 @@ export function playButtons(m, dispatch) {
 
 /** The switch of the game's sounds (on unless muted; remembered for this browser). */
 export function soundToggle() {
+  /** @type {HTMLInputElement} */
   const box = h('input', { type: 'checkbox', class: 'sound-toggle', checked: soundOn(), onchange: () => setSound(box.checked) });
   return h('label', {}, box, h('span', { i18n: 'play.sound' }));
 }

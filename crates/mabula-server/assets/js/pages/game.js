@@ -30,7 +30,21 @@ import { playSound } from '../sound.js';
 
 const GROUPS_KEY = 'mabula:showGroups';
 const AUTO_PASS_KEY = 'mabula:autoPass';
+/** @type {Record<Side, string>} */
 const Cap = { white: 'White', black: 'Black' };
+
+/**
+ * @typedef {import('api-types').GameState} GameState
+ * @typedef {import('api-types').GameMessage} GameMessage
+ * @typedef {import('api-types').MoveView} MoveView
+ * @typedef {import('api-types').Side} Side
+ * @typedef {import('pages-types').GameMsg} Msg
+ * @typedef {import('pages-types').GameEffect} Effect
+ * @typedef {import('pages-types').GameAction} GameAction
+ * @typedef {import('./game-model.js').Model} Model
+ * @typedef {import('./game-model.js').Loaded} Loaded
+ * @typedef {keyof GameState['scores']} Scoring
+ */
 
 /** Translates `{ key, args }`, where an argument `{ t: key }` is translated too. */
 function tr(/** @type {string} */ key, /** @type {import('./game-model.js').Said['args']} */ args) {
@@ -42,16 +56,18 @@ function tr(/** @type {string} */ key, /** @type {import('./game-model.js').Said
 }
 
 /** A sentence made of several `{ key, args }` parts. */
-function sentence(parts) {
+function sentence(/** @type {import('pages-types').Said[]} */ parts) {
   return parts.map((p) => tr(p.key, p.args)).join(' ');
 }
 
 const now = () => performance.now();
 
-export function mount(main, { id, replay }) {
+export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, replay?: boolean }} */ { id, replay = false }) {
   const page = program(init({ id, replay, token: seatOf(id)?.token || null, showGroups: readBool(GROUPS_KEY), autoPass: readBool(AUTO_PASS_KEY) }), update, render, run);
   const dispatch = page.dispatch;
+  /** @type {Socket<GameMessage> | null} */
   let live = null;
+  /** @type {HTMLDialogElement | null} */
   let endDialogOpen = null;
   /** @type {number | undefined} */
   let autoplayTimer;
@@ -60,6 +76,7 @@ export function mount(main, { id, replay }) {
   /** @type {number | undefined} */
   let autoPassTimer;
   /** What each part of the page was last drawn from: a part is redrawn when its key changes. */
+  /** @type {Record<string, unknown>} */
   let drawn = {};
 
 
@@ -77,9 +94,10 @@ export function mount(main, { id, replay }) {
   // A premove waits for the opponent's move: a press on the board calls it off.
   boardWrap.addEventListener('pointerdown', () => { if (page.model.premove) dispatch({ type: 'cancelPremove' }); });
   const where = h('span', { class: 'where', 'aria-live': 'off' });
-  const nav = (icon, label, msg) => h('button', { type: 'button', class: 'btn small', 'i18n-aria-label': label, 'i18n-title': label, onclick: () => dispatch(msg) }, icons(icon));
+  const nav = (/** @type {keyof typeof ICON_PATHS} */ icon, /** @type {string} */ label, /** @type {Msg} */ msg) => h('button', { type: 'button', class: 'btn small', 'i18n-aria-label': label, 'i18n-title': label, onclick: () => dispatch(msg) }, icons(icon));
   const backLive = h('button', { type: 'button', class: 'btn small primary back-live', i18n: 'game.backToLive', onclick: () => dispatch({ type: 'view', view: null }) });
   const playButton = h('button', { type: 'button', class: 'btn small', onclick: () => dispatch({ type: 'autoplay' }) });
+  /** @type {HTMLInputElement} */
   const slider = h('input', { type: 'range', min: 0, max: 0, value: 0, 'i18n-aria-label': 'game.replaySlider', oninput: () => dispatch({ type: 'view', view: Number(slider.value) }) });
   const viewBar = h('div', { class: 'view-bar' },
     nav('first', 'game.first', { type: 'view', view: 0 }),
@@ -104,9 +122,12 @@ export function mount(main, { id, replay }) {
   const banners = h('div', { class: 'banners', style: 'display:grid;gap:10px' });
   const dealNote = h('p', { class: 'deal-note muted', hidden: true });
   const actions = h('div', { class: 'actions' });
+  /** @type {HTMLInputElement} */
   const groupsToggle = h('input', { type: 'checkbox', checked: page.model.showGroups, onchange: () => dispatch({ type: 'groups', on: groupsToggle.checked }) });
+  /** @type {HTMLInputElement} */
   const hintsToggle = h('input', { type: 'checkbox', class: 'hints-toggle', onchange: () => dispatch({ type: 'hints', on: hintsToggle.checked }) });
   const hintsLabel = h('label', { hidden: true }, hintsToggle, h('span', { i18n: 'game.hints' }));
+  /** @type {HTMLInputElement} */
   const autoPassToggle = h('input', { type: 'checkbox', class: 'auto-pass-toggle', checked: page.model.autoPass,
     onchange: () => dispatch({ type: 'autoPass', on: autoPassToggle.checked }) });
   const autoPassLabel = h('label', { hidden: true }, autoPassToggle, h('span', { i18n: 'game.autoPass' }));
@@ -141,7 +162,7 @@ export function mount(main, { id, replay }) {
       toast(t(ok ? 'game.copied' : 'game.copyFailed'), ok ? 'info' : 'error');
     } }),
     h('button', { type: 'button', class: 'btn small share-button', i18n: 'share.button',
-      onclick: () => page.model.state && shareDialog(id, { ply: current(page.model), flipped: Boolean(page.model.flipped) }) }),
+      onclick: () => page.model.state && shareDialog(id, { ply: current(/** @type {Loaded} */ (page.model)), flipped: Boolean(page.model.flipped) }) }),
     replay ? null : h('a', { class: 'btn small', href: `/replay/${id}`, i18n: 'game.replay' }),
     h('a', { class: 'btn small analyse-link', href: `/analysis?game=${id}`, i18n: 'game.analyse' }));
 
@@ -153,7 +174,7 @@ export function mount(main, { id, replay }) {
   // Chat (issue 36): its own module, loaded once the game is known to be between two people on
   // two devices (no chat at one screen or against the engine); the socket's `chat` messages go
   // to it (see 'connect').
-  /** @type {{ el: HTMLElement, add: (line: any) => void, refresh: () => void, stop: () => void } | null} */
+  /** @type {ReturnType<typeof import('../chat.js').mountChat> | null} */
   let chat = null;
   main.append(h('p', { class: 'muted loading', i18n: 'game.loading' }));
 
@@ -210,7 +231,7 @@ export function mount(main, { id, replay }) {
   async function invitationUsed() {
     try {
       const st = await api.state(id, null);
-      return ['white', 'black'].every((c) => st.seats[c].kind !== 'person' || st.seats[c].claimed);
+      return /** @type {Side[]} */ (['white', 'black']).every((c) => st.seats[c].kind !== 'person' || st.seats[c].claimed);
     } catch {
       return false;
     }
@@ -218,7 +239,7 @@ export function mount(main, { id, replay }) {
 
   // ---- Effects -------------------------------------------------------------------------------
 
-  function run(e) {
+  function run(/** @type {Effect} */ e) {
     switch (e.type) {
       case 'connect':
         live = new Socket(`/api/games/${id}/ws`, {
@@ -282,7 +303,8 @@ export function mount(main, { id, replay }) {
         announce(t('game.lowTime', { time: formatClock(e.ms, { days: e.days }) }));
         break;
       case 'toast':
-        toast(e.error ? errorText(e.error) : tr(e.key, e.args), e.kind || 'info');
+        if ('error' in e) toast(errorText(e.error), e.kind);
+        else toast(tr(e.key, e.args), 'info');
         break;
       case 'showEnd':
         setTimeout(showEnd, e.later ? (reducedMotion() ? 50 : 700) : 0);
@@ -310,7 +332,11 @@ export function mount(main, { id, replay }) {
         break;
       case 'autoPassTimer':
         clearTimeout(autoPassTimer);
-        autoPassTimer = e.turn === null ? undefined : setTimeout(() => dispatch({ type: 'autoPassDue', turn: e.turn }), e.ms);
+        if (e.turn === null) autoPassTimer = undefined;
+        else {
+          const turn = e.turn;
+          autoPassTimer = setTimeout(() => dispatch({ type: 'autoPassDue', turn }), e.ms);
+        }
         break;
       case 'ticking':
         // The clocks are the only part that time alone changes: they are redrawn here, and the
@@ -335,14 +361,16 @@ export function mount(main, { id, replay }) {
   }
 
   /** The engine's estimate of the deal (the start position), from the analysis service. */
-  async function estimateDeal(st) {
+  async function estimateDeal(/** @type {GameState | null} */ st) {
+    if (!st) return;
     try {
       const a = await request('GET', `/api/analysis?position=${encodeURIComponent(st.start)}&scoring=${st.settings.scoring}`);
       dispatch({ type: 'deal', p: a.white });
     } catch { /* the estimate is optional */ }
   }
 
-  function actRequest(action, side) {
+  /** @returns {Promise<GameState>} */
+  function actRequest(/** @type {GameAction} */ action, /** @type {Side | undefined} */ side) {
     const token = page.model.token;
     switch (action) {
       case 'undo': return api.undo(id, token);
@@ -357,7 +385,7 @@ export function mount(main, { id, replay }) {
     }
   }
 
-  async function confirmResign(local, sideToMove) {
+  async function confirmResign(/** @type {boolean} */ local, /** @type {Side} */ sideToMove) {
     const side = t(`colour.${Cap[sideToMove]}`);
     const yes = await confirmDialog({
       title: local ? t('game.resignFor', { side }) : t('game.resignAsk'),
@@ -393,6 +421,7 @@ export function mount(main, { id, replay }) {
     const m = page.model;
     if (page.stopped || !m.state || m.state.status !== 'finished') return;
     if (endDialogOpen && endDialogOpen.open) return;
+    /** @type {HTMLElement[]} */
     const buttons = [];
     const close = () => endDialogOpen?.close();
     // A tournament's game leads back to it (no rematch there).
@@ -403,7 +432,7 @@ export function mount(main, { id, replay }) {
       if (opponent) buttons.push(h('a', { class: 'btn primary', href: `/lobby?challenge=${encodeURIComponent(opponent)}`, onclick: close }, t('game.challengeAgain', { name: opponent })));
       buttons.push(h('a', { class: 'btn', href: '/lobby', onclick: close }, t('game.newOpponent')));
     } else {
-      if (m.seats.length) buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { close(); rematch(); } }, t(rematchLabel(m))));
+      if (m.seats.length) buttons.push(h('button', { type: 'button', class: 'btn primary', onclick: () => { close(); rematch(); } }, t(rematchLabel(m.state))));
       buttons.push(h('a', { class: 'btn', href: '/', onclick: close }, t('game.newGame')));
     }
     const head = headline(m);
@@ -413,14 +442,15 @@ export function mount(main, { id, replay }) {
   // ---- Rendering -----------------------------------------------------------------------------
 
   /** Draws a part of the page when `key` (what it is drawn from) changed since the last time. */
-  function part(name, key, draw) {
+  function part(/** @type {string} */ name, /** @type {unknown} */ key, /** @type {() => void} */ draw) {
     if (drawn[name] === key) return;
     drawn[name] = key;
     draw();
   }
 
   /** Draws the model. Parts whose inputs did not change are left as they are. */
-  function render(m) {
+  function render(/** @type {Model} */ model) {
+    const m = /** @type {Loaded} */ (model);
     if (m.failure) {
       part('failure', m.failure, () => renderFailure(m.failure));
       return;
@@ -459,7 +489,7 @@ export function mount(main, { id, replay }) {
     autoPassToggle.checked = m.autoPass;
   }
 
-  function renderFailure(err) {
+  function renderFailure(/** @type {unknown} */ err) {
     clear(main);
     const notFound = err instanceof ApiError && err.code === 'game_not_found';
     main.append(h('section', { class: 'notfound' },
@@ -469,7 +499,7 @@ export function mount(main, { id, replay }) {
     document.title = `${t(notFound ? 'game.notFound' : 'game.loadFailed')} · Mabula`;
   }
 
-  function renderBoard(m) {
+  function renderBoard(/** @type {Loaded} */ m) {
     if (m.animating) return;
     const d = displayed(m);
     const premoves = premoveMoves(m);
@@ -477,7 +507,7 @@ export function mount(main, { id, replay }) {
     const arrow = hintMove(m);
     const pre = m.premove;
     const showGroups = m.showGroups || (m.state.status === 'finished' && m.view === null);
-    const key = `${d.position}|${d.last?.notation}|${d.last?.number}|${showGroups}|${moves ? moves.length : '-'}|${m.state.moves.length}|${arrow}|${Boolean(premoves)}|${pre?.notation}`;
+    const key = `${d.position}|${d.last?.notation}|${d.last && 'number' in d.last ? d.last.number : ''}|${showGroups}|${moves ? moves.length : '-'}|${m.state.moves.length}|${arrow}|${Boolean(premoves)}|${pre?.notation}`;
     part('board', key, () => board.set({
       position: d.position,
       lastMove: d.last,
@@ -485,12 +515,12 @@ export function mount(main, { id, replay }) {
       showGroups,
       moves,
       premove: Boolean(premoves),
-      annotations: arrow ? { arrows: [arrow.split('-').concat('best')] } : pre ? { arrows: [[pre.from, pre.to, 'premove']] } : null,
+      annotations: arrow ? { arrows: [[arrow.slice(0, arrow.indexOf('-')), arrow.slice(arrow.indexOf('-') + 1), 'best']] } : pre ? { arrows: [[pre.from, pre.to, 'premove']] } : null,
     }));
   }
 
   /** What kind of game this is: "Rated · 3+2" for a game between accounts, else its mode. */
-  function gameLabel(st) {
+  function gameLabel(/** @type {GameState} */ st) {
     if (st.clock || st.players?.white || st.players?.black) {
       const kind = t(st.rated ? 'lobby.rated' : 'lobby.casual');
       return st.clock ? `${kind} · ${controlLabel(st.clock.control)}` : kind;
@@ -499,9 +529,9 @@ export function mount(main, { id, replay }) {
   }
 
   /** The id of a tournament game's tournament. */
-  const tourOf = (st) => /** @type {any} */ (st.settings).tournament;
+  const tourOf = (/** @type {GameState} */ st) => st.settings.tournament;
 
-  function renderTitle(m) {
+  function renderTitle(/** @type {Loaded} */ m) {
     const st = m.state;
     tourLink.hidden = !tourOf(st);
     if (tourOf(st)) tourLink.href = `/tournament/${tourOf(st)}`;
@@ -515,7 +545,7 @@ export function mount(main, { id, replay }) {
     document.title = `${prefix} · Mabula`;
   }
 
-  function playerName(m, colour) {
+  function playerName(/** @type {Loaded} */ m, /** @type {Side} */ colour) {
     const st = m.state;
     const seat = st.seats[colour];
     const mode = st.settings.mode;
@@ -528,17 +558,17 @@ export function mount(main, { id, replay }) {
     return t('player.person');
   }
 
-  function renderPlayers(m) {
+  function renderPlayers(/** @type {Loaded} */ m) {
     const st = m.state;
     clear(players);
-    const scoring = st.settings.scoring;
+    const scoring = /** @type {Scoring} */ (st.settings.scoring);
     const scores = displayedScores(m);
     const toMove = displayedToMove(m);
-    for (const colour of ['white', 'black']) {
+    for (const colour of /** @type {Side[]} */ (['white', 'black'])) {
       const seat = st.seats[colour];
       const player = st.players?.[colour] || null;
       const side = t(`colour.${Cap[colour]}`);
-      const yours = Boolean(player) && m.seats.includes(colour) && isMe(player.name);
+      const yours = player !== null && m.seats.includes(colour) && isMe(player.name);
       let sub = st.settings.mode === 'local' ? '' : side;
       let presence = null;
       if (yours) {
@@ -580,14 +610,15 @@ export function mount(main, { id, replay }) {
   }
 
   /** The clocks and the first-move countdown at `at`: the only part time alone changes. */
-  function renderClocks(m, at) {
+  function renderClocks(/** @type {Model} */ m, /** @type {number} */ at) {
+    if (!m.state) return;
     const st = m.state;
     const c = st.clock;
-    const days = c && c.control.days !== undefined;
+    const days = Boolean(c && 'days' in c.control);
     if (c) {
       const low = lowAt(c.control);
       for (const el of /** @type {NodeListOf<HTMLElement>} */ (players.querySelectorAll('.clock'))) {
-        const colour = el.dataset.colour;
+        const colour = /** @type {Side} */ (el.dataset.colour);
         const ms = clockLeft(m, colour, at);
         const text = formatClock(ms, { days });
         const timeEl = el.querySelector('.clock-time');
@@ -601,8 +632,10 @@ export function mount(main, { id, replay }) {
     const left = abortIn(m, at);
     abortNote.hidden = left === null;
     if (left !== null) {
-      const side = st.players?.[st.to_move]?.name || t(`colour.${Cap[st.to_move]}`);
-      const text = t(m.seats.includes(st.to_move) && m.seats.length === 1 ? 'game.abortYou' : 'game.abortIn',
+      // A game is being played: a side is to move.
+      const toMove = /** @type {Side} */ (st.to_move);
+      const side = st.players?.[toMove]?.name || t(`colour.${Cap[toMove]}`);
+      const text = t(m.seats.includes(toMove) && m.seats.length === 1 ? 'game.abortYou' : 'game.abortIn',
         { side, time: formatClock(left, { days }) });
       if (abortNote.textContent !== text) abortNote.textContent = text;
     }
@@ -616,9 +649,11 @@ export function mount(main, { id, replay }) {
     }
   }
 
-  function renderStatus(m) {
+  function renderStatus(/** @type {Loaded} */ m) {
     const st = m.state;
     status.className = 'status';
+    // Unless the game is over, a side is to move.
+    const toMove = /** @type {Side} */ (st.to_move);
     let text;
     if (st.status === 'finished') {
       const head = headline(m);
@@ -627,23 +662,23 @@ export function mount(main, { id, replay }) {
     } else if (isMyTurn(m)) {
       status.classList.add('yours');
       if (st.must_pass) text = t('status.mustPass');
-      else if (st.settings.mode === 'local') text = t('status.sideToMove', { side: t(`colour.${Cap[st.to_move]}`) });
+      else if (st.settings.mode === 'local') text = t('status.sideToMove', { side: t(`colour.${Cap[toMove]}`) });
       else text = t('status.yourTurn');
-    } else if (st.seats[st.to_move]?.kind === 'engine') {
+    } else if (st.seats[toMove]?.kind === 'engine') {
       text = t(st.engine_thinking ? 'status.engineThinking' : 'status.engineToMove');
       if (st.engine_thinking) status.classList.add('thinking');
-    } else if (st.players?.[st.to_move]) {
-      const name = st.players[st.to_move].name;
+    } else if (st.players?.[toMove]) {
+      const name = st.players[toMove]?.name ?? '';
       text = t(m.seats.length ? 'status.playerToMove' : 'status.sideToMove', { name, side: name });
     } else if (m.seats.length && st.settings.mode === 'friend') {
-      text = t(st.seats[st.to_move].claimed ? 'status.friendToMove' : 'status.friendNotJoined');
+      text = t(st.seats[toMove].claimed ? 'status.friendToMove' : 'status.friendNotJoined');
     } else {
-      text = t('status.sideToMove', { side: t(`colour.${Cap[st.to_move]}`) });
+      text = t('status.sideToMove', { side: t(`colour.${Cap[toMove]}`) });
     }
     status.textContent = text;
   }
 
-  function renderConn(m) {
+  function renderConn(/** @type {Loaded} */ m) {
     // A finished game is not live any more: the connection only brings the rematch and ratings
     // (its status stays on the hidden indicator's class).
     connEl.className = `conn ${m.conn || ''}`.trim();
@@ -651,11 +686,11 @@ export function mount(main, { id, replay }) {
     if (!connEl.hidden) connEl.textContent = t(`conn.${m.conn}`);
   }
 
-  function renderPreviewNote(m) {
+  function renderPreviewNote(/** @type {Loaded} */ m) {
     const st = m.state;
     clear(previewNote);
     if (m.preview) {
-      const sc = scoresOf(groupsOf(tryParse(m.preview.position).board))[st.settings.scoring];
+      const sc = scoresOf(groupsOf(tryParse(m.preview.position ?? st.position).board))[/** @type {Scoring} */ (st.settings.scoring)];
       previewNote.append(t('game.previewNote', { move: m.preview.notation, n: m.preview.slides.length - 1 }), ' ',
         h('strong', {}, t('game.previewScore', { white: sc.white, black: sc.black })));
       return;
@@ -666,7 +701,7 @@ export function mount(main, { id, replay }) {
     else if (!m.seats.length && !m.replay) previewNote.append(t('game.watching', { n: st.spectators ?? 0 }));
   }
 
-  function renderBanners(m) {
+  function renderBanners(/** @type {Loaded} */ m) {
     const st = m.state;
     const seats = m.seats;
     clear(banners);
@@ -675,6 +710,7 @@ export function mount(main, { id, replay }) {
     const grant = seatOf(id);
     if (mode === 'friend' && seats.length === 1 && grant && grant.join && !st.seats[other(seats[0])].claimed) {
       const url = new URL(grant.join, location.origin).href;
+      /** @type {HTMLInputElement} */
       const input = h('input', { type: 'text', readonly: true, value: url, class: 'join-link', 'i18n-aria-label': 'game.joinLink', onfocus: () => input.select() });
       banners.append(h('div', { class: 'banner share' },
         h('p', {}, h('strong', { i18n: 'game.invite' })),
@@ -730,11 +766,11 @@ export function mount(main, { id, replay }) {
   }
 
   /** The rematch button's text: the first game of a duplicate pair goes on with its other side. */
-  function rematchLabel(m) {
-    return m.state.settings.pair_half === 'first' ? 'game.pairSecond' : 'game.rematch';
+  function rematchLabel(/** @type {GameState} */ st) {
+    return st.settings.pair_half === 'first' ? 'game.pairSecond' : 'game.rematch';
   }
 
-  function renderActions(m) {
+  function renderActions(/** @type {Loaded} */ m) {
     const st = m.state;
     const seats = m.seats;
     clear(actions);
@@ -787,7 +823,7 @@ export function mount(main, { id, replay }) {
     } else if (!playing) {
       if (seats.length) {
         if (!st.rematch || !seatOf(st.rematch)) {
-          const label = st.rematch && !seatOf(st.rematch) ? 'game.rematchJoin' : rematchLabel(m);
+          const label = st.rematch && !seatOf(st.rematch) ? 'game.rematchJoin' : rematchLabel(st);
           actions.append(h('button', { type: 'button', class: 'btn primary rematch-button', i18n: label, onclick: rematch }));
         } else {
           actions.append(h('a', { class: 'btn primary', href: `/game/${st.rematch}`, i18n: 'game.rematchGo' }));
@@ -798,7 +834,7 @@ export function mount(main, { id, replay }) {
     }
   }
 
-  function renderMoves(m) {
+  function renderMoves(/** @type {Loaded} */ m) {
     const st = m.state;
     const focused = /** @type {HTMLElement | null} */ (document.activeElement);
     const focusedNumber = focused?.closest?.('.movelist') ? focused.dataset.number : null;
@@ -806,7 +842,7 @@ export function mount(main, { id, replay }) {
     const n = st.moves.length;
     const cur = current(m);
     moveCount.textContent = t('list.moves', { n });
-    const moveButton = (mv) => h('button', {
+    const moveButton = (/** @type {MoveView} */ mv) => h('button', {
       type: 'button',
       class: mv.notation === 'pass' ? 'pass' : '',
       dataset: { number: String(mv.number) },
@@ -842,7 +878,7 @@ export function mount(main, { id, replay }) {
     else if (curEl) curEl.scrollIntoView({ block: 'nearest' });
   }
 
-  function renderViewBar(m) {
+  function renderViewBar(/** @type {Loaded} */ m) {
     const n = m.state.moves.length;
     const cur = current(m);
     where.textContent = t('game.where', { k: cur, n });
@@ -855,15 +891,16 @@ export function mount(main, { id, replay }) {
   }
 
   // Arrow keys outside the board and the fields step through the moves.
-  function onKey(e) {
+  function onKey(/** @type {KeyboardEvent} */ e) {
     if (!page.model.state || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key === 'Escape' && page.model.premove) { dispatch({ type: 'cancelPremove' }); return; }
-    const tag = e.target.tagName;
-    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || e.target.closest?.('svg.board') || e.target.closest?.('dialog')) return;
+    const target = /** @type {Element} */ (e.target);
+    const tag = target.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target.closest?.('svg.board') || target.closest?.('dialog')) return;
     if (e.key === 'ArrowLeft') { e.preventDefault(); dispatch({ type: 'step', by: -1 }); }
     else if (e.key === 'ArrowRight') { e.preventDefault(); dispatch({ type: 'step', by: 1 }); }
-    else if (e.key === 'Home' && e.target.closest('.movelist')) { e.preventDefault(); dispatch({ type: 'view', view: 0 }); }
-    else if (e.key === 'End' && e.target.closest('.movelist')) { e.preventDefault(); dispatch({ type: 'view', view: null }); }
+    else if (e.key === 'Home' && target.closest('.movelist')) { e.preventDefault(); dispatch({ type: 'view', view: 0 }); }
+    else if (e.key === 'End' && target.closest('.movelist')) { e.preventDefault(); dispatch({ type: 'view', view: null }); }
   }
   document.addEventListener('keydown', onKey);
 
@@ -898,11 +935,11 @@ const ICON_PATHS = {
   last: 'M16 5h2v14h-2zM6 5l8.5 7L6 19z',
 };
 
-function icons(name) {
+function icons(/** @type {keyof typeof ICON_PATHS} */ name) {
   return s('svg', { viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true', focusable: 'false' },
     s('path', { d: ICON_PATHS[name], fill: 'currentColor' }));
 }
 
-function readBool(key) {
+function readBool(/** @type {string} */ key) {
   try { return localStorage.getItem(key) === '1'; } catch { return false; }
 }

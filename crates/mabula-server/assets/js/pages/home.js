@@ -19,7 +19,7 @@ function loadPrefs() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(PREFS_KEY) || '{}') }; } catch { return { ...DEFAULTS }; }
 }
 
-function savePrefs(p) {
+function savePrefs(/** @type {object} */ p) {
   try { localStorage.setItem(PREFS_KEY, JSON.stringify(p)); } catch { /* private mode */ }
 }
 
@@ -29,20 +29,27 @@ const ICONS = {
   local: 'M3 4h18v12H3zm2 2v8h14V6zm4 12h6v2H9z',
 };
 
-export function mount(main) {
+export function mount(/** @type {HTMLElement} */ main) {
   const prefs = loadPrefs();
+  /** @type {number[]} */
   let timers = [];
 
   const setTitle = () => { document.title = `Mabula · ${t('home.title')}`; };
   setTitle();
 
   // ---- New game form ----------------------------------------------------------------------
+  /**
+   * @param {keyof typeof DEFAULTS} name
+   * @param {string} value
+   * @param {string} key
+   * @param {Node} [extra]
+   */
   const radio = (name, value, key, extra) => h('label', {},
     h('input', { type: 'radio', name, value, checked: prefs[name] === value }),
     extra || null,
     h('span', { i18n: key }));
 
-  const opponent = (value) => h('label', { class: 'opponent' },
+  const opponent = (/** @type {keyof typeof ICONS} */ value) => h('label', { class: 'opponent' },
     h('input', { type: 'radio', name: 'mode', value, checked: prefs.mode === value }),
     s('svg', { viewBox: '0 0 24 24', 'aria-hidden': 'true', fill: 'currentColor' }, s('path', { d: ICONS[value] })),
     h('span', {},
@@ -120,14 +127,14 @@ export function mount(main) {
   function values() {
     const data = new FormData(form);
     /** @typedef {import('api-types').CreateGame} CreateGame */
-    const pick = (name) => /** @type {any} */ (data.get(name));
+    const pick = (/** @type {string} */ name) => /** @type {string} */ (data.get(name));
     return {
       mode: /** @type {CreateGame['mode']} */ (pick('mode')),
       level: Number(levelInput.value),
       color: /** @type {CreateGame['color']} */ (pick('color')),
       first: /** @type {CreateGame['first']} */ (pick('first')),
       scoring: /** @type {string} */ (pick('scoring')),
-      setup: data.get('setup'),
+      setup: pick('setup'),
       position: setupText.value.trim(),
       duplicate: duplicateInput.checked,
     };
@@ -159,17 +166,18 @@ export function mount(main) {
       h(x.n === v.level ? 'strong' : 'span', { class: 'house-level', dataset: { level: x.n } }, t('home.levelRating', x))]));
   }
   request('GET', '/api/bots').then((list) => {
-    house = list.bots.filter((b) => b.level !== null && b.level !== undefined);
+    house = list.bots.filter((/** @type {import('api-types').BotView} */ b) => b.level !== null && b.level !== undefined);
     renderHouse();
   }).catch(() => { /* no line then */ });
 
-  let estimateTimer = null;
+  /** @type {number | undefined} */
+  let estimateTimer;
   let estimateFor = '';
   /** The value of the form's radio buttons `name`. */
   const choice = (/** @type {string} */ name) => /** @type {RadioNodeList} */ (form.elements.namedItem(name)).value;
 
   /** The engine's estimate of how the given setup favours each side, and a link to analyse it. */
-  function showEstimate(text) {
+  function showEstimate(/** @type {string} */ text) {
     clearTimeout(estimateTimer);
     estimateFor = `${text}|${choice('scoring')}`;
     const asked = estimateFor;
@@ -252,7 +260,9 @@ export function mount(main) {
   // ---- Side: your games, live games, open a record -------------------------------------------
   const mineList = h('ul', { class: 'game-list' });
   const liveList = h('ul', { class: 'game-list' });
+  /** @type {import('api-types').GameSummary[]} */
   let recent = [];
+  /** @type {import('api-types').GameSummary[]} */
   let live = [];
 
   function renderMine() {

@@ -18,12 +18,15 @@ const UNRATED = 1500;
  * @typedef {import('api-types').Seek} Seek
  * @typedef {import('api-types').RatingRow} RatingRow
  * @typedef {import('api-types').GameState} GameState
+ * @typedef {import('api-types').SeekRequest} SeekRequest
+ * @typedef {import('pages-types').LobbyMsg} Msg
+ * @typedef {import('pages-types').LobbyEffect} Effect
  * @typedef {[number, number]} Preset
  */
 
 /**
  * The model of the lobby, with the feed's seeks and status as they are when it opens.
- * @param {{ me?: string | null, seeks?: Seek[] | null, conn?: string, quickScoring?: string }} [options]
+ * @param {{ me?: string | null, seeks?: Seek[] | null, conn?: import('pages-types').SocketStatus, quickScoring?: string }} [options]
  */
 export function init({ me = null, seeks = null, conn = 'offline', quickScoring = 'largest' } = {}) {
   return {
@@ -144,10 +147,13 @@ export function speedName([i, inc]) {
 /**
  * The request body of the seek form's values, or `{ error }` (a translation key) when they do
  * not make one. `v.time` is a preset (`180+2`), `custom` or `days`.
+ * @param {Model} m
+ * @param {import('pages-types').SeekForm} v
+ * @returns {{ body: SeekRequest } | { error: string, field?: string }}
  */
 export function seekBody(m, v) {
   if (!m.me) return { error: 'lobby.loginFirst' };
-  /** @type {Record<string, unknown>} */
+  /** @type {SeekRequest} */
   const body = { scoring: v.scoring, rated: v.rated === 'rated', color: v.color };
   if (v.time === 'days') body.days = v.days;
   else if (v.time === 'custom') body.clock = { initial_s: v.initial, increment_s: v.increment };
@@ -176,21 +182,21 @@ export function seekBody(m, v) {
  * The next model after `msg`, and the effects to carry out. An unchanged model is answered as the
  * same object, so the page knows it has nothing to redraw.
  */
-export function update(/** @type {Model} */ m, /** @type {any} */ msg) {
-  /** @type {any[]} */
+export function update(/** @type {Model} */ m, /** @type {Msg} */ msg) {
+  /** @type {Effect[]} */
   const fx = [];
   return { model: step(m, msg, fx), effects: fx };
 }
 
 /** The model without seek `id` (it was taken, withdrawn or declined). */
-function without(m, id) {
+function without(/** @type {Model} */ m, /** @type {string} */ id) {
   return { ...m, seeks: (m.seeks || []).filter((s) => s.id !== id), openedHere: m.openedHere.filter((x) => x !== id) };
 }
 
 /**
  * @param {Model} m
- * @param {any} msg
- * @param {any[]} fx
+ * @param {Msg} msg
+ * @param {Effect[]} fx
  * @returns {Model}
  */
 function step(m, msg, fx) {
@@ -239,8 +245,8 @@ function step(m, msg, fx) {
     case 'acceptFailed':
       return acceptFailed(m, msg.id, msg.error, fx);
     case 'submit': {
-      const { body, error, field } = seekBody(m, msg.values);
-      fx.push(error ? { type: 'formError', key: error, field } : { type: 'open', body, quiet: false });
+      const sought = seekBody(m, msg.values);
+      fx.push('body' in sought ? { type: 'open', body: sought.body, quiet: false } : { type: 'formError', key: sought.error, field: sought.field });
       return m;
     }
     case 'openFailed':
@@ -279,8 +285,11 @@ function step(m, msg, fx) {
   }
 }
 
-/** Quick pairing: accept a matching open seek if there is one, else open one and wait. */
-function quick(m, preset, fx) {
+/**
+ * Quick pairing: accept a matching open seek if there is one, else open one and wait.
+ * @returns {Model}
+ */
+function quick(/** @type {Model} */ m, /** @type {Preset} */ preset, /** @type {Effect[]} */ fx) {
   if (!m.me) {
     fx.push({ type: 'toast', key: 'lobby.loginFirst', kind: 'error' });
     return m;
@@ -297,7 +306,8 @@ function quick(m, preset, fx) {
 }
 
 /** The next seek a quick pairing tries, or the seek it opens when none is left. */
-function tryNext(m, fx) {
+function tryNext(/** @type {Model} */ m, /** @type {Effect[]} */ fx) {
+  if (!m.quick) return m;
   const [next, ...rest] = m.quick.left;
   const preset = m.quick.preset;
   if (next) fx.push({ type: 'accept', id: next });
@@ -306,7 +316,7 @@ function tryNext(m, fx) {
 }
 
 /** A seek could not be taken: gone (someone was quicker), or refused. */
-function acceptFailed(m, id, error, fx) {
+function acceptFailed(/** @type {Model} */ m, /** @type {string} */ id, /** @type {import('pages-types').RequestError} */ error, /** @type {Effect[]} */ fx) {
   const gone = error.code === 'seek_not_found' || error.code === 'seek_not_for_you';
   if (m.quick) {
     // A quick pairing goes on with the next seek; another failure ends it.

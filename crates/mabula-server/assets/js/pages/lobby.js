@@ -24,7 +24,11 @@ import {
   init, update, PRESETS, fits, openSeeks, mySeeks, challengesToMe, quickWaiting, speedName,
 } from './lobby-model.js';
 
-/** @typedef {import('./lobby-model.js').Model} Model */
+/**
+ * @typedef {import('./lobby-model.js').Model} Model
+ * @typedef {import('pages-types').LobbyEffect} Effect
+ * @typedef {import('api-types').Seek} Seek
+ */
 
 const PREFS_KEY = 'mabula:seek';
 /** The custom clock's choices: seconds for the game, seconds added per move. */
@@ -37,20 +41,23 @@ function loadPrefs() {
   try { return { ...DEFAULTS, ...JSON.parse(localStorage.getItem(PREFS_KEY) || '{}') }; } catch { return { ...DEFAULTS }; }
 }
 
-function savePrefs(p) {
+function savePrefs(/** @type {object} */ p) {
   try { localStorage.setItem(PREFS_KEY, JSON.stringify(p)); } catch { /* private mode */ }
 }
 
-const presetKey = ([i, inc]) => `${i}+${inc}`;
+const presetKey = (/** @type {[number, number]} */ [i, inc]) => `${i}+${inc}`;
 
 
-export function mount(main) {
+export function mount(/** @type {HTMLElement} */ main) {
   const prefs = loadPrefs();
   const page = program(init({ me: myName(), seeks: lobbyFeed.seeks, conn: lobbyFeed.status, quickScoring: prefs.quickScoring }), update, render, run);
   const dispatch = page.dispatch;
   /** @type {number | undefined} */
   let turnTimer;
-  /** What each part of the page was last drawn from (see `part`). */
+  /**
+   * What each part of the page was last drawn from (see `part`).
+   * @type {Record<string, unknown>}
+   */
   let drawn = {};
 
 
@@ -111,6 +118,12 @@ export function mount(main) {
   // ---- The seek form -----------------------------------------------------------------------
   // Its fields keep their own values (and the preferences); a submit hands them to the model.
   function buildForm() {
+    /**
+     * @param {string} name
+     * @param {string} value
+     * @param {import('pages-types').Child} content
+     * @param {boolean} checked
+     */
     const radio = (name, value, content, checked) => h('label', {},
       h('input', { type: 'radio', name, value, checked }), content);
     const timeChoices = [
@@ -202,7 +215,7 @@ export function mount(main) {
     });
 
     /** Fills the form for a challenge to `name` (the profile's "challenge" button) and shows it. */
-    function challenge(name) {
+    function challenge(/** @type {string} */ name) {
       to.value = name;
       refresh();
       formCard.scrollIntoView({ block: 'start' });
@@ -210,7 +223,7 @@ export function mount(main) {
     }
 
     /** Says why the form's seek was not opened. */
-    function refuse(text, field) {
+    function refuse(/** @type {string} */ text, /** @type {string | undefined} */ field) {
       error.textContent = text;
       if (field === 'to') to.focus();
     }
@@ -226,7 +239,7 @@ export function mount(main) {
 
   // ---- Effects -------------------------------------------------------------------------------
 
-  function run(e) {
+  function run(/** @type {Effect} */ e) {
     switch (e.type) {
       case 'every':
         clearInterval(turnTimer);
@@ -268,7 +281,7 @@ export function mount(main) {
           .catch((error) => dispatch({ type: 'cancelFailed', error }));
         break;
       case 'formError':
-        seekForm.refuse(e.error ? errorText(e.error) : t(e.key), e.field);
+        seekForm.refuse('error' in e ? errorText(e.error) : t(e.key), 'field' in e ? e.field : undefined);
         break;
       case 'formSent':
         seekForm.sent();
@@ -278,7 +291,8 @@ export function mount(main) {
         savePrefs(prefs);
         break;
       case 'toast':
-        toast(e.error ? errorText(e.error) : t(e.key, e.args), e.kind || 'info');
+        if ('error' in e) toast(errorText(e.error), 'error');
+        else toast(t(e.key, e.args), 'kind' in e ? e.kind : 'info');
         break;
       case 'announce':
         announce(t(e.key, e.args));
@@ -297,11 +311,11 @@ export function mount(main) {
     try { ids = (await api.myTurn()).games; } catch { return; }
     if (page.stopped) return;
     const states = await Promise.all(ids.slice(0, 10).map((id) => api.state(id).catch(() => null)));
-    dispatch({ type: 'turnLoaded', games: states.filter(Boolean) });
+    dispatch({ type: 'turnLoaded', games: states.filter((st) => st !== null) });
   }
 
   /** Withdraws the seeks still open of `ids` (a seek just taken is not). */
-  async function withdrawStill(ids) {
+  async function withdrawStill(/** @type {string[]} */ ids) {
     try {
       const open = (await api.seeks()).seeks;
       for (const id of ids) {
@@ -313,33 +327,33 @@ export function mount(main) {
   }
 
   // ---- Rendering ---------------------------------------------------------------------------
-  function colourText(seek) {
+  function colourText(/** @type {Seek} */ seek) {
     // The seeker's wish, from the point of view of who accepts.
     if (seek.color === 'random') return t('lobby.colourRandom');
     return t('lobby.colourTheyPlay', { side: t(seek.color === 'white' ? 'colour.White' : 'colour.Black') });
   }
 
-  function range(seek) {
+  function range(/** @type {Seek} */ seek) {
     return t('lobby.rangeShort', { min: seek.rating_min ?? '…', max: seek.rating_max ?? '…' });
   }
 
-  const hasRange = (seek) => (seek.rating_min !== null && seek.rating_min !== undefined)
+  const hasRange = (/** @type {Seek} */ seek) => (seek.rating_min !== null && seek.rating_min !== undefined)
     || (seek.rating_max !== null && seek.rating_max !== undefined);
 
-  function details(seek) {
+  function details(/** @type {Seek} */ seek) {
     const parts = [controlLabel(seek.control), t(`scoring.${seek.scoring}`), t(seek.rated ? 'lobby.rated' : 'lobby.casual')];
     if (hasRange(seek)) parts.push(range(seek));
     return parts.join(' · ');
   }
 
-  function who(seek) {
+  function who(/** @type {Seek} */ seek) {
     return h('span', { class: 'seek-who' },
       h('a', { href: `/@/${seek.name}`, class: 'player-link' }, seek.name),
       seek.bot ? [' ', botBadge()] : null,
       ' ', h('span', { class: 'rating' }, ratingText(seek.rating, seek.provisional)));
   }
 
-  function seekItem(/** @type {Model} */ m, seek, mine) {
+  function seekItem(/** @type {Model} */ m, /** @type {Seek} */ seek, /** @type {boolean} */ mine) {
     const colour = h('span', { class: 'seek-colour' }, h('span', { class: `dot ${seek.color}`, 'aria-hidden': 'true' }), colourText(seek));
     let action;
     if (mine) {
@@ -484,7 +498,7 @@ export function mount(main) {
   }
 
   /** Draws a part of the page when what it shows changed since the last time. */
-  function part(name, key, draw) {
+  function part(/** @type {string} */ name, /** @type {unknown} */ key, /** @type {() => void} */ draw) {
     if (drawn[name] === key) return;
     drawn[name] = key;
     draw();
@@ -501,7 +515,7 @@ export function mount(main) {
 
   // ---- Live --------------------------------------------------------------------------------
   const unsubscribe = lobbyFeed.subscribe((msg) => {
-    if (['seeks', 'status', 'turn', 'game'].includes(msg.type)) dispatch(msg);
+    if (msg.type === 'seeks' || msg.type === 'status' || msg.type === 'turn' || msg.type === 'game') dispatch(msg);
   });
   const onTurn = () => dispatch({ type: 'turn' });
   window.addEventListener('myturn', onTurn);

@@ -24,13 +24,13 @@ const PASSWORD_RULES = [
 ];
 
 /** A list of rules under a field (its `id` describes the field). */
-function rulesList(id, rules) {
+function rulesList(/** @type {string} */ id, /** @type {{ key: string, rules: string[] }[]} */ rules) {
   return h('ul', { class: 'hint rules-list', id },
     ...rules.map((r) => h('li', { dataset: { rules: r.rules.join(' ') }, i18n: r.key })));
 }
 
 /** Marks the rule `rule` (a server rule name) as the one broken in `form`'s lists, or none. */
-function broken(form, rule) {
+function broken(/** @type {HTMLElement} */ form, /** @type {string | null | undefined} */ rule) {
   for (const li of form.querySelectorAll('.rules-list li')) {
     const hit = !!rule && (/** @type {HTMLElement} */ (li).dataset.rules || '').split(' ').includes(rule);
     li.classList.toggle('broken', hit);
@@ -48,7 +48,7 @@ function nextPath() {
   return next.startsWith('/') && url.origin === location.origin && !/^\/(login|signup)\b/.test(url.pathname) ? path : '/lobby';
 }
 
-export function mount(main, { signUp: startWithSignUp }) {
+export function mount(/** @type {HTMLElement} */ main, /** @type {{ signUp?: boolean }} */ { signUp: startWithSignUp }) {
   let mode = startWithSignUp ? 'signup' : 'login';
   let busy = false;
   /** After a sign-up: the claim offer is showing (a session change must not redraw the form). */
@@ -91,7 +91,7 @@ export function mount(main, { signUp: startWithSignUp }) {
     const show = h('input', { type: 'checkbox', id: 'show-password', onchange: () => { passInput.type = show.checked ? 'text' : 'password'; } });
     const error = h('p', { class: 'error-text', role: 'alert', id: 'login-error' });
     const submit = h('button', { type: 'submit', class: 'btn primary big', i18n: signup ? 'login.signUpButton' : 'login.button' });
-    const switcher = (value, key) => h('label', {},
+    const switcher = (/** @type {'login' | 'signup'} */ value, /** @type {string} */ key) => h('label', {},
       h('input', { type: 'radio', name: 'login-mode', value, checked: mode === value, onchange: () => { mode = value; render(); } }),
       h('span', { i18n: key }));
     const f = h('form', { class: 'card login-card', novalidate: true, onsubmit: async (e) => {

@@ -10,7 +10,9 @@ import { sessionReady } from '../session.js';
 import { confirmDialog } from './dialogs.js';
 import { socialError } from '../social.js';
 
-export function mount(main) {
+/** @typedef {import('api-types').ReportView} ReportView */
+
+export function mount(/** @type {HTMLElement} */ main) {
   const list = h('div', { class: 'report-list', style: 'display:grid;gap:12px' });
   const note = h('p', { class: 'muted', role: 'status' });
   const setTitle = () => { document.title = `${t('mod.title')} · Mabula`; };
@@ -37,14 +39,21 @@ export function mount(main) {
     }
   }
 
-  /** @param {any[]} reports */
+  /** @param {ReportView[]} reports */
   function draw(reports) {
     clear(list);
     note.textContent = reports.length ? '' : t('mod.empty');
     for (const r of reports) list.append(reportCard(r));
   }
 
-  function reportCard(r) {
+  function reportCard(/** @type {ReportView} */ r) {
+    /**
+     * @param {string} key
+     * @param {string} method
+     * @param {string} path
+     * @param {unknown} [body]
+     * @param {string} [confirmText]
+     */
     const act = (key, method, path, body, confirmText) => h('button', { type: 'button', class: 'btn small', onclick: async () => {
       if (confirmText && !(await confirmDialog({ title: t(key), text: confirmText, ok: t(key), danger: true }))) return;
       try {

@@ -20,10 +20,24 @@ const SERIES = SCORINGS.flatMap((scoring) => SPEEDS.map((speed) => ({ scoring, s
 /** Where every rating starts (Glicko-2's usual start, as the server gives a new account). */
 const START_RATING = 1500;
 
-export function mount(main, { name }) {
+/**
+ * @typedef {import('api-types').Profile} Profile
+ * @typedef {import('api-types').RatingHistory} RatingHistory
+ * @typedef {import('api-types').PlayerGames} PlayerGames
+ * @typedef {PlayerGames['games'][number]} PlayerGame
+ * @typedef {{ scoring: string, speed: string }} Series
+ */
+
+export function mount(/** @type {HTMLElement} */ main, /** @type {{ name: string }} */ { name }) {
   addTournamentStyles();
+  /** @type {Profile | null} */
   let profile = null;
+  /** @type {RatingHistory | null} */
   let history = null;
+  /**
+   * A page of the games, or why it could not be read.
+   * @type {(PlayerGames & { error?: string }) | null}
+   */
   let games = null;
   const q = new URLSearchParams(location.search);
   const filter = {
@@ -32,8 +46,12 @@ export function mount(main, { name }) {
     scoring: SCORINGS.includes(q.get('scoring') || '') ? q.get('scoring') || '' : '',
   };
   let unmounted = false;
-  let resizeTimer = null;
-  /** Whether I follow this player (null until known), and whether they are online. */
+  /** @type {number | undefined} */
+  let resizeTimer;
+  /**
+   * Whether I follow this player (null until known), and whether they are online.
+   * @type {boolean | null}
+   */
   let following = null;
   let online = false;
   /** The follow button had the focus before it was drawn again. */
@@ -109,8 +127,10 @@ export function mount(main, { name }) {
 
   /** The player's tournaments and results (issue 37). */
   async function loadTournaments() {
+    const prof = profile;
+    if (!prof) return;
     try {
-      const answer = await request('GET', `/api/players/${encodeURIComponent(profile.name)}/tournaments`);
+      const answer = await request('GET', `/api/players/${encodeURIComponent(prof.name)}/tournaments`);
       tours = Array.isArray(answer) ? answer : answer.tournaments;
     } catch {
       tours = null;
@@ -136,8 +156,10 @@ export function mount(main, { name }) {
 
   /** The player's puzzle rating and latest attempts (issue 39). */
   async function loadPuzzles() {
+    const prof = profile;
+    if (!prof) return;
     try {
-      puz = await request('GET', `/api/players/${encodeURIComponent(profile.name)}/puzzles`);
+      puz = await request('GET', `/api/players/${encodeURIComponent(prof.name)}/puzzles`);
     } catch {
       puz = null;
     }
@@ -159,7 +181,7 @@ export function mount(main, { name }) {
     }
   }
 
-  function history_replace(path) {
+  function history_replace(/** @type {string} */ path) {
     window.history.replaceState(null, '', path);
   }
 
@@ -174,39 +196,41 @@ export function mount(main, { name }) {
   }
 
   function renderHead() {
+    const prof = profile;
+    if (!prof) return;
     clear(head);
-    const since = new Intl.DateTimeFormat(lang(), { year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(profile.created_at));
+    const since = new Intl.DateTimeFormat(lang(), { year: 'numeric', month: 'long', day: 'numeric' }).format(new Date(prof.created_at));
     const buttons = [];
-    if (myName() && !isMe(profile.name)) {
+    if (myName() && !isMe(prof.name)) {
       buttons.push(h('button', { type: 'button', class: 'btn primary challenge-button', i18n: 'profile.challenge',
-        onclick: () => navigate(`/lobby?challenge=${encodeURIComponent(profile.name)}`) }));
-      buttons.push(followButton());
-      buttons.push(...profileButtons(profile.name)); // reports and blocks (issue 36)
+        onclick: () => navigate(`/lobby?challenge=${encodeURIComponent(prof.name)}`) }));
+      buttons.push(followButton(prof));
+      buttons.push(...profileButtons(prof.name)); // reports and blocks (issue 36)
     } else if (!myName()) {
       buttons.push(h('a', { class: 'btn', href: `/login?next=${encodeURIComponent(location.pathname)}`, i18n: 'profile.loginToChallenge' }));
     }
-    if (isMe(profile.name)) buttons.push(moderatorLink()); // moderators (issue 36)
+    if (isMe(prof.name)) buttons.push(moderatorLink()); // moderators (issue 36)
     head.append(
       h('div', { class: 'profile-name' },
-        h('span', { class: 'avatar big', 'aria-hidden': 'true' }, profile.name.slice(0, 1).toUpperCase()),
+        h('span', { class: 'avatar big', 'aria-hidden': 'true' }, prof.name.slice(0, 1).toUpperCase()),
         h('div', {},
-          h('h1', {}, profile.name, profile.bot ? [' ', botBadge()] : null,
+          h('h1', {}, prof.name, prof.bot ? [' ', botBadge()] : null,
             following && online ? h('span', { class: 'online-dot', role: 'img', 'i18n-aria-label': 'profile.online', 'i18n-title': 'profile.online' }) : null),
-          h('p', { class: 'muted' }, isMe(profile.name) ? t('profile.you', { date: since }) : t('profile.since', { date: since })))),
+          h('p', { class: 'muted' }, isMe(prof.name) ? t('profile.you', { date: since }) : t('profile.since', { date: since })))),
       h('div', { class: 'row-buttons' }, ...buttons));
   }
 
   /** The follow button: its state is read once, then kept from its own answers. */
-  function followButton() {
+  function followButton(/** @type {Profile} */ prof) {
     const button = h('button', {
       type: 'button', class: 'btn follow-button', 'aria-pressed': String(!!following),
       i18n: following ? 'profile.unfollow' : 'profile.follow', disabled: following === null,
       onclick: async () => {
         button.disabled = true;
         try {
-          if (following) await api.unfollow(profile.name);
-          else await api.follow(profile.name);
-          announce(t(following ? 'profile.unfollowed' : 'profile.followed', { name: profile.name }));
+          if (following) await api.unfollow(prof.name);
+          else await api.follow(prof.name);
+          announce(t(following ? 'profile.unfollowed' : 'profile.followed', { name: prof.name }));
           // Read again: whether they are online comes with the list.
           following = null;
         } catch (err) {
@@ -219,7 +243,7 @@ export function mount(main, { name }) {
     if (following === null) {
       api.following().then((list) => {
         if (unmounted) return;
-        const row = list.players.find((p) => p.name === profile.name);
+        const row = list.players.find((p) => p.name === prof.name);
         following = !!row;
         online = !!row && row.online;
         renderHead();
@@ -231,25 +255,29 @@ export function mount(main, { name }) {
   }
 
   function renderRatings() {
+    const prof = profile;
+    if (!prof) return;
     clear(ratingsBox);
     for (const { scoring, speed } of SERIES) {
-      const r = profile.ratings.find((x) => x.scoring === scoring && x.speed === speed);
+      const r = prof.ratings.find((x) => x.scoring === scoring && x.speed === speed);
       ratingsBox.append(h('div', { class: `rating-tile${r ? '' : ' none'}`, dataset: { scoring, speed } },
         h('span', { class: 'tile-label' }, `${t(`scoring.${scoring}`)} · ${t(`speed.${speed}`)}`),
         h('span', { class: 'tile-value', 'aria-label': r ? t(r.provisional ? 'profile.ratingProvisional' : 'profile.ratingIs', { r: r.rating }) : null },
           r ? ratingText(r.rating, r.provisional) : '—'),
         h('span', { class: 'tile-sub muted' }, r ? `${t('profile.rated', { n: r.games })} · ±${r.deviation}` : t('profile.noRated'))));
     }
-    if (profile.ratings.some((r) => r.provisional)) {
+    if (prof.ratings.some((r) => r.provisional)) {
       ratingsBox.append(h('p', { class: 'muted small-print', i18n: 'profile.provisionalNote' }));
     }
   }
 
   function renderResults() {
+    const prof = profile;
+    if (!prof) return;
     clear(resultsBox);
-    const { first, second } = profile.results;
+    const { first, second } = prof.results;
     const total = { wins: first.wins + second.wins, draws: first.draws + second.draws, losses: first.losses + second.losses };
-    const row = (key, r, cls) => h('tr', { class: cls || '' },
+    const row = (/** @type {string} */ key, /** @type {{ wins: number, draws: number, losses: number }} */ r, /** @type {string} */ cls = '') => h('tr', { class: cls || '' },
       h('th', { scope: 'row', i18n: key }),
       h('td', { class: 'num' }, String(r.wins)),
       h('td', { class: 'num' }, String(r.draws)),
@@ -269,8 +297,11 @@ export function mount(main, { name }) {
 
   // ---- The rating graph --------------------------------------------------------------------
   function renderGraph() {
+    const prof = profile;
+    const hist = history;
+    if (!prof || !hist) return;
     clear(graphBox);
-    const points = history.points;
+    const points = hist.points;
     if (!points.length) {
       graphBox.append(h('p', { class: 'empty-note', i18n: 'profile.graphEmpty' }));
       return;
@@ -278,7 +309,7 @@ export function mount(main, { name }) {
     const used = SERIES.map((sr, i) => ({ ...sr, i, points: points.filter((p) => p.scoring === sr.scoring && p.speed === sr.speed) }))
       .filter((sr) => sr.points.length);
     // Every rating starts at 1500 when the account is made: each line begins there.
-    const origin = { at: Math.min(profile.created_at, ...points.map((p) => p.at)), rating: START_RATING };
+    const origin = { at: Math.min(prof.created_at, ...points.map((p) => p.at)), rating: START_RATING };
     const width = Math.max(300, Math.round(graphBox.clientWidth || 640));
     const height = width < 500 ? 220 : 260;
     const pad = { left: 66, right: 16, top: 14, bottom: 46 };
@@ -289,14 +320,15 @@ export function mount(main, { name }) {
     const step = niceStep(Math.max(...ratings) - Math.min(...ratings));
     const y0 = Math.floor((Math.min(...ratings) - step / 2) / step) * step;
     const y1 = Math.ceil((Math.max(...ratings) + step / 2) / step) * step;
-    const x = (at) => pad.left + ((at - t0) / (t1 - t0)) * (width - pad.left - pad.right);
-    const y = (r) => pad.top + (1 - (r - y0) / (y1 - y0)) * (height - pad.top - pad.bottom);
+    const x = (/** @type {number} */ at) => pad.left + ((at - t0) / (t1 - t0)) * (width - pad.left - pad.right);
+    const y = (/** @type {number} */ r) => pad.top + (1 - (r - y0) / (y1 - y0)) * (height - pad.top - pad.bottom);
     const span = t1 - t0;
     const fmt = new Intl.DateTimeFormat(lang(), span < 2 * 86400000
       ? { hour: '2-digit', minute: '2-digit' }
       : span < 300 * 86400000 ? { month: 'short', day: 'numeric' } : { year: 'numeric', month: 'short' });
     const full = new Intl.DateTimeFormat(lang(), { dateStyle: 'medium', timeStyle: 'short' });
 
+    /** @type {SVGElement[]} */
     const grid = [];
     for (let r = y0; r <= y1; r += step) {
       grid.push(s('line', { class: 'graph-grid', x1: pad.left, x2: width - pad.right, y1: y(r), y2: y(r) }),
@@ -346,15 +378,21 @@ export function mount(main, { name }) {
     graphBox.append(h('figure', { class: 'graph-figure' }, svg, h('figcaption', {}, legend)), table);
   }
 
-  function seriesName(sr) {
+  function seriesName(/** @type {Series} */ sr) {
     return `${t(`scoring.${sr.scoring}`)} · ${t(`speed.${sr.speed}`)}`;
   }
 
   // ---- Games -------------------------------------------------------------------------------
   function buildFilters() {
+    /**
+     * @param {'filter-result' | 'filter-scoring'} id
+     * @param {string} key
+     * @param {[string, string][]} options
+     * @param {string} value
+     */
     const select = (id, key, options, value) => h('label', { class: 'filter', for: id },
       h('span', { i18n: key }),
-      h('select', { id, onchange: (e) => { filter[id.replace('filter-', '')] = /** @type {HTMLSelectElement} */ (e.target).value; filter.page = 1; loadGames(); } },
+      h('select', { id, onchange: (e) => { filter[id === 'filter-result' ? 'result' : 'scoring'] = /** @type {HTMLSelectElement} */ (e.target).value; filter.page = 1; loadGames(); } },
         ...options.map(([v, k]) => h('option', { value: v, selected: v === value, i18n: k }))));
     clear(filters);
     filters.append(
@@ -363,6 +401,8 @@ export function mount(main, { name }) {
   }
 
   async function loadGames() {
+    const prof = profile;
+    if (!prof) return;
     const q2 = new URLSearchParams();
     if (filter.page > 1) q2.set('page', String(filter.page));
     if (filter.result) q2.set('result', filter.result);
@@ -371,7 +411,7 @@ export function mount(main, { name }) {
     history_replace(`${location.pathname}${qs ? `?${qs}` : ''}`);
     gamesList.setAttribute('aria-busy', 'true');
     try {
-      games = await api.playerGames(profile.name, filter);
+      games = await api.playerGames(prof.name, filter);
     } catch (err) {
       games = { games: [], page: filter.page, more: false, error: errorText(err) };
     }
@@ -379,7 +419,8 @@ export function mount(main, { name }) {
     if (!unmounted) renderGames();
   }
 
-  function outcome(g) {
+  /** @returns {[string, string]} */
+  function outcome(/** @type {PlayerGame} */ g) {
     if (g.playing) return ['profile.playing', 'live'];
     if (g.end_reason === 'aborted') return ['profile.aborted', 'aborted'];
     if (g.outcome === 'win') return ['profile.won', 'win'];
@@ -388,7 +429,7 @@ export function mount(main, { name }) {
     return ['result.ongoing', ''];
   }
 
-  function reason(g) {
+  function reason(/** @type {PlayerGame} */ g) {
     switch (g.end_reason) {
       case 'timeout_white': case 'timeout_black': return t('profile.onTime');
       case 'resigned_white': case 'resigned_black': return t('profile.byResignation');
@@ -462,7 +503,7 @@ export function mount(main, { name }) {
 }
 
 /** A step for the rating axis that gives three to six lines. */
-function niceStep(range) {
+function niceStep(/** @type {number} */ range) {
   for (const step of [10, 20, 25, 50, 100, 200, 250, 500, 1000]) {
     if (range / step <= 5) return step;
   }

@@ -52,7 +52,10 @@ const END = field([
   'wb.bb.',
 ]);
 
-/** The diagrams, by name: a position and its notes. */
+/**
+ * The diagrams, by name: a position and its notes.
+ * @type {Record<string, import('pages-types').Diagram>}
+ */
 const DIAGRAMS = {
   setup: { position: SETUP },
   ring: { position: SETUP, notes: { rings: ['f1', 'g1', 'h2'] } },
@@ -83,10 +86,12 @@ const DIAGRAMS = {
 /** The rules' text in the current language: `{ rules, tournaments }`, and the language. */
 async function texts() {
   const code = lang();
-  return { ...(await import(`../rules/${code}.js`)).default, code };
+  /** @type {import('pages-types').RulesTexts} */
+  const texts = (await import(`../rules/${code}.js`)).default;
+  return { ...texts, code };
 }
 
-export function mount(main) {
+export function mount(/** @type {HTMLElement} */ main) {
   // Each render's number: a render whose text comes after a newer one's, or after the page was
   // left, draws nothing.
   let shown = 0;
@@ -123,11 +128,16 @@ export function mount(main) {
 }
 
 /** `code` spans between backticks, the rest as text. */
-function rich(text) {
+function rich(/** @type {string} */ text) {
   return text.split(/(`[^`]+`)/).filter(Boolean).map((part) =>
     (part.startsWith('`') ? h('code', {}, part.slice(1, -1)) : part));
 }
 
+/**
+ * @param {string[]} names
+ * @param {string | undefined} caption
+ * @param {import('pages-types').RulesText} c
+ */
 function figure(names, caption, c) {
   return h('figure', {},
     ...names.map((name) => {

@@ -55,7 +55,7 @@ export function tokensCard() {
   error);
 
   /** The new secret, this once: a read-only field, the copy button and the warning. */
-  function showSecret(token) {
+  function showSecret(/** @type {string} */ token) {
     clear(secretBox);
     const field = h('input', { type: 'text', id: 'token-value', readonly: true, value: token, 'aria-labelledby': 'token-secret-title', spellcheck: 'false' });
     const hide = () => { clear(secretBox); secretBox.hidden = true; description.focus(); };
@@ -102,6 +102,7 @@ export function tokensCard() {
   function askRevoke(/** @type {TokenView} */ tok, /** @type {HTMLElement} */ opener) {
     const problem = h('p', { class: 'error-text', role: 'alert' });
     const confirm = h('button', { class: 'btn danger', type: 'submit', id: 'revoke-confirm', i18n: 'tokens.revoke' });
+    /** @type {HTMLDialogElement} */
     const dialog = h('dialog', { class: 'confirm', 'aria-labelledby': 'revoke-title' },
       h('form', { class: 'dialog-body', onsubmit: async (e) => {
         e.preventDefault();

@@ -6,10 +6,14 @@ import { t } from '../i18n.js';
 import { api } from '../api.js';
 import { gameItem } from '../widgets.js';
 
-export function mount(main) {
+/** @typedef {import('api-types').GameSummary} GameSummary */
+
+export function mount(/** @type {HTMLElement} */ main) {
   const liveList = h('ul', { class: 'game-list', id: 'live-games' });
   const doneList = h('ul', { class: 'game-list', id: 'finished-games' });
+  /** @type {GameSummary[] | null} */
   let live = null;
+  /** @type {GameSummary[] | null} */
   let done = null;
   let timer = null;
 
@@ -23,7 +27,7 @@ export function mount(main) {
       h('section', { class: 'card', 'aria-labelledby': 'live-title' }, h('h2', { id: 'live-title', i18n: 'watch.live' }), liveList),
       h('section', { class: 'card', 'aria-labelledby': 'done-title' }, h('h2', { id: 'done-title', i18n: 'watch.finished' }), doneList))));
 
-  function fill(list, games, emptyKey) {
+  function fill(/** @type {HTMLElement} */ list, /** @type {GameSummary[] | null} */ games, /** @type {string} */ emptyKey) {
     clear(list);
     if (games === null) {
       list.append(h('li', { class: 'empty-note', i18n: 'watch.loading' }));
