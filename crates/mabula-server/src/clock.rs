@@ -157,12 +157,6 @@ impl Clock {
         }
     }
 
-    /// Waits for `wait` on this clock.
-    pub async fn sleep(&self, wait: Duration) -> Busy {
-        self.sleep_until(self.now_ms().saturating_add(wait.as_millis() as i64))
-            .await
-    }
-
     /// A job started now that the clock is not settled without (work spawned apart from the
     /// request that asked for it, which a test must see done before the time moves on).
     pub fn job(&self) -> Busy {
