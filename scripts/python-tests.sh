@@ -33,9 +33,9 @@ if [[ "${1:-}" == "--pip" ]]; then
     log "installing the package from python/ with pip"
     "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
 else
-    # The package as the Rust tests build it (a no-op after them: scripts/test.sh's one build),
-    # so that both test one compiled engine: python/python/mabula with the extension beside it.
-    cargo build --workspace --all-features --lib --quiet
+    # The package as the Rust tests build it (scripts/build.sh, a no-op after scripts/test.sh's
+    # build), so that both test one compiled engine: python/python/mabula with the extension.
+    scripts/build.sh --quiet
     site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
     log "installing the package from python/python and $target/debug/lib_mabula.so"
     "$VENV/bin/python" -m pip uninstall --quiet --yes mabula >/dev/null 2>&1 || true
@@ -44,9 +44,9 @@ else
     cp "$target/debug/lib_mabula.so" "$site/mabula/_mabula.abi3.so"
 fi
 # The analysis client's tests run this workspace's `mabula`, never an older build lying around:
-# built as the Rust tests build it (so a no-op after them), unless MABULA_BIN names one.
+# the one build of scripts/build.sh (a no-op when made above), unless MABULA_BIN names one.
 if [[ -z "${MABULA_BIN:-}" ]]; then
-    cargo build --workspace --all-features --bins --quiet
+    scripts/build.sh --quiet
     export MABULA_BIN="$target/debug/mabula"
 fi
 "$VENV/bin/python" -m pytest -q python/tests "$@"

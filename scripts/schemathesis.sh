@@ -49,7 +49,7 @@ trap cleanup EXIT
 if [[ -n "${MABULA_BIN:-}" ]]; then
     BIN="$MABULA_BIN"
 else
-    cargo build --quiet --workspace --all-features --bins
+    scripts/build.sh --quiet
     cp "${CARGO_TARGET_DIR:-target}/debug/mabula" "$WORK/mabula"
     BIN="$WORK/mabula"
 fi

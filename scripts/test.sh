@@ -45,7 +45,7 @@ step "clippy" cargo clippy "${FEATURES[@]}" --all-targets -- -D warnings
 step "module cycles" scripts/module-cycles.py crates/*/src python/src
 
 # The one build: test binaries, the `mabula` binary and the Python extension.
-step "build" cargo build "${FEATURES[@]}" --lib --bins --tests --examples
+step "build" scripts/build.sh
 step "Rust tests" cargo nextest run "${FEATURES[@]}" --no-fail-fast
 step "doc tests" cargo test "${FEATURES[@]}" --doc --quiet
 

@@ -23,9 +23,8 @@ fi
 if [ -z "${MABULA_BIN:-}" ]; then
   target=${CARGO_TARGET_DIR:-$root/target}
   case "$target" in /*) ;; *) target="$root/$target" ;; esac
-  # The dev profile is optimised (opt-level 1). Building it as the Rust tests do (the whole
-  # workspace with its test targets, so with the same features) makes this a no-op after them.
-  (cd "$root" && cargo build --workspace --all-features --bins)
+  # The suite's one build (opt-level 1), a no-op after the Rust tests.
+  "$root/scripts/build.sh"
   MABULA_BIN="$target/debug/mabula"
 fi
 
