@@ -71,9 +71,12 @@ pub async fn create_database(url: &str) -> Result<String, StoreError> {
     })
 }
 
-/// A connection listening on [`CHANNEL`].
+/// A connection listening on [`CHANNEL`], which says when its connection is lost instead of
+/// quietly making another: what was announced in between is missed, and only [`listen_loop`]'s
+/// [`Notice::Lost`] and [`Notice::Back`] make the services read it again.
 async fn listener(url: &str) -> Result<PgListener, sqlx::Error> {
     let mut l = PgListener::connect(url).await?;
+    l.eager_reconnect(false);
     l.listen(CHANNEL).await?;
     Ok(l)
 }
