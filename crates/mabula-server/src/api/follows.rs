@@ -49,6 +49,7 @@ pub async fn follow(
         (status = 400, description = "The name is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
         (status = 403, description = "No CSRF token, or a wrong one (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "The name holds a NUL, which no name has (`not_found`)", body = ErrorBody),
         (status = 422, description = "The name holds control characters (`invalid_account`)", body = ErrorBody),
         (status = 429, response = super::answers::Throttled),
         (status = 503, response = super::answers::Unavailable),

@@ -205,6 +205,16 @@ pub async fn rate_limit(
     next.run(req).await
 }
 
+/// A NUL in the path (`%00`) names nothing the server has: answered `404 not_found` before any
+/// handler reads it (PostgreSQL refuses a NUL in a text, which reached players as a 500).
+pub async fn no_nul_in_path(req: Request, next: Next) -> Response {
+    if req.uri().path().contains("%00") {
+        return ApiError::new(ErrorCode::NotFound, "no name or id holds a NUL character")
+            .into_response();
+    }
+    next.run(req).await
+}
+
 /// Makes every error answer a JSON `{code, message}` (axum's own rejections are plain text).
 pub async fn json_errors(req: Request, next: Next) -> Response {
     let response = next.run(req).await;

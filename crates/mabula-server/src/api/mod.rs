@@ -162,6 +162,7 @@ pub fn router(state: AppState, limiter: Arc<limits::RateLimiter>) -> Router {
             limiter,
             limits::rate_limit,
         ))
+        .layer(axum::middleware::from_fn(limits::no_nul_in_path))
         .layer(axum::middleware::from_fn(limits::json_errors))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(
             limits::panic_response,
