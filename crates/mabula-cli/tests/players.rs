@@ -869,17 +869,17 @@ async fn a_name_with_a_control_character_is_refused_as_invalid_not_a_server_erro
         (422, Some("invalid_account")),
         "{body}"
     );
-    for path in [
-        "/api/players/er%00in",
-        "/api/players/er%00in/games",
-        "/api/players/er%01in/records",
+    // A NUL names nothing on any route (issue 51); another control character is refused.
+    for (path, expected) in [
+        ("/api/players/er%00in", (404, Some("not_found"))),
+        ("/api/players/er%00in/games", (404, Some("not_found"))),
+        (
+            "/api/players/er%01in/records",
+            (422, Some("invalid_account")),
+        ),
     ] {
         let (status, body) = erin.get(path).await;
-        assert_eq!(
-            (status, body["code"].as_str()),
-            (422, Some("invalid_account")),
-            "{path}: {body}"
-        );
+        assert_eq!((status, body["code"].as_str()), expected, "{path}: {body}");
     }
 }
 
