@@ -163,13 +163,21 @@ pub struct GameHandle {
     pub events: broadcast::Sender<Utf8Bytes>,
     /// This instance's open WebSockets per seat and spectators.
     local: Mutex<PresenceCounts>,
-    /// The open WebSockets of all instances.
-    totals: Mutex<PresenceCounts>,
+    /// The open WebSockets of all instances, with the number of the reading they come from.
+    totals: Mutex<(u64, PresenceCounts)>,
+    /// The number of the next reading of the totals: a reading that began later saw the
+    /// database as late or later, so an earlier one that ends last never overwrites it.
+    readings: AtomicU64,
     /// The highest version another instance announced; a game nobody watches here is reloaded
     /// only when it is next used.
     announced: AtomicU64,
+    /// The latest version whose state this instance's listeners were sent: an owed reason of
+    /// an older version comes too late to be told (a later state was shown).
+    told: AtomicU64,
     /// A presence message is scheduled (they are coalesced).
     presence_pending: AtomicBool,
+    /// Held while this instance's counts are stored.
+    storing_presence: tokio::sync::Mutex<()>,
     /// Last use, ms since the epoch (for eviction).
     touched: AtomicI64,
 }
@@ -543,7 +551,7 @@ impl Games {
         if in_order {
             slot.owed = slot.owed.split_off(&version);
         }
-        if slot.owed.remove(&version) {
+        if slot.owed.remove(&version) && version >= h.told.load(Ordering::Acquire) {
             self.tell(h, &mut slot, change);
         }
         Ok(())
@@ -570,9 +578,12 @@ impl Games {
             }),
             events,
             local: Mutex::new(PresenceCounts::default()),
-            totals: Mutex::new(PresenceCounts::default()),
+            totals: Mutex::new((0, PresenceCounts::default())),
+            readings: AtomicU64::new(1),
             announced: AtomicU64::new(0),
+            told: AtomicU64::new(0),
             presence_pending: AtomicBool::new(false),
+            storing_presence: tokio::sync::Mutex::new(()),
             touched: AtomicI64::new(now_ms()),
         })
     }
@@ -601,6 +612,7 @@ impl Games {
         if h.events.receiver_count() == 0 {
             return;
         }
+        h.told.fetch_max(state.version, Ordering::AcqRel);
         let send = |msg: ServerMessage<'_>| {
             let _ = h.events.send(msg.to_text());
         };
@@ -849,6 +861,6 @@ impl Games {
 impl GameHandle {
     /// The presence counts now, over all instances.
     pub fn presence(&self) -> PresenceCounts {
-        self.totals.lock().map(|p| *p).unwrap_or_default()
+        self.totals.lock().map(|p| p.1).unwrap_or_default()
     }
 }

@@ -155,19 +155,22 @@ impl Games {
         tokio::spawn(async move {
             tokio::time::sleep(PRESENCE_DELAY).await;
             h.presence_pending.store(false, Ordering::Release);
+            // One at a time, so this instance's counts are stored in the order they were read.
+            let _in_order = h.storing_presence.lock().await;
             let local = h.local.lock().map(|p| *p).unwrap_or_default();
             games.publish_presence(&h, Some(local)).await;
         });
     }
 
     /// Stores this instance's count (`local`, if it changed), reads the totals over every
-    /// instance, records the seats of a real-time game that nobody holds now (a player away),
+    /// instance (unless a reading begun later was shown first), records the seats of a real-time game that nobody holds now (a player away),
     /// and sends the totals to this instance's listeners.
     pub(super) async fn publish_presence(
         &self,
         h: &Arc<GameHandle>,
         local: Option<PresenceCounts>,
     ) {
+        let reading = h.readings.fetch_add(1, Ordering::AcqRel);
         let totals = match self.presence_totals(h, local).await {
             Ok(t) => t,
             Err(e) => {
@@ -175,8 +178,10 @@ impl Games {
                 return;
             }
         };
-        if let Ok(mut t) = h.totals.lock() {
-            *t = totals;
+        // A later reading already shown: this one is out of date.
+        match h.totals.lock() {
+            Ok(mut t) if t.0 < reading => *t = (reading, totals),
+            _ => return,
         }
         let slot = h.slot.lock().await;
         let seats = view::seats_view(&slot.game, totals);
