@@ -282,6 +282,112 @@ async fn an_account_holds_at_most_twenty_tokens() {
     assert_eq!((status, code(&body)), (409, "too_many_tokens"), "{body}");
 }
 
+/// The close code the server ends `socket` with (the server closes it, not this side).
+async fn closed_by_server(socket: &mut common::player::Lobby) -> u16 {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(20), socket.ws.next())
+            .await
+            .expect("the server's close within 20 s");
+        match msg {
+            Some(Ok(Message::Close(frame))) => return frame.map_or(0, |f| f.code.into()),
+            None | Some(Err(_)) => return 0,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+/// Reads `lines` to their end; panics if they do not end within 20 s.
+async fn ended(lines: &mut Lines) {
+    while lines.next().await.is_some() {}
+}
+
+/// Every live channel of a session or token ends as soon as it does, whichever instance ended
+/// it (issue 51): a revoked token's stream; then, at a password change, the account's other
+/// tokens and the other session's lobby socket, game socket and event stream, each on its own
+/// instance. The session that changed the password keeps its socket.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ending_a_session_or_a_token_closes_its_sockets_and_streams_on_every_instance() {
+    let n = nodes().await;
+    let laptop = Player::sign_up(&n.bases[0], "endfern").await;
+    let mut phone = Player::guest(&n.bases[1]);
+    let (status, _) = phone
+        .start_session(
+            "/api/session",
+            json!({"name": "endfern", "password": common::player::PASSWORD}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let foe = Player::sign_up(&n.bases[2], "endfoe").await;
+    let game = game_between(&laptop, &foe).await;
+
+    // A token revoked on instance 0 ends its stream on instance 1.
+    let (id, secret) = token(&laptop, "first", &["board:play"]).await;
+    let mut first = Program::new(&n.bases[1], &secret)
+        .stream("/api/stream/event")
+        .await;
+    assert_eq!(first.until("game_start").await["game"]["id"], game.as_str());
+    assert_eq!(
+        laptop.delete(&format!("/api/account/tokens/{id}")).await,
+        204
+    );
+    ended(&mut first).await;
+
+    // Another token, and the phone's channels, each on an instance of its own.
+    let (_, secret) = token(&laptop, "second", &["board:play"]).await;
+    let program = Program::new(&n.bases[2], &secret);
+    let mut second = program.stream("/api/stream/event").await;
+    second.until("game_start").await;
+    let mut phone_lobby = phone.on(&n.bases[2]).lobby().await;
+    phone_lobby.until("seeks").await;
+    let mut phone_game = phone.socket(&format!("/api/games/{game}/ws")).await;
+    let r = phone
+        .http
+        .get(format!("{}/api/stream/event", n.bases[0]))
+        .header("cookie", phone.cookie.clone().expect("a cookie"))
+        .send()
+        .await
+        .expect("answer");
+    assert_eq!(r.status().as_u16(), 200);
+    let mut phone_stream = Lines {
+        response: r,
+        buffer: Vec::new(),
+    };
+    phone_stream.until("game_start").await;
+    let mut laptop_lobby = laptop.on(&n.bases[1]).lobby().await;
+    laptop_lobby.until("seeks").await;
+
+    let (status, body) = laptop
+        .post(
+            "/api/account/password",
+            json!({"current": common::player::PASSWORD, "new": "another long secret"}),
+        )
+        .await;
+    assert_eq!(status, 204, "{body}");
+    assert_eq!(closed_by_server(&mut phone_lobby).await, 1008);
+    assert_eq!(closed_by_server(&mut phone_game).await, 1008);
+    ended(&mut phone_stream).await;
+    ended(&mut second).await;
+    let (status, body) = program.get("/api/session").await;
+    assert_eq!((status, code(&body)), (403, "token_invalid"), "{body}");
+    // The laptop's own socket still hears the lobby.
+    let (status, seek) = foe
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "days": 2, "color": "white"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{seek}");
+    laptop_lobby
+        .changes_until(|c| {
+            c["added"]
+                .to_string()
+                .contains(seek["id"].as_str().unwrap_or("?"))
+        })
+        .await;
+}
+
 /// A correspondence game of `white` (who seeks) against `black` (who accepts); its id.
 async fn game_between(white: &Player, black: &Player) -> String {
     let (status, seek) = white

@@ -37,11 +37,17 @@ pub fn router() -> Router<AppState> {
 
 /// An answer that streams the lines of `rx` as newline-delimited JSON (never compressed, so
 /// each line leaves at once), holding `slot` while it runs.
-fn ndjson<T: Send + 'static>(mut rx: mpsc::Receiver<String>, slot: T) -> Response {
-    let stream = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)).map(move |l| {
-        let _ = &slot;
-        Ok::<_, std::convert::Infallible>(l)
-    });
+fn ndjson<T: Send + 'static>(
+    mut rx: mpsc::Receiver<String>,
+    slot: T,
+    ended: impl Future<Output = ()> + Send + 'static,
+) -> Response {
+    let stream = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
+        .take_until(Box::pin(ended))
+        .map(move |l| {
+            let _ = &slot;
+            Ok::<_, std::convert::Infallible>(l)
+        });
     (
         [
             (header::CONTENT_TYPE, "application/x-ndjson"),
@@ -87,7 +93,8 @@ pub async fn event_stream(
     let rx = app
         .bots
         .events(session.key.clone(), session.name.clone(), slot);
-    Ok(ndjson(rx, place))
+    let ended = super::live::signed_out(app.clone(), Some(session));
+    Ok(ndjson(rx, place, ended))
 }
 
 /// One game as newline-delimited JSON (`BotGameMessage`, one a line; an empty line every 7 s):
@@ -114,7 +121,8 @@ pub async fn game_stream(
     let place = app.websockets.take(client, true)?;
     let slot = app.bots.slot(&session.key)?;
     let rx = app.bots.game(id, session.key.clone(), slot).await?;
-    Ok(ndjson(rx, place))
+    let ended = super::live::signed_out(app.clone(), Some(session));
+    Ok(ndjson(rx, place, ended))
 }
 
 /// Play a move (in RULES.md's notation, `pass` to pass) in a game where the account holds the

@@ -9,25 +9,35 @@
 //! the lobby's list), what it waits for (a game's broadcast, the cluster's notices), what it
 //! says of each, and how it answers a client's message (a game's `hello` and `ping`).
 //!
+//! A socket opened with a session closes (`1008 session ended`) as soon as that session ends
+//! on any instance: logged out, the password changed, the account closed or deleted
+//! ([`signed_out`]).
+//!
 //! A game's socket speaks axum's WebSocket (tungstenite), uncompressed; the lobby's and a
 //! tournament's speak yawc, compressed with permessage-deflate when the client offers it. Both
 //! are adapted to the same [`Frame`]s in and `Outgoing` messages out.
 
 use super::AppState;
 use super::limits::Slot;
+use crate::auth::Session;
 use crate::error::{ApiError, ErrorCode};
+use crate::services::cluster::SIGNED_OUT;
+use crate::store::Notice;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use axum::response::Response;
 use futures_util::{Sink, SinkExt, Stream, StreamExt, future};
 use std::future::Future;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
+use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::watch;
 
 /// Frames a client may send per second before the socket is closed.
 const MAX_MESSAGES_PER_SECOND: u32 = 20;
 /// How long a closing game socket waits for the client's close.
 const CLOSE_GRACE: Duration = Duration::from_secs(1);
+/// How often a live channel checks its session anyway (an announcement may be lost).
+const RECHECK_SESSION: Duration = Duration::from_secs(60);
 
 /// A client's frame, as far as a channel cares.
 pub enum Frame {
@@ -134,6 +144,41 @@ pub fn not_a_handshake(e: impl std::fmt::Display) -> ApiError {
     )
 }
 
+/// Resolves when `session` ends: its cookie session or personal token is no longer stored
+/// (logged out, the password changed, the token revoked, the account closed or deleted). It is
+/// read at once, again when any instance says the account signed out or the notices' listener
+/// is back after a loss, and every [`RECHECK_SESSION`] in any case. Never, for a guest.
+pub async fn signed_out(app: AppState, session: Option<Session>) {
+    let Some(session) = session else {
+        return future::pending().await;
+    };
+    let mut notices = app.cluster.notices();
+    let start = tokio::time::Instant::now() + RECHECK_SESSION;
+    let mut every = tokio::time::interval_at(start, RECHECK_SESSION);
+    loop {
+        let stands = match session.grant {
+            Some(_) => app.tokens.stands(&session.id_hash).await,
+            None => app.accounts.stands(&session.id_hash).await,
+        };
+        // A database that does not answer ends nothing.
+        if let Ok(false) = stands {
+            return;
+        }
+        loop {
+            tokio::select! {
+                notice = notices.recv() => match notice {
+                    Ok(Notice::User { key, what }) if key == session.key && what == SIGNED_OUT => break,
+                    Ok(Notice::Back) => break,
+                    // A lagging channel finds out at its next periodic check.
+                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                    Err(RecvError::Closed) => return future::pending().await,
+                },
+                _ = every.tick() => break,
+            }
+        }
+    }
+}
+
 /// Takes the socket's place in the caps of open WebSockets (`429 too_many_connections`).
 pub fn place(app: &AppState, client: IpAddr) -> Result<Slot, ApiError> {
     app.websockets.take(client, true).inspect_err(|_| {
@@ -145,6 +190,7 @@ pub fn place(app: &AppState, client: IpAddr) -> Result<Slot, ApiError> {
 pub async fn serve_plain<C: Channel>(
     channel: C,
     socket: WebSocket,
+    ended: impl Future<Output = ()> + Send,
     shutdown: watch::Receiver<bool>,
 ) {
     let (sink, stream) = socket.split();
@@ -163,7 +209,7 @@ pub async fn serve_plain<C: Channel>(
         Ok(Message::Ping(_) | Message::Pong(_)) => Frame::Control,
         Ok(Message::Close(_)) | Err(_) => Frame::Close,
     });
-    session(channel, sink, stream, shutdown, true).await;
+    session(channel, sink, stream, ended, shutdown, true).await;
 }
 
 /// Upgrades a handshake to a socket compressed with permessage-deflate when the client offers
@@ -172,6 +218,7 @@ pub fn serve_deflate<C: Channel + 'static>(
     ws: yawc::IncomingUpgrade,
     slot: Slot,
     channel: C,
+    ended: impl Future<Output = ()> + Send + 'static,
     shutdown: watch::Receiver<bool>,
 ) -> Result<Response, ApiError> {
     let options = yawc::Options::default()
@@ -195,14 +242,15 @@ pub fn serve_deflate<C: Channel + 'static>(
                 yawc::frame::OpCode::Binary => Frame::Binary,
                 _ => Frame::Control,
             });
-            session(channel, sink, stream, shutdown, false).await;
+            session(channel, sink, stream, ended, shutdown, false).await;
         }
         drop(slot);
     });
     Ok(response.map(axum::body::Body::new))
 }
 
-/// The session loop: until the client leaves, floods, the channel ends it or the server stops.
+/// The session loop: until the client leaves, floods, the channel ends it, `ended` resolves (the
+/// account's session ended) or the server stops.
 /// `drain`: read on after closing until the client answers the close, a second at most
 /// (tungstenite's closing handshake: dropping a socket with unread frames resets the
 /// connection, and the reset can overtake the last messages).
@@ -210,6 +258,7 @@ async fn session<C, Si, St>(
     mut channel: C,
     sink: Si,
     mut stream: St,
+    ended: impl Future<Output = ()> + Send,
     mut shutdown: watch::Receiver<bool>,
     drain: bool,
 ) where
@@ -220,6 +269,7 @@ async fn session<C, Si, St>(
     let mut sink = sink.sink_map_err(|_| ());
     let mut out = Outbox { sink: &mut sink };
     let mut window = (Instant::now(), 0u32);
+    let mut ended = std::pin::pin!(ended);
     loop {
         if channel.settle(&mut out).await.is_err() {
             break;
@@ -246,6 +296,10 @@ async fn session<C, Si, St>(
             update = channel.next() => channel.update(update, &mut out).await,
             _ = shutdown.changed() => {
                 let _ = out.sink.send(Outgoing::Close(1001, "server shutting down")).await;
+                break;
+            }
+            () = &mut ended => {
+                let _ = out.sink.send(Outgoing::Close(1008, "session ended")).await;
                 break;
             }
         };

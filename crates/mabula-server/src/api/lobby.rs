@@ -141,7 +141,8 @@ async fn upgrade(
     let shutdown = app.shutdown.clone();
     // Compressed when the client offers permessage-deflate (browsers do): the first list is
     // mostly the same words over and over.
-    live::serve_deflate(ws, slot, LobbyChannel::new(app, session), shutdown)
+    let ended = live::signed_out(app.clone(), session.clone());
+    live::serve_deflate(ws, slot, LobbyChannel::new(app, session), ended, shutdown)
 }
 
 /// The message of a player's notice `what` (`game ID`, `turn ID`, `declined ID BY`); `None`

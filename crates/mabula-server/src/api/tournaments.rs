@@ -233,6 +233,7 @@ async fn upgrade(
     let first = app.tournaments.view(&id).await?;
     let slot = live::place(&app, client)?;
     let shutdown = app.shutdown.clone();
+    let ended = live::signed_out(app.clone(), session.clone());
     let channel = TournamentChannel {
         notices: app.cluster.notices(),
         app,
@@ -242,7 +243,7 @@ async fn upgrade(
         first: Some(first),
         stale: false,
     };
-    live::serve_deflate(ws, slot, channel, shutdown)
+    live::serve_deflate(ws, slot, channel, ended, shutdown)
 }
 
 /// How long a socket waits after a change before reading the tournament (changes that come

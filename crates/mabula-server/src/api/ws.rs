@@ -10,7 +10,7 @@ use super::AppState;
 use super::live::{self, Channel, End, Frame, Outbox};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorCode};
-use crate::extract::ClientAddr;
+use crate::extract::{ClientAddr, MaybeSession};
 use crate::model::Seats;
 use crate::protocol::{ClientMessage, ServerMessage};
 use crate::services::{GameHandle, Games};
@@ -51,6 +51,7 @@ async fn upgrade(
     ClientAddr(client): ClientAddr,
     Path(id): Path<String>,
     caller: Caller,
+    MaybeSession(session): MaybeSession,
     ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -62,6 +63,7 @@ async fn upgrade(
     let shutdown = app.shutdown.clone();
     // Chat (issue 36): this game's chat lines from every instance.
     let chat = app.chat.subscribe(&id);
+    let ended = live::signed_out(app.clone(), session);
     Ok(ws
         .max_message_size(16 * 1024)
         // Clients send small messages, and tungstenite zero-fills its read buffer on every poll.
@@ -76,7 +78,7 @@ async fn upgrade(
                 registered: None,
                 hello_deadline: Box::pin(tokio::time::sleep(HELLO_TIMEOUT)),
             };
-            live::serve_plain(channel, socket, shutdown).await;
+            live::serve_plain(channel, socket, ended, shutdown).await;
             drop(slot);
         }))
 }

@@ -511,15 +511,23 @@ impl Accounts {
 
     /// Ends one session.
     pub async fn log_out(&self, session: &Session) -> Result<(), ApiError> {
-        Ok(self.sessions.delete_session(&session.id_hash).await?)
+        self.sessions.delete_session(&session.id_hash).await?;
+        self.cluster.signed_out(&session.key).await;
+        Ok(())
     }
 
-    /// Ends every session of the account, on every device, and forgets the devices trusted
-    /// to log it in (a device that logs in again is trusted anew).
+    /// Ends every session of the account, on every device, revokes its personal tokens and
+    /// forgets the devices trusted to log it in (a device that logs in again is trusted anew).
     pub async fn log_out_everywhere(&self, session: &Session) -> Result<u64, ApiError> {
-        let ended = self.sessions.delete_sessions(&session.key).await?;
-        self.repo.delete_devices(&session.key).await?;
+        let ended = self.repo.sign_out_everywhere(&session.key).await?;
+        self.cluster.signed_out(&session.key).await;
         Ok(ended)
+    }
+
+    /// Whether the cookie session whose secret hashes to `id_hash` still stands (not ended, its
+    /// account not closed nor deleted).
+    pub async fn stands(&self, id_hash: &[u8; 32]) -> Result<bool, StoreError> {
+        Ok(self.sessions.session(id_hash).await?.is_some())
     }
 
     /// The session whose cookie holds `secret`, if it is valid. Its use is noted, at most once
@@ -578,7 +586,8 @@ impl Accounts {
     }
 
     /// Changes the password of the account of `session` from `current` to `new` (held to the
-    /// sign-up rules), and ends every other session of the account; this one stays.
+    /// sign-up rules), ends every other session of the account and revokes its personal tokens;
+    /// this session stays.
     pub async fn change_password(
         &self,
         session: &Session,
@@ -603,6 +612,7 @@ impl Accounts {
                 "the password was changed meanwhile: try again with the new one",
             ));
         }
+        self.cluster.signed_out(&session.key).await;
         Ok(())
     }
 
@@ -635,15 +645,18 @@ impl Accounts {
         if !self.sessions.delete_session_of(&session.key, &hash).await? {
             return Err(gone());
         }
+        self.cluster.signed_out(&session.key).await;
         Ok(())
     }
 
     /// Ends every session of the account of `session` but this one; answers how many.
     pub async fn end_other_sessions(&self, session: &Session) -> Result<u64, ApiError> {
-        Ok(self
+        let ended = self
             .sessions
             .delete_other_sessions(&session.key, &session.id_hash)
-            .await?)
+            .await?;
+        self.cluster.signed_out(&session.key).await;
+        Ok(ended)
     }
 
     /// Deletes the account of `session`, confirmed by its `password`: its unfinished games are
@@ -681,6 +694,7 @@ impl Accounts {
         }
         self.cluster
             .deliver(deleted.notices.iter().filter_map(|n| Notice::parse(n)));
+        self.cluster.signed_out(&session.key).await;
         Ok(label)
     }
 

@@ -18,6 +18,10 @@ use tokio::sync::broadcast;
 /// Instances silent for this long are removed from the database with their presence rows.
 const FORGET_AFTER: Duration = Duration::from_secs(60);
 
+/// What a player notice (`u KEY signed-out`) says when some of the account's sessions or
+/// personal tokens ended: every live channel of the account reads its own again.
+pub const SIGNED_OUT: &str = "signed-out";
+
 /// The database's connections and whether it answered its last probe, as the metrics show them.
 #[derive(Clone, Debug)]
 pub struct DatabaseReading {
@@ -149,6 +153,15 @@ impl Cluster {
             for n in notices {
                 self.notify_local(n);
             }
+        }
+    }
+
+    /// Tells every instance that sessions or personal tokens of account `key` ended (after the
+    /// change is stored): its live channels read their own again and close if it is gone. Not
+    /// heard, the channels still find out at their next periodic check.
+    pub async fn signed_out(&self, key: &str) {
+        if let Err(e) = self.announce(&[format!("u {key} {SIGNED_OUT}")]).await {
+            tracing::warn!("cannot announce that sessions of {key} ended: {e}");
         }
     }
 

@@ -241,7 +241,11 @@ impl Services {
             chat.clone(),
             cluster.clone(),
         ));
-        let tokens = Arc::new(tokens::Tokens::new(repos.tokens, ratings.clone()));
+        let tokens = Arc::new(tokens::Tokens::new(
+            repos.tokens,
+            ratings.clone(),
+            cluster.clone(),
+        ));
         let lobby = Arc::new(lobby::Lobby::new(
             lobby::LobbyRepos {
                 lobby: repos.lobby,
@@ -429,6 +433,8 @@ impl Services {
                 }
                 self.games.resync().await;
                 self.cluster.set_synced(true);
+                // The live channels check what they may have missed (an ended session).
+                self.cluster.notify_local(Notice::Back);
             }
         }
     }

@@ -312,6 +312,7 @@ impl Moderation {
                 .flatten()
                 .filter_map(|n| crate::store::Notice::parse(&n)),
         );
+        self.cluster.signed_out(&key).await;
         Ok(())
     }
 

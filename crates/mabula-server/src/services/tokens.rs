@@ -4,10 +4,12 @@
 //! database on every request, so a revoked token is refused at once on every instance. An
 //! account with no games may become a bot for ever.
 
+use super::cluster::Cluster;
 use super::ratings::Ratings;
 use crate::auth::{self, Grant, Session};
 use crate::error::{ApiError, ErrorCode};
 use crate::services::now_ms;
+use crate::store::StoreError;
 use crate::store::tokens::{TokensRepo, Upgrade};
 use mabula_api::bots::{BotList, BotView, CreateToken, SCOPES, TokenCreated, TokenList, TokenView};
 use std::sync::Arc;
@@ -24,12 +26,18 @@ pub struct Tokens {
     repo: TokensRepo,
     /// The bots' ratings, for their list.
     ratings: Arc<Ratings>,
+    /// Told when a token is revoked (its streams end on every instance).
+    cluster: Arc<Cluster>,
 }
 
 impl Tokens {
     /// The service over its repository, with the ratings of the bots it lists.
-    pub fn new(repo: TokensRepo, ratings: Arc<Ratings>) -> Tokens {
-        Tokens { repo, ratings }
+    pub fn new(repo: TokensRepo, ratings: Arc<Ratings>, cluster: Arc<Cluster>) -> Tokens {
+        Tokens {
+            repo,
+            ratings,
+            cluster,
+        }
     }
 
     /// The level of house bot `key`, if it is one.
@@ -145,6 +153,7 @@ impl Tokens {
     /// Revokes token `id` of the session's account.
     pub async fn revoke(&self, session: &Session, id: &str) -> Result<(), ApiError> {
         if self.repo.delete_token(&session.key, id).await? {
+            self.cluster.signed_out(&session.key).await;
             Ok(())
         } else {
             Err(ApiError::new(
@@ -187,6 +196,12 @@ impl Tokens {
                     .collect(),
             }),
         }))
+    }
+
+    /// Whether the personal token whose secret hashes to `hash` still stands (not revoked, its
+    /// account not closed nor deleted).
+    pub async fn stands(&self, hash: &[u8; 32]) -> Result<bool, StoreError> {
+        Ok(self.repo.token_owner(hash).await?.is_some())
     }
 
     /// Makes the token's account a bot, for ever, if it has played no game.

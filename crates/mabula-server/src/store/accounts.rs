@@ -69,20 +69,31 @@ impl AccountsRepo {
         })
     }
 
-    /// Forgets the devices trusted to log in `key` (their failed log-ins count against the
-    /// name again).
-    pub async fn delete_devices(&self, key: &str) -> Result<u64, StoreError> {
+    /// Ends every session of `key`, deletes its personal tokens and forgets the devices trusted
+    /// to log it in (their failed log-ins count against the name again), in one transaction;
+    /// answers how many sessions there were.
+    pub async fn sign_out_everywhere(&self, key: &str) -> Result<u64, StoreError> {
         on_db!(&self.conn, write, |pool, _pg| {
-            let done = sqlx::query("DELETE FROM devices WHERE account = $1")
+            let mut tx = pool.begin().await?;
+            let ended = sqlx::query("DELETE FROM sessions WHERE account = $1")
                 .bind(key)
-                .execute(pool)
-                .await?;
-            Ok(done.rows_affected())
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            for sql in [
+                "DELETE FROM api_tokens WHERE account = $1",
+                "DELETE FROM devices WHERE account = $1",
+            ] {
+                sqlx::query(sql).bind(key).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Ok(ended)
         })
     }
 
     /// Sets the password hash of `key` if it is still `old` (a change made meanwhile by another
-    /// session wins), and ends every other session of the account; whether it was set.
+    /// session wins), ends every other session of the account and deletes its personal tokens;
+    /// whether it was set.
     pub async fn change_password(
         &self,
         key: &str,
@@ -106,6 +117,10 @@ impl AccountsRepo {
             sqlx::query("DELETE FROM sessions WHERE account = $1 AND id_hash <> $2")
                 .bind(key)
                 .bind(keep.to_vec())
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM api_tokens WHERE account = $1")
+                .bind(key)
                 .execute(&mut *tx)
                 .await?;
             tx.commit().await?;
@@ -294,8 +309,8 @@ impl AccountsRepo {
         })
     }
 
-    /// Gives account `key` the password whose hash is `hash` and ends its sessions; whether it
-    /// exists.
+    /// Gives account `key` the password whose hash is `hash`, ends its sessions and deletes its
+    /// personal tokens (announced to every instance's live channels); whether it exists.
     pub async fn reset_password(&self, key: &str, hash: &str) -> Result<bool, StoreError> {
         on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
@@ -304,9 +319,13 @@ impl AccountsRepo {
                 .bind(hash)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query("DELETE FROM sessions WHERE account = $1")
-                .bind(key)
-                .execute(&mut *tx)
+            for sql in [
+                "DELETE FROM sessions WHERE account = $1",
+                "DELETE FROM api_tokens WHERE account = $1",
+            ] {
+                sqlx::query(sql).bind(key).execute(&mut *tx).await?;
+            }
+            tx.announce(&[format!("u {key} {}", crate::services::cluster::SIGNED_OUT)])
                 .await?;
             tx.commit().await?;
             Ok(done.rows_affected() == 1)

@@ -184,15 +184,4 @@ impl SessionsRepo {
             Ok(())
         })
     }
-
-    /// Ends every session of `key`; answers how many there were.
-    pub async fn delete_sessions(&self, key: &str) -> Result<u64, StoreError> {
-        on_db!(&self.conn, write, |pool, _pg| {
-            let done = sqlx::query("DELETE FROM sessions WHERE account = $1")
-                .bind(key)
-                .execute(pool)
-                .await?;
-            Ok(done.rows_affected())
-        })
-    }
 }
