@@ -60,6 +60,8 @@ pub struct Instance {
     pub child: Child,
     /// A client of it.
     pub client: Client,
+    /// The database it serves (as given to `--database`).
+    pub database: String,
 }
 
 impl Instance {
@@ -96,6 +98,7 @@ impl Instance {
         Instance {
             child,
             client: Client::new(&url),
+            database: database.to_string(),
         }
     }
 
