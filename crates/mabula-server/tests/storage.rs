@@ -664,7 +664,6 @@ async fn rating_after_a_deletion(url: &str) {
             .is_none(),
         "rated once"
     );
-
 }
 
 #[tokio::test]
