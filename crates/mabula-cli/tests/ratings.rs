@@ -256,3 +256,54 @@ async fn a_game_that_cannot_be_rated_is_skipped_noted_counted_and_shown_to_moder
         "only the next game rated"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sweep_rates_the_games_after_one_that_cannot_be_rated() {
+    let n = nodes().await;
+    let dan = Player::sign_up(&n.bases[0], "dan").await;
+    let eve = Player::sign_up(&n.bases[1], "eve").await;
+
+    // Two games end that the job cannot rate at first: the older for good, the newer until
+    // its start is put right (standing for games an instance left unrated when it died).
+    let bad = rated_game(&dan, &eve).await;
+    let next = rated_game(&eve, &dan).await;
+    let (_, state) = dan.get(&format!("/api/games/{next}")).await;
+    let start = state["start"].as_str().expect("a start").to_string();
+    // Each is resigned by Black, who moved last, on the instance that holds it as it stands.
+    for (id, black) in [(&bad, &eve), (&next, &dan)] {
+        run_sql(
+            &n,
+            &format!("UPDATE games SET start = 'not a position' WHERE id = '{id}'"),
+        )
+        .await;
+        let (status, body) = black
+            .post(&format!("/api/games/{id}/resign"), json!({}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let end = Instant::now() + Duration::from_secs(10);
+    while failures_counted(&n).await < 2 {
+        assert!(Instant::now() < end, "both failures noted");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    run_sql(
+        &n,
+        &format!(
+            "UPDATE games SET start = '{}' WHERE id = '{next}'; DELETE FROM rating_failures",
+            start.replace('\'', "''")
+        ),
+    )
+    .await;
+
+    // The next sweep takes the older game first, fails on it again, and still rates the newer.
+    common::advance(&n.bases, Duration::from_secs(1)).await;
+    for base in &n.bases {
+        let state = game_until(&eve.on(base), &next, |s| {
+            diffs(s).iter().all(Option::is_some)
+        })
+        .await;
+        assert_eq!(state["result"], "1-0", "{state}");
+    }
+    let (_, state) = eve.get(&format!("/api/games/{bad}")).await;
+    assert_eq!(diffs(&state), [None, None], "{state}");
+}
