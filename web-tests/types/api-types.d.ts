@@ -53,6 +53,7 @@ export type BlockList = Schemas['BlockList'];
 export type ReportRequest = Schemas['ReportRequest'];
 export type ReportReason = Schemas['ReportReason'];
 export type ReportView = Schemas['ReportView'];
+export type UnratedGame = Schemas['UnratedGame'];
 
 /** What a game's WebSocket sends (docs/api.md, "Live updates"). */
 export type GameMessage =

@@ -3053,7 +3053,15 @@ export interface paths {
                     };
                 };
                 404: components["responses"]["NoSuchGame"];
-                429: components["responses"]["Throttled"];
+                /** @description Too many requests (`rate_limited`), or no place for this socket (`too_many_connections`): too many from this address, the spectators' places full, or this seat's own sockets at their cap; `Retry-After` says when to try again */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
                 503: components["responses"]["Unavailable"];
             };
         };
@@ -3561,6 +3569,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/moderation/unrated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rated games that could not be rated, with why, the oldest failure first (moderators):
+         *     each was skipped so the others are rated, and is tried again later.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The games */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UnratedGames"];
+                    };
+                };
+                /** @description No session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not a moderator (`not_moderator`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/online": {
         parameters: {
             query?: never;
@@ -3922,6 +3989,15 @@ export interface paths {
                 };
                 /** @description No CSRF token, or a wrong one (`csrf_failed`) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The name holds a NUL, which no name has (`not_found`) */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7863,6 +7939,36 @@ export interface components {
              * @description How many moves accepting takes back.
              */
             moves: number;
+        };
+        /**
+         * @description A rated game the rating job could not rate, and is still not rated: skipped (the other
+         *     games are rated), tried again later, and listed to moderators with why.
+         */
+        UnratedGame: {
+            /**
+             * Format: int64
+             * @description The attempts so far.
+             */
+            attempts: number;
+            /**
+             * Format: int64
+             * @description The first failure (ms since the epoch).
+             */
+            first_at: number;
+            /** @description The game. */
+            game: string;
+            /**
+             * Format: int64
+             * @description The last failure (ms since the epoch).
+             */
+            last_at: number;
+            /** @description Why it could not be rated, the last time. */
+            reason: string;
+        };
+        /** @description The rated games that could not be rated, the oldest failure first. */
+        UnratedGames: {
+            /** @description The games (at most 200). */
+            games: components["schemas"]["UnratedGame"][];
         };
         /** @description A value for the side to move (of a move, or of the position a move led to). */
         ValueView: {

@@ -195,6 +195,29 @@ pub struct ReportQueue {
     pub reports: Vec<ReportView>,
 }
 
+/// A rated game the rating job could not rate, and is still not rated: skipped (the other
+/// games are rated), tried again later, and listed to moderators with why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct UnratedGame {
+    /// The game.
+    pub game: String,
+    /// Why it could not be rated, the last time.
+    pub reason: String,
+    /// The attempts so far.
+    pub attempts: i64,
+    /// The first failure (ms since the epoch).
+    pub first_at: i64,
+    /// The last failure (ms since the epoch).
+    pub last_at: i64,
+}
+
+/// The rated games that could not be rated, the oldest failure first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct UnratedGames {
+    /// The games (at most 200).
+    pub games: Vec<UnratedGame>,
+}
+
 /// How a moderator resolves a report.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -1,5 +1,6 @@
 //! Commands for moderators: `mabula moderation flags`, the pairs of accounts flagged for playing
-//! more rated games together in a day than count as rated (the web app has no moderation yet).
+//! more rated games together in a day than count as rated, and `mabula moderation unrated`, the
+//! rated games the rating job could not rate (also `GET /api/moderation/unrated`).
 
 use mabula_server::services::record_date;
 
@@ -24,13 +25,54 @@ pub enum Moderation {
         #[arg(long)]
         database: Option<String>,
     },
+    /// List the rated games that could not be rated and are still not, the oldest failure
+    /// first: the game, the attempts, the first and the last failure (UTC), and why. Each was
+    /// skipped so that the other games are rated, and is tried again later.
+    Unrated {
+        /// The database, as for `flags`.
+        #[arg(long)]
+        database: Option<String>,
+    },
 }
 
 /// Runs a moderation command.
 pub fn run(cmd: Command) -> anyhow::Result<()> {
-    let Command::Moderation {
-        command: Moderation::Flags { database },
-    } = cmd;
+    let Command::Moderation { command } = cmd;
+    match command {
+        Moderation::Flags { database } => flags(database),
+        Moderation::Unrated { database } => unrated(database),
+    }
+}
+
+/// `mabula moderation unrated`.
+fn unrated(database: Option<String>) -> anyhow::Result<()> {
+    crate::admin_cmds::with_store(database, async |store| {
+        let games = store
+            .repositories()
+            .ratings
+            .read()
+            .failures(1000)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot read the unrated games: {e}"))?;
+        if games.is_empty() {
+            println!("Every rated game that ended is rated or waits for its turn.");
+        }
+        for g in games {
+            println!(
+                "{} {} attempts, first {}, last {}: {}",
+                g.game_id,
+                g.attempts,
+                record_date(g.first_at),
+                record_date(g.last_at),
+                g.reason
+            );
+        }
+        Ok(())
+    })
+}
+
+/// `mabula moderation flags`.
+fn flags(database: Option<String>) -> anyhow::Result<()> {
     crate::admin_cmds::with_store(database, async |store| {
         let flags = store
             .repositories()

@@ -62,9 +62,17 @@ pub enum Command {
         /// Open WebSockets allowed from one client address (0: no cap).
         #[arg(long, default_value_t = 64)]
         max_websockets_per_address: usize,
-        /// Open WebSockets allowed in all (0: no cap).
+        /// Open WebSockets allowed in all (0: no cap), seat holders' game sockets aside: the
+        /// spectators' places, the lobby's and tournaments' sockets, the bots' streams.
         #[arg(long, default_value_t = 2048)]
         max_websockets: usize,
+        /// Places kept for the game sockets of the games' players, beside `--max-websockets`;
+        /// when they are all taken, a player takes a spectator's place.
+        #[arg(long, default_value_t = 1024)]
+        max_seat_websockets: usize,
+        /// Game sockets one seat of a game may hold at once (0: no cap).
+        #[arg(long, default_value_t = 8)]
+        max_websockets_per_seat: usize,
         /// The longest request target accepted, in bytes (longer: 414).
         #[arg(long, default_value_t = 8 * 1024)]
         max_uri_bytes: usize,
@@ -197,6 +205,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             max_connections,
             max_websockets_per_address,
             max_websockets,
+            max_seat_websockets,
+            max_websockets_per_seat,
             max_uri_bytes,
             max_header_bytes,
             signups_per_address_hour,
@@ -226,6 +236,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.max_connections = max_connections;
             config.max_websockets_per_address = max_websockets_per_address;
             config.max_websockets = max_websockets;
+            config.max_seat_websockets = max_seat_websockets;
+            config.max_websockets_per_seat = max_websockets_per_seat;
             config.max_uri_bytes = max_uri_bytes;
             config.max_header_bytes = max_header_bytes;
             config.services.signups_per_address_hour = signups_per_address_hour;

@@ -85,6 +85,7 @@ pub struct Metrics {
     notifications: Counter,
     refusals: Family<LimitLabels, Counter>,
     casual_pairs: Counter,
+    rating_failures: Counter,
     engine_wait_seconds: Histogram,
     query_seconds: Family<QueryLabels, Histogram, fn() -> Histogram>,
     games_in_memory: Gauge,
@@ -109,6 +110,7 @@ impl Metrics {
             notifications: Counter::default(),
             refusals: Family::default(),
             casual_pairs: Counter::default(),
+            rating_failures: Counter::default(),
             engine_wait_seconds: latency_histogram(),
             query_seconds: Family::new_with_constructor(latency_histogram),
             games_in_memory: Gauge::default(),
@@ -158,6 +160,12 @@ impl Metrics {
             "Rated games this instance made casual because their two players had played enough \
              rated games together that day (the pair is flagged for the moderators)",
             m.casual_pairs.clone(),
+        );
+        r.register(
+            "rating_failures",
+            "Times this instance's rating job could not rate a rated game that ended: the game was \
+             skipped, noted with why for the moderators, and is tried again later",
+            m.rating_failures.clone(),
         );
         r.register_with_unit(
             "engine_wait",
@@ -241,6 +249,11 @@ pub fn refused(limit: &'static str) {
 /// A game asked for as rated was made casual: its pair had played enough rated games that day.
 pub fn pair_game_made_casual() {
     METRICS.casual_pairs.inc();
+}
+
+/// The rating job could not rate a game (it was skipped and noted).
+pub fn rating_failed() {
+    METRICS.rating_failures.inc();
 }
 
 /// The PostgreSQL listener received a notification.

@@ -51,8 +51,15 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// Open WebSockets allowed from one client address (0: no cap).
     pub max_websockets_per_address: usize,
-    /// Open WebSockets allowed in all (0: no cap).
+    /// Open WebSockets allowed in all (0: no cap), places for seat holders' game sockets aside.
+    /// A spectator's place is taken over by a seat holder when every seat's place is taken.
     pub max_websockets: usize,
+    /// Places kept for seat holders' game sockets, beside `max_websockets` (issue 51: spectators
+    /// must never keep a player out of their own game).
+    pub max_seat_websockets: usize,
+    /// Game sockets one seat of a game may hold at once on an instance (0: no cap): a player's
+    /// tabs and devices, and no more.
+    pub max_websockets_per_seat: usize,
     /// The longest request target (path and query) accepted, in bytes; longer ones get `414`.
     pub max_uri_bytes: usize,
     /// The most bytes of request headers accepted; more get `431`.
@@ -76,6 +83,8 @@ impl ServerConfig {
             max_connections: 4096,
             max_websockets_per_address: 64,
             max_websockets: 2048,
+            max_seat_websockets: 1024,
+            max_websockets_per_seat: 8,
             max_uri_bytes: 8 * 1024,
             max_header_bytes: 32 * 1024,
             trusted_proxies: Vec::new(),
@@ -124,10 +133,12 @@ pub async fn run(
         AppState::new(
             &services,
             stop_rx.clone(),
-            Arc::new(Slots::new(
+            Arc::new(Slots::with_seats(
                 "WebSockets",
                 config.max_websockets_per_address,
                 config.max_websockets,
+                config.max_seat_websockets,
+                config.max_websockets_per_seat,
             )),
         ),
         limiter,

@@ -586,3 +586,95 @@ async fn quotas_devices_and_flags_hold_across_two_stores_on_postgres() {
         abuse_tables(&url, true).await;
     }
 }
+
+/// A rated game between `white` and `black` (accounts), won by White on resignation.
+fn rated_game_between(id: &str, white: &str, black: &str) -> StoredGame {
+    let player = |key: &str, rating: i32| Player {
+        key: key.into(),
+        name: key.into(),
+        rating: Some(rating),
+        provisional: false,
+        diff: None,
+        bot: false,
+    };
+    StoredGame {
+        players: [Some(player(white, 1700)), Some(player(black, 1500))],
+        white_token: None,
+        join_code: None,
+        pair: None,
+        clock: None,
+        result: GameResult::WhiteWins,
+        end_reason: Some(mabula_server::model::EndReason::ResignedBlack),
+        ..sample_game(id)
+    }
+}
+
+/// Deleting an account whose rated game waits for its rating, then rating the game: the
+/// opponent is rated, the deleted side is not.
+async fn rating_after_a_deletion(url: &str) {
+    use mabula_server::model::rating::Glicko2;
+    use mabula_server::store::accounts::AccountRow;
+    let store = Store::open(url).await.expect("open");
+    let repos = store.repositories();
+    for key in ["ann", "bob", "cat"] {
+        let row = AccountRow {
+            key: key.into(),
+            name: key.into(),
+            password_hash: "x".into(),
+            created_at: 0,
+        };
+        assert!(repos.accounts.create_account(&row).await.expect("stored"));
+    }
+    let first = "ratedgam01";
+    assert!(
+        store
+            .write(insert(rated_game_between(first, "ann", "bob")))
+            .await
+            .expect("insert")
+    );
+    let deleted = repos
+        .accounts
+        .delete_account("ann", "x", "deleted-a1b2c3", 5_000)
+        .await
+        .expect("deleted")
+        .expect("the password matched");
+    assert_eq!(deleted.games.len(), 1);
+
+    let rated = repos
+        .ratings
+        .rate_game(first, &Glicko2::default(), [0.0; 2], 6_000)
+        .await
+        .expect("a deleted player's game is rated for the opponent");
+    assert!(rated.is_some(), "rated now");
+    let bob = repos.ratings.read().ratings("bob").await.expect("read");
+    assert_eq!(bob.len(), 1, "{bob:?}");
+    assert_eq!(bob[0].games, 1);
+    // Bob lost to a 1700 (as the game showed Ann): he goes down, less than against an equal.
+    assert!(bob[0].rating.rating < 1500.0, "{bob:?}");
+    let game = store.load(first).await.expect("load").expect("present");
+    let [white, black] = &game.players;
+    assert_eq!(white.as_ref().and_then(|p| p.diff), None, "no change kept");
+    assert!(black.as_ref().and_then(|p| p.diff).is_some_and(|d| d < 0));
+    assert!(
+        repos
+            .ratings
+            .rate_game(first, &Glicko2::default(), [0.0; 2], 7_000)
+            .await
+            .expect("once")
+            .is_none(),
+        "rated once"
+    );
+}
+
+#[tokio::test]
+async fn a_deleted_players_game_still_rates_the_opponent_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    rating_after_a_deletion(&sqlite_url(&dir)).await;
+}
+
+#[tokio::test]
+async fn a_deleted_players_game_still_rates_the_opponent_on_postgres() {
+    if let Some(url) = fresh_postgres().await {
+        rating_after_a_deletion(&url).await;
+    }
+}

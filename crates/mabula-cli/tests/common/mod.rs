@@ -60,6 +60,8 @@ pub struct Instance {
     pub child: Child,
     /// A client of it.
     pub client: Client,
+    /// The database it serves (as given to `--database`).
+    pub database: String,
 }
 
 impl Instance {
@@ -96,6 +98,7 @@ impl Instance {
         Instance {
             child,
             client: Client::new(&url),
+            database: database.to_string(),
         }
     }
 
@@ -133,8 +136,13 @@ impl Nodes {
 
 /// [`instances`] in a fresh directory, as [`Nodes`].
 pub async fn nodes(file: &str) -> Nodes {
+    nodes_with(file, &[]).await
+}
+
+/// [`nodes`], each instance started with the options `more` of `mabula serve`.
+pub async fn nodes_with(file: &str, more: &[&str]) -> Nodes {
     let dir = tempfile::tempdir().expect("dir");
-    let nodes = instances(&dir, file).await;
+    let nodes = instances_with(&dir, file, more).await;
     let bases = (0..3)
         .map(|i| nodes[i % nodes.len()].client.base().to_string())
         .collect();
@@ -144,17 +152,24 @@ pub async fn nodes(file: &str) -> Nodes {
 /// Three instances on a fresh PostgreSQL database when `MABULA_TEST_POSTGRES_URL` names a
 /// server, else one on SQLite in the file `file` of `dir` (with a notice).
 pub async fn instances(dir: &tempfile::TempDir, file: &str) -> Vec<Instance> {
+    instances_with(dir, file, &[]).await
+}
+
+/// [`instances`], each started with the options `more` of `mabula serve`.
+pub async fn instances_with(dir: &tempfile::TempDir, file: &str, more: &[&str]) -> Vec<Instance> {
     match std::env::var("MABULA_TEST_POSTGRES_URL") {
         Ok(url) => {
             let db = mabula_server::store::postgres::create_database(&url)
                 .await
                 .expect("a fresh database");
-            (0..3).map(|_| Instance::start(&db, 20)).collect()
+            (0..3)
+                .map(|_| Instance::start_with(&db, 20, more))
+                .collect()
         }
         Err(_) => {
             eprintln!("notice: MABULA_TEST_POSTGRES_URL is not set: one instance on SQLite");
             let db = dir.path().join(file).display().to_string();
-            vec![Instance::start(&db, 20)]
+            vec![Instance::start_with(&db, 20, more)]
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The one WebSocket session loop of the live channels: a game's (`api::ws`), the lobby's
 //! (`api::lobby`) and a tournament's (`api::tournaments`).
 //!
-//! Opening one takes a place in [`AppState::websockets`] (capped per client address and in all).
+//! Opening one takes a place in [`AppState::websockets`] (capped per client address and in all;
+//! a game's socket takes a spectator's or a seat's place: see `api::ws`).
 //! The loop reads the client's frames, each one, whatever its kind, counted against a window of
 //! `MAX_MESSAGES_PER_SECOND` (a flood closes the socket); it forwards what the channel has to
 //! say; when the server stops it sends the close `1001 server shutting down`. Each channel
@@ -184,6 +185,18 @@ pub fn place(app: &AppState, client: IpAddr) -> Result<Slot, ApiError> {
     app.websockets.take(client, true).inspect_err(|_| {
         tracing::debug!(%client, "WebSocket refused: over a cap");
     })
+}
+
+/// Takes the place of a game socket that holds no seat at its handshake: a spectator's place
+/// (a seat holder may take it over), else, when those are full, a place on trial for a guest
+/// player whose `hello` will prove a seat (`429 too_many_connections` when neither is free).
+pub fn spectator_place(app: &AppState, client: IpAddr) -> Result<Slot, ApiError> {
+    app.websockets
+        .take_spectator(client, true)
+        .or_else(|full| app.websockets.take_on_trial(client).map_err(|_| full))
+        .inspect_err(|_| {
+            tracing::debug!(%client, "game WebSocket refused: over a cap");
+        })
 }
 
 /// Serves a game's socket (axum's, uncompressed) with `channel` until it ends.

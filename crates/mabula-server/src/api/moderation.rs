@@ -12,7 +12,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use mabula_api::social::{
     BlockList, ModerationStatus, MuteRequest, ReportCreated, ReportQueue, ReportRequest,
-    ResolveRequest,
+    ResolveRequest, UnratedGames,
 };
 
 /// The routes of blocks, reports and moderation.
@@ -23,6 +23,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/account/moderation", get(status))
         .route("/api/reports", post(report))
         .route("/api/moderation/reports", get(queue))
+        .route("/api/moderation/unrated", get(unrated))
         .route("/api/moderation/reports/{id}/resolve", post(resolve))
         .route(
             "/api/moderation/players/{name}/mute",
@@ -142,6 +143,23 @@ pub async fn queue(
     session: Session,
 ) -> Result<Json<ReportQueue>, ApiError> {
     Ok(Json(app.moderation.queue(&session).await?))
+}
+
+/// The rated games that could not be rated, with why, the oldest failure first (moderators):
+/// each was skipped so the others are rated, and is tried again later.
+#[utoipa::path(get, operation_id = "unrated_games", path = "/api/moderation/unrated", tag = "social",
+    responses(
+        (status = 200, description = "The games", body = UnratedGames),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "Not a moderator (`not_moderator`)", body = ErrorBody),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
+    ))]
+pub async fn unrated(
+    State(app): State<AppState>,
+    session: Session,
+) -> Result<Json<UnratedGames>, ApiError> {
+    Ok(Json(app.moderation.unrated_games(&session).await?))
 }
 
 /// Resolve a report (moderators).

@@ -5,8 +5,18 @@
 //! forwards the game's broadcast changes in order, and its chat. The broadcast receiver is
 //! created under the game's lock together with the `sync` snapshot, so every change after the
 //! snapshot arrives exactly once.
+//!
+//! Its place among the open WebSockets depends on who opens it (issue 51): a seat holder known
+//! at the handshake (by the session's account or a token header) takes a seat's place, which
+//! spectators never fill, and is refused only when that seat holds its share already or every
+//! place is a player's; a refusal still counts as a sign of life of the seat, so it is never
+//! counted away for want of a place. Anyone else takes a spectator's place, which a seat holder
+//! may take over (the spectator is told `too_many_connections` and the socket closes); when those
+//! are full, the socket comes in on trial (a few per address) and must show a seat's token in
+//! its `hello` within [`TRIAL_HELLO_TIMEOUT`], as a guest player does, or be closed.
 
 use super::AppState;
+use super::limits::Slot;
 use super::live::{self, Channel, End, Frame, Outbox};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorCode};
@@ -35,6 +45,10 @@ pub fn router() -> Router<AppState> {
 /// How long a client may take to say `hello`.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long a socket on trial may take to say a `hello` that proves a seat (real time: the
+/// client's own speed, not the game's).
+const TRIAL_HELLO_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// The live channel of a game: a WebSocket (the protocol is in `docs/api.md`, section 5).
 #[utoipa::path(get, operation_id = "game_socket", path = "/api/games/{id}/ws", tag = "games",
     params(("id" = String, Path, description = "Game id")),
@@ -43,7 +57,7 @@ const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
         (status = 400, description = "Not a WebSocket handshake, or an id that is not valid UTF-8 (`bad_request`)", body = crate::error::ErrorBody),
         (status = 403, description = "Opened by a page of another site (`csrf_failed`)", body = crate::error::ErrorBody),
         (status = 404, response = super::answers::NoSuchGame),
-        (status = 429, response = super::answers::Throttled),
+        (status = 429, description = "Too many requests (`rate_limited`), or no place for this socket (`too_many_connections`): too many from this address, the spectators' places full, or this seat's own sockets at their cap; `Retry-After` says when to try again", body = crate::error::ErrorBody),
         (status = 503, response = super::answers::Unavailable),
     ))]
 async fn upgrade(
@@ -58,7 +72,17 @@ async fn upgrade(
     live::same_site(&headers)?;
     let handle = app.games.handle(&id).await?;
     let ws = ws.map_err(|e| live::not_a_handshake(e.body_text()))?;
-    let slot = live::place(&app, client)?;
+    let seats = {
+        let slot = handle.slot.lock().await;
+        caller.seats(&slot.game).unwrap_or_default()
+    };
+    let place = if seats.is_empty() {
+        live::spectator_place(&app, client)?
+    } else {
+        app.websockets
+            .take_seat(&seat_key(&id, seats))
+            .inspect_err(|_| app.games.socket_refused(&handle, seats))?
+    };
     let games = app.games.clone();
     let shutdown = app.shutdown.clone();
     // Chat (issue 36): this game's chat lines from every instance.
@@ -69,6 +93,11 @@ async fn upgrade(
         // Clients send small messages, and tungstenite zero-fills its read buffer on every poll.
         .read_buffer_size(4 * 1024)
         .on_upgrade(move |socket| async move {
+            let wait = if place.on_trial() {
+                TRIAL_HELLO_TIMEOUT
+            } else {
+                HELLO_TIMEOUT
+            };
             let channel = GameChannel {
                 games,
                 handle,
@@ -76,11 +105,22 @@ async fn upgrade(
                 chat,
                 events: None,
                 registered: None,
-                hello_deadline: Box::pin(tokio::time::sleep(HELLO_TIMEOUT)),
+                place,
+                hello_deadline: Box::pin(tokio::time::sleep(wait)),
+                hello_wait: wait,
             };
             live::serve_plain(channel, socket, ended, shutdown).await;
-            drop(slot);
         }))
+}
+
+/// The key of `seats` of game `id` among the WebSockets' seat places.
+fn seat_key(id: &str, seats: Seats) -> String {
+    let side = match (seats.white, seats.black) {
+        (true, true) => "both",
+        (true, false) => "white",
+        _ => "black",
+    };
+    format!("{id} {side}")
 }
 
 /// Who a session counts as in the presence.
@@ -94,6 +134,8 @@ enum Update {
     Chat(Result<Arc<ChatLine>, RecvError>),
     /// The client has not said hello in time.
     NoHello,
+    /// A seat holder took this spectator's place.
+    Shed,
 }
 
 /// A game's live channel: nothing before the client's `hello`, then `sync` (the missed moves or
@@ -106,7 +148,13 @@ struct GameChannel {
     /// The game's broadcast, from the hello on.
     events: Option<broadcast::Receiver<Utf8Bytes>>,
     registered: Registered,
+    /// The socket's place among the open WebSockets, given back when the channel ends: a
+    /// spectator's (which a seat holder may take over), a seat's, or one on trial until the
+    /// hello proves a seat.
+    place: Slot,
     hello_deadline: Pin<Box<Sleep>>,
+    /// How long the client had for its hello.
+    hello_wait: Duration,
 }
 
 impl GameChannel {
@@ -121,6 +169,14 @@ impl GameChannel {
         let (games, handle) = (&self.games, &self.handle);
         let mut slot = handle.slot.lock().await;
         let seats = Games::seats_of_hello(&slot, token, self.account.clone())?;
+        if seats.is_empty() {
+            if self.place.on_trial() {
+                return Err(no_place_for_spectators());
+            }
+        } else if let Err(e) = self.place.prove(&seat_key(&handle.id, seats)) {
+            games.socket_refused(handle, seats);
+            return Err(e);
+        }
         games.catch_up(handle, &mut slot).await?;
         self.events = Some(handle.events.subscribe());
         let sync = games.sync_message(handle, &mut slot, since, epoch, seats);
@@ -146,6 +202,7 @@ impl Channel for GameChannel {
             // Chat (issue 36): after the hello.
             line = self.chat.recv(), if self.events.is_some() => Update::Chat(line),
             () = &mut self.hello_deadline, if self.events.is_none() => Update::NoHello,
+            () = self.place.shed() => Update::Shed,
         }
     }
 
@@ -176,9 +233,23 @@ impl Channel for GameChannel {
                     .await
             }
             Update::Chat(Err(RecvError::Lagged(_))) => Ok(()),
+            Update::NoHello if self.place.on_trial() => {
+                out.last(error(
+                    ErrorCode::TooManyConnections,
+                    &no_place_for_spectators().message,
+                ))
+                .await
+            }
             Update::NoHello => {
-                out.last(error(ErrorCode::BadRequest, "no hello within 30 seconds"))
-                    .await
+                let message = format!("no hello within {} seconds", self.hello_wait.as_secs());
+                out.last(error(ErrorCode::BadRequest, &message)).await
+            }
+            Update::Shed => {
+                out.last(error(
+                    ErrorCode::TooManyConnections,
+                    "a player needed this socket's place: try again later",
+                ))
+                .await
             }
         }
     }
@@ -222,6 +293,14 @@ impl Channel for GameChannel {
             self.games.presence_change(&self.handle, who, -1);
         }
     }
+}
+
+/// The refusal of a socket on trial that did not prove a seat.
+fn no_place_for_spectators() -> ApiError {
+    ApiError::new(
+        ErrorCode::TooManyConnections,
+        "the places for spectators are full and this hello holds no seat: try again later",
+    )
 }
 
 /// An `error` message.

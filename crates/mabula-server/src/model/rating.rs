@@ -38,10 +38,32 @@ impl Default for Rating {
     }
 }
 
+/// The largest deviation of a rating that is not provisional.
+pub const SETTLED_DEVIATION: f64 = 110.0;
+
 impl Rating {
     /// Whether the rating is still uncertain (shown with a question mark).
     pub fn provisional(&self) -> bool {
-        self.deviation > 110.0
+        self.deviation > SETTLED_DEVIATION
+    }
+
+    /// A rating known only as a game showed it (`rating`, or none, and whether it was
+    /// provisional): the opponent's side of a game whose player deleted the account before the
+    /// game was rated. Its deviation is the largest its kind has (a new player's when it was
+    /// provisional, else [`SETTLED_DEVIATION`]), so the game weighs the least it could have.
+    pub fn as_shown(rating: Option<i64>, provisional: bool) -> Rating {
+        let Some(rating) = rating else {
+            return Rating::default();
+        };
+        Rating {
+            rating: rating as f64,
+            deviation: if provisional {
+                Rating::default().deviation
+            } else {
+                SETTLED_DEVIATION
+            },
+            ..Rating::default()
+        }
     }
 
     /// The rating as a game shows it: rounded, and whether it is provisional.

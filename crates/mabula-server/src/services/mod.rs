@@ -239,6 +239,7 @@ impl Services {
             repos.moderation,
             account_reads.clone(),
             chat.clone(),
+            ratings.clone(),
             cluster.clone(),
         ));
         let tokens = Arc::new(tokens::Tokens::new(

@@ -3,8 +3,9 @@
 //! per reporter and hour in the store), and the moderators read the open reports with the chat
 //! lines they name, resolve them, mute accounts (no chat, for a while or until unmuted), close
 //! accounts (no log-in, sessions ended, seeks and challenges gone from every instance's lobby;
-//! games kept) and open them again. `mabula admin` does the same from the command line with the
-//! store's functions.
+//! games kept) and open them again; they also see the rated games that could not be rated (from
+//! the ratings service). `mabula admin` does the same from the command line with the store's
+//! functions.
 
 use crate::auth::Session;
 use crate::error::{ApiError, ErrorCode};
@@ -12,12 +13,13 @@ use crate::services::chat::Chat;
 use crate::services::chat::line_view;
 use crate::services::cluster::Cluster;
 use crate::services::players::player_not_found;
+use crate::services::ratings::Ratings;
 use crate::services::{accounts::lookup_key, now_ms};
 use crate::store::accounts::{AccountFlags, AccountReads};
 use crate::store::moderation::{ModerationRepo, ReportRow};
 use mabula_api::social::{
     BlockList, ModerationStatus, REPORT_MAX_CHARS, ReportCreated, ReportQueue, ReportReason,
-    ReportRequest, ReportView,
+    ReportRequest, ReportView, UnratedGame, UnratedGames,
 };
 use std::sync::Arc;
 
@@ -38,6 +40,8 @@ pub struct Moderation {
     accounts: AccountReads,
     /// The chat: the lines reports name.
     chat: Arc<Chat>,
+    /// The ratings: the games they could not rate.
+    ratings: Arc<Ratings>,
     cluster: Arc<Cluster>,
 }
 
@@ -52,12 +56,14 @@ impl Moderation {
         repo: ModerationRepo,
         accounts: AccountReads,
         chat: Arc<Chat>,
+        ratings: Arc<Ratings>,
         cluster: Arc<Cluster>,
     ) -> Moderation {
         Moderation {
             repo,
             accounts,
             chat,
+            ratings,
             cluster,
         }
     }
@@ -242,6 +248,25 @@ impl Moderation {
             });
         }
         Ok(ReportQueue { reports })
+    }
+
+    /// The rated games the rating job could not rate, with why (moderators only).
+    pub async fn unrated_games(&self, session: &Session) -> Result<UnratedGames, ApiError> {
+        self.moderator(session).await?;
+        let games = self
+            .ratings
+            .failures()
+            .await?
+            .into_iter()
+            .map(|f| UnratedGame {
+                game: f.game_id,
+                reason: f.reason,
+                attempts: f.attempts,
+                first_at: f.first_at,
+                last_at: f.last_at,
+            })
+            .collect();
+        Ok(UnratedGames { games })
     }
 
     /// Resolves open report `id` (moderators only).

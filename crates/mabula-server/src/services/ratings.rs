@@ -2,12 +2,20 @@
 //! ratings and the mark "rated" on the game are one transaction, conditional on the mark not
 //! being there. The instance that ended the game runs it at once (it hears a
 //! [`GameEvent::Ended`] of a rated game); every instance's sweep catches any left by a dead one.
+//!
+//! A game that cannot be rated (an error other than the database being away) is noted in the
+//! database with why, counted in `/metrics` (`mabula_rating_failures`) and listed to moderators,
+//! and skipped: the sweep goes on with the next game and tries it again only after a wait that
+//! doubles with each failure ([`retry_after`]), so one bad game never holds up the others nor
+//! fills the log every second. A player who deleted the account is not rated, and the opponent
+//! still is (see [`RatingsRepo::rate_game`]).
 
 use super::{GameEvent, Games, now_ms};
 use crate::error::ApiError;
 use crate::model::rating::FirstPlayerGame;
 use crate::model::rating::{Glicko2, SECOND_PLAYER_ADVANTAGE, estimate_advantage, weigh_games};
-use crate::store::ratings::{HistoryRow, RatingRow, RatingsRepo};
+use crate::store::StoreError;
+use crate::store::ratings::{FailureRow, HistoryRow, RatingRow, RatingsRepo};
 use mabula::Scoring;
 use mabula_api::players::RatingView;
 use std::sync::{Arc, Mutex};
@@ -18,11 +26,31 @@ use tokio::sync::mpsc;
 /// [`weigh_games`]).
 pub const MEASURED_AFTER: usize = 200;
 
+/// The most games that could not be rated shown to moderators.
+const FAILURES_SHOWN: u32 = 200;
+
 /// How often the measured advantage is read again (ms).
 pub const ADVANTAGE_REFRESH_MS: i64 = 10 * 60 * 1000;
 
 /// The most games rated in one sweep.
 const SWEEP_LIMIT: u32 = 64;
+
+/// The first wait before a game that could not be rated is tried again (ms); it doubles with
+/// each failure, up to [`RETRY_MAX_MS`].
+const RETRY_FIRST_MS: i64 = 60 * 1000;
+
+/// The longest wait before a game that could not be rated is tried again (ms).
+const RETRY_MAX_MS: i64 = 60 * 60 * 1000;
+
+/// How long after its `attempts`-th failure a game is tried again (ms).
+pub fn retry_after(attempts: i64) -> i64 {
+    let doublings = u32::try_from(attempts.saturating_sub(1))
+        .unwrap_or(0)
+        .min(16);
+    RETRY_FIRST_MS
+        .saturating_mul(1 << doublings)
+        .min(RETRY_MAX_MS)
+}
 
 /// A stored rating as the site shows it.
 pub fn rating_view(r: &RatingRow) -> RatingView {
@@ -102,25 +130,52 @@ impl Ratings {
     }
 
     /// Rates game `id` if it is a rated game that ended and was not rated yet, and shows the new
-    /// ratings to its listeners.
+    /// ratings to its listeners. A game that cannot be rated is noted and skipped (answered
+    /// `Ok`); only the database being away is an error.
     pub async fn rate(&self, id: &str) -> Result<(), ApiError> {
         let advantages = self.advantages().await;
-        let done = self
+        let now = now_ms();
+        match self
             .repo
-            .rate_game(id, &Glicko2::default(), advantages, now_ms())
-            .await?;
-        if let Some(version) = done {
-            self.games.reload_if_cached(id, version, "rated").await;
+            .rate_game(id, &Glicko2::default(), advantages, now)
+            .await
+        {
+            Ok(Some(version)) => self.games.reload_if_cached(id, version, "rated").await,
+            Ok(None) => {}
+            Err(e @ StoreError::Unavailable(_)) => return Err(e.into()),
+            Err(e) => {
+                crate::metrics::rating_failed();
+                let reason = e.to_string();
+                match self.repo.note_failure(id, &reason, now, retry_after).await {
+                    Ok(attempts) => tracing::warn!(
+                        "game {id} could not be rated (attempt {attempts}), skipped until a \
+                         retry in {} s: {reason}",
+                        retry_after(attempts) / 1000
+                    ),
+                    Err(e @ StoreError::Unavailable(_)) => return Err(e.into()),
+                    // Not noted: the next sweep tries it again, and the others still go on.
+                    Err(noting) => tracing::warn!(
+                        "game {id} could not be rated ({reason}), nor the failure noted: {noting}"
+                    ),
+                }
+            }
         }
         Ok(())
     }
 
-    /// Rates the ended games not rated yet (every instance runs this each second).
+    /// Rates the ended games not rated yet (every instance runs this each second), each on its
+    /// own: a game that cannot be rated is skipped and the next one rated.
     pub async fn sweep(&self) -> Result<(), ApiError> {
-        for id in self.repo.unrated_games(SWEEP_LIMIT).await? {
+        for id in self.repo.unrated_games(SWEEP_LIMIT, now_ms()).await? {
             self.rate(&id).await?;
         }
         Ok(())
+    }
+
+    /// The rated games that could not be rated and are still not, the oldest failure first
+    /// (for moderators).
+    pub async fn failures(&self) -> Result<Vec<FailureRow>, ApiError> {
+        Ok(self.repo.read().failures(FAILURES_SHOWN).await?)
     }
 
     /// The second player's advantage per scoring mode (largest, product): measured on the rated

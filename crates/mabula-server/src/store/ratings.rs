@@ -1,7 +1,9 @@
 //! Ratings and their history (the [ratings service](crate::services::ratings)'s repository):
 //! rating a finished game exactly once, the games not rated yet, the rated games the second
 //! player's advantage is measured on; and [`RatingReads`], the one read the other services make
-//! (a player's rating, for the ratings shown on seeks, rematches and tournaments).
+//! (a player's rating, for the ratings shown on seeks, rematches and tournaments; the games that
+//! could not be rated, for moderators). A game that cannot be rated is noted in
+//! `rating_failures` and skipped until its retry, so it never holds up the others.
 
 use super::conn::{Announce, Conn, corrupt, on_db};
 use super::{Notice, StoreError};
@@ -47,6 +49,32 @@ impl RatingReads {
                             volatility: r.try_get(4)?,
                         },
                         games: u32::try_from(r.try_get::<i64, _>(5)?).unwrap_or(0),
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The rated games the rating job could not rate and that are still not rated, the
+    /// oldest failure first, at most `limit` (for moderators).
+    pub async fn failures(&self, limit: u32) -> Result<Vec<FailureRow>, StoreError> {
+        on_db!(&self.conn, read, |pool, _pg| {
+            let rows = sqlx::query(
+                "SELECT f.game_id, f.reason, f.attempts, f.first_at, f.last_at \
+                 FROM rating_failures f JOIN games g ON g.id = f.game_id \
+                 WHERE g.rating_applied = FALSE ORDER BY f.first_at, f.game_id LIMIT $1",
+            )
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(FailureRow {
+                        game_id: r.try_get(0)?,
+                        reason: r.try_get(1)?,
+                        attempts: r.try_get(2)?,
+                        first_at: r.try_get(3)?,
+                        last_at: r.try_get(4)?,
                     })
                 })
                 .collect()
@@ -108,6 +136,21 @@ fn white_score(result: &str) -> Option<f64> {
     }
 }
 
+/// A game that could not be rated and is not rated yet, as moderators see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailureRow {
+    /// The game.
+    pub game_id: String,
+    /// Why, the last time.
+    pub reason: String,
+    /// The attempts so far.
+    pub attempts: i64,
+    /// The first failure (ms).
+    pub first_at: i64,
+    /// The last failure (ms).
+    pub last_at: i64,
+}
+
 /// The ratings' repository.
 #[derive(Clone, Debug)]
 pub struct RatingsRepo {
@@ -154,6 +197,15 @@ impl RatingsRepo {
     /// scoring mode from `advantages` (largest, product): both players' ratings move, the game
     /// keeps the changes and gets a new version. Answers that version, or `None` when there is nothing to
     /// do (not rated, not over, aborted, or rated already, perhaps by another instance).
+    ///
+    /// A side whose account was deleted (its seat renamed, its ratings gone: see
+    /// [`AccountsRepo::delete_account`](super::accounts::AccountsRepo::delete_account)) is not
+    /// rated and keeps no change; its opponent is rated against the rating the game showed for
+    /// it ([`Rating::as_shown`]).
+    ///
+    /// On PostgreSQL the game's row is locked first, as deleting an account locks it first
+    /// (renaming the seat): the two wait for each other instead of deadlocking on the ratings'
+    /// rows.
     pub async fn rate_game(
         &self,
         id: &str,
@@ -163,14 +215,18 @@ impl RatingsRepo {
     ) -> Result<Option<u64>, StoreError> {
         on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
-            let row = sqlx::query(
-                "SELECT white_account, black_account, result, scoring, start, clock_days \
+            let game = if pg {
+                "SELECT white_account, black_account, result, scoring, start, clock_days, \
+                 white_rating, black_rating, white_provisional, black_provisional \
                  FROM games WHERE id = $1 AND rated = TRUE AND finished = TRUE \
-                 AND rating_applied = FALSE",
-            )
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?;
+                 AND rating_applied = FALSE FOR UPDATE"
+            } else {
+                "SELECT white_account, black_account, result, scoring, start, clock_days, \
+                 white_rating, black_rating, white_provisional, black_provisional \
+                 FROM games WHERE id = $1 AND rated = TRUE AND finished = TRUE \
+                 AND rating_applied = FALSE"
+            };
+            let row = sqlx::query(game).bind(id).fetch_optional(&mut *tx).await?;
             let Some(row) = row else { return Ok(None) };
             let white: Option<String> = row.try_get(0)?;
             let black: Option<String> = row.try_get(1)?;
@@ -178,14 +234,33 @@ impl RatingsRepo {
             let scoring: String = row.try_get(3)?;
             let start: String = row.try_get(4)?;
             let days: Option<i64> = row.try_get(5)?;
+            let shown = [
+                Rating::as_shown(row.try_get(6)?, row.try_get(8)?),
+                Rating::as_shown(row.try_get(7)?, row.try_get(9)?),
+            ];
             let speed = if days.is_some() {
                 Speed::Correspondence
             } else {
                 Speed::Realtime
             };
-            let white_score = white_score(&result);
-            let (Some(white), Some(black), Some(white_score)) = (white, black, white_score) else {
-                // Aborted, or a seat without an account: nothing to rate, but done.
+            let mut sides = white.zip(black).zip(white_score(&result));
+            // Which sides still have their account.
+            let mut kept = [false; 2];
+            if let Some(((white, black), _)) = &sides {
+                for (i, key) in [white, black].into_iter().enumerate() {
+                    kept[i] = sqlx::query("SELECT 1 FROM accounts WHERE key = $1")
+                        .bind(key)
+                        .fetch_optional(&mut *tx)
+                        .await?
+                        .is_some();
+                }
+            }
+            if kept == [false; 2] {
+                sides = None;
+            }
+            let Some(((white, black), white_score)) = sides else {
+                // Aborted, a seat without an account, or both accounts deleted: nothing to
+                // rate, but done.
                 sqlx::query("UPDATE games SET rating_applied = TRUE WHERE id = $1")
                     .bind(id)
                     .execute(&mut *tx)
@@ -210,7 +285,9 @@ impl RatingsRepo {
             let mut order = [(0, &white), (1, &black)];
             order.sort_by_key(|&(_, key)| key);
             for (i, key) in order {
-                if let Some(r) = sqlx::query(read)
+                if !kept[i] {
+                    before[i] = shown[i];
+                } else if let Some(r) = sqlx::query(read)
                     .bind(key)
                     .bind(&scoring)
                     .bind(speed.name())
@@ -236,7 +313,7 @@ impl RatingsRepo {
                 let (b, w) = system.rate_game(&before[1], &before[0], 1.0 - white_score);
                 [w, b]
             };
-            for (i, key) in order {
+            for (i, key) in order.into_iter().filter(|&(i, _)| kept[i]) {
                 let r = after[i];
                 sqlx::query(
                     "INSERT INTO ratings (account, scoring, speed, rating, deviation, volatility, \
@@ -268,7 +345,10 @@ impl RatingsRepo {
                 .execute(&mut *tx)
                 .await?;
             }
-            let diff = |i: usize| (after[i].rating.round() - before[i].rating.round()) as i64;
+            // A deleted side keeps no change.
+            let diff = |i: usize| {
+                kept[i].then(|| (after[i].rating.round() - before[i].rating.round()) as i64)
+            };
             let row = sqlx::query(
                 "UPDATE games SET rating_applied = TRUE, white_rating_diff = $2, \
                  black_rating_diff = $3, version = version + 1 \
@@ -281,6 +361,10 @@ impl RatingsRepo {
             .await?;
             let Some(row) = row else { return Ok(None) };
             let version = row.try_get::<i64, _>(0)?.max(0) as u64;
+            sqlx::query("DELETE FROM rating_failures WHERE game_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
             tx.announce(&[Notice::game_payload(id, version, "rated")])
                 .await?;
             tx.commit().await?;
@@ -288,14 +372,56 @@ impl RatingsRepo {
         })
     }
 
-    /// Rated games that are over but not rated yet (an instance died in between).
-    pub async fn unrated_games(&self, limit: u32) -> Result<Vec<String>, StoreError> {
+    /// Notes that game `id` could not be rated, for `reason`, at `now`: the sweep skips it
+    /// until `now + retry_after(attempts)`, and moderators see it. Answers the attempts so far.
+    pub async fn note_failure(
+        &self,
+        id: &str,
+        reason: &str,
+        now: i64,
+        retry_after: fn(i64) -> i64,
+    ) -> Result<i64, StoreError> {
+        on_db!(&self.conn, write, |pool, _pg| {
+            let mut tx = pool.begin().await?;
+            let attempts = sqlx::query("SELECT attempts FROM rating_failures WHERE game_id = $1")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .map(|r| r.try_get::<i64, _>(0))
+                .transpose()?
+                .unwrap_or(0)
+                + 1;
+            sqlx::query(
+                "INSERT INTO rating_failures (game_id, reason, attempts, first_at, last_at, \
+                 retry_at) VALUES ($1, $2, $3, $4, $4, $5) \
+                 ON CONFLICT (game_id) DO UPDATE SET reason = excluded.reason, \
+                 attempts = excluded.attempts, last_at = excluded.last_at, \
+                 retry_at = excluded.retry_at",
+            )
+            .bind(id)
+            .bind(reason)
+            .bind(attempts)
+            .bind(now)
+            .bind(now.saturating_add(retry_after(attempts)))
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(attempts)
+        })
+    }
+
+    /// Rated games that are over but not rated yet (an instance died in between), oldest
+    /// first, without those that failed and wait for their retry after `now`.
+    pub async fn unrated_games(&self, limit: u32, now: i64) -> Result<Vec<String>, StoreError> {
         on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
                 "SELECT id FROM games WHERE rated = TRUE AND finished = TRUE \
-                 AND rating_applied = FALSE ORDER BY updated_at LIMIT $1",
+                 AND rating_applied = FALSE AND NOT EXISTS (SELECT 1 FROM rating_failures f \
+                 WHERE f.game_id = games.id AND f.retry_at > $2) \
+                 ORDER BY updated_at LIMIT $1",
             )
             .bind(i64::from(limit))
+            .bind(now)
             .fetch_all(pool)
             .await?;
             rows.iter().map(|r| Ok(r.try_get(0)?)).collect()

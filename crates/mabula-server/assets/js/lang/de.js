@@ -655,6 +655,10 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.closed': 'Geschlossen',
   'mod.done': 'Erledigt.',
   'mod.confirmClose': 'Das Konto von {name} schließen? Anmelden geht dann nicht mehr; die Gesuche verschwinden.',
+  'mod.unrated': 'Nicht gewertete Partien',
+  'mod.unratedIntro': 'Gewertete Partien, deren Wertung misslang: jede wird übersprungen, damit die anderen gewertet werden, und später erneut versucht.',
+  'mod.unratedEmpty': 'Jede beendete gewertete Partie ist gewertet.',
+  'mod.unratedLine': 'Versuche: {n} · zuletzt {when} · {reason}',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Teilen',
   'analysis.shareLink': 'Link zu dieser Analyse mit ihren Varianten',

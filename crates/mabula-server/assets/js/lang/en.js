@@ -655,6 +655,10 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.closed': 'Closed',
   'mod.done': 'Done.',
   'mod.confirmClose': 'Close the account of {name}? They can no longer log in; their seeks vanish.',
+  'mod.unrated': 'Games not rated',
+  'mod.unratedIntro': 'Rated games that could not be rated: each is skipped so that the others are rated, and tried again later.',
+  'mod.unratedEmpty': 'Every rated game that ended is rated.',
+  'mod.unratedLine': 'Attempts: {n} · last {when} · {reason}',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Share',
   'analysis.shareLink': 'Link to this analysis with its variations',

@@ -655,6 +655,10 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.closed': 'Cerrada',
   'mod.done': 'Hecho.',
   'mod.confirmClose': '¿Cerrar la cuenta de {name}? Ya no podrá iniciar sesión; sus búsquedas desaparecen.',
+  'mod.unrated': 'Partidas sin puntuar',
+  'mod.unratedIntro': 'Partidas puntuables que no se pudieron puntuar: cada una se omite para que las demás se puntúen, y se reintenta más tarde.',
+  'mod.unratedEmpty': 'Todas las partidas puntuables terminadas están puntuadas.',
+  'mod.unratedLine': 'Intentos: {n} · último {when} · {reason}',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Compartir',
   'analysis.shareLink': 'Enlace a este análisis con sus variantes',

@@ -655,6 +655,10 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.closed': 'Fermé',
   'mod.done': 'Fait.',
   'mod.confirmClose': 'Fermer le compte de {name} ? Il ne pourra plus se connecter ; ses propositions disparaissent.',
+  'mod.unrated': 'Parties non classées',
+  'mod.unratedIntro': 'Parties classées dont le classement a échoué : chacune est passée pour que les autres soient classées, et réessayée plus tard.',
+  'mod.unratedEmpty': 'Toutes les parties classées terminées sont prises en compte.',
+  'mod.unratedLine': 'Essais : {n} · dernier {when} · {reason}',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Partager',
   'analysis.shareLink': 'Lien vers cette analyse avec ses variantes',

@@ -655,6 +655,10 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.closed': 'Chiuso',
   'mod.done': 'Fatto.',
   'mod.confirmClose': 'Chiudere l’account di {name}? Non potrà più accedere; le sue proposte spariscono.',
+  'mod.unrated': 'Partite non valutate',
+  'mod.unratedIntro': 'Partite valutate che non è stato possibile valutare: ognuna è saltata perché le altre siano valutate, e ritentata più tardi.',
+  'mod.unratedEmpty': 'Ogni partita valutata conclusa è stata valutata.',
+  'mod.unratedLine': 'Tentativi: {n} · ultimo {when} · {reason}',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Condividi',
   'analysis.shareLink': 'Link a questa analisi con le sue varianti',

@@ -661,6 +661,10 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.closed': 'Închis',
   'mod.done': 'Gata.',
   'mod.confirmClose': 'Închizi contul lui {name}? Nu se mai poate autentifica; căutările sale dispar.',
+  'mod.unrated': 'Partide necotate',
+  'mod.unratedIntro': 'Partide cotate care nu au putut fi cotate: fiecare e sărită ca celelalte să fie cotate și reîncercată mai târziu.',
+  'mod.unratedEmpty': 'Toate partidele cotate încheiate sunt cotate.',
+  'mod.unratedLine': 'Încercări: {n} · ultima {when} · {reason}',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Distribuie',
   'analysis.shareLink': 'Link către această analiză, cu variantele ei',

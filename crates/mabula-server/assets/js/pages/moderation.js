@@ -1,6 +1,7 @@
 // The moderators' page (`/moderation`, issue 36): the open reports, oldest first, each with the
 // reported player's chat lines in the game it names, and what a moderator does about it:
 // resolve the report, mute the player for a day (or unmute), close the account (or reopen it).
+// Below them, the rated games that could not be rated (issue 51), each with why.
 // Anyone else is told the page is for moderators (the server refuses them the queue).
 
 import { h, clear, translateDom, toast } from '../dom.js';
@@ -11,16 +12,22 @@ import { confirmDialog } from './dialogs.js';
 import { socialError } from '../social.js';
 
 /** @typedef {import('api-types').ReportView} ReportView */
+/** @typedef {import('api-types').UnratedGame} UnratedGame */
 
 export function mount(/** @type {HTMLElement} */ main) {
   const list = h('div', { class: 'report-list', style: 'display:grid;gap:12px' });
   const note = h('p', { class: 'muted', role: 'status' });
+  const unrated = h('section', { class: 'unrated', hidden: true },
+    h('h2', { style: 'font-size:1.1rem', i18n: 'mod.unrated' }),
+    h('p', { class: 'muted', i18n: 'mod.unratedIntro' }));
+  const unratedList = h('ul', { class: 'unrated-list' });
+  unrated.append(unratedList);
   const setTitle = () => { document.title = `${t('mod.title')} · Mabula`; };
   setTitle();
   main.append(h('section', { class: 'moderation' },
     h('h1', { i18n: 'mod.title' }),
     h('p', { class: 'muted', i18n: 'mod.intro' }),
-    note, list));
+    note, list, unrated));
   let stopped = false;
 
   load();
@@ -31,6 +38,9 @@ export function mount(/** @type {HTMLElement} */ main) {
       const queue = await request('GET', '/api/moderation/reports');
       if (stopped) return;
       draw(queue.reports);
+      const failed = await request('GET', '/api/moderation/unrated');
+      if (stopped) return;
+      drawUnrated(failed.games);
     } catch (err) {
       if (stopped) return;
       clear(list);
@@ -44,6 +54,18 @@ export function mount(/** @type {HTMLElement} */ main) {
     clear(list);
     note.textContent = reports.length ? '' : t('mod.empty');
     for (const r of reports) list.append(reportCard(r));
+  }
+
+  /** @param {UnratedGame[]} games */
+  function drawUnrated(games) {
+    clear(unratedList);
+    unrated.hidden = false;
+    if (!games.length) unratedList.append(h('li', { class: 'muted' }, t('mod.unratedEmpty')));
+    for (const g of games) {
+      unratedList.append(h('li', {},
+        h('a', { href: `/game/${g.game}` }, g.game), ' · ',
+        t('mod.unratedLine', { n: g.attempts, when: timeAgo(g.last_at), reason: g.reason })));
+    }
   }
 
   function reportCard(/** @type {ReportView} */ r) {

@@ -103,6 +103,13 @@ impl Games {
         }
     }
 
+    /// Records that the holder of `seats` tried to open a socket on the game in `h` and was
+    /// refused for want of a place: a sign of life as good as a request, so a seat is never
+    /// counted away because the server had no room for its socket.
+    pub fn socket_refused(self: &Arc<Games>, h: &GameHandle, seats: Seats) {
+        self.seen(h, seats, false);
+    }
+
     /// The connections to the game in `h` over all instances, after storing this instance's
     /// count `local` (if it changed).
     async fn presence_totals(
