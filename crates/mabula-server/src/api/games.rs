@@ -44,6 +44,7 @@ pub fn router() -> Router<AppState> {
         (status = 201, description = "The game, with the creator's seat token", body = SeatGrant),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 413, response = super::answers::BodyTooLarge),
+        (status = 403, response = super::answers::LivePosition),
         (status = 415, response = super::answers::NotJson),
         (status = 422, description = "Invalid settings or setup (`invalid_settings`, `invalid_setup`)", body = ErrorBody),
         (status = 429, response = super::answers::Throttled),
@@ -55,6 +56,14 @@ pub async fn create(
     MaybeSession(session): MaybeSession,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<Response, ApiError> {
+    // Fair play: no engine game set up where a rated game is being played (an unreadable setup
+    // is left to the games service to refuse).
+    if req.mode == crate::model::Mode::Engine
+        && let Some(setup) = req.setup.as_deref()
+        && let Ok(pos) = mabula::Position::parse(setup)
+    {
+        app.fair_play.check([&pos]).await?;
+    }
     let grant = app
         .games
         .create(req, &client_key(client), session.as_ref())
@@ -463,7 +472,7 @@ pub use mabula_api::analysis::HintAnswer;
         (status = 200, description = "The analysis, once finished, and the state", body = HintAnswer),
         (status = 400, description = "Not a game against the engine, or an id that is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, response = super::answers::NoToken),
-        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`), or a rated game is being played in this position or one move from it (`live_game_position`)", body = ErrorBody),
         (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "Not your turn, or the game is over (`not_your_turn`, `game_over`)", body = ErrorBody),
         (status = 429, response = super::answers::Throttled),
@@ -474,6 +483,10 @@ pub async fn hint(
     Path(id): Path<String>,
     token: Caller,
 ) -> Result<Json<HintAnswer>, ApiError> {
+    // Fair play: asked before the hint is counted (on your turn against the engine, nothing
+    // but you moves the position meanwhile).
+    let standing = app.games.state(&id, &token).await?.position;
+    app.fair_play.check([&standing]).await?;
     let (state, pos, scoring) = app.games.hint(&id, &token).await?;
     let key = format!("game:{id}");
     let (report, cached) = app.analyst.hint(pos, scoring, &key).await?;
