@@ -127,8 +127,8 @@ async fn a_live_rated_game_keeps_its_position_and_the_next_ones_from_the_engine_
         "{body}"
     );
 
-    // Alice moves on instance 0: at once, instance 1 refuses the new position, its images and
-    // the positions after it; the one before is free again.
+    // Alice moves on instance 0: as soon as the move is acknowledged, instances 1 and 2 refuse
+    // the new position, its images and the positions after it.
     let first = st["legal_moves"][0]["notation"].as_str().expect("a move");
     let s1 = s0.play(first.parse().expect("a move")).expect("legal");
     let (status, after) = alice
@@ -138,12 +138,15 @@ async fn a_live_rated_game_keeps_its_position_and_the_next_ones_from_the_engine_
         )
         .await;
     assert_eq!(status, 200, "{after}");
-    let on_b = guest.on(&bases[1]);
-    assert_eq!(analyse(&on_b, &s1.to_string()).await, refused());
     let mirrored = Symmetry::FlipFiles.position(&s1).to_string();
-    assert_eq!(analyse(&on_b, &mirrored).await, refused());
     let s2 = s1.play(s1.legal_moves()[0]).expect("legal");
-    assert_eq!(analyse(&on_b, &s2.to_string()).await, refused());
+    for base in &bases[1..] {
+        let other = guest.on(base);
+        assert_eq!(analyse(&other, &s1.to_string()).await, refused(), "{base}");
+        assert_eq!(analyse(&other, &mirrored).await, refused(), "{base}");
+        assert_eq!(analyse(&other, &s2.to_string()).await, refused(), "{base}");
+    }
+    let on_b = guest.on(&bases[1]);
 
     // An engine game from the deal (free now), where the human plays alice's move: once the
     // engine answers, the human stands one move after the rated game's position, so no hint.
