@@ -222,7 +222,10 @@ async fn spectators_lines_reach_the_players_only_once_the_game_is_over() {
         .post(&format!("/api/games/{id}/chat"), say("they missed e1"))
         .await;
     assert_eq!((status, line["room"].as_str()), (201, Some("spectators")));
-    assert_eq!(guest_ws.until("chat").await["line"]["text"], "they missed e1");
+    assert_eq!(
+        guest_ws.until("chat").await["line"]["text"],
+        "they missed e1"
+    );
     let (status, _) = alice
         .post(&format!("/api/games/{id}/chat"), say("your move"))
         .await;

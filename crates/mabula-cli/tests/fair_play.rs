@@ -208,7 +208,10 @@ async fn a_live_rated_game_keeps_its_position_and_the_next_ones_from_the_engine_
         .post(&format!("/api/games/{id}/resign"), json!({}))
         .await;
     assert_eq!(status, 200, "{body}");
-    for (base, position) in bases.iter().zip([&s1.to_string(), &mirrored, &s2.to_string()]) {
+    for (base, position) in bases
+        .iter()
+        .zip([&s1.to_string(), &mirrored, &s2.to_string()])
+    {
         let (status, body) = guest.on(base).get(&analysis_path(position)).await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["done"], true, "{body}");
