@@ -1,17 +1,17 @@
 //! Fair play (issue 51) over real HTTP, on three `mabula serve` processes sharing one PostgreSQL
 //! (one on SQLite without `MABULA_TEST_POSTGRES_URL`): while a rated game is played, the
-//! analysis, the game analysis and hints refuse its position, the position's images under the
-//! board's symmetries and every position one move after it (`403 live_game_position`) on every
-//! instance at once, including an instance other than the one that took the move; an engine game
-//! cannot start there; once the game is over, all of it is open again.
+//! analysis, its stream and the game analysis refuse its position, the position's images under
+//! the board's symmetries and every position one move after it (`403 live_game_position`) on
+//! every instance at once, including the instances other than the one that took the move; an
+//! engine game can neither start there nor move there; once the game is over, all of it is open
+//! again. (Hints ask the same check; a player of an engine game cannot bring it to such a
+//! position, so no hint is refused here.)
 
 mod common;
 
 use common::player::Player;
-use futures_util::SinkExt;
 use mabula::{Position, Symmetry};
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
 
 /// A rated correspondence game: `white` challenges `black` (named `black_name`), who accepts.
 async fn rated_game(white: &Player, black: &Player, black_name: &str) -> String {
@@ -63,6 +63,47 @@ async fn record(p: &Player, id: &str) -> String {
         .expect("answer");
     assert_eq!(r.status().as_u16(), 200);
     r.text().await.expect("text")
+}
+
+/// A game against the engine (level 1) from the deal `setup`, the guest moving first: its id
+/// and the guest's seat token.
+async fn engine_game(p: &Player, setup: &Position) -> (String, String) {
+    let setup = setup.to_string();
+    let color = if setup.ends_with('w') {
+        "white"
+    } else {
+        "black"
+    };
+    let (status, body) = p
+        .post(
+            "/api/games",
+            json!({"mode": "engine", "setup": setup, "color": color, "engine_level": 1}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let id = body["game_id"].as_str().expect("an id").to_string();
+    (id, body["token"].as_str().expect("a token").to_string())
+}
+
+/// The status and error code of a request with a seat token.
+async fn with_token(p: &Player, path: &str, token: &str, body: Value) -> (u16, Option<String>) {
+    let answer = p
+        .http
+        .post(format!("{}{path}", p.base))
+        .header("x-mabula-token", token)
+        .json(&body)
+        .send()
+        .await
+        .expect("answer");
+    let status = answer.status().as_u16();
+    let body: Value = answer.json().await.expect("JSON");
+    (status, body["code"].as_str().map(String::from))
+}
+
+/// The status and error code of move `mv` (the first) in the engine game `id`.
+async fn engine_move(p: &Player, id: &str, token: &str, mv: &str) -> (u16, Option<String>) {
+    let body = json!({"move": mv, "number": 1});
+    with_token(p, &format!("/api/games/{id}/moves"), token, body).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -139,67 +180,33 @@ async fn a_live_rated_game_keeps_its_position_and_the_next_ones_from_the_engine_
         .await;
     assert_eq!(status, 200, "{after}");
     let mirrored = Symmetry::FlipFiles.position(&s1).to_string();
-    let s2 = s1.play(s1.legal_moves()[0]).expect("legal");
+    let reply = s1.legal_moves()[0];
+    let s2 = s1.play(reply).expect("legal");
     for base in &bases[1..] {
         let other = guest.on(base);
         assert_eq!(analyse(&other, &s1.to_string()).await, refused(), "{base}");
         assert_eq!(analyse(&other, &mirrored).await, refused(), "{base}");
         assert_eq!(analyse(&other, &s2.to_string()).await, refused(), "{base}");
     }
-    let on_b = guest.on(&bases[1]);
 
-    // An engine game from the deal (free now), where the human plays alice's move: once the
-    // engine answers, the human stands one move after the rated game's position, so no hint.
-    let (status, engine_game) = on_b
-        .post(
-            "/api/games",
-            json!({"mode": "engine", "setup": standing, "color": st["to_move"], "engine_level": 1}),
-        )
-        .await;
-    assert_eq!(status, 201, "{engine_game}");
-    let engine_id = engine_game["game_id"].as_str().expect("an id").to_string();
-    let engine_token = engine_game["token"].as_str().expect("a token").to_string();
-    let mut engine_ws = on_b.socket(&format!("/api/games/{engine_id}/ws")).await;
-    engine_ws
-        .ws
-        .send(Message::Text(r#"{"type":"hello"}"#.into()))
-        .await
-        .expect("hello sent");
-    let played = on_b
-        .http
-        .post(format!("{}/api/games/{engine_id}/moves", on_b.base))
-        .header("x-mabula-token", &engine_token)
-        .json(&json!({"move": first, "number": 1}))
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(played.status().as_u16(), 200);
-    loop {
-        let msg = engine_ws.until_any().await;
-        if msg["state"]["moves"].as_array().map_or(0, Vec::len) == 2 {
-            break;
-        }
-    }
-    let hint = on_b
-        .http
-        .post(format!("{}/api/games/{engine_id}/hint", on_b.base))
-        .header("x-mabula-token", &engine_token)
-        .json(&json!({}))
-        .send()
-        .await
-        .expect("answer");
-    let status = hint.status().as_u16();
-    let body: Value = hint.json().await.expect("JSON");
+    // An engine game from the deal (free again) cannot walk into the rated game's position:
+    // alice's move is refused there, another move is played.
+    let (on_b, on_c) = (guest.on(&bases[1]), guest.on(&bases[2]));
+    let (deal_game, deal_token) = engine_game(&on_b, &s0).await;
     assert_eq!(
-        (status, body["code"].as_str()),
-        (403, Some("live_game_position")),
-        "{body}"
+        engine_move(&on_b, &deal_game, &deal_token, first).await,
+        refused()
     );
-    let (_, engine_state) = on_b.get(&format!("/api/games/{engine_id}")).await;
+    let canonical = s1.canonical().0.hash();
+    let other = s0
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| s0.play(m).expect("legal").canonical().0.hash() != canonical)
+        .expect("a move to elsewhere");
     assert_eq!(
-        engine_state["hints"],
-        json!({"white": 0, "black": 0}),
-        "a refused hint is not counted"
+        engine_move(&on_b, &deal_game, &deal_token, &other.to_string()).await,
+        (200, None)
     );
 
     // Once the game is over, everything is open again, on every instance.
@@ -216,15 +223,12 @@ async fn a_live_rated_game_keeps_its_position_and_the_next_ones_from_the_engine_
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["done"], true, "{body}");
     }
-    let hint = on_b
-        .http
-        .post(format!("{}/api/games/{engine_id}/hint", on_b.base))
-        .header("x-mabula-token", &engine_token)
-        .json(&json!({}))
-        .send()
-        .await
-        .expect("answer");
-    assert_eq!(hint.status().as_u16(), 200);
+    // An engine game from the deal now walks where the rated game went.
+    let (again, again_token) = engine_game(&on_c, &s0).await;
+    assert_eq!(
+        engine_move(&on_c, &again, &again_token, first).await,
+        (200, None)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -217,20 +217,6 @@ impl Lobby {
         }
     }
 
-    /// The next message, whatever its type.
-    pub async fn until_any(&mut self) -> Value {
-        loop {
-            let msg = tokio::time::timeout(Duration::from_secs(20), self.ws.next())
-                .await
-                .expect("a message within 20 s")
-                .expect("open")
-                .expect("readable");
-            if let Message::Text(t) = msg {
-                return serde_json::from_str(&t).expect("JSON");
-            }
-        }
-    }
-
     /// The next message of type `kind`, and its size in bytes.
     pub async fn until_sized(&mut self, kind: &str) -> (Value, usize) {
         loop {

@@ -159,7 +159,7 @@ pub async fn join(
         (status = 200, description = "The state after the move, once it is committed", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), the move text is not a move (`bad_notation`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, response = super::answers::NoToken),
-        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`), or, in a game against the engine, the move leads to a position a live rated game keeps from the engine (`live_game_position`)", body = ErrorBody),
         (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "Not your turn, a stale move number, or the game is over (`not_your_turn`, `stale_state`, `game_over`)", body = ErrorBody),
         (status = 413, response = super::answers::BodyTooLarge),
@@ -175,12 +175,35 @@ pub async fn play(
     token: Caller,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
+    // Fair play: a game against the engine never walks into a position that a live rated game
+    // keeps, where the engine's reply would be its help.
+    if let Some(next) = engine_game_next(&app, &id, &req.mv).await? {
+        app.fair_play.check([&next]).await?;
+    }
     let client = client_key(client);
     Ok(Json(
         app.games
             .play(&id, &token, &req.mv, req.number, &client)
             .await?,
     ))
+}
+
+/// The position after `mv` in game `id` when it is a game against the engine and `mv` is legal
+/// there; `None` otherwise (the games service judges the move itself).
+async fn engine_game_next(
+    app: &AppState,
+    id: &str,
+    mv: &str,
+) -> Result<Option<mabula::Position>, ApiError> {
+    let handle = app.games.handle(id).await?;
+    let slot = handle.slot.lock().await;
+    if slot.game.mode != crate::model::Mode::Engine {
+        return Ok(None);
+    }
+    let Ok(mv) = mv.parse::<mabula::Move>() else {
+        return Ok(None);
+    };
+    Ok(slot.game.game.position().play(mv).ok())
 }
 
 /// Resign.

@@ -1,6 +1,6 @@
 //! Fair play (issue 51): while a rated game is played, no engine help about it reaches anyone.
-//! The analysis, the game analysis, hints and engine games set up from a position ask
-//! [`FairPlay::check`] first, which refuses (`403 live_game_position`) a position standing in
+//! The analysis, the game analysis, hints, engine games set up from a position and moves in
+//! engine games (where the engine's reply would be its help) ask [`FairPlay::check`] first, which refuses (`403 live_game_position`) a position standing in
 //! any live rated game, its images under the board's symmetries, and every position one move
 //! after it ([`model::fair_play`](crate::model::fair_play)).
 //!
