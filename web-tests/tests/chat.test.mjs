@@ -91,7 +91,8 @@ test('two friends chat in the players\' room, a guest spectator reads the specta
   assert.ok(await c.locator('.chat-form').isHidden(), 'a guest spectator has no chat form');
   assert.deepEqual(await lineTexts(c), [], 'the players\' room is the players\'');
 
-  // A spectator with an account writes in the spectators' room; the guest and the players see it.
+  // A spectator with an account writes in the spectators' room; the guest sees it, the players
+  // only once the game is over (fair play, issue 51).
   const d = await (await context()).newPage();
   await d.goto(`${BASE}/signup`);
   await d.waitForSelector('form.login-card');
@@ -104,8 +105,15 @@ test('two friends chat in the players\' room, a guest spectator reads the specta
   assert.ok(await d.locator('.chat-room').isHidden(), 'one room to write in: no choice shown');
   await say(d, 'What an opening');
   await waitLine(c, 'What an opening');
-  await waitLine(a, 'What an opening');
   assert.deepEqual(await lineTexts(c), ['What an opening']);
+  await b.reload();
+  await waitLine(b, 'Thanks, you too');
+  assert.deepEqual(await lineTexts(b), ['Good luck <b>friend</b>', 'Thanks, you too'], 'not to the players while they play');
+  assert.deepEqual(await lineTexts(a), ['Good luck <b>friend</b>', 'Thanks, you too']);
+  await a.click('.resign-button');
+  await a.click('dialog.confirm button[value="yes"]');
+  await a.waitForSelector('dialog.end-dialog[open]');
+  await waitLine(a, 'What an opening');
   assert.deepEqual(await c.locator('.chat-log .chat-name').allInnerTexts(), [`Dan${run}`]);
   // A logged-in reader can report another account's line.
   assert.equal(await a.locator('.chat-report').count(), 0, 'a guest reports nothing');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   init, update, isMyTurn, boardMoves, displayed, clockLeft, abortIn, claimIn, headline, reason, AUTO_PASS_MS,
-  premoveMoves, premoveCandidates, canOfferDraw, canAbort, moveSound,
+  premoveMoves, premoveCandidates, canOfferDraw, canAbort, moveSound, engineKept,
 } from '../../crates/mabula-server/assets/js/pages/game-model.js';
 
 const START = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
@@ -351,4 +351,19 @@ test('sounds: a move, the lead taken, the end, and low time once a game', () => 
   const short = { ...clock, control: { initial_s: 15, increment_s: 0 }, label: '15s+0', white_ms: 6000 };
   ({ model } = run(init({ id: 'g1' }), loaded(state(2, { clock: short }))));
   assert.equal(update(model, { type: 'clockTick', at: 1500 }).effects.find((e) => e.type === 'announceLow').sound, true);
+});
+
+test('a live rated game asks the engine nothing until it is over (fair play)', () => {
+  const live = state(2);
+  assert.equal(engineKept(live), true);
+  assert.equal(engineKept({ ...live, rated: false }), false);
+  const { model, effects } = run(init({ id: 'g1' }), loaded(live));
+  assert.ok(!types(effects).includes('estimateDeal'), 'no estimate of the deal while it is played');
+  const over = { ...state(2), updated_at: 2000, status: 'finished', to_move: null, result: '1-0', winner: 'white', end_reason: 'resigned_black' };
+  assert.equal(engineKept(over), false);
+  const after = run(model, { type: 'server', msg: { type: 'end', result: '1-0', winner: 'white', reason: 'resigned_black', state: over }, at: 10 });
+  assert.ok(types(after.effects).includes('estimateDeal'), 'the estimate once it is over');
+  // A casual game asks at once.
+  const casual = run(init({ id: 'g1' }), loaded({ ...live, rated: false }));
+  assert.ok(types(casual.effects).includes('estimateDeal'));
 });

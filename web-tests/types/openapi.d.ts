@@ -969,6 +969,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                403: components["responses"]["LivePosition"];
                 429: components["responses"]["Throttled"];
                 503: components["responses"]["Unavailable"];
             };
@@ -1031,6 +1032,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                403: components["responses"]["LivePosition"];
                 413: components["responses"]["BodyTooLarge"];
                 415: components["responses"]["NotJson"];
                 /** @description The record cannot be read (`invalid_record`) */
@@ -1181,6 +1183,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                403: components["responses"]["LivePosition"];
                 429: components["responses"]["Throttled"];
                 503: components["responses"]["Unavailable"];
             };
@@ -1704,6 +1707,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
+                403: components["responses"]["LivePosition"];
                 413: components["responses"]["BodyTooLarge"];
                 415: components["responses"]["NotJson"];
                 /** @description Invalid settings or setup (`invalid_settings`, `invalid_setup`) */
@@ -2322,7 +2326,7 @@ export interface paths {
                     };
                 };
                 401: components["responses"]["NoToken"];
-                /** @description The token holds no seat in this game (`token_invalid`) */
+                /** @description The token holds no seat in this game (`token_invalid`), or a rated game is being played in this position or one move from it (`live_game_position`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2534,7 +2538,7 @@ export interface paths {
                     };
                 };
                 401: components["responses"]["NoToken"];
-                /** @description The token holds no seat in this game (`token_invalid`) */
+                /** @description The token holds no seat in this game (`token_invalid`), or, in a game against the engine, the move leads to a position a live rated game keeps from the engine (`live_game_position`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6628,7 +6632,7 @@ export interface components {
          * @description The stable codes of API errors (see `docs/api.md`, section 2).
          * @enum {string}
          */
-        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down" | "draw_not_allowed" | "draw_offer_pending" | "draw_offer_too_soon" | "no_draw_offer" | "abort_too_late" | "wrong_password" | "session_not_found" | "chat_empty" | "chat_too_long" | "chat_invalid" | "chat_not_allowed" | "blocked" | "muted" | "account_closed" | "not_moderator" | "report_not_found" | "invalid_report" | "tournament_not_found" | "invalid_tournament" | "too_many_tournaments" | "tournament_password" | "rating_too_low" | "tournament_closed" | "not_tournament_creator" | "tournament_game" | "invalid_token" | "too_many_tokens" | "token_not_allowed" | "bot_not_allowed" | "account_has_games" | "puzzle_not_found" | "invalid_attempt";
+        ErrorCode: "malformed_json" | "bad_request" | "bad_notation" | "token_missing" | "token_invalid" | "not_your_seat" | "join_code_invalid" | "game_not_found" | "not_found" | "method_not_allowed" | "not_your_turn" | "stale_state" | "game_over" | "game_not_over" | "seat_taken" | "nothing_to_undo" | "no_undo_offer" | "undo_offer_pending" | "rematch_taken" | "undo_not_allowed" | "not_logged_in" | "csrf_failed" | "login_failed" | "name_taken" | "invalid_account" | "player_not_found" | "seek_not_found" | "seek_not_for_you" | "claim_not_allowed" | "payload_too_large" | "unsupported_media_type" | "illegal_move" | "invalid_settings" | "invalid_setup" | "invalid_record" | "rate_limited" | "too_many_connections" | "uri_too_long" | "headers_too_large" | "request_timeout" | "internal" | "unavailable" | "busy" | "shutting_down" | "draw_not_allowed" | "draw_offer_pending" | "draw_offer_too_soon" | "no_draw_offer" | "abort_too_late" | "wrong_password" | "session_not_found" | "chat_empty" | "chat_too_long" | "chat_invalid" | "chat_not_allowed" | "blocked" | "muted" | "account_closed" | "not_moderator" | "report_not_found" | "invalid_report" | "tournament_not_found" | "invalid_tournament" | "too_many_tournaments" | "tournament_password" | "rating_too_low" | "tournament_closed" | "not_tournament_creator" | "tournament_game" | "invalid_token" | "too_many_tokens" | "token_not_allowed" | "bot_not_allowed" | "account_has_games" | "puzzle_not_found" | "invalid_attempt" | "live_game_position";
         /** @description One game of an export. */
         ExportGame: components["schemas"]["PlayerGame"] & {
             /** @description The moves, in order, in the rules' notation. */
@@ -8008,6 +8012,19 @@ export interface components {
     responses: {
         /** @description The body is larger than 64 KiB (`payload_too_large`). */
         BodyTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description A rated game is being played in this position, one of its images under the board's
+         *     symmetries, or one move from it: the engine does not look at it until that game is over
+         *     (`live_game_position`, fair play).
+         */
+        LivePosition: {
             headers: {
                 [name: string]: unknown;
             };

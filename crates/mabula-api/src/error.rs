@@ -167,6 +167,11 @@ pub enum ErrorCode {
     /// An attempt's or a hint's moves are not valid: empty, too many, not moves, illegal where
     /// they are played, or a hint asked after a wrong move.
     InvalidAttempt,
+    // Fair play (issue 51).
+    /// The position stands in a rated game being played, or is one of its images under the
+    /// board's symmetries, or one move from it: the engine does not look at it until that game
+    /// is over.
+    LiveGamePosition,
 }
 
 impl ErrorCode {
@@ -179,7 +184,7 @@ impl ErrorCode {
             TokenInvalid | NotYourSeat | JoinCodeInvalid | CsrfFailed | SeekNotForYou
             | WrongPassword | ChatNotAllowed | Blocked | Muted | AccountClosed | NotModerator
             | TournamentPassword | RatingTooLow | NotTournamentCreator | TokenNotAllowed
-            | BotNotAllowed => 403,
+            | BotNotAllowed | LiveGamePosition => 403,
             GameNotFound | NotFound | PlayerNotFound | SeekNotFound | SessionNotFound
             | ReportNotFound | TournamentNotFound | PuzzleNotFound => 404,
             MethodNotAllowed => 405,

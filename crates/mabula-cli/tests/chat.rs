@@ -1,7 +1,8 @@
 //! Chat, blocks, reports and moderation over real HTTP and WebSocket, on three `mabula serve`
 //! processes sharing one PostgreSQL (named by `MABULA_TEST_POSTGRES_URL`; without it these tests
 //! say so and pass): a chat line said on one instance reaches a spectator on another, the
-//! players' room stays the players', guests, long lines and floods are refused; a blocked
+//! players' room stays the players', the spectators' room reaches the players only once the game
+//! is over, guests, long lines and floods are refused; a blocked
 //! player's challenge and chat are refused; a moderator reads a report, mutes, and closes an
 //! account whose seek then leaves another player's lobby on another instance, and which can no
 //! longer log in; and `mabula admin` on the same database. One test runs on SQLite, with
@@ -109,8 +110,9 @@ async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad
     assert_eq!(got["line"]["name"], "alice");
     assert_eq!(got["line"]["side"], "white");
 
-    // A spectator's line (instance 2) reaches the guest watching on instance 0, and the
-    // players; the spectators' first chat message is this one, not the players' line.
+    // A spectator's line (instance 2) reaches the guest watching on instance 0, not the
+    // players while they play; the spectators' first chat message is this one, not the
+    // players' line.
     let (status, line) = carol
         .post(&format!("/api/games/{id}/chat"), say("<b>nice</b> opening"))
         .await;
@@ -119,7 +121,7 @@ async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad
         (201, Some("spectators")),
         "{line}"
     );
-    for ws in [&mut guest_ws, &mut carol_ws, &mut bob_ws] {
+    for ws in [&mut guest_ws, &mut carol_ws] {
         let got = ws.until("chat").await;
         assert_eq!(got["line"]["text"], "<b>nice</b> opening");
         assert_eq!(got["line"]["room"], "spectators");
@@ -153,14 +155,14 @@ async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad
         .on(&bases[2])
         .get(&format!("/api/games/{id}/chat"))
         .await;
-    assert_eq!(log["rooms"], json!(["players", "spectators"]));
+    assert_eq!(log["rooms"], json!(["players"]));
     let texts: Vec<&str> = log["lines"]
         .as_array()
         .unwrap()
         .iter()
         .map(|l| l["text"].as_str().unwrap())
         .collect();
-    assert_eq!(texts, ["good luck", "<b>nice</b> opening"]);
+    assert_eq!(texts, ["good luck"]);
 
     // Lines too long, empty or with control characters.
     for (text, code) in [
@@ -202,6 +204,74 @@ async fn a_chat_line_said_on_one_instance_reaches_a_spectator_on_another_and_bad
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_lines_reach_the_players_only_once_the_game_is_over() {
+    let Some((_db, nodes)) = cluster().await else {
+        return;
+    };
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    let alice = Player::sign_up(&bases[0], "alice").await;
+    let bob = Player::sign_up(&bases[1], "bob").await;
+    let carol = Player::sign_up(&bases[2], "carol").await;
+    let id = game_between(&alice, &bob, "bob").await;
+    let mut bob_ws = game_socket(&bob, &id).await;
+    let mut guest_ws = game_socket(&Player::guest(&bases[0]), &id).await;
+
+    // A spectator's line during the game: the spectators hear it, the players do not (the
+    // first chat message bob hears is alice's later line) and their log leaves it out.
+    let (status, line) = carol
+        .post(&format!("/api/games/{id}/chat"), say("they missed e1"))
+        .await;
+    assert_eq!((status, line["room"].as_str()), (201, Some("spectators")));
+    assert_eq!(
+        guest_ws.until("chat").await["line"]["text"],
+        "they missed e1"
+    );
+    let (status, _) = alice
+        .post(&format!("/api/games/{id}/chat"), say("your move"))
+        .await;
+    assert_eq!(status, 201);
+    assert_eq!(bob_ws.until("chat").await["line"]["text"], "your move");
+    for p in [&alice, &bob] {
+        let (_, log) = p.on(&bases[2]).get(&format!("/api/games/{id}/chat")).await;
+        assert_eq!(log["rooms"], json!(["players"]), "{log}");
+        assert_eq!(log["writable"], json!(["players"]), "{log}");
+        let texts: Vec<&str> = log["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(texts, ["your move"]);
+    }
+
+    // Once the game is over, the players read the spectators' room and hear its new lines.
+    let (status, body) = alice
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    bob_ws.until("end").await;
+    let (status, _) = carol
+        .on(&bases[0])
+        .post(&format!("/api/games/{id}/chat"), say("well played"))
+        .await;
+    assert_eq!(status, 201);
+    let got = bob_ws.until("chat").await;
+    assert_eq!(
+        (got["line"]["text"].as_str(), got["line"]["room"].as_str()),
+        (Some("well played"), Some("spectators"))
+    );
+    let (_, log) = bob.get(&format!("/api/games/{id}/chat")).await;
+    assert_eq!(log["rooms"], json!(["players", "spectators"]), "{log}");
+    let texts: Vec<&str> = log["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, ["they missed e1", "your move", "well played"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_blocked_player_can_neither_challenge_nor_chat_with_the_blocker() {
     let Some((_db, nodes)) = cluster().await else {
         return;
@@ -240,6 +310,7 @@ async fn a_blocked_player_can_neither_challenge_nor_chat_with_the_blocker() {
         (403, Some("blocked")),
         "{body}"
     );
+    // While the game is played, its players write only in the players' room.
     let (status, body) = alice
         .post(
             &format!("/api/games/{id}/chat"),
@@ -248,7 +319,7 @@ async fn a_blocked_player_can_neither_challenge_nor_chat_with_the_blocker() {
         .await;
     assert_eq!(
         (status, body["code"].as_str()),
-        (403, Some("blocked")),
+        (403, Some("chat_not_allowed")),
         "{body}"
     );
     // The blocker still speaks.

@@ -70,6 +70,7 @@ fn parse_query(q: &PositionQuery) -> Result<(Position, Scoring), ApiError> {
     responses(
         (status = 200, description = "The finished analysis", body = PositionAnalysis),
         (status = 400, description = "A bad position string or scoring mode, or an unknown parameter (`bad_request`)", body = ErrorBody),
+        (status = 403, response = super::answers::LivePosition),
         (status = 429, response = super::answers::Throttled),
         (status = 503, response = super::answers::Unavailable),
     ))]
@@ -79,6 +80,7 @@ pub async fn position(
     QueryParams(q): QueryParams<PositionQuery>,
 ) -> Result<Json<PositionAnalysis>, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
+    app.fair_play.check([&pos]).await?;
     let (report, cached) = app
         .analyst
         .analyse(pos, scoring, &client_key(client))
@@ -116,6 +118,7 @@ fn json_event(name: &str, value: &impl Serialize) -> Event {
     responses(
         (status = 200, description = "An event stream of `analysis` events", content_type = "text/event-stream", body = PositionAnalysis),
         (status = 400, description = "A bad position string or scoring mode, or an unknown parameter (`bad_request`)", body = ErrorBody),
+        (status = 403, response = super::answers::LivePosition),
         (status = 429, response = super::answers::Throttled),
         (status = 503, response = super::answers::Unavailable),
     ))]
@@ -125,6 +128,7 @@ pub async fn stream(
     QueryParams(q): QueryParams<PositionQuery>,
 ) -> Result<EventStream, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
+    app.fair_play.check([&pos]).await?;
     let (mut rx, cached) = app.analyst.subscribe(pos, scoring, &client_key(client))?;
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
@@ -180,6 +184,7 @@ fn stopping() -> ApiError {
     responses(
         (status = 200, description = "An event stream of `quick` events, `position` events, then a `game` event", content_type = "text/event-stream", body = GameAnalysis),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), or a bad scoring mode (`bad_request`)", body = ErrorBody),
+        (status = 403, response = super::answers::LivePosition),
         (status = 413, response = super::answers::BodyTooLarge),
         (status = 415, response = super::answers::NotJson),
         (status = 422, description = "The record cannot be read (`invalid_record`)", body = ErrorBody),
@@ -201,6 +206,7 @@ pub async fn game(
     let analyst = app.analyst.clone();
     let client = client_key(client);
     let positions = game.positions();
+    app.fair_play.check(&positions).await?;
     // The first job is asked for here, so that a refusal is the answer's status, not an event:
     // the quick pass, or the start's full analysis when every position is cached.
     let all_cached = positions.iter().all(|p| analyst.peek(p, scoring).is_some());

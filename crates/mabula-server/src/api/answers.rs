@@ -28,6 +28,12 @@ pub struct NotJson(pub ErrorBody);
 #[derive(ToResponse)]
 pub struct Throttled(pub ErrorBody);
 
+/// A rated game is being played in this position, one of its images under the board's
+/// symmetries, or one move from it: the engine does not look at it until that game is over
+/// (`live_game_position`, fair play).
+#[derive(ToResponse)]
+pub struct LivePosition(pub ErrorBody);
+
 /// The server is stopping, its database cannot be reached, or its queue of work is full
 /// (`shutting_down`, `unavailable`, `busy`); nothing was changed, try again later.
 #[derive(ToResponse)]

@@ -11,7 +11,9 @@
 
 use super::AppState;
 use super::analysis::{AnalysisStats, GameAnalysisRequest, GamePositionEvent, PositionMoves};
-use super::answers::{BodyTooLarge, NoSuchGame, NoToken, NotJson, Throttled, Unavailable};
+use super::answers::{
+    BodyTooLarge, LivePosition, NoSuchGame, NoToken, NotJson, Throttled, Unavailable,
+};
 use crate::analysis::{
     Counts, GameAnalysis, LineView, NoteView, PositionAnalysis, SideCounts, ValueView, VerdictView,
 };
@@ -172,7 +174,9 @@ use utoipa::{Modify, OpenApi};
         super::puzzles::PuzzleView, super::puzzles::AttemptRequest, super::puzzles::AttemptAnswer,
         super::puzzles::PuzzleHint, super::puzzles::ThemeCount, super::puzzles::ThemeList,
         super::puzzles::PuzzleAttemptView, super::puzzles::PuzzleHistory,
-    ), responses(NoSuchGame, NoToken, BodyTooLarge, NotJson, Throttled, Unavailable)),
+    ), responses(
+        NoSuchGame, NoToken, BodyTooLarge, NotJson, Throttled, Unavailable, LivePosition
+    )),
     modifiers(&TokenScheme),
     tags((name = "games", description = "Games: create, play, watch, export"), (name = "analysis", description = "The analysis board: the engine's view of positions and games"), (name = "players", description = "Accounts, profiles, ratings and the lobby"), (name = "social", description = "Chat, blocks, reports and moderation"), (name = "tournaments", description = "Swiss tournaments and arenas"), (name = "bots", description = "The bot API: personal tokens, event and game streams (newline-delimited JSON), bots"), (name = "puzzles", description = "Puzzles proven by the solver, puzzle ratings, the puzzle of the day"), (name = "server", description = "Health")),
 )]

@@ -44,6 +44,7 @@ pub fn router() -> Router<AppState> {
         (status = 201, description = "The game, with the creator's seat token", body = SeatGrant),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 413, response = super::answers::BodyTooLarge),
+        (status = 403, response = super::answers::LivePosition),
         (status = 415, response = super::answers::NotJson),
         (status = 422, description = "Invalid settings or setup (`invalid_settings`, `invalid_setup`)", body = ErrorBody),
         (status = 429, response = super::answers::Throttled),
@@ -55,6 +56,14 @@ pub async fn create(
     MaybeSession(session): MaybeSession,
     JsonBody(req): JsonBody<CreateGame>,
 ) -> Result<Response, ApiError> {
+    // Fair play: no engine game set up where a rated game is being played (an unreadable setup
+    // is left to the games service to refuse).
+    if req.mode == crate::model::Mode::Engine
+        && let Some(setup) = req.setup.as_deref()
+        && let Ok(pos) = mabula::Position::parse(setup)
+    {
+        app.fair_play.check([&pos]).await?;
+    }
     let grant = app
         .games
         .create(req, &client_key(client), session.as_ref())
@@ -150,7 +159,7 @@ pub async fn join(
         (status = 200, description = "The state after the move, once it is committed", body = GameState),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`), the move text is not a move (`bad_notation`), or the id is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, response = super::answers::NoToken),
-        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`), or, in a game against the engine, the move leads to a position a live rated game keeps from the engine (`live_game_position`)", body = ErrorBody),
         (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "Not your turn, a stale move number, or the game is over (`not_your_turn`, `stale_state`, `game_over`)", body = ErrorBody),
         (status = 413, response = super::answers::BodyTooLarge),
@@ -166,12 +175,35 @@ pub async fn play(
     token: Caller,
     JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
+    // Fair play: a game against the engine never walks into a position that a live rated game
+    // keeps, where the engine's reply would be its help.
+    if let Some(next) = engine_game_next(&app, &id, &req.mv).await? {
+        app.fair_play.check([&next]).await?;
+    }
     let client = client_key(client);
     Ok(Json(
         app.games
             .play(&id, &token, &req.mv, req.number, &client)
             .await?,
     ))
+}
+
+/// The position after `mv` in game `id` when it is a game against the engine and `mv` is legal
+/// there; `None` otherwise (the games service judges the move itself).
+async fn engine_game_next(
+    app: &AppState,
+    id: &str,
+    mv: &str,
+) -> Result<Option<mabula::Position>, ApiError> {
+    let handle = app.games.handle(id).await?;
+    let slot = handle.slot.lock().await;
+    if slot.game.mode != crate::model::Mode::Engine {
+        return Ok(None);
+    }
+    let Ok(mv) = mv.parse::<mabula::Move>() else {
+        return Ok(None);
+    };
+    Ok(slot.game.game.position().play(mv).ok())
 }
 
 /// Resign.
@@ -463,7 +495,7 @@ pub use mabula_api::analysis::HintAnswer;
         (status = 200, description = "The analysis, once finished, and the state", body = HintAnswer),
         (status = 400, description = "Not a game against the engine, or an id that is not valid UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 401, response = super::answers::NoToken),
-        (status = 403, description = "The token holds no seat in this game (`token_invalid`)", body = ErrorBody),
+        (status = 403, description = "The token holds no seat in this game (`token_invalid`), or a rated game is being played in this position or one move from it (`live_game_position`)", body = ErrorBody),
         (status = 404, response = super::answers::NoSuchGame),
         (status = 409, description = "Not your turn, or the game is over (`not_your_turn`, `game_over`)", body = ErrorBody),
         (status = 429, response = super::answers::Throttled),
@@ -474,6 +506,10 @@ pub async fn hint(
     Path(id): Path<String>,
     token: Caller,
 ) -> Result<Json<HintAnswer>, ApiError> {
+    // Fair play: asked before the hint is counted (on your turn against the engine, nothing
+    // but you moves the position meanwhile).
+    let standing = app.games.state(&id, &token).await?.position;
+    app.fair_play.check([&standing]).await?;
     let (state, pos, scoring) = app.games.hint(&id, &token).await?;
     let key = format!("game:{id}");
     let (report, cached) = app.analyst.hint(pos, scoring, &key).await?;

@@ -87,6 +87,8 @@ pub struct Handles {
     pub bots: Arc<crate::services::bots::BotStreams>,
     /// Puzzles and puzzle ratings.
     pub puzzles: Arc<crate::services::puzzles::Puzzles>,
+    /// What live rated games keep from the engine (issue 51).
+    pub fair_play: Arc<crate::services::fair_play::FairPlay>,
     /// The engine pool (metrics).
     pub engine: EnginePool,
     /// The time the services read.
@@ -120,6 +122,7 @@ impl AppState {
             tokens: services.tokens.clone(),
             bots: services.bots.clone(),
             puzzles: services.puzzles.clone(),
+            fair_play: services.fair_play.clone(),
             engine: services.engine.clone(),
             clock: services.clock.clone(),
             shutdown,

@@ -23,7 +23,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::extract::{ClientAddr, MaybeSession};
 use crate::model::Seats;
 use crate::protocol::{ClientMessage, ServerMessage};
-use crate::services::{GameHandle, Games};
+use crate::services::{GameHandle, Games, chat};
 use axum::Router;
 use axum::extract::ws::{Utf8Bytes, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -224,9 +224,13 @@ impl Channel for GameChannel {
                 Err(End)
             }
             Update::Chat(Ok(line)) => {
-                // A players' room line only to a seat holder.
+                // A players' room line only to a seat holder; a spectators' room line to a seat
+                // holder only once the game is over.
                 let seated = self.registered.flatten().is_some_and(|s| !s.is_empty());
-                if line.room == ChatRoom::Players && !seated {
+                let playing = seated
+                    && line.room == ChatRoom::Spectators
+                    && !self.handle.slot.lock().await.game.is_over();
+                if !chat::reaches(line.room, seated, playing) {
                     return Ok(());
                 }
                 out.say(ServerMessage::Chat { line: &line }.to_text::<String>())

@@ -7,6 +7,7 @@
 //! sides a caller holds.
 
 pub mod clock;
+pub mod fair_play;
 pub mod rating;
 mod refusal;
 mod seats;

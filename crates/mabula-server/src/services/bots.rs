@@ -23,7 +23,6 @@ use crate::view::GameState;
 use mabula::Color;
 use mabula_api::bots::{BotEvent, BotGameMessage, BotGameRef, BotGameState, BotPlayer};
 use mabula_api::lobby::SeekView;
-use mabula_api::social::ChatRoom;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -318,7 +317,8 @@ impl BotStreams {
                     },
                     chat_line = chat.recv() => match chat_line {
                         Ok(l) => {
-                            if l.room == ChatRoom::Players && !seated {
+                            // The stream ends with the game: it is being played.
+                            if !super::chat::reaches(l.room, seated, true) {
                                 continue;
                             }
                             let room = serde_json::to_value(l.room)

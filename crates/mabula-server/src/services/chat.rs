@@ -6,8 +6,11 @@
 //! a player of the game and within [`RATE`] (all counted in the same transaction, so every
 //! instance counts the same lines). The stored line is announced with the notice `c GAME LINE`
 //! (`NOTIFY` on PostgreSQL, delivered here on SQLite); every instance hands it to the game's
-//! sockets through [`Chat::subscribe`], and the socket forwards a players' room line only to a
-//! seat holder.
+//! sockets through [`Chat::subscribe`], and the socket forwards a line only where it
+//! [`reaches`]: a players' room line to the seats, a spectators' room line to everyone but the
+//! seats while the game is played (as on lichess: what spectators say does not reach the players
+//! mid-game; they read it afterwards). While it is played, its seats read and write only the
+//! players' room.
 
 use crate::auth::{Caller, Session};
 use crate::error::{ApiError, ErrorCode};
@@ -99,11 +102,19 @@ impl Chat {
         }
     }
 
-    /// The seats `caller` holds in game `id` (none for a spectator).
-    async fn seats(&self, id: &str, caller: &Caller) -> Result<crate::model::Seats, ApiError> {
+    /// The seats `caller` holds in game `id` (none for a spectator), and whether the game is
+    /// being played.
+    async fn seats(
+        &self,
+        id: &str,
+        caller: &Caller,
+    ) -> Result<(crate::model::Seats, bool), ApiError> {
         let handle = self.games.handle(id).await?;
         let slot = handle.slot.lock().await;
-        Ok(caller.seats(&slot.game).unwrap_or_default())
+        Ok((
+            caller.seats(&slot.game).unwrap_or_default(),
+            !slot.game.is_over(),
+        ))
     }
 
     /// Says `req` in game `id` for `caller` (with its session, if logged in).
@@ -115,7 +126,7 @@ impl Chat {
         req: ChatRequest,
     ) -> Result<ChatLine, ApiError> {
         let text = check_text(&req.text)?;
-        let seats = self.seats(id, caller).await?;
+        let (seats, playing) = self.seats(id, caller).await?;
         let room = req.room.unwrap_or(if seats.is_empty() {
             ChatRoom::Spectators
         } else {
@@ -131,6 +142,12 @@ impl Chat {
                 return Err(ApiError::new(
                     ErrorCode::ChatNotAllowed,
                     "only the game's players write in the players' room",
+                ));
+            }
+            (ChatRoom::Spectators, _) if !seats.is_empty() && playing => {
+                return Err(ApiError::new(
+                    ErrorCode::ChatNotAllowed,
+                    "while the game is played, its players write only in the players' room",
                 ));
             }
             (ChatRoom::Players, None) => (None, String::new()),
@@ -207,16 +224,19 @@ impl Chat {
         caller: &Caller,
         session: Option<&Session>,
     ) -> Result<ChatLog, ApiError> {
-        let seats = self.seats(id, caller).await?;
+        let (seats, playing) = self.seats(id, caller).await?;
+        let seated = !seats.is_empty();
         let mut rooms = Vec::new();
         let mut writable = Vec::new();
-        if !seats.is_empty() {
+        if seated {
             rooms.push(ChatRoom::Players);
             writable.push(ChatRoom::Players);
         }
-        rooms.push(ChatRoom::Spectators);
-        if session.is_some() {
-            writable.push(ChatRoom::Spectators);
+        if reaches(ChatRoom::Spectators, seated, playing) {
+            rooms.push(ChatRoom::Spectators);
+            if session.is_some() {
+                writable.push(ChatRoom::Spectators);
+            }
         }
         let names: Vec<&str> = rooms.iter().map(|r| r.name()).collect();
         let lines = self.repo.chat_lines(id, &names, LOG_LINES).await?;
@@ -237,6 +257,16 @@ impl Chat {
                 line: line_view(r),
             })
             .collect())
+    }
+}
+
+/// Whether a line of `room` reaches a reader who holds a seat of the game (`seated`) or not,
+/// while the game is being played (`playing`) or after: the players' room reaches the seats
+/// only; the spectators' room reaches everyone, except the seats while the game is played.
+pub fn reaches(room: ChatRoom, seated: bool, playing: bool) -> bool {
+    match room {
+        ChatRoom::Players => seated,
+        ChatRoom::Spectators => !(seated && playing),
     }
 }
 
@@ -285,6 +315,16 @@ pub fn line_view(r: &ChatLineRow) -> ChatLine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spectators_lines_reach_the_seats_only_once_the_game_is_over() {
+        use ChatRoom::{Players, Spectators};
+        assert!(reaches(Players, true, true) && reaches(Players, true, false));
+        assert!(!reaches(Players, false, true) && !reaches(Players, false, false));
+        assert!(!reaches(Spectators, true, true));
+        assert!(reaches(Spectators, true, false));
+        assert!(reaches(Spectators, false, true) && reaches(Spectators, false, false));
+    }
 
     #[test]
     fn chat_lines_are_trimmed_and_refused_when_empty_long_or_with_control_characters() {

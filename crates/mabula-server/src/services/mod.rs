@@ -60,6 +60,10 @@
 //! - [`puzzles`]: the shipped puzzles, attempts judged move by move, the players' and the
 //!   puzzles' puzzle ratings moved once per first attempt, the puzzle of the day (issue 39).
 //!   Owns [`PuzzlesRepo`](crate::store::puzzles::PuzzlesRepo); reads accounts.
+//! - [`fair_play`]: while a rated game is played, its position and those one move from it are
+//!   kept from the engine (issue 51). Owns
+//!   [`FairPlayRepo`](crate::store::fair_play::FairPlayRepo) (read only: the game rows' writer
+//!   stores the positions with each change of a rated game).
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!   Owns [`ClusterRepo`](crate::store::cluster::ClusterRepo) (announcements) and the store's
 //!   heartbeat and presence.
@@ -75,6 +79,7 @@ pub mod bots;
 pub mod chat;
 pub mod clocks;
 pub mod cluster;
+pub mod fair_play;
 pub mod follows;
 pub mod games;
 pub mod house;
@@ -187,6 +192,8 @@ pub struct Services {
     pub house: Arc<house::HouseBots>,
     /// Puzzles and puzzle ratings (issue 39).
     pub puzzles: Arc<puzzles::Puzzles>,
+    /// What live rated games keep from the engine (issue 51).
+    pub fair_play: Arc<fair_play::FairPlay>,
     /// The time the services read.
     pub clock: crate::clock::Clock,
     /// How often the timed jobs sweep the database.
@@ -289,6 +296,7 @@ impl Services {
                 chat.clone(),
             )),
             tokens,
+            fair_play: Arc::new(fair_play::FairPlay::new(repos.fair_play)),
             puzzles: Arc::new(puzzles::Puzzles::new(
                 repos.puzzles,
                 account_reads.clone(),

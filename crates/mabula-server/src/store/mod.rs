@@ -36,6 +36,7 @@ pub mod chat;
 pub mod clocks;
 pub mod cluster;
 pub(crate) mod conn;
+pub mod fair_play;
 pub mod follows;
 pub mod games;
 pub mod lobby;
@@ -405,6 +406,8 @@ pub struct Repositories {
     pub cluster: cluster::ClusterRepo,
     /// The analyst's claims (shared databases only).
     pub claims: analyses::ClaimsRepo,
+    /// The fair play service's (read only): the positions live rated games keep from the engine.
+    pub fair_play: fair_play::FairPlayRepo,
 }
 
 /// The storage the server uses: a backend, the group-commit writer in front of it (the game
@@ -465,6 +468,7 @@ impl Store {
             tournaments: tournaments::TournamentsRepo::new(conn.clone()),
             puzzles: puzzles::PuzzlesRepo::new(conn.clone()),
             tokens: tokens::TokensRepo::new(conn.clone()),
+            fair_play: fair_play::FairPlayRepo::new(conn.clone()),
             claims: analyses::ClaimsRepo::new(conn),
         }
     }

@@ -146,7 +146,9 @@ impl super::Backend for Postgres {
     fn apply<'a>(&'a self, ops: &'a [WriteOp]) -> BoxFuture<'a, Result<Vec<bool>, StoreError>> {
         Box::pin(async move {
             let mut conn = self.pool.acquire().await?;
-            if let [WriteOp::Change(c)] = ops {
+            if let [WriteOp::Change(c)] = ops
+                && c.row.kept.is_none()
+            {
                 // One statement is a transaction of its own: no BEGIN or COMMIT to wait for.
                 return Ok(vec![change_at_once(&mut conn, c).await?]);
             }
@@ -154,7 +156,14 @@ impl super::Backend for Postgres {
             let mut outcomes = Vec::with_capacity(ops.len());
             for op in ops {
                 outcomes.push(match op {
-                    WriteOp::Change(c) => change_at_once(&mut tx, c).await?,
+                    WriteOp::Change(c) => {
+                        let applied = change_at_once(&mut tx, c).await?;
+                        // A rated game's kept positions change with it (fair play).
+                        if applied && let Some(kept) = &c.row.kept {
+                            keep_positions(&mut tx, &c.id, kept).await?;
+                        }
+                        applied
+                    }
                     WriteOp::Insert(_, _, cap) => {
                         if let Some(cap) = cap {
                             // Inserts for one address wait for each other, so that two at once

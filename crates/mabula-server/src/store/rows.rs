@@ -3,6 +3,7 @@
 //! server's [`LiveGame`]. Text columns are read back into enums here, so a value the code does not
 //! know is reported as a corrupt row, never passed on.
 
+use crate::model::fair_play;
 use crate::model::{
     Clock, EndReason, EngineSettings, LiveGame, Mode, PairHalf, Player, TimeControl, TokenHash,
     UndoOffer,
@@ -206,6 +207,9 @@ pub struct RowState {
     pub clock: Option<Clock>,
     /// When the clock runs out next (ms).
     pub deadline: Option<i64>,
+    /// Fair play (issue 51): the positions the game keeps from the engine, stored in
+    /// `kept_positions` with the row (`None`: not rated, nothing stored; none once over).
+    pub kept: Option<Vec<i64>>,
 }
 
 impl RowState {
@@ -230,6 +234,7 @@ impl RowState {
             accounts: g.players.clone().map(|p| p.map(|p| (p.key, p.name))),
             clock: g.clock,
             deadline: g.deadline().map(|(at, _)| at),
+            kept: fair_play::kept(g),
         }
     }
 }

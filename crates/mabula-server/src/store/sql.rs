@@ -111,6 +111,15 @@ pub(super) const PRESENCE_TOTALS: &str = "SELECT \
     FROM presence p JOIN instances i ON i.id = p.instance \
     WHERE p.game_id = $1 AND i.heartbeat_at >= $2";
 
+/// The insert of the `n` keys a game keeps (fair play): `$1` the game, then the keys.
+pub(super) fn insert_kept(n: usize) -> String {
+    let rows: Vec<String> = (2..n + 2).map(|i| format!("($1, ${i})")).collect();
+    format!(
+        "INSERT INTO kept_positions (game_id, key) VALUES {}",
+        rows.join(", ")
+    )
+}
+
 /// The `clock_initial_s` column.
 pub(super) fn clock_initial(c: Option<Clock>) -> Option<i64> {
     match c?.control {
@@ -221,6 +230,9 @@ macro_rules! queries {
             if done.rows_affected() != 1 {
                 return Ok(false);
             }
+            if let Some(kept) = &row.kept {
+                keep_positions(conn, &g.id, kept).await?;
+            }
             for (ply, mv) in g.moves.iter().enumerate() {
                 sqlx::query(q::INSERT_MOVE)
                     .bind(g.id.as_str())
@@ -282,6 +294,9 @@ macro_rules! queries {
             if done.rows_affected() != 1 {
                 return Ok(false);
             }
+            if let Some(kept) = &r.kept {
+                keep_positions(conn, &c.id, kept).await?;
+            }
             match &c.moves {
                 MovesChange::None => {}
                 MovesChange::Append { ply, mv } => {
@@ -302,6 +317,30 @@ macro_rules! queries {
                 }
             }
             Ok(true)
+        }
+
+        /// Replaces the positions game `id` keeps from the engine (fair play, issue 51) with
+        /// `kept`, in the caller's transaction: one statement to forget, one to store.
+        async fn keep_positions(
+            conn: &mut $conn,
+            id: &str,
+            kept: &[i64],
+        ) -> Result<(), StoreError> {
+            sqlx::query("DELETE FROM kept_positions WHERE game_id = $1")
+                .bind(id)
+                .execute(&mut *conn)
+                .await?;
+            if kept.is_empty() {
+                return Ok(());
+            }
+            // Only placeholders are written into the text; the game and the keys are bound.
+            let sql = q::insert_kept(kept.len());
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(id);
+            for k in kept {
+                query = query.bind(*k);
+            }
+            query.execute(&mut *conn).await?;
+            Ok(())
         }
 
         async fn load_game(conn: &mut $conn, id: &str) -> Result<Option<StoredGame>, StoreError> {

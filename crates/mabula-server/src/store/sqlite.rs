@@ -252,5 +252,10 @@ async fn change_and_append(conn: &mut SqliteConnection, c: &RowChange) -> Result
         .execute(&mut *conn)
         .await?;
     // The update and the insert, or neither.
-    Ok(done.rows_affected() == 2)
+    let applied = done.rows_affected() == 2;
+    // A rated game's kept positions change with it (fair play).
+    if applied && let Some(kept) = &c.row.kept {
+        keep_positions(conn, &c.id, kept).await?;
+    }
+    Ok(applied)
 }

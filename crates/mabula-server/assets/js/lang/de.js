@@ -893,4 +893,5 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'error.too_many_tokens': 'Du hast schon 20 Tokens: Widerrufe zuerst eines.',
   'error.token_not_allowed': 'Ein Token kann das nicht; benutze die Website.',
   'error.bot_not_allowed': 'Bots dürfen das nicht.',
+  'error.live_game_position': 'Der Computer schaut sich diese Stellung nicht an, solange eine gewertete Partie in ihr oder einen Zug davor gespielt wird. Komm nach dem Ende dieser Partie wieder.',
 });

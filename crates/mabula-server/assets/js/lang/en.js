@@ -893,4 +893,5 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'error.too_many_tokens': 'You already have 20 tokens: revoke one first.',
   'error.token_not_allowed': 'A token cannot do this; use the site.',
   'error.bot_not_allowed': 'Bots may not do this.',
+  'error.live_game_position': 'The engine does not look at this position while a rated game is being played in it or one move before it. Come back once that game is over.',
 });

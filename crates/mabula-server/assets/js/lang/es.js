@@ -893,4 +893,5 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'error.too_many_tokens': 'Ya tienes 20 tokens: revoca uno primero.',
   'error.token_not_allowed': 'Un token no puede hacer esto; usa el sitio.',
   'error.bot_not_allowed': 'Los bots no pueden hacer esto.',
+  'error.live_game_position': 'El motor no mira esta posición mientras se juega una partida puntuable en ella o una jugada antes. Vuelve cuando esa partida haya terminado.',
 });

@@ -893,4 +893,5 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'error.too_many_tokens': 'Vous avez déjà 20 jetons : révoquez-en un d’abord.',
   'error.token_not_allowed': 'Un jeton ne peut pas faire cela ; utilisez le site.',
   'error.bot_not_allowed': 'Les bots ne peuvent pas faire cela.',
+  'error.live_game_position': 'Le moteur ne regarde pas cette position tant qu’une partie classée s’y joue ou un coup avant. Revenez quand cette partie sera terminée.',
 });

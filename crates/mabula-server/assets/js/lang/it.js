@@ -893,4 +893,5 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'error.too_many_tokens': 'Hai già 20 token: revocane prima uno.',
   'error.token_not_allowed': 'Un token non può farlo; usa il sito.',
   'error.bot_not_allowed': 'I bot non possono farlo.',
+  'error.live_game_position': 'Il motore non guarda questa posizione mentre vi si gioca una partita valutata, o una mossa prima. Torna quando quella partita sarà finita.',
 });

@@ -899,4 +899,5 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'error.too_many_tokens': 'Ai deja 20 de tokenuri: revocă mai întâi unul.',
   'error.token_not_allowed': 'Un token nu poate face asta; folosește site-ul.',
   'error.bot_not_allowed': 'Boții nu pot face asta.',
+  'error.live_game_position': 'Motorul nu analizează această poziție cât timp se joacă în ea, sau cu o mutare înainte, o partidă cu rating. Revino după ce partida se termină.',
 });

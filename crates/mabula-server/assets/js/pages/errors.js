@@ -19,6 +19,7 @@ const KNOWN = new Set([
   'tournament_not_found', 'invalid_tournament', 'too_many_tournaments', 'tournament_password', // issue 37
   'rating_too_low', 'tournament_closed', 'not_tournament_creator', 'tournament_game',
   'invalid_token', 'too_many_tokens', 'token_not_allowed', 'bot_not_allowed', // issue 38
+  'live_game_position', // fair play (issue 51)
 ]);
 
 /** The rules of names and passwords an `invalid_account` error can name (lang: `rule.*`). */

@@ -101,6 +101,15 @@ export function init({ id, replay = false, token = null, showGroups = false, aut
 /** @returns {Side} */
 export const other = (/** @type {Side} */ c) => (c === 'white' ? 'black' : 'white');
 
+/**
+ * Fair play (issue 51): while a rated game is played, the engine keeps away from it: no
+ * analysis link and no estimate of the deal, for its players and its spectators alike (the
+ * server refuses the analysis of its position anyway). Both come back once the game is over.
+ */
+export function engineKept(/** @type {GameState | null} */ st) {
+  return Boolean(st && st.rated && st.status === 'playing');
+}
+
 /** Whether the page's player is to move in `st`. */
 export function isMyTurn(/** @type {Model} */ m, /** @type {GameState | null} */ st = m.state) {
   return Boolean(st && st.status === 'playing' && st.to_move && m.seats.includes(st.to_move)
@@ -368,7 +377,7 @@ function step(m, msg, fx) {
       let n = { ...m, token: msg.token ?? m.token, seats: msg.state.you || [] };
       if (n.flipped === null) n.flipped = n.seats.length === 1 && n.seats[0] === 'black';
       n = accept(n, msg.state, fx, { force: true, at: msg.at });
-      fx.push({ type: 'estimateDeal' });
+      if (!engineKept(n.state)) fx.push({ type: 'estimateDeal' });
       if (!m.replay) fx.push({ type: 'connect' });
       if (!m.replay && n.seats.length && n.state?.status === 'playing') fx.push({ type: 'focusBoard' });
       return n;
@@ -545,6 +554,8 @@ function accept(m, incoming, fx, { force = false, at = m.clockAt, msg = null } =
   if (prev && prev.id === next.id) news(n, prev, next, msg, fx);
   if (next.status === 'finished' && !n.autoplay && n.replay && n.view === null) n.view = next.moves.length;
   if (prev && prev.status === 'playing' && next.status === 'finished' && !n.replay) fx.push({ type: 'showEnd', later: true });
+  // The engine comes back once a rated game is over (fair play).
+  if (prev && prev.id === next.id && engineKept(prev) && !engineKept(next) && n.deal === null) fx.push({ type: 'estimateDeal' });
   if (next.settings.mode === 'friend' && n.seats.length && next.seats[other(n.seats[0])]?.claimed) fx.push({ type: 'forgetJoin' });
   if (!n.replay) fx.push({ type: 'playing', id: n.seats.length && next.status === 'playing' ? n.id : null });
   return trackAway(n, at);

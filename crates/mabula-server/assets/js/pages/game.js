@@ -23,7 +23,7 @@ import { setPlaying } from '../lobbyfeed.js';
 import { isMe } from '../session.js';
 import {
   init, update, other, isMyTurn, current, displayed, displayedScores, displayedToMove, boardMoves,
-  hintMove, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, passMove, premoveMoves,
+  hintMove, engineKept, playerGame, headline, reason, lowAt, clockLeft, abortIn, claimIn, passMove, premoveMoves,
 } from './game-model.js';
 import { drawBanner, playButtons, soundToggle } from './game-play.js';
 import { playSound } from '../sound.js';
@@ -154,6 +154,8 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     h('h2', { id: 'moves-title' }, h('span', { i18n: 'game.moves' }), moveCount),
     movelist);
 
+  // Hidden while a rated game is played (fair play, issue 51; see `render`).
+  const analyseLink = h('a', { class: 'btn small analyse-link', href: `/analysis?game=${id}`, i18n: 'game.analyse', hidden: true });
   const recordRow = h('div', { class: 'record-row' },
     h('button', { type: 'button', class: 'btn small', i18n: 'game.copyRecord', onclick: copyRecord }),
     h('a', { class: 'btn small', href: `/api/games/${id}/record?download=1`, download: `mabula-${id}.txt`, i18n: 'game.download' }),
@@ -164,7 +166,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     h('button', { type: 'button', class: 'btn small share-button', i18n: 'share.button',
       onclick: () => page.model.state && shareDialog(id, { ply: current(/** @type {Loaded} */ (page.model)), flipped: Boolean(page.model.flipped) }) }),
     replay ? null : h('a', { class: 'btn small', href: `/replay/${id}`, i18n: 'game.replay' }),
-    h('a', { class: 'btn small analyse-link', href: `/analysis?game=${id}`, i18n: 'game.analyse' }));
+    analyseLink);
 
   const title = h('h1', { id: 'game-title', class: 'sr-only' });
   // A tournament's game links back to its tournament (issue 37).
@@ -251,7 +253,8 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
           ping: 20000,
           onMessage: (msg) => {
             if (msg.type === 'chat') return chat?.add(msg.line); // chat (issue 36)
-            if (msg.type === 'sync') chat?.refresh();
+            // The seats read the spectators' room once the game is over (issue 51).
+            if (msg.type === 'sync' || msg.type === 'end') chat?.refresh();
             if (msg.type === 'error' && msg.code === 'game_not_found') live?.close();
             dispatch({ type: 'server', msg, at: now() });
           },
@@ -482,6 +485,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
       notationError.textContent = m.notationError ? tr(m.notationError.key, m.notationError.args) : '';
     });
     notationForm.hidden = m.replay || !m.seats.length || st.status !== 'playing';
+    analyseLink.hidden = engineKept(st);
     groupsToggle.checked = m.showGroups;
     hintsToggle.checked = m.hintsOn;
     hintsLabel.hidden = !(st.settings.mode === 'engine' && m.seats.length > 0 && st.status === 'playing');

@@ -933,8 +933,10 @@ pub fn record_text(g: &LiveGame, analyst: &Analyst) -> String {
         }
     }
     // The engine's estimate of the deal, when the start was analysed (the game page asks for
-    // it before move 1).
-    if let Some(r) = analyst.peek(game.start(), game.scoring()) {
+    // it before move 1), but not while a rated game is played (fair play, issue 51).
+    if (!g.rated || g.is_over())
+        && let Some(r) = analyst.peek(game.start(), game.scoring())
+    {
         game.set_tag("DealEstimate", &deal_estimate(&r));
     }
     game.to_string()

@@ -1,0 +1,105 @@
+// Fair play in the browser (issue 51): during a live rated game, its players' page shows no
+// "Analyse" link and a spectator's page neither shows the link nor asks the engine anything; once
+// the game is over, both pages show the link (and the deal's estimate comes back).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, launch } from './helpers.mjs';
+
+let chrome;
+const PASSWORD = 'marbles on the edge';
+const run = Date.now().toString(36).slice(-5);
+
+before(async () => {
+  chrome = await launch();
+});
+
+after(async () => {
+  await chrome?.close();
+});
+
+/** A new account, logged in from node: its session cookie's value and CSRF token. */
+async function signUp(name) {
+  const res = await fetch(`${BASE}/api/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, password: PASSWORD }),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('mabula_session='));
+  assert.ok(cookie, 'a session cookie');
+  const body = await res.json();
+  return { cookie, csrf: body.csrf, value: cookie.slice('mabula_session='.length) };
+}
+
+/** A request of the account's session from node: the status and the JSON answer. */
+async function as(account, method, path, body) {
+  const res = await fetch(BASE + path, {
+    method,
+    headers: { 'content-type': 'application/json', cookie: account.cookie, 'x-csrf-token': account.csrf },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+test('no analysis link nor engine request during a live rated game; the link returns after it', async () => {
+  const ann = `Fa${run}`;
+  const ben = `Fb${run}`;
+  const annAccount = await signUp(ann);
+  const benAccount = await signUp(ben);
+  const seek = await as(annAccount, 'POST', '/api/seeks', { scoring: 'largest', rated: true, days: 3, color: 'white', to: ben });
+  assert.equal(seek.status, 201, JSON.stringify(seek.body));
+  const accepted = await as(benAccount, 'POST', `/api/seeks/${seek.body.id}/accept`, {});
+  assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+  const id = accepted.body.game_id;
+
+  // Ann's own page, by her session.
+  const annCtx = await chrome.context({ locale: 'en-US' });
+  await annCtx.addCookies([{ name: 'mabula_session', value: annAccount.value, url: BASE }]);
+  const player = await annCtx.newPage();
+  // A guest watching.
+  const watchCtx = await chrome.context({ locale: 'en-US' });
+  const watcher = await watchCtx.newPage();
+  /** @type {string[]} */
+  const engineAsked = [];
+  watcher.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/api/analysis')) engineAsked.push(r.url());
+  });
+
+  for (const page of [player, watcher]) {
+    await page.goto(`${BASE}/game/${id}`);
+    await page.waitForSelector('main svg.board');
+    await page.waitForSelector(`.player[data-colour="white"]:has-text("${ann}")`);
+    // The live channel is up: the page holds the whole current state.
+    await page.waitForSelector('.record-row');
+    await page.waitForSelector('.conn.online', { state: 'attached' });
+  }
+  // Ann plays as White: the page knows her seat.
+  await player.waitForSelector('main svg.board .can-move');
+  for (const page of [player, watcher]) {
+    assert.equal(await page.locator('.analyse-link').isVisible(), false, 'no analysis link during the game');
+    assert.equal(await page.locator('.deal-note').isVisible(), false, 'no estimate of the deal during the game');
+  }
+  const direct = await fetch(`${BASE}/api/analysis?position=${encodeURIComponent((await (await fetch(`${BASE}/api/games/${id}`)).json()).position)}`);
+  assert.equal(direct.status, 403);
+  assert.equal((await direct.json()).code, 'live_game_position');
+
+  assert.deepEqual(engineAsked, [], 'the watcher asks the engine nothing');
+
+  // Ben resigns: the pages show the link again, and the watcher's page asks for the estimate.
+  const estimate = watcher.waitForRequest((r) => new URL(r.url()).pathname === '/api/analysis');
+  const resigned = await as(benAccount, 'POST', `/api/games/${id}/resign`, {});
+  assert.equal(resigned.status, 200, JSON.stringify(resigned.body));
+  for (const page of [player, watcher]) {
+    await page.waitForSelector('.analyse-link', { state: 'visible' });
+    assert.equal(await page.locator('.analyse-link').getAttribute('href'), `/analysis?game=${id}`);
+  }
+  await estimate;
+  await player.reload();
+  await player.waitForSelector('.analyse-link', { state: 'visible' });
+  assert.deepEqual(annCtx.errors, []);
+  assert.deepEqual(watchCtx.errors, []);
+  await annCtx.close();
+  await watchCtx.close();
+});
