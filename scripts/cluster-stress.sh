@@ -29,7 +29,7 @@ if $busy; then
 fi
 
 # The test binaries whose tests run three instances when MABULA_TEST_POSTGRES_URL is set.
-set=(cluster accounts abuse_accounts bot_bridge bots chat players playing puzzles tournaments)
+set=(cluster accounts abuse_accounts bot_bridge bots chat fair_play hardening players playing puzzles ratings sockets tournaments)
 filter=$(printf "binary_id(mabula-cli::%s) | " "${set[@]}")
 filter=${filter% | }
 echo "cluster-stress: $runs runs of: ${set[*]}; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
