@@ -283,11 +283,11 @@ impl Channel for LobbyChannel {
                     }
                 }
             }
-            Update::Notice(Ok(_)) => Ok(()),
-            Update::Notice(Err(RecvError::Lagged(_))) => {
+            Update::Notice(Ok(Notice::Back) | Err(RecvError::Lagged(_))) => {
                 self.own_stale = true;
                 Ok(())
             }
+            Update::Notice(Ok(_)) => Ok(()),
             Update::Notice(Err(RecvError::Closed)) => Err(End),
         }
     }

@@ -314,8 +314,9 @@ impl Channel for TournamentChannel {
                     out.say(text).await?;
                 }
             }
+            // Lagging, or back after the listener's loss: what was missed is read again.
+            Err(RecvError::Lagged(_)) | Ok(Notice::Back) => self.stale = true,
             Ok(_) => {}
-            Err(RecvError::Lagged(_)) => self.stale = true,
             Err(RecvError::Closed) => return Err(End),
         }
         Ok(())

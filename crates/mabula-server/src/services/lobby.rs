@@ -171,7 +171,9 @@ impl Lobby {
                 }
                 tokio::select! {
                     notice = notices.recv() => match notice {
-                        Ok(Notice::Lobby) | Err(broadcast::error::RecvError::Lagged(_)) => stale = true,
+                        // After the listener's loss, what was missed is read again.
+                        Ok(Notice::Lobby | Notice::Back)
+                        | Err(broadcast::error::RecvError::Lagged(_)) => stale = true,
                         Ok(_) => {}
                         Err(broadcast::error::RecvError::Closed) => return,
                     },

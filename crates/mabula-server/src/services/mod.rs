@@ -334,7 +334,8 @@ impl Services {
     }
 
     /// Registers this instance, resumes the engine moves nobody computes, and starts the timed
-    /// jobs and the notices' listener until `stop` turns true.
+    /// jobs and the notices' listener until `stop` turns true. On PostgreSQL it answers once it
+    /// listens to the other instances.
     pub async fn start(&self, stop: watch::Receiver<bool>) -> Result<(), ApiError> {
         // Followers first, so that no change (an engine move resumed below) goes unheard.
         self.clocks.follow(self.games.subscribe());
@@ -383,6 +384,11 @@ impl Services {
             }
         });
         if let Some(mut notices) = self.store.listen() {
+            // Not ready before it listens: a change another instance makes meanwhile would go
+            // unheard (the first notice says that it listens).
+            if let Some(first) = notices.recv().await {
+                self.on_notice(first).await;
+            }
             let s = self.clone();
             let mut until = stop;
             tokio::spawn(async move {
