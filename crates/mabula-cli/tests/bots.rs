@@ -264,6 +264,23 @@ async fn a_token_acts_without_csrf_never_on_cookie_pages_and_dies_at_once_everyw
     );
     let (_, list) = alice.get("/api/account/tokens").await;
     assert_eq!(list["tokens"], json!([]));
+
+    // A token that plays the account's games still cannot write in their chat: chat is the
+    // person's, never a program's.
+    let bob = Player::sign_up(&n.bases[2], "tokbob").await;
+    let game = game_between(&alice, &bob).await;
+    let (_, player) = token(&alice, "my engine", &["bot:play", "board:play"]).await;
+    let player = Program::new(&n.bases[1], &player);
+    let (status, answer) = player
+        .post(&format!("/api/games/{game}/chat"), json!({"text": "gg"}))
+        .await;
+    assert_eq!(
+        (status, code(&answer)),
+        (403, "token_not_allowed"),
+        "{answer}"
+    );
+    let (status, answer) = player.get(&format!("/api/games/{game}/chat")).await;
+    assert_eq!(status, 200, "{answer}");
 }
 
 #[tokio::test]

@@ -409,6 +409,43 @@ async fn a_moderator_reads_reports_mutes_and_closes_an_account_whose_seeks_leave
         .post(&format!("/api/games/{id}/chat"), say("still here"))
         .await;
     assert_eq!((status, body["code"].as_str()), (403, Some("muted")));
+    // Nor name a tournament, nor write a report's text; he still reports without one.
+    let in_an_hour = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("after 1970")
+        .as_millis() as u64
+        + 3_600_000;
+    let (status, body) = sam
+        .post(
+            "/api/tournaments",
+            json!({"name": "Free chat here", "format": "arena", "scoring": "largest",
+                   "clock": {"initial_s": 60, "increment_s": 0}, "minutes": 30,
+                   "starts_at": in_an_hour}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("muted")),
+        "{body}"
+    );
+    let (status, body) = sam
+        .post(
+            "/api/reports",
+            json!({"player": "alice", "reason": "abuse", "text": "read me"}),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("muted")),
+        "{body}"
+    );
+    let (status, body) = sam
+        .post(
+            "/api/reports",
+            json!({"player": "alice", "reason": "abuse", "text": ""}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
     assert_eq!(mia.delete("/api/moderation/players/sam/mute").await, 204);
     let (status, _) = sam
         .post(&format!("/api/games/{id}/chat"), say("sorry"))
@@ -476,7 +513,13 @@ async fn a_moderator_reads_reports_mutes_and_closes_an_account_whose_seeks_leave
         .await;
     assert_eq!(status, 204);
     let (_, queue) = mia.get("/api/moderation/reports").await;
-    assert_eq!(queue["reports"], json!([]));
+    let left: Vec<_> = queue["reports"]
+        .as_array()
+        .expect("reports")
+        .iter()
+        .map(|r| (r["reporter"].as_str(), r["player"].as_str()))
+        .collect();
+    assert_eq!(left, [(Some("sam"), Some("alice"))], "{queue}");
     let (status, body) = mia
         .post(&format!("/api/moderation/reports/{rid}/resolve"), json!({}))
         .await;

@@ -112,7 +112,7 @@ pub async fn status(
         (status = 201, description = "Reported", body = ReportCreated),
         (status = 400, description = "The body is not JSON of this shape, or an unknown reason (`malformed_json`)", body = ErrorBody),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
-        (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token (`csrf_failed`), or a text from a muted account (`muted`)", body = ErrorBody),
         (status = 404, description = "No such player (`player_not_found`)", body = ErrorBody),
         (status = 413, response = super::answers::BodyTooLarge),
         (status = 415, response = super::answers::NotJson),

@@ -43,7 +43,7 @@ pub fn router() -> Router<AppState> {
         (status = 201, description = "Created", body = TournamentCreated),
         (status = 400, description = "The body is not JSON of this shape (`malformed_json`)", body = ErrorBody),
         (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
-        (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token (`csrf_failed`), or a moderator muted you (`muted`)", body = ErrorBody),
         (status = 409, description = "You have 3 tournaments not finished already (`too_many_tournaments`)", body = ErrorBody),
         (status = 413, response = super::answers::BodyTooLarge),
         (status = 415, response = super::answers::NotJson),
@@ -56,6 +56,10 @@ pub async fn create(
     session: Session,
     JsonBody(req): JsonBody<CreateTournament>,
 ) -> Result<Response, ApiError> {
+    // A tournament's name is shown to everyone: a muted account names none.
+    app.moderation
+        .refuse_muted(&session, "you can join tournaments, not create them")
+        .await?;
     let created = app.tournaments.create(&session, req).await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }

@@ -287,13 +287,56 @@ pub fn check_text(text: &str) -> Result<String, ApiError> {
             format!("a chat line has at most {CHAT_MAX_CHARS} characters (this one has {n})"),
         ));
     }
-    if text.chars().any(char::is_control) {
+    if text
+        .chars()
+        .any(|c| c.is_control() || reorders_or_breaks(c))
+    {
         return Err(ApiError::new(
             ErrorCode::ChatInvalid,
-            "a chat line is one line of plain text: no control characters",
+            "a chat line is one line of plain text: no control characters, line separators or \
+             direction overrides",
+        ));
+    }
+    if text.chars().all(|c| c.is_whitespace() || invisible(c)) {
+        return Err(ApiError::new(
+            ErrorCode::ChatEmpty,
+            "a chat line has some visible text",
         ));
     }
     Ok(text.to_string())
+}
+
+/// A character that turns the text after it around or breaks the line: the bidirectional
+/// embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), and the line and
+/// paragraph separators.
+fn reorders_or_breaks(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+}
+
+/// A character that shows nothing: Unicode's Default_Ignorable_Code_Point set (DerivedCoreProperties
+/// of Unicode 15), and the blank braille pattern U+2800, which fonts draw empty.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{061C}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{17B4}'..='\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FE00}'..='\u{FE0F}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFF8}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}'
+    )
 }
 
 /// A stored line as clients read it.
@@ -335,5 +378,19 @@ mod tests {
         assert_eq!(code(&"é".repeat(141)), Some(ErrorCode::ChatTooLong));
         assert_eq!(code("a\nb"), Some(ErrorCode::ChatInvalid));
         assert_eq!(code("a\u{7}b"), Some(ErrorCode::ChatInvalid));
+        // Nothing to see, or text turned around.
+        for blank in [
+            "\u{200B}\u{200B}",
+            "\u{2800}",
+            "\u{3164} \u{FEFF}",
+            "\u{E0041}\u{2060}",
+        ] {
+            assert_eq!(code(blank), Some(ErrorCode::ChatEmpty), "{blank:?}");
+        }
+        assert_eq!(code("gg \u{202E}gg"), Some(ErrorCode::ChatInvalid));
+        assert_eq!(code("gg\u{2066}"), Some(ErrorCode::ChatInvalid));
+        assert_eq!(code("a\u{2028}b"), Some(ErrorCode::ChatInvalid));
+        // Joiners inside visible text (emoji sequences) stay.
+        assert_eq!(code("gg \u{1F44D}\u{200D}\u{1F3FD}"), None);
     }
 }

@@ -135,6 +135,11 @@ impl Moderation {
                 format!("a report's text has at most {REPORT_MAX_CHARS} characters"),
             ));
         }
+        if !text.is_empty() {
+            // A muted account still reports (it may be the one harassed), without words.
+            self.refuse_muted(session, "you can report, without a text")
+                .await?;
+        }
         if text.chars().any(|c| c.is_control() && c != '\n') {
             return Err(refused(
                 ErrorCode::InvalidReport,
@@ -199,6 +204,26 @@ impl Moderation {
             moderator: flags.as_ref().is_some_and(|f| f.moderator),
             muted_until: flags.and_then(|f| f.muted_until).filter(|u| *u > now),
         })
+    }
+
+    /// Refuses a muted account (`403 muted`) what it may not write while muted, `what_it_may`
+    /// saying what it may do instead.
+    pub async fn refuse_muted(&self, session: &Session, what_it_may: &str) -> Result<(), ApiError> {
+        let flags = self.accounts.account_flags(&session.key).await?;
+        match flags.and_then(|f| f.muted_until).filter(|u| *u > now_ms()) {
+            None => Ok(()),
+            Some(i64::MAX) => Err(refused(
+                ErrorCode::Muted,
+                format!("a moderator muted you until they unmute you: {what_it_may}"),
+            )),
+            Some(until) => Err(refused(
+                ErrorCode::Muted,
+                format!(
+                    "a moderator muted you for {} more minutes: {what_it_may}",
+                    (until - now_ms()).max(0) / 60_000 + 1
+                ),
+            )),
+        }
     }
 
     /// Refuses anyone but a moderator.

@@ -231,7 +231,8 @@ impl Tokens {
 /// Whether a request `method path` may be made with a personal token of `grant`: the pages of
 /// the session cookie (the account's password, sessions, tokens, deletion, export) never; the
 /// bot API with `bot:play` (and its game endpoints with `board:play`); the lobby's writes with
-/// `challenge:write` or `bot:play`; a game's actions with `board:play` or `bot:play`; other
+/// `challenge:write` or `bot:play`; a game's actions (not its chat) with `board:play` or
+/// `bot:play`; other
 /// reads with any scope; other writes (chat, follows, reports, moderation) never.
 pub fn may(grant: &Grant, write: bool, path: &str) -> bool {
     let play = grant.has("bot:play");
@@ -258,6 +259,10 @@ pub fn may(grant: &Grant, write: bool, path: &str) -> bool {
         return !write || play || grant.has("challenge:write");
     }
     if path.starts_with("/api/games/") {
+        // A game's chat is a person's: no token writes it.
+        if write && path.ends_with("/chat") {
+            return false;
+        }
         return !write || play || grant.has("board:play");
     }
     !write
@@ -306,5 +311,8 @@ mod tests {
         assert!(!may(&board, true, "/api/bot/account/upgrade"));
         assert!(may(&challenge, false, "/api/players/someone"));
         assert!(!may(&bot, true, "/api/follows/someone"));
+        assert!(may(&bot, true, "/api/games/abc/move"));
+        assert!(!may(&bot, true, "/api/games/abc/chat"));
+        assert!(may(&bot, false, "/api/games/abc/chat"));
     }
 }

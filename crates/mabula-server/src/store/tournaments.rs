@@ -533,7 +533,8 @@ impl TournamentsRepo {
     }
 
     /// Moves the start of tournament `id` to `now` if `creator` created it and it has not
-    /// started: whether it did.
+    /// started, nor been started already (its start is still to come): whether it did. Of two
+    /// starts at once, one does.
     pub async fn start_tournament_now(
         &self,
         id: &str,
@@ -544,7 +545,7 @@ impl TournamentsRepo {
             let mut tx = pool.begin().await?;
             let done = sqlx::query(
                 "UPDATE tournaments SET starts_at = $3, version = version + 1 \
-                 WHERE id = $1 AND creator = $2 AND status = 'created'",
+                 WHERE id = $1 AND creator = $2 AND status = 'created' AND starts_at > $3",
             )
             .bind(id)
             .bind(creator)
