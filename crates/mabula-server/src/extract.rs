@@ -168,34 +168,68 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
 }
 
 /// Whether a request (a WebSocket handshake) comes from a page of another site: its `Origin`
-/// names another host than its `Host` (ports aside: a proxy may pass the host without one). A
-/// client that is not a browser sends no `Origin` and is let through; a browser always sends it
-/// with a handshake, so another site's page cannot open a socket with this site's cookie.
+/// is not this site's scheme, host and port, as the request itself says (`Host`, and the scheme
+/// from the trusted proxy's `X-Forwarded-Proto`, else plain HTTP; a port left out is the
+/// scheme's own). A client that is not a browser sends no `Origin` and is let through; a
+/// browser always sends it with a handshake, so another site's page, or a page of another port
+/// or of plain HTTP on the same host, cannot open a socket with this site's cookie.
 pub fn from_another_site(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get(axum::http::header::ORIGIN) else {
         return false;
     };
-    let host_of = |authority: &str| -> String {
-        let authority = authority.trim();
-        let host = match authority.strip_prefix('[') {
-            Some(v6) => v6.split(']').next().unwrap_or(""),
-            None => authority.split(':').next().unwrap_or(""),
-        };
-        host.to_ascii_lowercase()
-    };
-    let origin_host = origin
+    let scheme = if over_https(headers) { "https" } else { "http" };
+    let origin = origin
         .to_str()
         .ok()
         .and_then(|o| o.split_once("://"))
-        .map(|(_, rest)| host_of(rest.split('/').next().unwrap_or("")));
+        .and_then(|(scheme, rest)| site(scheme, rest));
     let host = headers
         .get(axum::http::header::HOST)
         .and_then(|h| h.to_str().ok())
-        .map(host_of);
-    match (origin_host, host) {
-        (Some(o), Some(h)) => o.is_empty() || o != h,
+        .and_then(|h| site(scheme, h));
+    match (origin, host) {
+        (Some(o), Some(h)) => o != h,
         _ => true,
     }
+}
+
+/// Whether the request came over HTTPS, as its trusted proxy says (the edge removes the
+/// header from anyone else).
+pub fn over_https(headers: &HeaderMap) -> bool {
+    headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|p| p.eq_ignore_ascii_case("https"))
+}
+
+/// A site's scheme, host (lower case) and port (the scheme's own when left out) from `scheme`
+/// and an authority `host[:port]` (anything after it ignored); `None` if it is not one.
+fn site(scheme: &str, authority: &str) -> Option<(String, String, u16)> {
+    let scheme = scheme.to_ascii_lowercase();
+    let default = match scheme.as_str() {
+        "http" => 80,
+        "https" => 443,
+        _ => return None,
+    };
+    let authority = authority.trim().split('/').next().unwrap_or("");
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(v6) => {
+            let (host, rest) = v6.split_once(']')?;
+            (host, rest.strip_prefix(':'))
+        }
+        None => match authority.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        },
+    };
+    if host.is_empty() {
+        return None;
+    }
+    let port = match port {
+        Some(p) => p.parse().ok()?,
+        None => default,
+    };
+    Some((scheme, host.to_ascii_lowercase(), port))
 }
 
 /// The proxies whose `X-Forwarded-For` header is believed (`mabula serve --trusted-proxy`).
@@ -291,19 +325,33 @@ mod tests {
             from_another_site(&headers)
         };
         assert!(!with(None, "mabula.example"), "not a browser");
-        assert!(!with(Some("https://mabula.example"), "mabula.example"));
+        assert!(!with(Some("http://mabula.example"), "mabula.example"));
         assert!(!with(Some("http://127.0.0.1:8080"), "127.0.0.1:8080"));
-        assert!(
-            !with(Some("https://Mabula.Example"), "mabula.example:443"),
-            "ports aside"
-        );
+        assert!(!with(Some("http://Mabula.Example:80"), "mabula.example"));
         assert!(!with(Some("http://[::1]:8080"), "[::1]:8080"));
+        // Another port or scheme of the same host is another site.
+        assert!(with(Some("http://127.0.0.1:8081"), "127.0.0.1:8080"));
+        assert!(with(Some("http://[::1]:8081"), "[::1]:8080"));
+        assert!(
+            with(Some("https://mabula.example"), "mabula.example"),
+            "not over HTTPS"
+        );
+        assert!(with(Some("http://mabula.example:8080"), "mabula.example"));
+        assert!(with(Some("http://mabula.example"), "mabula.example:x"));
         assert!(with(Some("https://evil.example"), "mabula.example"));
         assert!(with(Some("null"), "mabula.example"));
         assert!(with(
             Some("https://mabula.example.evil.example"),
             "mabula.example"
         ));
+        // Behind a proxy that speaks HTTPS to the browser (and says so).
+        let mut headers = HeaderMap::new();
+        headers.insert("host", HeaderValue::from_static("mabula.example"));
+        headers.insert("origin", HeaderValue::from_static("https://mabula.example"));
+        headers.insert("x-forwarded-proto", HeaderValue::from_static("https"));
+        assert!(!from_another_site(&headers));
+        headers.insert("origin", HeaderValue::from_static("http://mabula.example"));
+        assert!(from_another_site(&headers));
     }
 
     #[test]

@@ -89,14 +89,6 @@ fn user_agent(headers: &HeaderMap) -> &str {
         .unwrap_or("")
 }
 
-/// Whether the request came over HTTPS (directly or, as its proxy says, to the proxy).
-fn over_https(headers: &HeaderMap) -> bool {
-    headers
-        .get("x-forwarded-proto")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|p| p.eq_ignore_ascii_case("https"))
-}
-
 fn set_cookie(headers: &HeaderMap, value: &str, max_age: u64) -> HeaderValue {
     cookie_header(headers, COOKIE, "/", value, max_age)
 }
@@ -108,7 +100,11 @@ fn cookie_header(
     value: &str,
     max_age: u64,
 ) -> HeaderValue {
-    let secure = if over_https(headers) { "; Secure" } else { "" };
+    let secure = if crate::extract::over_https(headers) {
+        "; Secure"
+    } else {
+        ""
+    };
     let text =
         format!("{name}={value}; Path={path}; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}");
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
