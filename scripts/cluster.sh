@@ -268,7 +268,7 @@ CONF
         location / {
             proxy_pass http://mabula;
             proxy_http_version 1.1;
-            proxy_set_header Host \$host;
+            proxy_set_header Host \$http_host;
             proxy_set_header Upgrade \$http_upgrade;
             proxy_set_header Connection \$connection_upgrade;
             proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
