@@ -185,6 +185,22 @@ async fn engine_games_are_capped_per_address() {
     let (status, body) = a.engine_game(1, 20, false).await;
     assert_eq!(status, 201, "{body}");
 
+    // A rematch of a finished game counts too: the address is at its cap again.
+    let rematch = format!("/api/games/{id}/rematch");
+    let (status, body) = a.post(&rematch, Some(token), json!({})).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("rate_limited")),
+        "{body}"
+    );
+    // Once another game ends, it is made.
+    let other = game_id(&grants[1]);
+    let other_token = grants[1]["token"].as_str().expect("token");
+    let path = format!("/api/games/{other}/resign");
+    assert_eq!(a.post(&path, Some(other_token), json!({})).await.0, 200);
+    let (status, body) = a.post(&rematch, Some(token), json!({})).await;
+    assert_eq!(status, 201, "{body}");
+
     // Many at once from one address: the cap is counted in the store's insert, not per request.
     let c = Address::new(&server, "10.0.0.3");
     let tries = (0..10).map(|_| c.engine_game(1, 20, false));

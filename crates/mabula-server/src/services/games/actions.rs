@@ -298,11 +298,11 @@ impl Games {
             .then(|| self.cluster.instance().to_string());
         let stored = StoredGame::from_live(&live, owner.clone());
         let row = RowState::of(&live, owner.clone());
-        // An engine game counts against its client address. A rematch is not refused: it
-        // follows a finished game, so it adds no unfinished one.
+        // An engine game counts against its client address, a rematch too (the rematches of
+        // games finished long ago would add unfinished ones past the cap); the game it follows
+        // is finished and no longer counts.
         let most = match self.config.engine_games_per_address {
             0 => u32::MAX,
-            _ if live.rematch_of.is_some() => u32::MAX,
             most => most,
         };
         let cap = live.engine.and(client.clone()).map(|address| EngineCap {
@@ -316,11 +316,13 @@ impl Games {
             .write(WriteOp::Insert(Box::new(stored), Box::new(row), cap))
             .await?
         {
-            if capped {
-                return Err(too_many_engine_games(most));
-            }
-            // Only a rematch's id can be there already: another instance made it just now.
-            return Err(Refusal::RematchTaken.into());
+            // A rematch's id can be there already: another request made it just now.
+            let taken = live.rematch_of.is_some() && self.store.version(&live.id).await?.is_some();
+            return Err(if capped && !taken {
+                too_many_engine_games(most)
+            } else {
+                Refusal::RematchTaken.into()
+            });
         }
         let h = self.make_handle(live, owner);
         self.games
