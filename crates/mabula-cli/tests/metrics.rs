@@ -407,3 +407,66 @@ async fn json_logs_are_one_object_a_line() {
     }
     assert!(lines >= 2, "the server logged its start and its stop");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_animated_picture_is_drawn_once_however_often_it_is_asked_for() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let database = dir.path().join("games.sqlite3");
+    let server = Instance::start(&database.display().to_string(), 20);
+    let base = server.client.base().to_string();
+    let grant = server
+        .client
+        .create(&CreateGame {
+            seed: Some(SeedInput::Number(7)),
+            ..CreateGame::new(Mode::Local)
+        })
+        .await
+        .expect("create");
+    let state = server
+        .client
+        .state(&grant.game_id, None)
+        .await
+        .expect("state");
+    let mv = state.legal_moves[0].notation.clone();
+    server
+        .client
+        .play(&grant.game_id, &grant.token, &mv, Some(1))
+        .await
+        .expect("a move");
+    let drawn = |e: &Exposition| e.value("mabula_pictures_drawn_total", &[]).unwrap_or(0.0);
+    let before = drawn(&scrape(&base).await);
+
+    // Five at once, then five more: one drawing, the same bytes each time.
+    let url = format!("{base}/api/games/{}/image?format=apng", grant.game_id);
+    let http = reqwest::Client::new();
+    let mut pictures = Vec::new();
+    for _ in 0..2 {
+        let asks = (0..5).map(|_| async {
+            let r = http.get(&url).send().await.expect("GET");
+            assert_eq!(r.status(), 200);
+            r.bytes().await.expect("the picture")
+        });
+        pictures.extend(futures_util::future::join_all(asks).await);
+    }
+    assert!(pictures.windows(2).all(|w| w[0] == w[1]));
+    assert_eq!(drawn(&scrape(&base).await) - before, 1.0);
+
+    // Another move is another picture.
+    let next = server
+        .client
+        .state(&grant.game_id, None)
+        .await
+        .expect("state")
+        .legal_moves[0]
+        .notation
+        .clone();
+    server
+        .client
+        .play(&grant.game_id, &grant.token, &next, Some(2))
+        .await
+        .expect("a move");
+    let r = http.get(&url).send().await.expect("GET");
+    assert_eq!(r.status(), 200);
+    assert_ne!(r.bytes().await.expect("the picture"), pictures[0]);
+    assert_eq!(drawn(&scrape(&base).await) - before, 2.0);
+}

@@ -86,6 +86,7 @@ pub struct Metrics {
     refusals: Family<LimitLabels, Counter>,
     casual_pairs: Counter,
     rating_failures: Counter,
+    pictures: Counter,
     engine_wait_seconds: Histogram,
     query_seconds: Family<QueryLabels, Histogram, fn() -> Histogram>,
     games_in_memory: Gauge,
@@ -111,6 +112,7 @@ impl Metrics {
             refusals: Family::default(),
             casual_pairs: Counter::default(),
             rating_failures: Counter::default(),
+            pictures: Counter::default(),
             engine_wait_seconds: latency_histogram(),
             query_seconds: Family::new_with_constructor(latency_histogram),
             games_in_memory: Gauge::default(),
@@ -220,6 +222,11 @@ impl Metrics {
             m.db_max.clone(),
         );
         r.register(
+            "pictures_drawn",
+            "Game pictures drawn as PNG or animated PNG (not answered from the pictures' cache)",
+            m.pictures.clone(),
+        );
+        r.register(
             "database_up",
             "1 while the database answered its last probe, 0 while requests are refused with 503",
             m.database_up.clone(),
@@ -254,6 +261,11 @@ pub fn pair_game_made_casual() {
 /// The rating job could not rate a game (it was skipped and noted).
 pub fn rating_failed() {
     METRICS.rating_failures.inc();
+}
+
+/// A game's picture was drawn (not found in the cache).
+pub fn picture_drawn() {
+    METRICS.pictures.inc();
 }
 
 /// The PostgreSQL listener received a notification.

@@ -6,12 +6,15 @@ use crate::error::{ApiError, ErrorBody, ErrorCode};
 use crate::extract::QueryParams;
 use crate::picture::{self, Frame};
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use mabula::record::Game;
 use serde::Deserialize;
+use std::sync::{LazyLock, Mutex};
+use tokio::sync::Semaphore;
 use utoipa::IntoParams;
 
 /// The routes of the picture of a game.
@@ -105,23 +108,20 @@ pub async fn image(
     let (mime, body) = match format {
         "svg" => (
             "image/svg+xml",
-            picture::svg(&frame(ply), size).into_bytes(),
+            Bytes::from(picture::svg(&frame(ply), size)),
         ),
-        "png" => {
-            let one = frame(ply);
-            let bytes = tokio::task::spawn_blocking(move || picture::png(&one, size))
-                .await
-                .map_err(internal)?
-                .map_err(internal)?;
-            ("image/png", bytes)
-        }
         _ => {
-            let frames: Vec<Frame> = (0..=moves).map(frame).collect();
-            let bytes =
-                tokio::task::spawn_blocking(move || picture::animated(&frames, size, FRAME_MS))
-                    .await
-                    .map_err(internal)?
-                    .map_err(internal)?;
+            let animated = format == "apng";
+            let key = (text.clone(), animated, ply, size, flipped);
+            let frames: Vec<Frame> = match animated {
+                false => vec![frame(ply)],
+                true => (0..=moves).map(frame).collect(),
+            };
+            let bytes = drawn(key, move || match (animated, frames.as_slice()) {
+                (false, [one]) => picture::png(one, size),
+                (_, all) => picture::animated(all, size, FRAME_MS),
+            })
+            .await?;
             ("image/png", bytes)
         }
     };
@@ -136,6 +136,70 @@ pub async fn image(
         body,
     )
         .into_response())
+}
+
+/// What a PNG picture is drawn from: the game's record, animated or not, the ply, the size and
+/// whether the board is turned (the record alone says what is drawn, so a picture found under
+/// its key is always right).
+type PictureKey = (String, bool, usize, u32, bool);
+
+/// The PNG pictures drawn lately, kept up to [`CACHE_BYTES`], the least recently asked for
+/// dropped first; an animated picture costs a fraction of a second to draw, and a link to one
+/// shared where people talk is asked for many times.
+struct Pictures {
+    drawn: lru::LruCache<PictureKey, Bytes>,
+    bytes: usize,
+}
+
+/// The most bytes of pictures kept.
+const CACHE_BYTES: usize = 64 << 20;
+
+static PICTURES: LazyLock<Mutex<Pictures>> = LazyLock::new(|| {
+    Mutex::new(Pictures {
+        drawn: lru::LruCache::unbounded(),
+        bytes: 0,
+    })
+});
+
+/// One picture drawn at a time (on a blocking thread), so that pictures take one core at most;
+/// the others wait their turn, and those asked for the same picture find it drawn.
+static DRAWING: Semaphore = Semaphore::const_new(1);
+
+/// The picture of `key`, from the cache or drawn by `draw`.
+async fn drawn(
+    key: PictureKey,
+    draw: impl FnOnce() -> Result<Vec<u8>, picture::PictureError> + Send + 'static,
+) -> Result<Bytes, ApiError> {
+    let cached = |key: &PictureKey| {
+        let mut p = PICTURES.lock().unwrap_or_else(|e| e.into_inner());
+        p.drawn.get(key).cloned()
+    };
+    if let Some(bytes) = cached(&key) {
+        return Ok(bytes);
+    }
+    let _turn = DRAWING.acquire().await.map_err(internal)?;
+    if let Some(bytes) = cached(&key) {
+        return Ok(bytes);
+    }
+    let bytes = Bytes::from(
+        tokio::task::spawn_blocking(draw)
+            .await
+            .map_err(internal)?
+            .map_err(internal)?,
+    );
+    crate::metrics::picture_drawn();
+    let mut p = PICTURES.lock().unwrap_or_else(|e| e.into_inner());
+    p.bytes += bytes.len();
+    if let Some((_, old)) = p.drawn.push(key, bytes.clone()) {
+        p.bytes -= old.len();
+    }
+    while p.bytes > CACHE_BYTES {
+        match p.drawn.pop_lru() {
+            Some((_, old)) => p.bytes -= old.len(),
+            None => break,
+        }
+    }
+    Ok(bytes)
 }
 
 fn bad(message: impl Into<String>) -> ApiError {
