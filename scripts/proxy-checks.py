@@ -204,7 +204,7 @@ def trickle(p: Proxy, outcome: dict) -> None:
     """Sends a request head one line a second and notes when and how the proxy ended it."""
     start = time.monotonic()
     answer = b""
-    how = f"still open after {GIVE_UP:.0f} s"
+    how = "still open"
     try:
         s = socket.create_connection((p.host, p.port), timeout=10, source_address=(p.source, 0))
     except OSError as e:
@@ -237,9 +237,10 @@ def trickle(p: Proxy, outcome: dict) -> None:
                     break
                 answer += chunk
     elapsed = time.monotonic() - start
+    saw = f"{how} after {elapsed:.1f} s and {n} lines"
     if answer:
-        how += ", after answering " + answer.split(b"\r\n", 1)[0].decode(errors="replace")
-    outcome[p.name] = (elapsed, f"{how} after {elapsed:.1f} s and {n} lines")
+        saw += "; it answered " + answer.split(b"\r\n", 1)[0].decode(errors="replace")
+    outcome[p.name] = (elapsed, saw)
 
 
 def main() -> None:
