@@ -17,6 +17,8 @@ haproxy
     `bind :80`                -> `bind LISTEN`
     `# bind :443 ssl crt /etc/haproxy/mabula.pem`
                               -> `bind TLS ssl crt CERT` with --tls (CERT holds the key too)
+    `hash $route consistent;` -> removed with --round-robin (the `map` that sets $route stays,
+                                 unused)
 both
     the `server` lines naming 10.0.0.11:8080, 10.0.0.12:8080, ...
                               -> one line per --server, made from the first of them, with the
@@ -80,9 +82,12 @@ def main() -> None:
     parser.add_argument("--cert", help="certificate (HAProxy: certificate and key, one file)")
     parser.add_argument("--key", help="private key (nginx)")
     parser.add_argument("--server", action="append", required=True, help="an instance")
+    parser.add_argument("--round-robin", action="store_true", help="nginx: no routing by game")
     args = parser.parse_args()
     if args.tls and not args.cert or args.proxy == "nginx" and args.tls and not args.key:
         parser.error("--tls needs --cert (and --key for nginx)")
+    if args.round_robin and args.proxy != "nginx":
+        parser.error("--round-robin is for nginx (HAProxy's block is round robin)")
 
     lines = block(DEPLOY.read_text(), args.proxy)
     if args.proxy == "nginx":
@@ -94,6 +99,8 @@ def main() -> None:
                 "# ssl_certificate ...; ssl_certificate_key ...;",
                 [f"ssl_certificate {args.cert}; ssl_certificate_key {args.key};"],
             )
+        if args.round_robin:
+            lines = replace_line(lines, "hash $route consistent;", [])
     else:
         lines = replace_line(lines, "bind :80", [f"bind {args.listen}"])
         if args.tls:
