@@ -54,7 +54,10 @@ cleanup() {
         for _ in $(seq 1 50); do
             local alive=0
             for pid in "${PIDS[@]}"; do
-                kill -0 "$pid" 2>/dev/null && alive=1
+                # A child that has exited stays a zombie until `wait` below.
+                if [[ -e "/proc/$pid" ]] && ! grep -q ') Z ' "/proc/$pid/stat" 2>/dev/null; then
+                    alive=1
+                fi
             done
             [[ $alive == 0 ]] && break
             sleep 0.1
@@ -79,8 +82,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+# Prints $1 free ports of 127.0.0.1, all different (one Python start: they are slow here).
+free_ports() {
+    python3 - "$1" <<'PY'
+import socket, sys
+sockets = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in sockets:
+    s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in sockets))
+PY
 }
 
 # Waits until $1 answers 200 (from the address $2).
@@ -109,11 +119,14 @@ if ! DB_URL="$(scripts/start-postgres.sh 2>"$DIR/postgres.log")"; then
 fi
 PG_STOP="$(sed -n 's|.*(stop: \(.*/stop.sh\)).*|\1|p' "$DIR/postgres.log")"
 
+# The ports: three instances, and the plain and TLS listeners of nginx and of HAProxy.
+read -r -a PORTS <<<"$(free_ports 7)"
+
 # Three instances, started together (they take turns to migrate the database).
 cp "$MABULA_BIN" "$DIR/mabula"
 INSTANCES=()
 for i in 1 2 3; do
-    address="127.0.0.1:$(free_port)"
+    address="127.0.0.1:${PORTS[$((i - 1))]}"
     setsid "$DIR/mabula" serve --bind "$address" --database "$DB_URL" --threads 1 \
         --engine-threads 1 --trusted-proxy 127.0.0.1 --signups-per-address-hour 2 \
         >"$DIR/instance-$i.log" 2>&1 </dev/null &
@@ -136,8 +149,8 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 
 cat "$DIR/cert.pem" "$DIR/key.pem" >"$DIR/tls.pem"
 
 # nginx: the page's block inside an `http` section with this directory's paths.
-NGINX_PLAIN="127.0.0.1:$(free_port)"
-NGINX_TLS="127.0.0.1:$(free_port)"
+NGINX_PLAIN="127.0.0.1:${PORTS[3]}"
+NGINX_TLS="127.0.0.1:${PORTS[4]}"
 mkdir -p "$DIR/nginx"
 for t in body proxy fastcgi uwsgi scgi; do
     mkdir -p "$DIR/nginx/$t"
@@ -167,8 +180,8 @@ setsid "$NGINX" -p "$DIR/nginx" -c "$DIR/nginx/nginx.conf" -e "$DIR/nginx/error.
 PIDS+=($!)
 
 # HAProxy: the page's block after a `global` section of this run.
-HAPROXY_PLAIN="127.0.0.1:$(free_port)"
-HAPROXY_TLS="127.0.0.1:$(free_port)"
+HAPROXY_PLAIN="127.0.0.1:${PORTS[5]}"
+HAPROXY_TLS="127.0.0.1:${PORTS[6]}"
 mkdir -p "$DIR/haproxy"
 cat >"$DIR/haproxy/global.cfg" <<CONF
 global
