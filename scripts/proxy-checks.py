@@ -14,7 +14,8 @@ so that the instances count each proxy's requests as another client. The instanc
 (c) a request head trickled one line a second is cut off by the proxy after about 10 s (this
     check waits on real time by nature: one per proxy, all at once, beside the others);
 (d) a WebSocket (`/api/lobby/ws`) opens with `Origin: http://<the proxy's address and port>`
-    and is refused (403) with the same host on another port, or another host;
+    (and over HTTPS with `https://...` and the HTTPS port), and is refused (403) with the same
+    host on another port, with `https://` over plain HTTP, or with another host;
 (e) a client that names other addresses in `X-Forwarded-For` is still counted as itself: of
     two more sign-ups, each claiming another address, the second is refused (429), the
     sign-ups of its own address being spent.
@@ -166,14 +167,21 @@ def counted_as_itself(p: Proxy) -> None:
     )
 
 
-def websocket(p: Proxy, origin: str) -> str:
+def websocket(p: Proxy, origin: str, tls: bool = False) -> str:
     """The status line of a WebSocket handshake for the lobby with `origin`."""
     key = base64.b64encode(os.urandom(16)).decode()
-    with socket.create_connection((p.host, p.port), timeout=10, source_address=(p.source, 0)) as s:
+    port = p.tls_port if tls else p.port
+    raw = socket.create_connection((p.host, port), timeout=10, source_address=(p.source, 0))
+    if tls:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        raw = context.wrap_socket(raw)
+    with raw as s:
         s.sendall(
             (
                 "GET /api/lobby/ws HTTP/1.1\r\n"
-                f"Host: {p.host}:{p.port}\r\n"
+                f"Host: {p.host}:{port}\r\n"
                 "Upgrade: websocket\r\nConnection: Upgrade\r\n"
                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
                 f"Origin: {origin}\r\n\r\n"
@@ -190,12 +198,14 @@ def websocket(p: Proxy, origin: str) -> str:
 
 def origin_checked(p: Proxy) -> None:
     other_port = p.port + 1 if p.port < 65535 else p.port - 1
-    for origin, want, what in [
-        (f"http://{p.host}:{p.port}", "101", "opens with this site's Origin"),
-        (f"http://{p.host}:{other_port}", "403", "is refused with the same host on another port"),
-        ("http://mabula.example.net", "403", "is refused with another host"),
+    for origin, tls, want, what in [
+        (f"http://{p.host}:{p.port}", False, "101", "opens with this site's Origin"),
+        (f"https://{p.host}:{p.tls_port}", True, "101", "opens over HTTPS with this site's Origin"),
+        (f"http://{p.host}:{other_port}", False, "403", "is refused with the same host on another port"),
+        (f"https://{p.host}:{p.port}", False, "403", "is refused with another scheme"),
+        ("http://mabula.example.net", False, "403", "is refused with another host"),
     ]:
-        line = websocket(p, origin)
+        line = websocket(p, origin, tls)
         ok = line.split(" ")[1:2] == [want]
         p.check(f"(d) /api/lobby/ws {what} ({origin}, want {want})", ok, line or "no answer")
 
