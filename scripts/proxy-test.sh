@@ -201,7 +201,8 @@ for address in "$NGINX_PLAIN" "$HAPROXY_PLAIN"; do
         exit 1
     fi
 done
-log "3 instances (${INSTANCES[*]}), nginx at $NGINX_PLAIN (HTTPS $NGINX_TLS), HAProxy at $HAPROXY_PLAIN (HTTPS $HAPROXY_TLS)"
+log "instances at ${INSTANCES[*]}"
+log "nginx at $NGINX_PLAIN (HTTPS $NGINX_TLS), HAProxy at $HAPROXY_PLAIN (HTTPS $HAPROXY_TLS)"
 
 scripts/proxy-checks.py "nginx=$NGINX_PLAIN,$NGINX_TLS,127.0.0.2" \
     "haproxy=$HAPROXY_PLAIN,$HAPROXY_TLS,127.0.0.3"
