@@ -14,8 +14,10 @@
 #                   its id; round-robin: any request to any instance in turn
 #
 # The instances listen on free ports of 127.0.0.1 without a rate limit, each with its share of
-# the cores (--threads); nginx spreads requests over them (by game, or in turn; no sticky
-# sessions), passes WebSocket upgrades and sets X-Forwarded-For.
+# the cores (--threads); nginx runs the configuration of docs/deploy.md (scripts/proxy-config.py:
+# the port and the instances replaced, and the hash line dropped for round robin): it spreads
+# requests over them (by game, or in turn; no sticky sessions), passes WebSocket upgrades and
+# sets X-Forwarded-For.
 # Everything lives in one temporary directory (configuration, logs, the database), whose path
 # is kept in target/cluster.dir while the cluster runs. The `mabula` binary is the release build
 # (built when missing or stale), or $MABULA_BIN. nginx comes from Debian and is installed when
@@ -217,71 +219,31 @@ for t in body proxy fastcgi uwsgi scgi; do
     mkdir -p "$DIR/nginx/$t"
     chmod 1777 "$DIR/nginx/$t"
 done
-{
-    echo "worker_processes 1;"
-    echo "pid $DIR/nginx/nginx.pid;"
-    echo "error_log $DIR/nginx/error.log warn;"
-    echo "daemon off;"
-    echo "events { worker_connections 4096; }"
-    echo "http {"
-    echo "    access_log off;"
-    for t in body proxy fastcgi uwsgi scgi; do
-        case $t in
-        body) echo "    client_body_temp_path $DIR/nginx/$t;" ;;
-        *) echo "    ${t}_temp_path $DIR/nginx/$t;" ;;
-        esac
-    done
-    cat <<'CONF'
-    # A WebSocket handshake is passed on as one; any other request keeps the upstream
-    # connection open for the next one.
-    map $http_upgrade $connection_upgrade {
-        default upgrade;
-        ''      '';
-    }
-CONF
-    if [[ $BALANCE == game ]]; then
-        cat <<'CONF'
-    # The requests about one game (but not its WebSockets) go to the instance its id hashes
-    # to, which then mostly finds the game fresh in memory; everything else is spread at random.
-    map "$http_upgrade:$uri" $route {
-        ~^:/api/games/(?<game>[A-Za-z0-9_-]+) $game;
-        default $request_id;
-    }
-    upstream mabula {
-        hash $route consistent;
-CONF
-    else
-        cat <<'CONF'
-    upstream mabula {
-        # Round robin, no stickiness: any instance may get any request.
-CONF
-    fi
-    for url in "${INSTANCE_URLS[@]}"; do
-        echo "        server ${url#http://};"
-    done
-    cat <<CONF
-        keepalive 64;
-    }
-    server {
-        listen 127.0.0.1:$LB_PORT;
-        client_max_body_size 1m;
-        location / {
-            proxy_pass http://mabula;
-            proxy_http_version 1.1;
-            proxy_set_header Host \$http_host;
-            proxy_set_header Upgrade \$http_upgrade;
-            proxy_set_header Connection \$connection_upgrade;
-            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto \$scheme;
-            # Live games (WebSocket) and analyses (server-sent events) stay open and quiet.
-            proxy_read_timeout 1h;
-            proxy_send_timeout 1h;
-            proxy_buffering off;
-        }
-    }
+# The configuration of docs/deploy.md, with this machine's port and instances.
+CONFIG_ARGS=(--listen "127.0.0.1:$LB_PORT")
+for url in "${INSTANCE_URLS[@]}"; do
+    CONFIG_ARGS+=(--server "${url#http://}")
+done
+if [[ $BALANCE == round-robin ]]; then
+    CONFIG_ARGS+=(--round-robin)
+fi
+scripts/proxy-config.py nginx "${CONFIG_ARGS[@]}" >"$DIR/nginx/mabula.conf"
+cat >"$DIR/nginx/nginx.conf" <<CONF
+worker_processes 1;
+pid $DIR/nginx/nginx.pid;
+error_log $DIR/nginx/error.log warn;
+daemon off;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $DIR/nginx/body;
+    proxy_temp_path $DIR/nginx/proxy;
+    fastcgi_temp_path $DIR/nginx/fastcgi;
+    uwsgi_temp_path $DIR/nginx/uwsgi;
+    scgi_temp_path $DIR/nginx/scgi;
+    include $DIR/nginx/mabula.conf;
 }
 CONF
-} >"$DIR/nginx/nginx.conf"
 if ! "$NGINX" -t -q -p "$DIR/nginx" -c "$DIR/nginx/nginx.conf" -e "$DIR/nginx/error.log"; then
     log "nginx rejected its configuration:"
     cat "$DIR/nginx/error.log" >&2

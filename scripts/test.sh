@@ -2,7 +2,8 @@
 # Runs every test of the project: rustfmt and clippy, the Rust workspace (unit, integration,
 # property, differential, perft and doc tests), every shipped puzzle proven again, the storage
 # tests against a throwaway PostgreSQL server, the Python package's tests, Schemathesis against
-# the OpenAPI document of a running server, and the browser tests. Starts and installs what the
+# the OpenAPI document of a running server, the nginx and HAProxy configurations of
+# docs/deploy.md in front of three servers, and the browser tests. Starts and installs what the
 # tests need: system packages (scripts/setup-tests.sh), the Python package and its test tools
 # into target/pyvenv (scripts/python-tests.sh), Schemathesis into target/venv.
 #
@@ -57,6 +58,10 @@ export MABULA_BIN="$PWD/target/debug/mabula"
 step "Python tests" scripts/python-tests.sh
 # Generated requests against a real server: no 5xx, and no status the document does not list.
 step "Schemathesis" scripts/schemathesis.sh
+# The proxies' configurations of docs/deploy.md, as the page shows them, in front of three
+# instances: the site through each, no client's word on the scheme or its address, slow heads
+# cut off, WebSocket origins.
+step "nginx and HAProxy of deploy.md" scripts/proxy-test.sh
 if [ -f web-tests/package.json ]; then
   step "browser tests" bash -c 'cd web-tests && bash run.sh'
   step "TypeScript check of the pages" bash -c 'cd web-tests && node_modules/.bin/tsc -p tsconfig.json'
