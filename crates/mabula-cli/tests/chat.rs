@@ -640,3 +640,68 @@ async fn chat_blocks_reports_and_closing_hold_on_sqlite_with_mabula_admin_betwee
     let (_, log) = ben.on(&base).get(&format!("/api/games/{id}/chat")).await;
     assert_eq!(log["lines"].as_array().map(Vec::len), Some(5));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guests_lines_are_counted_per_address_whatever_their_games() {
+    let Some((_db, nodes)) = cluster().await else {
+        return;
+    };
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    let http = reqwest::Client::builder()
+        .local_address(Some("127.0.0.9".parse().expect("an address")))
+        .build()
+        .expect("a client");
+    // Three games of its own, on three instances, one address: five lines in all pass, the
+    // sixth is refused in whichever game it is said.
+    let mut games = Vec::new();
+    for base in &bases {
+        let grant: Value = http
+            .post(format!("{base}/api/games"))
+            .json(&json!({"mode": "local"}))
+            .send()
+            .await
+            .expect("create")
+            .json()
+            .await
+            .expect("a grant");
+        let id = grant["game_id"].as_str().expect("an id").to_string();
+        let token = grant["token"].as_str().expect("a token").to_string();
+        games.push((base.clone(), id, token));
+    }
+    let line = async |(base, id, token): &(String, String, String), text: &str| {
+        let r = http
+            .post(format!("{base}/api/games/{id}/chat"))
+            .header("x-mabula-token", token)
+            .json(&json!({"text": text}))
+            .send()
+            .await
+            .expect("chat");
+        let status = r.status().as_u16();
+        (status, r.json::<Value>().await.unwrap_or_default())
+    };
+    for n in 0..5 {
+        let (status, body) = line(&games[n % 3], &format!("line {n}")).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    for game in &games {
+        let (status, body) = line(game, "one too many").await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (429, Some("rate_limited")),
+            "{body}"
+        );
+    }
+    // Another address is not held back.
+    let (base, id, token) = &games[0];
+    let other = Player::guest_from(base, "127.0.0.10");
+    let (status, body) = other
+        .http
+        .post(format!("{base}/api/games/{id}/chat"))
+        .header("x-mabula-token", token.as_str())
+        .json(&json!({"text": "hello"}))
+        .send()
+        .await
+        .map(|r| (r.status().as_u16(), r))
+        .expect("chat");
+    assert_eq!(status, 201, "{:?}", body.text().await);
+}

@@ -5,7 +5,7 @@
 use super::AppState;
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{JsonBody, MaybeSession};
+use crate::extract::{ClientAddr, JsonBody, MaybeSession};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -40,9 +40,13 @@ pub async fn say(
     Path(id): Path<String>,
     caller: Caller,
     MaybeSession(session): MaybeSession,
+    client: ClientAddr,
     JsonBody(req): JsonBody<ChatRequest>,
 ) -> Result<Response, ApiError> {
-    let line = app.chat.say(&id, &caller, session.as_ref(), req).await?;
+    let line = app
+        .chat
+        .say(&id, &caller, session.as_ref(), &client.0.to_string(), req)
+        .await?;
     Ok((StatusCode::CREATED, Json(line)).into_response())
 }
 

@@ -117,12 +117,14 @@ impl Chat {
         ))
     }
 
-    /// Says `req` in game `id` for `caller` (with its session, if logged in).
+    /// Says `req` in game `id` for `caller` (with its session, if logged in), asking from
+    /// `client` (guests are counted per address).
     pub async fn say(
         &self,
         id: &str,
         caller: &Caller,
         session: Option<&Session>,
+        client: &str,
         req: ChatRequest,
     ) -> Result<ChatLine, ApiError> {
         let text = check_text(&req.text)?;
@@ -172,7 +174,7 @@ impl Chat {
         let mut said = None;
         let outcome = self
             .repo
-            .say(&row, RATE, |stored| {
+            .say(&row, client, RATE, |stored| {
                 let line = line_view(stored);
                 let payload = serde_json::to_string(&line).unwrap_or_default();
                 said = Some(line);

@@ -86,23 +86,20 @@ impl ChatRepo {
     }
 
     /// Stores chat line `line` (its `id` is ignored) unless its writer is muted, blocked by a
-    /// player of the game, or said `rate.lines` lines in the last `rate.window_ms` (a guest seat
-    /// is counted per game and side); announces it with the payload `notice` makes of the
-    /// stored line.
+    /// player of the game, or said `rate.lines` lines in the last `rate.window_ms` (guests are
+    /// counted per client `address`, whatever their games and seats, and per seat); announces
+    /// it with the payload `notice` makes of the stored line.
     pub async fn say(
         &self,
         line: &ChatLineRow,
+        address: &str,
         rate: ChatRate,
         notice: impl FnOnce(&ChatLineRow) -> String,
     ) -> Result<Said, StoreError> {
         let since = line.at - rate.window_ms;
-        let writer = match &line.author {
-            Some(a) => format!("chat:{a}"),
-            None => format!(
-                "chat:{}:{}",
-                line.game_id,
-                line.side.as_deref().unwrap_or("")
-            ),
+        let (writer, address) = match &line.author {
+            Some(a) => (format!("chat:{a}"), None),
+            None => (format!("chat@{address}"), Some(address)),
         };
         on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
@@ -140,11 +137,11 @@ impl ChatRepo {
                 }
             }
             let done = sqlx::query(
-                "INSERT INTO chat_lines (game_id, room, author, side, name, text, at) \
-                 SELECT $1, $2, $3, $4, $5, $6, $7 \
+                "INSERT INTO chat_lines (game_id, room, author, side, name, text, at, address) \
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $10 \
                  WHERE (SELECT count(*) FROM chat_lines WHERE at >= $8 AND \
-                 ((author = $3) OR ($3 IS NULL AND author IS NULL AND game_id = $1 \
-                 AND side = $4))) < $9 RETURNING id",
+                 ((author = $3) OR ($3 IS NULL AND author IS NULL AND (address = $10 \
+                 OR (game_id = $1 AND side = $4))))) < $9 RETURNING id",
             )
             .bind(&line.game_id)
             .bind(&line.room)
@@ -155,6 +152,7 @@ impl ChatRepo {
             .bind(line.at)
             .bind(since)
             .bind(i64::from(rate.lines))
+            .bind(address)
             .fetch_optional(&mut *tx)
             .await?;
             let Some(row) = done else {
