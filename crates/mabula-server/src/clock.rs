@@ -10,7 +10,8 @@
 //!
 //! The waits ([`Clock::sleep_until`], [`Clock::interval`]) end when the clock reaches them,
 //! whether the real time passed or the offset moved. What is kept on the real time is the
-//! machinery, not the game: heartbeats, timeouts of slow clients and dead instances.
+//! machinery, not the game: timeouts of slow clients, database connections and the listener.
+//! The instances' heartbeats follow the clock (their liveness is judged on it).
 //!
 //! A controlled clock also knows when what it woke is done ([`Clock::settled`]): a wait that
 //! has come due and not yet ended, or a job that a tick or a wait started and that has not yet

@@ -358,8 +358,11 @@ impl Services {
         let s = self.clone();
         let mut until = stop.clone();
         tokio::spawn(async move {
-            let second = || tokio::time::interval(Duration::from_secs(1));
-            let (mut beat, mut engines) = (second(), second());
+            let mut engines = tokio::time::interval(Duration::from_secs(1));
+            // The heartbeat follows the services' clock, as the instances' liveness is judged
+            // on it: moved on, every instance says it is alive at the new time before the clock
+            // settles (never taken for dead, with its sockets' players, for a moment).
+            let mut beat = s.clock.interval(Duration::from_secs(1));
             // The sweeps follow the services' clock: moved on, it sweeps at once.
             let mut sweeps = s.clock.interval(s.sweep_every);
             let mut evict = tokio::time::interval(Duration::from_secs(10));
