@@ -250,6 +250,14 @@ pub const REAL_END_MOVES: u32 = 20;
 /// many games they played: two accounts of one person cannot outweigh everyone else.
 pub const PAIR_WEIGHT: f64 = 10.0;
 
+/// The most games' worth that one account brings to the advantage's estimate, over all its
+/// opponents: a ring of accounts that play each other counts as a few games each.
+pub const ACCOUNT_WEIGHT: f64 = 30.0;
+
+/// The distinct opponents in rated games an account needs before its games count toward the
+/// advantage: a ring of a few accounts of one person never gets there by itself.
+pub const ESTABLISHED_OPPONENTS: usize = 10;
+
 /// Rated games one pair of accounts may begin in a day; further games of the pair that day are
 /// casual (and the pair is flagged for the moderators).
 pub const PAIR_RATED_PER_DAY: u32 = 10;
@@ -285,15 +293,38 @@ pub struct FirstPlayerGame {
 }
 
 /// The games that count toward the advantage, as (difference, score, weight): only those that
-/// ended for real, and each pair's games weigh [`PAIR_WEIGHT`] games at most in all.
+/// ended for real between established accounts (each with [`ESTABLISHED_OPPONENTS`] distinct
+/// opponents in `games`); each pair's games weigh [`PAIR_WEIGHT`] games at most in all, and each
+/// account's [`ACCOUNT_WEIGHT`].
 pub fn weigh_games(games: &[FirstPlayerGame]) -> Vec<(f64, f64, f64)> {
-    let real = || games.iter().filter(|g| g.real_end);
-    let mut per_pair: std::collections::HashMap<&(String, String), f64> = Default::default();
-    for g in real() {
-        *per_pair.entry(&g.pair).or_default() += 1.0;
+    use std::collections::{HashMap, HashSet};
+    let mut opponents: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for g in games {
+        let (a, b) = (g.pair.0.as_str(), g.pair.1.as_str());
+        opponents.entry(a).or_default().insert(b);
+        opponents.entry(b).or_default().insert(a);
     }
-    real()
-        .map(|g| (g.diff, g.score, (PAIR_WEIGHT / per_pair[&g.pair]).min(1.0)))
+    let established = |a: &str| opponents.get(a).map_or(0, HashSet::len) >= ESTABLISHED_OPPONENTS;
+    let counted: Vec<&FirstPlayerGame> = games
+        .iter()
+        .filter(|g| g.real_end && established(&g.pair.0) && established(&g.pair.1))
+        .collect();
+    let mut per_pair: HashMap<&(String, String), f64> = HashMap::new();
+    let mut per_account: HashMap<&str, f64> = HashMap::new();
+    for g in &counted {
+        *per_pair.entry(&g.pair).or_default() += 1.0;
+        *per_account.entry(&g.pair.0).or_default() += 1.0;
+        *per_account.entry(&g.pair.1).or_default() += 1.0;
+    }
+    counted
+        .iter()
+        .map(|g| {
+            let weight = (PAIR_WEIGHT / per_pair[&g.pair])
+                .min(ACCOUNT_WEIGHT / per_account[g.pair.0.as_str()])
+                .min(ACCOUNT_WEIGHT / per_account[g.pair.1.as_str()])
+                .min(1.0);
+            (g.diff, g.score, weight)
+        })
         .collect()
 }
 
@@ -401,30 +432,81 @@ mod tests {
         assert_eq!(estimate_advantage(&[(0.0, 1.0, 1.0)]), None);
     }
 
-    fn game(pair: &str, score: f64, real_end: bool) -> FirstPlayerGame {
+    fn game(a: &str, b: &str, score: f64, real_end: bool) -> FirstPlayerGame {
         FirstPlayerGame {
             diff: 0.0,
             score,
-            pair: (pair.to_string(), "z".to_string()),
+            pair: (a.to_string(), b.to_string()),
             real_end,
         }
     }
 
+    /// 40 honest accounts, each playing the 12 after it (in a ring) once: 480 games, 24
+    /// opponents each, the first player scoring 30%.
+    fn honest() -> Vec<FirstPlayerGame> {
+        let mut games = Vec::new();
+        for i in 0..40 {
+            for k in 1..=12 {
+                let score = if games.len() % 10 < 3 { 1.0 } else { 0.0 };
+                games.push(game(
+                    &format!("h{i}"),
+                    &format!("h{}", (i + k) % 40),
+                    score,
+                    true,
+                ));
+            }
+        }
+        games
+    }
+
+    /// `n` accounts of one person, each pair playing `per_pair` games the first player wins.
+    fn ring(n: usize, per_pair: usize) -> Vec<FirstPlayerGame> {
+        let mut games = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                for _ in 0..per_pair {
+                    games.push(game(&format!("r{i}"), &format!("r{j}"), 1.0, true));
+                }
+            }
+        }
+        games
+    }
+
     #[test]
-    fn a_farming_pair_weighs_ten_games_and_short_games_nothing() {
-        // 70 honest pairs, the first player scoring 30%; one pair farms 1000 first-player wins.
-        let mut games: Vec<_> = (0..70)
-            .map(|i| game(&format!("p{i}"), if i < 21 { 1.0 } else { 0.0 }, true))
-            .collect();
-        games.extend((0..1000).map(|_| game("farm", 1.0, true)));
-        games.extend((0..500).map(|_| game("short", 1.0, false)));
+    fn farming_accounts_move_the_advantage_little_or_not_at_all() {
+        let honest_games = honest();
+        let honest = estimate_advantage(&weigh_games(&honest_games)).expect("mixed");
+        assert!(
+            (honest - (7.0f64 / 3.0).ln() * SCALE).abs() < 1.0,
+            "{honest}"
+        );
+
+        // Seven accounts, 21 pairs of 10 games (the review's farm): none is established, no
+        // game of theirs counts.
+        let mut games = honest_games.clone();
+        games.extend(ring(7, 10));
+        assert_eq!(weigh_games(&games).len(), honest_games.len());
+
+        // Twelve accounts get established among themselves; each weighs 30 games at most.
+        let mut games = honest_games.clone();
+        games.extend(ring(12, 10));
         let weighed = weigh_games(&games);
-        let weight: f64 = weighed.iter().map(|g| g.2).sum();
-        assert!((weight - 80.0).abs() < 1e-9, "{weight}");
+        let farmed: f64 = weighed[honest_games.len()..].iter().map(|g| g.2).sum();
+        assert!(
+            (farmed - 12.0 * ACCOUNT_WEIGHT / 2.0).abs() < 1e-6,
+            "{farmed}"
+        );
         let adv = estimate_advantage(&weighed).expect("mixed");
-        let honest = estimate_advantage(&weigh_games(&games[..70])).expect("mixed");
-        // The farm moves the estimate, but as ten games would, not as a thousand.
         assert!(adv < honest && adv > honest - 150.0, "{adv} vs {honest}");
+
+        // One pair's thousand games weigh ten; games that did not end for real, nothing.
+        let mut games = honest_games.clone();
+        games.extend((0..1000).map(|_| game("h0", "h20", 1.0, true)));
+        games.extend((0..500).map(|_| game("h1", "h21", 1.0, false)));
+        let weighed = weigh_games(&games);
+        let pair: f64 = weighed[honest_games.len()..].iter().map(|g| g.2).sum();
+        assert!((pair - PAIR_WEIGHT).abs() < 1e-6, "{pair}");
+        assert_eq!(weighed.len(), honest_games.len() + 1000);
     }
 
     #[test]
