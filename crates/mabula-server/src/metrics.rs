@@ -86,6 +86,7 @@ pub struct Metrics {
     refusals: Family<LimitLabels, Counter>,
     casual_pairs: Counter,
     rating_failures: Counter,
+    accuracy_games: Counter,
     engine_wait_seconds: Histogram,
     query_seconds: Family<QueryLabels, Histogram, fn() -> Histogram>,
     games_in_memory: Gauge,
@@ -111,6 +112,7 @@ impl Metrics {
             refusals: Family::default(),
             casual_pairs: Counter::default(),
             rating_failures: Counter::default(),
+            accuracy_games: Counter::default(),
             engine_wait_seconds: latency_histogram(),
             query_seconds: Family::new_with_constructor(latency_histogram),
             games_in_memory: Gauge::default(),
@@ -166,6 +168,12 @@ impl Metrics {
             "Times this instance's rating job could not rate a rated game that ended: the game was \
              skipped, noted with why for the moderators, and is tried again later",
             m.rating_failures.clone(),
+        );
+        r.register(
+            "accuracy_games",
+            "Finished rated games whose players' accuracy this instance computed and stored (each \
+             game is analysed by one instance)",
+            m.accuracy_games.clone(),
         );
         r.register_with_unit(
             "engine_wait",
@@ -254,6 +262,11 @@ pub fn pair_game_made_casual() {
 /// The rating job could not rate a game (it was skipped and noted).
 pub fn rating_failed() {
     METRICS.rating_failures.inc();
+}
+
+/// The accuracy job stored the accuracies of a game (issue 51).
+pub fn accuracy_analysed() {
+    METRICS.accuracy_games.inc();
 }
 
 /// The PostgreSQL listener received a notification.
