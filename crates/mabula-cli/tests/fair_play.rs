@@ -312,8 +312,9 @@ fn choose(style: Style, st: &Value, ply: usize) -> String {
         Style::Engine => {
             let pos = parse(st["position"].as_str().expect("a position"));
             let settings = mabula_server::analysis::judging_settings(PLAYOUTS);
-            let report = mabula_engine::annotate::Deepening::new(mabula::Scoring::Largest, &settings)
-                .run(&pos, |_| {});
+            let report =
+                mabula_engine::annotate::Deepening::new(mabula::Scoring::Largest, &settings)
+                    .run(&pos, |_| {});
             report.moves[0].mv.to_string()
         }
         Style::Random(seed) => {
@@ -386,8 +387,7 @@ async fn analysed_games(nodes: &common::Nodes) -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_finished_rated_game_gets_both_accuracies_once_on_every_instance_and_a_casual_one_none()
-{
+async fn a_finished_rated_game_gets_both_accuracies_once_on_every_instance_and_a_casual_one_none() {
     let nodes = accuracy_nodes("accuracy.sqlite3").await;
     let bases = &nodes.bases;
     let alice = Player::sign_up(&bases[0], "alice").await;
@@ -399,7 +399,10 @@ async fn a_finished_rated_game_gets_both_accuracies_once_on_every_instance_and_a
     // During the game, no accuracy is shown.
     let st = play_out(
         &rated,
-        [(&alice, "alice", Style::Engine), (&bob, "bob", Style::Random(7))],
+        [
+            (&alice, "alice", Style::Engine),
+            (&bob, "bob", Style::Random(7)),
+        ],
         Some(6),
     )
     .await;
@@ -407,14 +410,23 @@ async fn a_finished_rated_game_gets_both_accuracies_once_on_every_instance_and_a
     assert!(st["players"]["white"].get("accuracy").is_none(), "{st}");
     let st = play_out(
         &rated,
-        [(&alice, "alice", Style::Engine), (&bob, "bob", Style::Random(7))],
+        [
+            (&alice, "alice", Style::Engine),
+            (&bob, "bob", Style::Random(7)),
+        ],
         None,
     )
     .await;
-    assert_eq!((st["status"].as_str(), st["rated"].as_bool()), (Some("finished"), Some(true)));
+    assert_eq!(
+        (st["status"].as_str(), st["rated"].as_bool()),
+        (Some("finished"), Some(true))
+    );
     play_out(
         &casual,
-        [(&alice, "alice", Style::Random(1)), (&bob, "bob", Style::Random(2))],
+        [
+            (&alice, "alice", Style::Random(1)),
+            (&bob, "bob", Style::Random(2)),
+        ],
         None,
     )
     .await;
@@ -528,7 +540,11 @@ async fn a_player_of_the_engines_moves_is_flagged_to_moderators_with_the_games()
     for id in &cheated {
         assert!(line.contains(id.as_str()), "{id} in {line}");
     }
-    assert_eq!(out.lines().filter(|l| l.contains(" rating ")).count(), 1, "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.contains(" rating ")).count(),
+        1,
+        "{out}"
+    );
     let bases = if shared {
         nodes.bases.clone()
     } else {
@@ -547,7 +563,10 @@ async fn a_player_of_the_engines_moves_is_flagged_to_moderators_with_the_games()
     let flag = &flags[0];
     assert_eq!(flag["player"], "cheat", "{body}");
     assert_eq!(flag["accuracy"], 100.0, "{body}");
-    assert!(flag["band_accuracy"].as_f64().expect("a mean") <= 75.0, "{body}");
+    assert!(
+        flag["band_accuracy"].as_f64().expect("a mean") <= 75.0,
+        "{body}"
+    );
     assert!(flag["band_games"].as_u64().expect("games") >= 10, "{body}");
     let listed: Vec<&str> = flag["games"]
         .as_array()
@@ -558,8 +577,14 @@ async fn a_player_of_the_engines_moves_is_flagged_to_moderators_with_the_games()
     let latest_first: Vec<&str> = cheated.iter().rev().map(String::as_str).collect();
     assert_eq!(listed, latest_first, "{body}");
     // The same on another instance; refused to players.
-    let (status, again) = moderator.on(&bases[2]).get("/api/moderation/accuracy").await;
+    let (status, again) = moderator
+        .on(&bases[2])
+        .get("/api/moderation/accuracy")
+        .await;
     assert_eq!((status, &again), (200, &body));
     let (status, body) = weak.get("/api/moderation/accuracy").await;
-    assert_eq!((status, body["code"].as_str()), (403, Some("not_moderator")));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("not_moderator"))
+    );
 }

@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use mabula_api::social::{
-    AccuracyFlags, BlockList, ModerationStatus, MuteRequest, ReportCreated, ReportQueue, ReportRequest,
-    ResolveRequest, UnratedGames,
+    AccuracyFlags, BlockList, ModerationStatus, MuteRequest, ReportCreated, ReportQueue,
+    ReportRequest, ResolveRequest, UnratedGames,
 };
 
 /// The routes of blocks, reports and moderation.

@@ -203,8 +203,8 @@ pub fn flags(rows: &[NamedRow]) -> Vec<Judged> {
         }
         let n = games.len() as f64;
         let accuracy = games.iter().map(|r| share(r)).sum::<f64>() / n;
-        let rating =
-            (games.iter().map(|r| r.row.rating.unwrap_or(0)).sum::<i64>() as f64 / n).round() as i64;
+        let rating = (games.iter().map(|r| r.row.rating.unwrap_or(0)).sum::<i64>() as f64 / n)
+            .round() as i64;
         let band: Vec<f64> = counted
             .iter()
             .filter(|r| {
@@ -552,7 +552,10 @@ mod tests {
     #[test]
     fn the_engines_choice_or_an_estimate_as_good_keeps_the_value_and_a_loss_does_not() {
         let before = report(Vec::new(), None);
-        assert!(keeps(&before, &note(Color::White, Value::Estimate(0.6), None, 0.0)));
+        assert!(keeps(
+            &before,
+            &note(Color::White, Value::Estimate(0.6), None, 0.0)
+        ));
         let close = note(Color::White, Value::Estimate(0.6), Some(other()), KEPT_LOSS);
         assert!(keeps(&before, &close));
         let worse = note(Color::White, Value::Estimate(0.5), Some(other()), 0.1);
@@ -575,10 +578,19 @@ mod tests {
         };
         // Another move than the engine's first that wins by 3 too keeps it; one that wins by
         // less does not, whatever the estimate says.
-        assert!(keeps(&before, &note(Color::White, exact(3), Some(other()), 0.0)));
-        assert!(!keeps(&before, &note(Color::White, exact(1), Some(other()), 0.0)));
+        assert!(keeps(
+            &before,
+            &note(Color::White, exact(3), Some(other()), 0.0)
+        ));
+        assert!(!keeps(
+            &before,
+            &note(Color::White, exact(1), Some(other()), 0.0)
+        ));
         // Black, losing by 3 at best, keeps the value by losing by 3, not by 5.
-        assert!(keeps(&before, &note(Color::Black, exact(-3), Some(other()), 0.0)));
+        assert!(keeps(
+            &before,
+            &note(Color::Black, exact(-3), Some(other()), 0.0)
+        ));
         assert!(!keeps(&before, &note(Color::Black, exact(-5), None, 0.0)));
         // With only the result proven, the same result keeps it.
         let result = report(
@@ -597,7 +609,10 @@ mod tests {
             margin: Some(0),
         };
         assert!(keeps(&result, &note(Color::White, win, Some(other()), 0.0)));
-        assert!(!keeps(&result, &note(Color::White, draw, Some(other()), 0.0)));
+        assert!(!keeps(
+            &result,
+            &note(Color::White, draw, Some(other()), 0.0)
+        ));
     }
 
     #[test]
@@ -648,7 +663,16 @@ mod tests {
     /// `games` games of `account` at `rating`, each `kept` of 20 moves.
     fn games(account: &str, rating: i64, kept: u32, games: usize) -> Vec<NamedRow> {
         (0..games)
-            .map(|i| row(&format!("{account}{i}"), account, rating, 20, kept, i as i64))
+            .map(|i| {
+                row(
+                    &format!("{account}{i}"),
+                    account,
+                    rating,
+                    20,
+                    kept,
+                    i as i64,
+                )
+            })
             .collect()
     }
 

@@ -3,10 +3,9 @@
 //! [`Services::start`] declares their timed jobs.
 //!
 //! ```text
-//! accounts  players  lobby  chat  clocks  ratings  tournaments   who uses whom (never upwards)
-//!                                             accuracy (follows game events too)
-//!     \        |       |      |       \      |      /
-//!      \       |       |      |        (game events)
+//! accounts  players  lobby  chat  clocks  ratings  tournaments  accuracy   who uses whom
+//!     \        |       |      |       \      |      /          /          (never upwards)
+//!      \       |       |      |        (game events) --------'
 //!       `------+-------+------+--------- games
 //!                                     |
 //!                                  cluster          this instance among the others
