@@ -6,7 +6,8 @@
 //!
 //! The job follows the games' end events (the instance that ended a game starts it at once) and
 //! a sweep (every instance, with the other timed jobs) catches the games that ended while no
-//! instance listened, those given back and those whose instance died. A game is analysed by the
+//! instance listened, those given back and those whose instance died, among the games that
+//! ended in the last [`SWEEP_WINDOW_MS`] (a week). A game is analysed by the
 //! instance whose conditional claim holds it in the database, and its accuracies are stored
 //! with the mark "done" in one transaction on the condition that the claim is still that
 //! instance's: once however many instances try ([`AccuracyRepo`]).
@@ -69,6 +70,52 @@ const SWEEP_LIMIT: u32 = 4;
 
 /// How long the cap counts a started job (ms).
 const HOUR_MS: i64 = 60 * 60 * 1000;
+
+/// How far back the sweep looks for games that ended and were not analysed (ms): a week, so
+/// that its query reads only the recent games.
+pub const SWEEP_WINDOW_MS: i64 = 7 * 24 * HOUR_MS;
+
+/// The cap on the jobs one instance starts in an hour: when each job of the last hour started.
+#[derive(Debug)]
+struct HourlyCap {
+    per_hour: u32,
+    /// Start times (ms), oldest first.
+    started: VecDeque<i64>,
+}
+
+impl HourlyCap {
+    fn new(per_hour: u32) -> HourlyCap {
+        HourlyCap {
+            per_hour,
+            started: VecDeque::new(),
+        }
+    }
+
+    /// Jobs that may still start in the hour before `now`.
+    fn room(&mut self, now: i64) -> u32 {
+        while self.started.front().is_some_and(|&t| t <= now - HOUR_MS) {
+            self.started.pop_front();
+        }
+        let used = u32::try_from(self.started.len()).unwrap_or(u32::MAX);
+        self.per_hour.saturating_sub(used)
+    }
+
+    /// Takes a place for a job starting at `now`, if one is left.
+    fn take(&mut self, now: i64) -> bool {
+        let free = self.room(now) > 0;
+        if free {
+            self.started.push_back(now);
+        }
+        free
+    }
+
+    /// Gives back the place taken at `now` (the job did not start after all).
+    fn give_back(&mut self, now: i64) {
+        if let Some(i) = self.started.iter().rposition(|&t| t == now) {
+            self.started.remove(i);
+        }
+    }
+}
 
 /// The settings of the accuracy job (`mabula serve --accuracy-games-per-hour`,
 /// `--accuracy-playouts`).
@@ -251,9 +298,9 @@ pub struct Accuracy {
     /// This instance's id (the claims' owner) and which instances are alive.
     cluster: Arc<Cluster>,
     settings: AccuracySettings,
-    /// When this instance started each job of the last hour, for the cap; a std mutex, never
-    /// held across an await.
-    started: Mutex<VecDeque<i64>>,
+    /// The jobs this instance started in the last hour, for the cap; a std mutex, never held
+    /// across an await.
+    cap: Mutex<HourlyCap>,
     /// The games this instance is analysing, so that the end event and a sweep do not both
     /// start one (the claim would refuse the second, but only after its query).
     running: Mutex<HashSet<String>>,
@@ -272,7 +319,7 @@ impl Accuracy {
             analyst,
             cluster,
             settings,
-            started: Mutex::new(VecDeque::new()),
+            cap: Mutex::new(HourlyCap::new(settings.games_per_hour)),
             running: Mutex::new(HashSet::new()),
         }
     }
@@ -303,7 +350,12 @@ impl Accuracy {
         let limit = SWEEP_LIMIT.min(room);
         for id in self
             .repo
-            .pending(limit, now, self.cluster.alive_since())
+            .pending(
+                limit,
+                now - SWEEP_WINDOW_MS,
+                now,
+                self.cluster.alive_since(),
+            )
             .await?
         {
             self.spawn_judge(id);
@@ -325,30 +377,18 @@ impl Accuracy {
 
     /// Jobs this instance may still start in the hour before `now`.
     fn room(&self, now: i64) -> u32 {
-        let Ok(mut started) = self.started.lock() else {
-            return 0;
-        };
-        while started.front().is_some_and(|&t| t <= now - HOUR_MS) {
-            started.pop_front();
-        }
-        let used = u32::try_from(started.len()).unwrap_or(u32::MAX);
-        self.settings.games_per_hour.saturating_sub(used)
+        self.cap.lock().map_or(0, |mut cap| cap.room(now))
     }
 
     /// Takes one of the hour's places for a job at `now`, if one is left.
     fn reserve(&self, now: i64) -> bool {
-        if self.room(now) == 0 {
-            return false;
-        }
-        self.started.lock().map(|mut s| s.push_back(now)).is_ok()
+        self.cap.lock().is_ok_and(|mut cap| cap.take(now))
     }
 
     /// Gives back the place taken at `now` (the job was not claimed).
     fn unreserve(&self, now: i64) {
-        if let Ok(mut started) = self.started.lock()
-            && let Some(i) = started.iter().rposition(|&t| t == now)
-        {
-            started.remove(i);
+        if let Ok(mut cap) = self.cap.lock() {
+            cap.give_back(now);
         }
     }
 
@@ -643,6 +683,23 @@ mod tests {
         assert_eq!(again.moves[0].mv, moves[0]);
         assert_eq!(Tally { moves: 3, kept: 2 }.percent(), Some(67));
         assert_eq!(Tally::default().percent(), None);
+    }
+
+    #[test]
+    fn an_instance_starts_at_most_its_cap_of_jobs_in_any_hour() {
+        let mut cap = HourlyCap::new(2);
+        assert!(cap.take(0));
+        assert!(cap.take(1_000));
+        assert!(!cap.take(2_000), "a third job within the hour");
+        assert_eq!(cap.room(HOUR_MS - 1), 0);
+        // A place given back (the job was not claimed) is free again.
+        cap.give_back(1_000);
+        assert!(cap.take(3_000));
+        // An hour after the first job, its place is free.
+        assert_eq!(cap.room(HOUR_MS), 1);
+        assert!(cap.take(HOUR_MS));
+        assert!(!cap.take(HOUR_MS + 1));
+        assert!(!HourlyCap::new(0).take(0), "0: none");
     }
 
     fn row(game: &str, account: &str, rating: i64, moves: u32, kept: u32, at: i64) -> NamedRow {

@@ -119,18 +119,21 @@ impl AccuracyRepo {
         AccuracyRepo { conn }
     }
 
-    /// Finished rated games between two accounts, neither a bot, that have no accuracy yet and
-    /// are not waiting for a retry after `now` nor being analysed by an instance heard from
-    /// since `alive_since`; the latest first, at most `limit`.
+    /// Finished rated games between two accounts, neither a bot, that ended (changed last) since
+    /// `since`, have no accuracy yet and are not waiting for a retry after `now` nor being
+    /// analysed by an instance heard from since `alive_since`; the latest first, at most
+    /// `limit`. (The window keeps the query on the recent games of the index by state.)
     pub async fn pending(
         &self,
         limit: u32,
+        since: i64,
         now: i64,
         alive_since: i64,
     ) -> Result<Vec<String>, StoreError> {
         on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
-                "SELECT id FROM games WHERE rated = TRUE AND finished = TRUE AND result <> '*' \
+                "SELECT id FROM games WHERE finished = TRUE AND updated_at >= $4 \
+                 AND rated = TRUE AND result <> '*' \
                  AND white_account IS NOT NULL AND black_account IS NOT NULL \
                  AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.bot = TRUE \
                  AND (a.key = games.white_account OR a.key = games.black_account)) \
@@ -142,6 +145,7 @@ impl AccuracyRepo {
             .bind(i64::from(limit))
             .bind(now)
             .bind(alive_since)
+            .bind(since)
             .fetch_all(pool)
             .await?;
             rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
@@ -257,13 +261,14 @@ impl AccuracyRepo {
         })
     }
 
-    /// The finished rated game `id` with both accounts, or `None` if it is not one.
+    /// The finished rated game `id` with both accounts and a result, or `None` if it is not one
+    /// (an aborted game, say).
     pub async fn game(&self, id: &str) -> Result<Option<JudgedGame>, StoreError> {
         on_db!(&self.conn, read, |pool, _pg| {
             let row = sqlx::query(
                 "SELECT scoring, start, white_account, black_account, white_rating, \
                  black_rating, updated_at FROM games WHERE id = $1 AND rated = TRUE \
-                 AND finished = TRUE AND white_account IS NOT NULL \
+                 AND finished = TRUE AND result <> '*' AND white_account IS NOT NULL \
                  AND black_account IS NOT NULL",
             )
             .bind(id)
