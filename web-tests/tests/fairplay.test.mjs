@@ -45,16 +45,21 @@ async function as(account, method, path, body) {
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-test('no analysis link nor engine request during a live rated game; the link returns after it', async () => {
-  const ann = `Fa${run}`;
-  const ben = `Fb${run}`;
+/** Two new accounts named `${a}…` and `${b}…` and a rated correspondence game between them, the first White. */
+async function ratedGame(a, b) {
+  const ann = `${a}${run}`;
+  const ben = `${b}${run}`;
   const annAccount = await signUp(ann);
   const benAccount = await signUp(ben);
   const seek = await as(annAccount, 'POST', '/api/seeks', { scoring: 'largest', rated: true, days: 3, color: 'white', to: ben });
   assert.equal(seek.status, 201, JSON.stringify(seek.body));
   const accepted = await as(benAccount, 'POST', `/api/seeks/${seek.body.id}/accept`, {});
   assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
-  const id = accepted.body.game_id;
+  return { ann, ben, annAccount, benAccount, id: accepted.body.game_id };
+}
+
+test('no analysis link nor engine request during a live rated game; the link returns after it', async () => {
+  const { ann, annAccount, benAccount, id } = await ratedGame('Fa', 'Fb');
 
   // Ann's own page, by her session.
   const annCtx = await chrome.context({ locale: 'en-US' });
@@ -107,15 +112,7 @@ test('no analysis link nor engine request during a live rated game; the link ret
 });
 
 test('a finished rated game shows each player\'s accuracy under their name (issue 51)', async () => {
-  const ann = `Aa${run}`;
-  const ben = `Ab${run}`;
-  const annAccount = await signUp(ann);
-  const benAccount = await signUp(ben);
-  const seek = await as(annAccount, 'POST', '/api/seeks', { scoring: 'largest', rated: true, days: 3, color: 'white', to: ben });
-  assert.equal(seek.status, 201, JSON.stringify(seek.body));
-  const accepted = await as(benAccount, 'POST', `/api/seeks/${seek.body.id}/accept`, {});
-  assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
-  const id = accepted.body.game_id;
+  const { annAccount, benAccount, id } = await ratedGame('Aa', 'Ab');
   // Eight moves, each side's first legal one, then Ben resigns.
   for (let number = 1; number <= 8; number++) {
     const st = await (await fetch(`${BASE}/api/games/${id}`)).json();

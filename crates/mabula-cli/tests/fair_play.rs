@@ -15,21 +15,7 @@ use serde_json::{Value, json};
 
 /// A rated correspondence game: `white` challenges `black` (named `black_name`), who accepts.
 async fn rated_game(white: &Player, black: &Player, black_name: &str) -> String {
-    let (status, seek) = white
-        .post(
-            "/api/seeks",
-            json!({"scoring": "largest", "rated": true, "days": 3, "color": "white", "to": black_name}),
-        )
-        .await;
-    assert_eq!(status, 201, "{seek}");
-    let (status, started) = black
-        .post(
-            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("an id")),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{started}");
-    started["game_id"].as_str().expect("a game id").to_string()
+    game(white, black, black_name, true).await
 }
 
 fn analysis_path(position: &str) -> String {
