@@ -1,10 +1,12 @@
 // Fair play in the browser (issue 51): during a live rated game, its players' page shows no
 // "Analyse" link and a spectator's page neither shows the link nor asks the engine anything; once
-// the game is over, both pages show the link (and the deal's estimate comes back).
+// the game is over, both pages show the link (and the deal's estimate comes back). Once a finished
+// rated game has been analysed, its page shows each player's accuracy.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch } from './helpers.mjs';
+import { join } from 'node:path';
+import { BASE, SHOTS, launch } from './helpers.mjs';
 
 let chrome;
 const PASSWORD = 'marbles on the edge';
@@ -43,16 +45,21 @@ async function as(account, method, path, body) {
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-test('no analysis link nor engine request during a live rated game; the link returns after it', async () => {
-  const ann = `Fa${run}`;
-  const ben = `Fb${run}`;
+/** Two new accounts named `${a}…` and `${b}…` and a rated correspondence game between them, the first White. */
+async function ratedGame(a, b) {
+  const ann = `${a}${run}`;
+  const ben = `${b}${run}`;
   const annAccount = await signUp(ann);
   const benAccount = await signUp(ben);
   const seek = await as(annAccount, 'POST', '/api/seeks', { scoring: 'largest', rated: true, days: 3, color: 'white', to: ben });
   assert.equal(seek.status, 201, JSON.stringify(seek.body));
   const accepted = await as(benAccount, 'POST', `/api/seeks/${seek.body.id}/accept`, {});
   assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
-  const id = accepted.body.game_id;
+  return { ann, ben, annAccount, benAccount, id: accepted.body.game_id };
+}
+
+test('no analysis link nor engine request during a live rated game; the link returns after it', async () => {
+  const { ann, annAccount, benAccount, id } = await ratedGame('Fa', 'Fb');
 
   // Ann's own page, by her session.
   const annCtx = await chrome.context({ locale: 'en-US' });
@@ -102,4 +109,37 @@ test('no analysis link nor engine request during a live rated game; the link ret
   assert.deepEqual(watchCtx.errors, []);
   await annCtx.close();
   await watchCtx.close();
+});
+
+test('a finished rated game shows each player\'s accuracy under their name (issue 51)', async () => {
+  const { annAccount, benAccount, id } = await ratedGame('Aa', 'Ab');
+  // Eight moves, each side's first legal one, then Ben resigns.
+  for (let number = 1; number <= 8; number++) {
+    const st = await (await fetch(`${BASE}/api/games/${id}`)).json();
+    const mover = st.to_move === 'white' ? annAccount : benAccount;
+    const played = await as(mover, 'POST', `/api/games/${id}/moves`, { move: st.legal_moves[0].notation, number });
+    assert.equal(played.status, 200, JSON.stringify(played.body));
+  }
+  const ctx = await chrome.context({ locale: 'en-US' });
+  await ctx.addCookies([{ name: 'mabula_session', value: annAccount.value, url: BASE }]);
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/game/${id}`);
+  await page.waitForSelector('.record-row');
+  assert.equal(await page.locator('.player .accuracy').count(), 0, 'no accuracy during the game');
+  const resigned = await as(benAccount, 'POST', `/api/games/${id}/resign`, {});
+  assert.equal(resigned.status, 200, JSON.stringify(resigned.body));
+  // The page asks for it a few seconds after the end, and again until the analysis is done.
+  await page.waitForSelector('.player[data-colour="white"] .accuracy', { timeout: 30000 });
+  for (const colour of ['white', 'black']) {
+    const text = await page.locator(`.player[data-colour="${colour}"] .accuracy`).textContent();
+    assert.match(text ?? '', /^accuracy \d{1,3}% \(\d+ moves?\)$/, text ?? '');
+  }
+  const end = page.locator('dialog[open]');
+  if (await end.count()) await page.keyboard.press('Escape');
+  await page.screenshot({ path: join(SHOTS, 'game-accuracy.png') });
+  // Reloaded, it is there at once.
+  await page.reload();
+  await page.waitForSelector('.player[data-colour="black"] .accuracy', { timeout: 5000 });
+  assert.deepEqual(ctx.errors, []);
+  await ctx.close();
 });

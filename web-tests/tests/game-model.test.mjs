@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   init, update, isMyTurn, boardMoves, displayed, clockLeft, abortIn, claimIn, headline, reason, AUTO_PASS_MS,
-  premoveMoves, premoveCandidates, canOfferDraw, canAbort, moveSound, engineKept,
+  premoveMoves, premoveCandidates, canOfferDraw, canAbort, moveSound, engineKept, ACCURACY_WAITS,
 } from '../../crates/mabula-server/assets/js/pages/game-model.js';
 
 const START = '1wbwbww1/b6b/b6w/w6b/b6w/w6b/b6w/1wbwbwb1 w';
@@ -366,4 +366,35 @@ test('a live rated game asks the engine nothing until it is over (fair play)', (
   // A casual game asks at once.
   const casual = run(init({ id: 'g1' }), loaded({ ...live, rated: false }));
   assert.ok(types(casual.effects).includes('estimateDeal'));
+});
+
+test('a finished rated game asks for the accuracy until the server has it, and keeps it (issue 51)', () => {
+  const over = { status: 'finished', to_move: null, result: '1-0', winner: 'white', end_reason: 'resigned_black' };
+  const ann = { name: 'ann', rating: 1500, provisional: true, rating_diff: 9 };
+  const ben = { name: 'ben', rating: 1500, provisional: true, rating_diff: -9 };
+  const accuracy = { white: { percent: 87, moves: 31, kept: 27 }, black: { percent: 54, moves: 30, kept: 16 } };
+  const analysed = state(4, { ...over, players: { white: { ...ann, accuracy: accuracy.white }, black: { ...ben, accuracy: accuracy.black } } });
+  // Loaded before the analysis: asked for after the first wait; an answer without it asks again
+  // later, up to the last wait.
+  let { model, effects } = run(init({ id: 'g1' }), loaded(state(4, over)));
+  assert.deepEqual(effects.filter((e) => e.type === 'fetchAccuracy'), [{ type: 'fetchAccuracy', ms: ACCURACY_WAITS[0] }]);
+  ({ model, effects } = run(model, { type: 'accuracy', state: state(4, over) }, { type: 'accuracy', state: null }));
+  assert.deepEqual(effects.map((e) => e.ms), ACCURACY_WAITS.slice(1, 3));
+  assert.equal(model.accuracy, null);
+  // Once there, it is kept, also when the socket sends a state without it.
+  ({ model, effects } = run(model, { type: 'accuracy', state: analysed }));
+  assert.deepEqual(model.accuracy, accuracy);
+  assert.deepEqual(effects, []);
+  ({ model } = run(model, { type: 'server', msg: { type: 'update', state: state(4, { ...over, updated_at: 2000 }) }, at: 1 }));
+  assert.deepEqual(model.accuracy, accuracy);
+  // Loaded after the analysis: shown at once, nothing asked; a game being played or a casual
+  // game asks for none.
+  ({ model, effects } = run(init({ id: 'g1' }), loaded(analysed)));
+  assert.deepEqual(model.accuracy, accuracy);
+  assert.ok(!types(effects).includes('fetchAccuracy'));
+  for (const st of [state(4), state(4, { ...over, rated: false })]) {
+    ({ model, effects } = run(init({ id: 'g1' }), loaded(st)));
+    assert.equal(model.accuracy, null);
+    assert.ok(!types(effects).includes('fetchAccuracy'));
+  }
 });

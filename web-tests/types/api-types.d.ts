@@ -54,6 +54,8 @@ export type ReportRequest = Schemas['ReportRequest'];
 export type ReportReason = Schemas['ReportReason'];
 export type ReportView = Schemas['ReportView'];
 export type UnratedGame = Schemas['UnratedGame'];
+export type AccuracyView = Schemas['AccuracyView'];
+export type AccuracyFlag = Schemas['AccuracyFlag'];
 
 /** What a game's WebSocket sends (docs/api.md, "Live updates"). */
 export type GameMessage =

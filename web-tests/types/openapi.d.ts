@@ -1811,7 +1811,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The game state */
+                /** @description The game state; once a finished rated game has been analysed, each player's `accuracy` */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3114,6 +3114,65 @@ export interface paths {
                     };
                 };
                 /** @description Opened by a page of another site (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/moderation/accuracy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounts whose accuracy over their recent rated games is far above that of the players of
+         *     their rating, the largest gap first, with the games (moderators; the rule is in `docs/api.md`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The flagged accounts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccuracyFlags"];
+                    };
+                };
+                /** @description No session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Not a moderator (`not_moderator`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6142,6 +6201,62 @@ export interface components {
             /** @description The account's sessions. */
             sessions: components["schemas"]["SessionInfo"][];
         };
+        /**
+         * @description An account whose accuracy over its recent rated games is far above that of the players of
+         *     its rating (issue 51; the rule is in `docs/api.md`, section 9).
+         */
+        AccuracyFlag: {
+            /**
+             * Format: double
+             * @description Its mean accuracy over those games, in percent.
+             */
+            accuracy: number;
+            /**
+             * Format: double
+             * @description The mean accuracy of the other players' games in its rating band, in percent.
+             */
+            band_accuracy: number;
+            /**
+             * Format: int32
+             * @description How many games of other players that band mean is over.
+             */
+            band_games: number;
+            /** @description Its recent games the mean is over, the latest first. */
+            games: string[];
+            /** @description The account's name. */
+            player: string;
+            /**
+             * Format: int64
+             * @description The mean of the ratings its recent games showed for it.
+             */
+            rating: number;
+        };
+        /** @description The accounts flagged for their accuracy, the largest gap first. */
+        AccuracyFlags: {
+            /** @description The flagged accounts. */
+            flags: components["schemas"]["AccuracyFlag"][];
+        };
+        /**
+         * @description A player's accuracy in a finished rated game (issue 51): the share of the player's moves
+         *     (those with a choice) that kept the engine's best value.
+         */
+        AccuracyView: {
+            /**
+             * Format: int32
+             * @description The moves among them that kept the engine's best value.
+             */
+            kept: number;
+            /**
+             * Format: int32
+             * @description The moves counted: the player's moves in positions with more than one legal move.
+             */
+            moves: number;
+            /**
+             * Format: int32
+             * @description `kept` of `moves`, in whole percent (rounded); `null` when no move was counted.
+             */
+            percent?: number | null;
+        };
         /** @description The second player's advantage. */
         Advantage: {
             /**
@@ -7110,6 +7225,7 @@ export interface components {
         };
         /** @description A player with an account, as a game shows them. */
         PlayerView: {
+            accuracy?: null | components["schemas"]["AccuracyView"];
             /** @description A bot account (issue 38): a program playing through the bot API, or a house bot. */
             bot?: boolean;
             /** @description The account's name. */

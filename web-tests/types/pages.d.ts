@@ -133,6 +133,7 @@ export type GameMsg =
   | { type: 'server'; msg: GameMessage; at: number }
   | { type: 'refetched'; state: GameState; at: number }
   | { type: 'conn'; status: SocketStatus }
+  | { type: 'accuracy'; state: GameState | null }
   | { type: 'deal'; p: number }
   | { type: 'play'; move: BoardMove }
   | { type: 'cancelPremove' }
@@ -163,6 +164,7 @@ export type GameMsg =
 export type GameEffect =
   | { type: 'connect' | 'estimateDeal' | 'askHint' | 'refetch' | 'forgetSeat' | 'forgetJoin' | 'focusBoard' | 'clearNotation' }
   | { type: 'send'; move: string; number: number }
+  | { type: 'fetchAccuracy'; ms: number }
   | { type: 'animate'; purpose: 'own' | 'view' | 'live'; move: BoardMove; before: string; last: LastMove | null; count: number; epoch?: number }
   | { type: 'request'; action: GameAction; side?: Side; ok?: string }
   | { type: 'confirmResign'; local: boolean; side: Side }

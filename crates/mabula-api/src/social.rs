@@ -218,6 +218,31 @@ pub struct UnratedGames {
     pub games: Vec<UnratedGame>,
 }
 
+/// An account whose accuracy over its recent rated games is far above that of the players of
+/// its rating (issue 51; the rule is in `docs/api.md`, section 9).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AccuracyFlag {
+    /// The account's name.
+    pub player: String,
+    /// The mean of the ratings its recent games showed for it.
+    pub rating: i64,
+    /// Its mean accuracy over those games, in percent.
+    pub accuracy: f64,
+    /// The mean accuracy of the other players' games in its rating band, in percent.
+    pub band_accuracy: f64,
+    /// How many games of other players that band mean is over.
+    pub band_games: u32,
+    /// Its recent games the mean is over, the latest first.
+    pub games: Vec<String>,
+}
+
+/// The accounts flagged for their accuracy, the largest gap first.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AccuracyFlags {
+    /// The flagged accounts.
+    pub flags: Vec<AccuracyFlag>,
+}
+
 /// How a moderator resolves a report.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -96,6 +96,22 @@ pub struct PlayerView {
     /// A bot account (issue 38): a program playing through the bot API, or a house bot.
     #[serde(default)]
     pub bot: bool,
+    /// The player's accuracy in this game (issue 51): in `GET /api/games/{id}` only, once a
+    /// finished rated game has been analysed; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<AccuracyView>,
+}
+
+/// A player's accuracy in a finished rated game (issue 51): the share of the player's moves
+/// (those with a choice) that kept the engine's best value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct AccuracyView {
+    /// `kept` of `moves`, in whole percent (rounded); `null` when no move was counted.
+    pub percent: Option<u32>,
+    /// The moves counted: the player's moves in positions with more than one legal move.
+    pub moves: u32,
+    /// The moves among them that kept the engine's best value.
+    pub kept: u32,
 }
 
 /// The players of both seats.

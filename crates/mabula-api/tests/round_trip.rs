@@ -63,6 +63,7 @@ fn a_state() -> GameState {
         provisional: true,
         rating_diff: Some(-7),
         bot: false,
+        accuracy: None,
     };
     GameState {
         id: "k7w2q9xm4d".into(),

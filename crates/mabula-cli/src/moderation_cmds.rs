@@ -1,8 +1,10 @@
 //! Commands for moderators: `mabula moderation flags`, the pairs of accounts flagged for playing
-//! more rated games together in a day than count as rated, and `mabula moderation unrated`, the
-//! rated games the rating job could not rate (also `GET /api/moderation/unrated`).
+//! more rated games together in a day than count as rated and the accounts flagged for an
+//! accuracy far above their rating's (issue 51; also `GET /api/moderation/accuracy`), and
+//! `mabula moderation unrated`, the rated games the rating job could not rate (also
+//! `GET /api/moderation/unrated`).
 
-use mabula_server::services::record_date;
+use mabula_server::services::{accuracy, record_date};
 
 /// Moderation commands.
 #[derive(clap::Subcommand)]
@@ -18,7 +20,10 @@ pub enum Command {
 #[derive(clap::Subcommand)]
 pub enum Moderation {
     /// List the pairs of accounts whose rated games beyond the daily number were made casual,
-    /// the latest first: the two accounts, how many games, the first and the last day (UTC).
+    /// the latest first: the two accounts, how many games, the first and the last day (UTC);
+    /// then the accounts whose mean accuracy over their recent rated games is far above that
+    /// of the players of their rating, the largest gap first: the account, its rating, its
+    /// accuracy against the band's, and the games.
     Flags {
         /// The database: postgres://…, sqlite://PATH or a file path. Default: the one `serve`
         /// uses by default.
@@ -74,8 +79,8 @@ fn unrated(database: Option<String>) -> anyhow::Result<()> {
 /// `mabula moderation flags`.
 fn flags(database: Option<String>) -> anyhow::Result<()> {
     crate::admin_cmds::with_store(database, async |store| {
-        let flags = store
-            .repositories()
+        let repos = store.repositories();
+        let flags = repos
             .games
             .pair_flags()
             .await
@@ -91,6 +96,23 @@ fn flags(database: Option<String>) -> anyhow::Result<()> {
                 f.games,
                 record_date(f.first_at),
                 record_date(f.last_at)
+            );
+        }
+        let judged = accuracy::flags_in(&repos.accuracy)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot read the accuracies: {e}"))?;
+        if judged.is_empty() {
+            println!("No account is flagged for its accuracy.");
+        }
+        for j in judged {
+            println!(
+                "{} rating {}: accuracy {:.1}% against {:.1}% in its band ({} games), games {}",
+                j.name,
+                j.rating,
+                100.0 * j.accuracy,
+                100.0 * j.band_accuracy,
+                j.band_games,
+                j.games.join(" ")
             );
         }
         Ok(())

@@ -39,6 +39,15 @@ pub enum Command {
         /// The bound on the analysis board's thinking per position, in milliseconds.
         #[arg(long, default_value_t = 1500)]
         analysis_ms: u64,
+        /// The most finished rated games this instance starts to analyse for the players'
+        /// accuracy in an hour (0: none); the rest wait for a later hour or another instance.
+        #[arg(long, default_value_t = 60)]
+        accuracy_games_per_hour: u32,
+        /// The engine's budget per position when a finished rated game is analysed for the
+        /// players' accuracy, in playouts (a fixed budget, so that the same game always gets
+        /// the same accuracy).
+        #[arg(long, default_value_t = 20_000)]
+        accuracy_playouts: u64,
         /// The time a client has to send a request head, in milliseconds (then: 408 and closed).
         #[arg(long, default_value_t = 10_000)]
         header_timeout_ms: u64,
@@ -197,6 +206,8 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             rate_limit,
             rate_burst,
             analysis_ms,
+            accuracy_games_per_hour,
+            accuracy_playouts,
             header_timeout_ms,
             body_timeout_ms,
             idle_timeout_ms,
@@ -229,6 +240,10 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.rate_limit = rate_limit;
             config.rate_burst = rate_burst;
             config.services.analysis_time = Duration::from_millis(analysis_ms.max(1));
+            config.services.accuracy = mabula_server::services::accuracy::AccuracySettings {
+                games_per_hour: accuracy_games_per_hour,
+                playouts: accuracy_playouts.max(1),
+            };
             config.header_timeout = Duration::from_millis(header_timeout_ms.max(1));
             config.body_timeout = Duration::from_millis(body_timeout_ms.max(1));
             config.idle_timeout = Duration::from_millis(idle_timeout_ms.max(1));

@@ -15,21 +15,7 @@ use serde_json::{Value, json};
 
 /// A rated correspondence game: `white` challenges `black` (named `black_name`), who accepts.
 async fn rated_game(white: &Player, black: &Player, black_name: &str) -> String {
-    let (status, seek) = white
-        .post(
-            "/api/seeks",
-            json!({"scoring": "largest", "rated": true, "days": 3, "color": "white", "to": black_name}),
-        )
-        .await;
-    assert_eq!(status, 201, "{seek}");
-    let (status, started) = black
-        .post(
-            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("an id")),
-            json!({}),
-        )
-        .await;
-    assert_eq!(status, 200, "{started}");
-    started["game_id"].as_str().expect("a game id").to_string()
+    game(white, black, black_name, true).await
 }
 
 fn analysis_path(position: &str) -> String {
@@ -257,4 +243,334 @@ async fn a_casual_game_keeps_nothing_from_the_engine() {
         .get(&analysis_path(st["position"].as_str().expect("a position")))
         .await;
     assert_eq!(status, 200, "{body}");
+}
+
+// ---- Accuracy (issue 51) ----------------------------------------------------------------------
+
+/// The engine's budget per position when the servers analyse a finished game for the players'
+/// accuracy (`--accuracy-playouts`); the cheater below computes its moves with the same.
+const PLAYOUTS: u64 = 300;
+
+/// Instances whose accuracy job spends [`PLAYOUTS`] a position.
+async fn accuracy_nodes(file: &str) -> common::Nodes {
+    common::nodes_with(file, &["--accuracy-playouts", &PLAYOUTS.to_string()]).await
+}
+
+/// A correspondence game, rated or not: `white` challenges `black` (named `black_name`).
+async fn game(white: &Player, black: &Player, black_name: &str, rated: bool) -> String {
+    let (status, seek) = white
+        .post(
+            "/api/seeks",
+            json!({"scoring": "largest", "rated": rated, "days": 3, "color": "white", "to": black_name}),
+        )
+        .await;
+    assert_eq!(status, 201, "{seek}");
+    let (status, started) = black
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("an id")),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    started["game_id"].as_str().expect("a game id").to_string()
+}
+
+/// How a player chooses a move.
+#[derive(Clone, Copy)]
+enum Style {
+    /// The engine's first choice under the servers' judging budget.
+    Engine,
+    /// A legal move picked by a seeded sequence.
+    Random(u64),
+}
+
+/// The move `style` plays in `st` (a game's state).
+fn choose(style: Style, st: &Value, ply: usize) -> String {
+    let legal: Vec<&str> = st["legal_moves"]
+        .as_array()
+        .expect("legal moves")
+        .iter()
+        .map(|m| m["notation"].as_str().expect("a move"))
+        .collect();
+    assert!(!legal.is_empty(), "{st}");
+    match style {
+        _ if legal.len() == 1 => legal[0].to_string(),
+        Style::Engine => {
+            let pos = parse(st["position"].as_str().expect("a position"));
+            let settings = mabula_server::analysis::judging_settings(PLAYOUTS);
+            let report =
+                mabula_engine::annotate::Deepening::new(mabula::Scoring::Largest, &settings)
+                    .run(&pos, |_| {});
+            report.moves[0].mv.to_string()
+        }
+        Style::Random(seed) => {
+            let x = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add((ply as u64).wrapping_mul(1_442_695_040_888_963_407));
+            legal[((x >> 33) % legal.len() as u64) as usize].to_string()
+        }
+    }
+}
+
+/// Plays game `id` between `players` (with their names and styles) to its end, or until it has
+/// `plies` moves when given; answers the final state.
+async fn play_out(id: &str, players: [(&Player, &str, Style); 2], plies: Option<usize>) -> Value {
+    loop {
+        let (_, st) = players[0].0.get(&format!("/api/games/{id}")).await;
+        let ply = st["moves"].as_array().expect("moves").len();
+        if st["status"] == "finished" || plies.is_some_and(|n| ply >= n) {
+            return st;
+        }
+        let side = st["to_move"].as_str().expect("a side to move");
+        let name = st["players"][side]["name"].as_str().expect("a player");
+        let (player, _, style) = players
+            .iter()
+            .find(|p| p.1 == name)
+            .expect("one of the players");
+        let mv = choose(*style, &st, ply);
+        let (status, after) = player
+            .post(
+                &format!("/api/games/{id}/moves"),
+                json!({"move": mv, "number": ply + 1}),
+            )
+            .await;
+        assert_eq!(status, 200, "{mv}: {after}");
+    }
+}
+
+/// The state of game `id` once both its players' accuracies are known: the clock moves on a
+/// second at a time (each instance sweeps, and settles only once its jobs are done).
+async fn analysed(nodes: &common::Nodes, viewer: &Player, id: &str) -> Value {
+    for _ in 0..300 {
+        let (status, st) = viewer.get(&format!("/api/games/{id}")).await;
+        assert_eq!(status, 200, "{st}");
+        let players = &st["players"];
+        if players["white"]["accuracy"].is_object() && players["black"]["accuracy"].is_object() {
+            return st;
+        }
+        nodes.advance(std::time::Duration::from_secs(1)).await;
+    }
+    panic!("game {id} was never analysed")
+}
+
+/// The games whose accuracies all the instances computed (`mabula_accuracy_games_total`
+/// summed; each instance counted once).
+async fn analysed_games(nodes: &common::Nodes) -> u64 {
+    let mut total = 0;
+    for node in &nodes.nodes {
+        let text = reqwest::get(format!("{}/metrics", node.client.base()))
+            .await
+            .expect("GET /metrics")
+            .text()
+            .await
+            .expect("text");
+        total += text
+            .lines()
+            .find_map(|l| l.strip_prefix("mabula_accuracy_games_total "))
+            .map_or(0, |n| n.trim().parse::<u64>().expect("a count"));
+    }
+    total
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_rated_game_gets_both_accuracies_once_on_every_instance_and_a_casual_one_none() {
+    let nodes = accuracy_nodes("accuracy.sqlite3").await;
+    let bases = &nodes.bases;
+    let alice = Player::sign_up(&bases[0], "alice").await;
+    let bob = Player::sign_up(&bases[1], "bob").await;
+    let guest = Player::guest(&bases[2]);
+
+    let rated = game(&alice, &bob, "bob", true).await;
+    let casual = game(&bob, &alice, "alice", false).await;
+    // During the game, no accuracy is shown.
+    let st = play_out(
+        &rated,
+        [
+            (&alice, "alice", Style::Engine),
+            (&bob, "bob", Style::Random(7)),
+        ],
+        Some(6),
+    )
+    .await;
+    assert_eq!(st["status"], "playing");
+    assert!(st["players"]["white"].get("accuracy").is_none(), "{st}");
+    let st = play_out(
+        &rated,
+        [
+            (&alice, "alice", Style::Engine),
+            (&bob, "bob", Style::Random(7)),
+        ],
+        None,
+    )
+    .await;
+    assert_eq!(
+        (st["status"].as_str(), st["rated"].as_bool()),
+        (Some("finished"), Some(true))
+    );
+    play_out(
+        &casual,
+        [
+            (&alice, "alice", Style::Random(1)),
+            (&bob, "bob", Style::Random(2)),
+        ],
+        None,
+    )
+    .await;
+
+    // Once analysed, every instance shows both accuracies; Alice, who played the engine's
+    // choices, kept the value with every move.
+    let st = analysed(&nodes, &guest, &rated).await;
+    for base in bases {
+        let (_, seen) = guest.on(base).get(&format!("/api/games/{rated}")).await;
+        assert_eq!(seen["players"], st["players"], "{base}");
+    }
+    let [white, black] = [&st["players"]["white"], &st["players"]["black"]];
+    assert_eq!(white["name"], "alice");
+    let moves = white["accuracy"]["moves"].as_u64().expect("moves");
+    assert!(moves >= 5, "{st}");
+    assert_eq!(white["accuracy"]["kept"].as_u64(), Some(moves), "{st}");
+    assert_eq!(white["accuracy"]["percent"], 100, "{st}");
+    let (b_moves, b_kept) = (
+        black["accuracy"]["moves"].as_u64().expect("moves"),
+        black["accuracy"]["kept"].as_u64().expect("kept"),
+    );
+    assert!(b_moves >= 5 && b_kept <= b_moves, "{st}");
+
+    // The casual game gets none, however long the clock runs on; the rated one was analysed by
+    // one instance, once.
+    nodes.advance(std::time::Duration::from_secs(5)).await;
+    let (_, st) = guest.get(&format!("/api/games/{casual}")).await;
+    assert_eq!(st["status"], "finished");
+    assert!(st["players"]["white"].get("accuracy").is_none(), "{st}");
+    assert!(st["players"]["black"].get("accuracy").is_none(), "{st}");
+    assert_eq!(analysed_games(&nodes).await, 1);
+}
+
+/// Runs `mabula ARGS --database DB`: its stdout (it must succeed).
+fn mabula(db: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mabula"))
+        .args(args)
+        .args(["--database", db])
+        .output()
+        .expect("mabula runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    stdout
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_of_the_engines_moves_is_flagged_to_moderators_with_the_games() {
+    let nodes = accuracy_nodes("flags.sqlite3").await;
+    let bases = &nodes.bases;
+    let db = nodes.nodes[0].database.clone();
+    let cheat = Player::sign_up(&bases[0], "cheat").await;
+    let weak = Player::sign_up(&bases[1], "weak").await;
+    let (h1, h2) = (
+        Player::sign_up(&bases[2], "hana").await,
+        Player::sign_up(&bases[0], "hugo").await,
+    );
+    let moderator = Player::sign_up(&bases[1], "mia").await;
+
+    // Two honest players, who play by chance and take turns resigning after twelve moves, so
+    // that their ratings stay near each other: twelve games in the cheater's band.
+    let mut games = Vec::new();
+    for i in 0..6u64 {
+        let id = game(&h1, &h2, "hugo", true).await;
+        let players = [
+            (&h1, "hana", Style::Random(10 + i)),
+            (&h2, "hugo", Style::Random(20 + i)),
+        ];
+        play_out(&id, players, Some(12)).await;
+        let loser = if i % 2 == 0 { &h2 } else { &h1 };
+        let (status, body) = loser
+            .post(&format!("/api/games/{id}/resign"), json!({}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        games.push(id);
+    }
+    // The cheater plays the engine's moves against a weaker player, five games to their end.
+    let mut cheated = Vec::new();
+    for i in 0..5u64 {
+        let id = game(&cheat, &weak, "weak", true).await;
+        let players = [
+            (&cheat, "cheat", Style::Engine),
+            (&weak, "weak", Style::Random(30 + i)),
+        ];
+        play_out(&id, players, None).await;
+        cheated.push(id);
+    }
+    let guest = Player::guest(&bases[2]);
+    for id in games.iter().chain(&cheated) {
+        analysed(&nodes, &guest, id).await;
+    }
+    assert_eq!(analysed_games(&nodes).await, 11);
+
+    // `mabula admin` makes Mia a moderator, and `mabula moderation flags` lists the cheater with
+    // its rating, both accuracies and the games, and no one else (SQLite serves one process:
+    // there the instance stops for them, and another serves the file after).
+    let mut nodes = nodes;
+    let shared = nodes.nodes.len() > 1;
+    if !shared {
+        nodes.nodes[0].kill();
+    }
+    mabula(&db, &["admin", "moderator", "mia"]);
+    let out = mabula(&db, &["moderation", "flags"]);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("cheat rating "))
+        .unwrap_or_else(|| panic!("no flag for cheat in:\n{out}"));
+    assert!(line.contains("accuracy 100.0% against"), "{line}");
+    for id in &cheated {
+        assert!(line.contains(id.as_str()), "{id} in {line}");
+    }
+    assert_eq!(
+        out.lines().filter(|l| l.contains(" rating ")).count(),
+        1,
+        "{out}"
+    );
+    let bases = if shared {
+        nodes.bases.clone()
+    } else {
+        let again = common::Instance::start_with(&db, 20, &[]);
+        let base = again.client.base().to_string();
+        nodes.nodes.push(again);
+        vec![base.clone(), base.clone(), base]
+    };
+    let (moderator, weak) = (moderator.on(&bases[1]), weak.on(&bases[0]));
+
+    // The moderation API: only the cheater is flagged, with its five games, the latest first.
+    let (status, body) = moderator.get("/api/moderation/accuracy").await;
+    assert_eq!(status, 200, "{body}");
+    let flags = body["flags"].as_array().expect("flags");
+    assert_eq!(flags.len(), 1, "{body}");
+    let flag = &flags[0];
+    assert_eq!(flag["player"], "cheat", "{body}");
+    assert_eq!(flag["accuracy"], 100.0, "{body}");
+    assert!(
+        flag["band_accuracy"].as_f64().expect("a mean") <= 75.0,
+        "{body}"
+    );
+    assert!(flag["band_games"].as_u64().expect("games") >= 10, "{body}");
+    let listed: Vec<&str> = flag["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| g.as_str().expect("an id"))
+        .collect();
+    let latest_first: Vec<&str> = cheated.iter().rev().map(String::as_str).collect();
+    assert_eq!(listed, latest_first, "{body}");
+    // The same on another instance; refused to players.
+    let (status, again) = moderator
+        .on(&bases[2])
+        .get("/api/moderation/accuracy")
+        .await;
+    assert_eq!((status, &again), (200, &body));
+    let (status, body) = weak.get("/api/moderation/accuracy").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (403, Some("not_moderator"))
+    );
 }

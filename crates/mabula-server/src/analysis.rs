@@ -262,6 +262,39 @@ impl Analyst {
         Ok(rx)
     }
 
+    /// A finished game's judging pass (its players' accuracy, issue 51): every position of
+    /// `positions` analysed under `settings` (a budget of work with one thread: see
+    /// [`judging_settings`]), each by a search of its own so that the reports are reproducible
+    /// (nothing cached is used and nothing is cached), in one job of the board lane queued under
+    /// `key` within the analysis board's bounds. Refused like [`Analyst::subscribe`] when the
+    /// engine is busy (the caller tries again later); `stopping` if the pool closed.
+    pub async fn judge(
+        &self,
+        positions: Vec<Position>,
+        scoring: Scoring,
+        settings: Settings,
+        key: &str,
+    ) -> Result<Vec<Report>, ApiError> {
+        let bounds = Bounds {
+            per_key: self.bounds.per_client,
+            queued: self.bounds.queued,
+        };
+        let ticket = self
+            .pool
+            .queue(Work::Analysis, key, Some(bounds))
+            .map_err(|r| self.refusal(r))?;
+        let slot = ticket.await.ok_or_else(stopping)?;
+        self.runs.fetch_add(1, Ordering::Relaxed);
+        slot.run(move || {
+            positions
+                .iter()
+                .map(|pos| Deepening::new(scoring, &settings).run(pos, |_| {}))
+                .collect()
+        })
+        .await
+        .ok_or_else(stopping)
+    }
+
     /// The finished analysis of `pos` for a hint, computed before any analysis-board work and
     /// queued under `key` (the client, or the game's id); never refused for being busy.
     pub async fn hint(
@@ -645,6 +678,19 @@ pub fn decode(text: &str) -> Option<Report> {
         step: u32::try_from(j.get("step")?.as_u64()?).ok()?,
         done: true,
     })
+}
+
+/// The settings of a judging pass ([`Analyst::judge`]): one thread, the default seed, and a
+/// budget of `playouts` playouts' worth of work per position (the solver's nodes count against
+/// it too), so that the same position always gets the same report; the time bound is only a
+/// safety net far beyond what the budget takes.
+pub fn judging_settings(playouts: u64) -> Settings {
+    Settings {
+        time: Duration::from_secs(120),
+        work: Some(playouts.max(1).saturating_mul(annotate::PLAYOUT_WORK)),
+        threads: 1,
+        ..Settings::default()
+    }
 }
 
 /// The final report published on `rx`.

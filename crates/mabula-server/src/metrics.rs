@@ -87,6 +87,7 @@ pub struct Metrics {
     casual_pairs: Counter,
     rating_failures: Counter,
     pictures: Counter,
+    accuracy_games: Counter,
     engine_wait_seconds: Histogram,
     query_seconds: Family<QueryLabels, Histogram, fn() -> Histogram>,
     games_in_memory: Gauge,
@@ -113,6 +114,7 @@ impl Metrics {
             casual_pairs: Counter::default(),
             rating_failures: Counter::default(),
             pictures: Counter::default(),
+            accuracy_games: Counter::default(),
             engine_wait_seconds: latency_histogram(),
             query_seconds: Family::new_with_constructor(latency_histogram),
             games_in_memory: Gauge::default(),
@@ -168,6 +170,12 @@ impl Metrics {
             "Times this instance's rating job could not rate a rated game that ended: the game was \
              skipped, noted with why for the moderators, and is tried again later",
             m.rating_failures.clone(),
+        );
+        r.register(
+            "accuracy_games",
+            "Finished rated games whose players' accuracy this instance computed and stored (each \
+             game is analysed by one instance)",
+            m.accuracy_games.clone(),
         );
         r.register_with_unit(
             "engine_wait",
@@ -266,6 +274,11 @@ pub fn rating_failed() {
 /// A game's picture was drawn (not found in the cache).
 pub fn picture_drawn() {
     METRICS.pictures.inc();
+}
+
+/// The accuracy job stored the accuracies of a game (issue 51).
+pub fn accuracy_analysed() {
+    METRICS.accuracy_games.inc();
 }
 
 /// The PostgreSQL listener received a notification.

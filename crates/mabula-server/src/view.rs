@@ -307,6 +307,7 @@ fn player_view(p: &crate::model::Player) -> PlayerView {
         provisional: p.provisional,
         rating_diff: p.diff,
         bot: p.bot,
+        accuracy: None,
     }
 }
 

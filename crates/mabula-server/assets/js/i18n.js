@@ -112,10 +112,13 @@ export function timeAgo(ms) {
   return rtf.format(Math.round(seconds / 86400), 'day');
 }
 
-/** A fraction (0..1) as a percentage with one decimal, as the language writes it: "72.3%", "72,3 %". */
-/** @param {number} fraction */
-export function percent(fraction) {
-  return new Intl.NumberFormat(current, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(fraction);
+/**
+ * A fraction (0..1) as a percentage with one decimal (or `digits`), as the language writes it:
+ * "72.3%", "72,3 %".
+ */
+/** @param {number} fraction @param {number} [digits] */
+export function percent(fraction, digits = 1) {
+  return new Intl.NumberFormat(current, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(fraction);
 }
 
 /** A number with `digits` decimals, as the language writes it. */

@@ -111,7 +111,7 @@ pub async fn list(
     params(("id" = String, Path, description = "Game id")),
     security((), ("token" = [])),
     responses(
-        (status = 200, description = "The game state", body = GameState),
+        (status = 200, description = "The game state; once a finished rated game has been analysed, each player's `accuracy`", body = GameState),
         (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
         (status = 403, description = "A token was sent but holds no seat in this game (`token_invalid`)", body = ErrorBody),
         (status = 404, response = super::answers::NoSuchGame),
@@ -123,7 +123,20 @@ pub async fn state(
     Path(id): Path<String>,
     token: Caller,
 ) -> Result<Json<GameState>, ApiError> {
-    Ok(Json(app.games.state(&id, &token).await?))
+    let mut state = app.games.state(&id, &token).await?;
+    // Each player's accuracy, after a rated game only (issue 51).
+    if state.rated && state.status == "finished" {
+        let [white, black] = app.accuracy.of_game(&id).await?;
+        for (player, accuracy) in [
+            (&mut state.players.white, white),
+            (&mut state.players.black, black),
+        ] {
+            if let Some(p) = player {
+                p.accuracy = accuracy;
+            }
+        }
+    }
+    Ok(Json(state))
 }
 
 /// Claim a friend game's free seat with the join code.

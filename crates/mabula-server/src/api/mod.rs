@@ -89,6 +89,8 @@ pub struct Handles {
     pub puzzles: Arc<crate::services::puzzles::Puzzles>,
     /// What live rated games keep from the engine (issue 51).
     pub fair_play: Arc<crate::services::fair_play::FairPlay>,
+    /// The players' accuracy in finished rated games, and its flags (issue 51).
+    pub accuracy: Arc<crate::services::accuracy::Accuracy>,
     /// The engine pool (metrics).
     pub engine: EnginePool,
     /// The time the services read.
@@ -123,6 +125,7 @@ impl AppState {
             bots: services.bots.clone(),
             puzzles: services.puzzles.clone(),
             fair_play: services.fair_play.clone(),
+            accuracy: services.accuracy.clone(),
             engine: services.engine.clone(),
             clock: services.clock.clone(),
             shutdown,

@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use mabula_api::social::{
-    BlockList, ModerationStatus, MuteRequest, ReportCreated, ReportQueue, ReportRequest,
-    ResolveRequest, UnratedGames,
+    AccuracyFlags, BlockList, ModerationStatus, MuteRequest, ReportCreated, ReportQueue,
+    ReportRequest, ResolveRequest, UnratedGames,
 };
 
 /// The routes of blocks, reports and moderation.
@@ -24,6 +24,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/reports", post(report))
         .route("/api/moderation/reports", get(queue))
         .route("/api/moderation/unrated", get(unrated))
+        .route("/api/moderation/accuracy", get(accuracy))
         .route("/api/moderation/reports/{id}/resolve", post(resolve))
         .route(
             "/api/moderation/players/{name}/mute",
@@ -160,6 +161,24 @@ pub async fn unrated(
     session: Session,
 ) -> Result<Json<UnratedGames>, ApiError> {
     Ok(Json(app.moderation.unrated_games(&session).await?))
+}
+
+/// The accounts whose accuracy over their recent rated games is far above that of the players of
+/// their rating, the largest gap first, with the games (moderators; the rule is in `docs/api.md`).
+#[utoipa::path(get, operation_id = "accuracy_flags", path = "/api/moderation/accuracy", tag = "social",
+    responses(
+        (status = 200, description = "The flagged accounts", body = AccuracyFlags),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "Not a moderator (`not_moderator`)", body = ErrorBody),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
+    ))]
+pub async fn accuracy(
+    State(app): State<AppState>,
+    session: Session,
+) -> Result<Json<AccuracyFlags>, ApiError> {
+    app.moderation.moderator(&session).await?;
+    Ok(Json(app.accuracy.flagged().await?))
 }
 
 /// Resolve a report (moderators).

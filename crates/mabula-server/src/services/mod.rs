@@ -3,9 +3,9 @@
 //! [`Services::start`] declares their timed jobs.
 //!
 //! ```text
-//! accounts  players  lobby  chat  clocks  ratings  tournaments   who uses whom (never upwards)
-//!     \        |       |      |       \      |      /
-//!      \       |       |      |        (game events)
+//! accounts  players  lobby  chat  clocks  ratings  tournaments  accuracy   who uses whom
+//!     \        |       |      |       \      |      /          /          (never upwards)
+//!      \       |       |      |        (game events) --------'
 //!       `------+-------+------+--------- games
 //!                                     |
 //!                                  cluster          this instance among the others
@@ -64,6 +64,10 @@
 //!   kept from the engine (issue 51). Owns
 //!   [`FairPlayRepo`](crate::store::fair_play::FairPlayRepo) (read only: the game rows' writer
 //!   stores the positions with each change of a rated game).
+//! - [`accuracy`]: each finished rated game's players' accuracy, computed once after it ends,
+//!   and the accounts flagged for an accuracy far above their rating's (issue 51). Owns
+//!   [`AccuracyRepo`](crate::store::accuracy::AccuracyRepo) (its jobs and the accuracies; it
+//!   reads the finished games); asks the analyst.
 //! - [`cluster`]: this instance's id and heartbeat, and the notices of the other instances.
 //!   Owns [`ClusterRepo`](crate::store::cluster::ClusterRepo) (announcements) and the store's
 //!   heartbeat and presence.
@@ -75,6 +79,7 @@
 //! it needs (its own repository among them), with its timed jobs in [`Services::start`].
 
 pub mod accounts;
+pub mod accuracy;
 pub mod bots;
 pub mod chat;
 pub mod clocks;
@@ -129,8 +134,10 @@ pub struct Config {
     /// The time every service reads (the real one but in tests).
     pub clock: crate::clock::Clock,
     /// How often every instance sweeps the database for the timed jobs that any instance may
-    /// do: flags, ratings, lapsed seeks, tournaments, house bots.
+    /// do: flags, ratings, lapsed seeks, tournaments, house bots, accuracy.
     pub sweep_every: Duration,
+    /// The accuracy job's cap and budget (issue 51).
+    pub accuracy: accuracy::AccuracySettings,
 }
 
 impl Default for Config {
@@ -149,6 +156,7 @@ impl Default for Config {
             house_bots: Vec::new(),
             clock: crate::clock::Clock::real(),
             sweep_every: Duration::from_secs(1),
+            accuracy: accuracy::AccuracySettings::default(),
         }
     }
 }
@@ -194,6 +202,8 @@ pub struct Services {
     pub puzzles: Arc<puzzles::Puzzles>,
     /// What live rated games keep from the engine (issue 51).
     pub fair_play: Arc<fair_play::FairPlay>,
+    /// The players' accuracy in finished rated games, and its flags (issue 51).
+    pub accuracy: Arc<accuracy::Accuracy>,
     /// The time the services read.
     pub clock: crate::clock::Clock,
     /// How often the timed jobs sweep the database.
@@ -228,6 +238,12 @@ impl Services {
         let schedules = config.tournament_schedules.clone();
         let house_levels = config.house_bots.clone();
         let (clock, sweep_every) = (config.clock.clone(), config.sweep_every);
+        let accuracy = Arc::new(accuracy::Accuracy::new(
+            repos.accuracy,
+            analyst.clone(),
+            cluster.clone(),
+            config.accuracy,
+        ));
         let games = Games::new(
             store.clone(),
             games::GamesRepos {
@@ -297,6 +313,7 @@ impl Services {
             )),
             tokens,
             fair_play: Arc::new(fair_play::FairPlay::new(repos.fair_play)),
+            accuracy,
             puzzles: Arc::new(puzzles::Puzzles::new(
                 repos.puzzles,
                 account_reads.clone(),
@@ -341,6 +358,7 @@ impl Services {
         self.clocks.follow(self.games.subscribe());
         self.ratings.follow(self.games.subscribe());
         self.tournaments.follow(self.games.subscribe());
+        self.accuracy.follow(self.games.subscribe());
         self.lobby.follow(stop.clone());
         self.cluster.heartbeat().await.0?;
         if self.house.any() {
@@ -410,7 +428,7 @@ impl Services {
     }
 
     /// The jobs every instance runs each second, each one a conditional change that happens
-    /// once however many instances try: flags, ratings, lapsed seeks.
+    /// once however many instances try: flags, ratings, lapsed seeks, tournaments, accuracy.
     async fn sweep(&self) {
         if let Err(e) = self.clocks.sweep().await {
             tracing::warn!("clock sweep failed: {}", e.message);
@@ -423,6 +441,9 @@ impl Services {
         }
         if let Err(e) = self.tournaments.sweep().await {
             tracing::warn!("tournament sweep failed: {}", e.message);
+        }
+        if let Err(e) = self.accuracy.sweep().await {
+            tracing::warn!("accuracy sweep failed: {}", e.message);
         }
         if self.house.any()
             && let Err(e) = self.house.tick().await

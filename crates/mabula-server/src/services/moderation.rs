@@ -226,8 +226,9 @@ impl Moderation {
         }
     }
 
-    /// Refuses anyone but a moderator.
-    async fn moderator(&self, session: &Session) -> Result<(), ApiError> {
+    /// Refuses anyone but a moderator (also for the moderators' views other services answer,
+    /// such as the accuracy flags).
+    pub async fn moderator(&self, session: &Session) -> Result<(), ApiError> {
         let flags = self.accounts.account_flags(&session.key).await?;
         if flags.is_some_and(|f| f.moderator && f.closed_at.is_none()) {
             Ok(())

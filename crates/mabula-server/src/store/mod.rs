@@ -23,6 +23,7 @@
 //! the service that owns it: [`accounts`] and [`sessions`] (the accounts service), [`players`],
 //! [`games`], [`clocks`], [`ratings`], [`lobby`], [`follows`], [`chat`], [`moderation`],
 //! [`tournaments`], [`puzzles`], [`tokens`], [`cluster`], [`analyses`] (the analyst's claims),
+//! [`accuracy`] (the accuracy service's jobs and accuracies; it reads the finished games),
 //! and [`quotas`] (one per service that counts, under its own prefix). A service reads another's
 //! tables through that service or through a read handle of the owner's repository
 //! ([`accounts::AccountReads`], [`ratings::RatingReads`]); a transaction that spans tables (an
@@ -30,6 +31,7 @@
 //! makes it.
 
 pub mod accounts;
+pub mod accuracy;
 pub mod analyses;
 pub mod backup;
 pub mod chat;
@@ -408,6 +410,8 @@ pub struct Repositories {
     pub claims: analyses::ClaimsRepo,
     /// The fair play service's (read only): the positions live rated games keep from the engine.
     pub fair_play: fair_play::FairPlayRepo,
+    /// The accuracy service's: its jobs and the players' accuracies (issue 51).
+    pub accuracy: accuracy::AccuracyRepo,
 }
 
 /// The storage the server uses: a backend, the group-commit writer in front of it (the game
@@ -469,6 +473,7 @@ impl Store {
             puzzles: puzzles::PuzzlesRepo::new(conn.clone()),
             tokens: tokens::TokensRepo::new(conn.clone()),
             fair_play: fair_play::FairPlayRepo::new(conn.clone()),
+            accuracy: accuracy::AccuracyRepo::new(conn.clone()),
             claims: analyses::ClaimsRepo::new(conn),
         }
     }

@@ -500,6 +500,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.opponentLeft': 'Dein Gegner ist gegangen.',
   'game.opponentLeftWait': 'Dein Gegner ist gegangen. Kommt er nicht zurück, kannst du den Sieg in {s} s beanspruchen.',
   'game.ratingChange': 'Änderung der Wertungszahl {d}',
+  'game.accuracy': ({ p, n }, pl) => `Genauigkeit ${p} (${n} ${pl(n, { one: 'Zug', other: 'Züge' })})`,
+  'game.accuracyTitle': 'Der Anteil der Züge, die den besten Wert des Computers hielten, nach der Partie ermittelt',
   'game.challengeAgain': '{name} erneut herausfordern',
   'game.newOpponent': 'Neues Gegenüber suchen',
 
@@ -659,6 +661,11 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.unratedIntro': 'Gewertete Partien, deren Wertung misslang: jede wird übersprungen, damit die anderen gewertet werden, und später erneut versucht.',
   'mod.unratedEmpty': 'Jede beendete gewertete Partie ist gewertet.',
   'mod.unratedLine': 'Versuche: {n} · zuletzt {when} · {reason}',
+  'mod.accuracy': 'Genauigkeit weit über der Wertung',
+  'mod.accuracyIntro': 'Konten, deren mittlere Genauigkeit in ihren letzten 10 gewerteten Partien mindestens 25 Punkte über der der Partien anderer Spieler innerhalb von 400 Wertungspunkten liegt.',
+  'mod.accuracyEmpty': 'Kein Konto ist wegen seiner Genauigkeit markiert.',
+  'mod.accuracyLine': 'Wertung {rating} · Genauigkeit {a} % gegenüber {band} % in seinem Bereich ({n} Partien)',
+  'mod.accuracyGames': 'Partien:',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Teilen',
   'analysis.shareLink': 'Link zu dieser Analyse mit ihren Varianten',

@@ -500,6 +500,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.opponentLeft': 'Your opponent has left.',
   'game.opponentLeftWait': 'Your opponent has left. If they do not come back, you can claim the win in {s} s.',
   'game.ratingChange': 'rating change {d}',
+  'game.accuracy': ({ p, n }, pl) => `accuracy ${p} (${n} ${pl(n, { one: 'move', other: 'moves' })})`,
+  'game.accuracyTitle': 'The share of the moves that kept the engine’s best value, once the game was over',
   'game.challengeAgain': 'Challenge {name} again',
   'game.newOpponent': 'Find a new opponent',
 
@@ -659,6 +661,11 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.unratedIntro': 'Rated games that could not be rated: each is skipped so that the others are rated, and tried again later.',
   'mod.unratedEmpty': 'Every rated game that ended is rated.',
   'mod.unratedLine': 'Attempts: {n} · last {when} · {reason}',
+  'mod.accuracy': 'Accuracy far above the rating',
+  'mod.accuracyIntro': 'Accounts whose mean accuracy over their last 10 rated games is at least 25 points above that of the other players’ games within 400 rating points.',
+  'mod.accuracyEmpty': 'No account is flagged for its accuracy.',
+  'mod.accuracyLine': 'rating {rating} · accuracy {a}% against {band}% in its band ({n} games)',
+  'mod.accuracyGames': 'Games:',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Share',
   'analysis.shareLink': 'Link to this analysis with its variations',

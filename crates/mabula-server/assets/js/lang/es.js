@@ -500,6 +500,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.opponentLeft': 'Tu rival se ha ido.',
   'game.opponentLeftWait': 'Tu rival se ha ido. Si no vuelve, podrás reclamar la victoria en {s} s.',
   'game.ratingChange': 'cambio de puntuación {d}',
+  'game.accuracy': ({ p, n }, pl) => `precisión ${p} (${n} ${pl(n, { one: 'jugada', other: 'jugadas' })})`,
+  'game.accuracyTitle': 'La proporción de jugadas que mantuvieron el mejor valor del motor, calculada tras la partida',
   'game.challengeAgain': 'Volver a retar a {name}',
   'game.newOpponent': 'Buscar otro rival',
 
@@ -659,6 +661,11 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.unratedIntro': 'Partidas puntuables que no se pudieron puntuar: cada una se omite para que las demás se puntúen, y se reintenta más tarde.',
   'mod.unratedEmpty': 'Todas las partidas puntuables terminadas están puntuadas.',
   'mod.unratedLine': 'Intentos: {n} · último {when} · {reason}',
+  'mod.accuracy': 'Precisión muy por encima de la puntuación',
+  'mod.accuracyIntro': 'Cuentas cuya precisión media en sus últimas 10 partidas puntuadas supera en al menos 25 puntos la de las partidas de otros jugadores a menos de 400 puntos de puntuación.',
+  'mod.accuracyEmpty': 'Ninguna cuenta está marcada por su precisión.',
+  'mod.accuracyLine': 'puntuación {rating} · precisión {a} % frente a {band} % en su franja ({n} partidas)',
+  'mod.accuracyGames': 'Partidas:',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Compartir',
   'analysis.shareLink': 'Enlace a este análisis con sus variantes',

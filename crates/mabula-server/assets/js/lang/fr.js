@@ -500,6 +500,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.opponentLeft': 'Votre adversaire est parti.',
   'game.opponentLeftWait': 'Votre adversaire est parti. S’il ne revient pas, vous pourrez réclamer la victoire dans {s} s.',
   'game.ratingChange': 'variation du classement {d}',
+  'game.accuracy': ({ p, n }, pl) => `précision ${p} (${n} ${pl(n, { one: 'coup', other: 'coups' })})`,
+  'game.accuracyTitle': 'La part des coups qui ont gardé la meilleure valeur du moteur, calculée après la partie',
   'game.challengeAgain': 'Défier {name} à nouveau',
   'game.newOpponent': 'Trouver un autre adversaire',
 
@@ -659,6 +661,11 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.unratedIntro': 'Parties classées dont le classement a échoué : chacune est passée pour que les autres soient classées, et réessayée plus tard.',
   'mod.unratedEmpty': 'Toutes les parties classées terminées sont prises en compte.',
   'mod.unratedLine': 'Essais : {n} · dernier {when} · {reason}',
+  'mod.accuracy': 'Précision bien au-dessus du classement',
+  'mod.accuracyIntro': 'Comptes dont la précision moyenne sur leurs 10 dernières parties classées dépasse d’au moins 25 points celle des parties des autres joueurs à moins de 400 points de classement.',
+  'mod.accuracyEmpty': 'Aucun compte n’est signalé pour sa précision.',
+  'mod.accuracyLine': 'classement {rating} · précision {a} % contre {band} % dans sa tranche ({n} parties)',
+  'mod.accuracyGames': 'Parties :',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Partager',
   'analysis.shareLink': 'Lien vers cette analyse avec ses variantes',

@@ -500,6 +500,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.opponentLeft': 'Il tuo avversario se n’è andato.',
   'game.opponentLeftWait': 'Il tuo avversario se n’è andato. Se non torna, potrai reclamare la vittoria tra {s} s.',
   'game.ratingChange': 'variazione del punteggio {d}',
+  'game.accuracy': ({ p, n }, pl) => `precisione ${p} (${n} ${pl(n, { one: 'mossa', other: 'mosse' })})`,
+  'game.accuracyTitle': 'La quota di mosse che hanno mantenuto il miglior valore del motore, calcolata dopo la partita',
   'game.challengeAgain': 'Sfida di nuovo {name}',
   'game.newOpponent': 'Trova un nuovo avversario',
 
@@ -659,6 +661,11 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.unratedIntro': 'Partite valutate che non è stato possibile valutare: ognuna è saltata perché le altre siano valutate, e ritentata più tardi.',
   'mod.unratedEmpty': 'Ogni partita valutata conclusa è stata valutata.',
   'mod.unratedLine': 'Tentativi: {n} · ultimo {when} · {reason}',
+  'mod.accuracy': 'Precisione molto sopra il punteggio',
+  'mod.accuracyIntro': 'Account la cui precisione media nelle ultime 10 partite valide supera di almeno 25 punti quella delle partite degli altri giocatori entro 400 punti di punteggio.',
+  'mod.accuracyEmpty': 'Nessun account è segnalato per la sua precisione.',
+  'mod.accuracyLine': 'punteggio {rating} · precisione {a}% contro {band}% nella sua fascia ({n} partite)',
+  'mod.accuracyGames': 'Partite:',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Condividi',
   'analysis.shareLink': 'Link a questa analisi con le sue varianti',

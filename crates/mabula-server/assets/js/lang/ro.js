@@ -506,6 +506,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.opponentLeft': 'Adversarul tău a plecat.',
   'game.opponentLeftWait': 'Adversarul tău a plecat. Dacă nu revine, poți revendica victoria în {s} s.',
   'game.ratingChange': 'schimbarea punctajului {d}',
+  'game.accuracy': ({ p, n }, pl) => `precizie ${p} (${mutari(n, pl)})`,
+  'game.accuracyTitle': 'Proporția mutărilor care au păstrat cea mai bună valoare a motorului, calculată după partidă',
   'game.challengeAgain': 'Provoacă-l din nou pe {name}',
   'game.newOpponent': 'Caută alt adversar',
 
@@ -665,6 +667,11 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'mod.unratedIntro': 'Partide cotate care nu au putut fi cotate: fiecare e sărită ca celelalte să fie cotate și reîncercată mai târziu.',
   'mod.unratedEmpty': 'Toate partidele cotate încheiate sunt cotate.',
   'mod.unratedLine': 'Încercări: {n} · ultima {when} · {reason}',
+  'mod.accuracy': 'Precizie mult peste punctaj',
+  'mod.accuracyIntro': 'Conturi a căror precizie medie în ultimele 10 partide cu punctaj depășește cu cel puțin 25 de puncte pe cea a partidelor altor jucători aflați la cel mult 400 de puncte.',
+  'mod.accuracyEmpty': 'Niciun cont nu este semnalat pentru precizie.',
+  'mod.accuracyLine': 'punctaj {rating} · precizie {a}% față de {band}% în categoria sa ({n} partide)',
+  'mod.accuracyGames': 'Partide:',
   // Analysis board (keys, links) and the watch page
   'analysis.share': 'Distribuie',
   'analysis.shareLink': 'Link către această analiză, cu variantele ei',

@@ -15,12 +15,19 @@ import { tryParse, groupsOf, scoresOf, coords, sq, isCorner } from '../position.
  * @typedef {import('api-types').Analysis} Analysis
  * @typedef {import('api-types').MoveView} MoveView
  * @typedef {import('api-types').TimeControl} TimeControl
+ * @typedef {import('api-types').AccuracyView} AccuracyView
  * @typedef {import('pages-types').BoardMove} BoardMove
  * @typedef {import('pages-types').Said} Said
  * @typedef {import('pages-types').GameMsg} Msg
  * @typedef {import('pages-types').GameEffect} Effect
  * @typedef {'white' | 'black'} Side
  */
+
+/**
+ * When to ask again for the accuracy of a finished rated game that is not analysed yet (ms after
+ * each answer without it); then the page stops asking.
+ */
+export const ACCURACY_WAITS = [3000, 10000, 30000, 60000];
 
 /** How many moves behind the page may be and still roll them in one by one. */
 const ROLL_AT_MOST = 3;
@@ -88,6 +95,13 @@ export function init({ id, replay = false, token = null, showGroups = false, aut
     premove: /** @type {{ notation: string, from: string, to: string } | null} */ (null),
     /** The low-time sound was played (once a game). */
     lowSounded: false,
+    /**
+     * Each player's accuracy once a finished rated game has been analysed (issue 51): only the
+     * game's HTTP state carries it, so it is kept apart from the states the socket sends.
+     */
+    accuracy: /** @type {{ white: AccuracyView | null, black: AccuracyView | null } | null} */ (null),
+    /** How many times the accuracy was asked for (-1: not yet wanted). */
+    accuracyAsks: -1,
   };
 }
 
@@ -390,6 +404,14 @@ function step(m, msg, fx) {
       return accept(m, msg.state, fx, { force: true, at: msg.at });
     case 'conn':
       return msg.status === m.conn ? m : { ...m, conn: msg.status };
+    case 'accuracy': {
+      const n = { ...m, accuracy: accuracyOf(msg.state) ?? m.accuracy };
+      if (!n.accuracy && m.accuracyAsks < ACCURACY_WAITS.length) {
+        fx.push({ type: 'fetchAccuracy', ms: ACCURACY_WAITS[m.accuracyAsks] });
+        n.accuracyAsks = m.accuracyAsks + 1;
+      }
+      return n;
+    }
     case 'deal':
       return { ...m, deal: msg.p };
     case 'play':
@@ -536,6 +558,16 @@ function keepEnded(/** @type {GameState | null} */ prev, /** @type {GameState} *
   return { ...prev, players: next.players, rematch: next.rematch ?? prev.rematch, seats: next.seats, spectators: next.spectators, updated_at: next.updated_at };
 }
 
+/**
+ * The players' accuracy a state carries (a finished rated game's HTTP state, once analysed), or
+ * null.
+ */
+export function accuracyOf(/** @type {GameState | null | undefined} */ st) {
+  const white = st?.players?.white?.accuracy ?? null;
+  const black = st?.players?.black?.accuracy ?? null;
+  return st && st.status === 'finished' && (white || black) ? { white, black } : null;
+}
+
 /** Takes a state from the server (an answer or a message), unless it is older than ours. */
 /**
  * @param {Model} m
@@ -549,6 +581,13 @@ function accept(m, incoming, fx, { force = false, at = m.clockAt, msg = null } =
   const prev = m.state;
   const next = keepEnded(prev, incoming);
   let n = { ...m, state: next, clockAt: at };
+  // A finished rated game's accuracy (issue 51): from an HTTP state that has it, else asked for.
+  const accuracy = accuracyOf(incoming);
+  if (accuracy) n.accuracy = accuracy;
+  else if (next.status === 'finished' && next.rated && !n.accuracy && n.accuracyAsks < 0) {
+    fx.push({ type: 'fetchAccuracy', ms: ACCURACY_WAITS[0] });
+    n.accuracyAsks = 1;
+  }
   if (prev && prev.to_move !== next.to_move) n.lowAnnounced = false;
   if (n.premove && prev && next.epoch !== prev.epoch) n.premove = null;
   if (prev && prev.id === next.id) news(n, prev, next, msg, fx);

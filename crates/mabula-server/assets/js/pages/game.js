@@ -10,7 +10,7 @@
 
 import { program } from '../program.js';
 import { h, s, clear, translateDom, setText, announce, toast, copyText, reducedMotion, usingKeyboard } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, percent } from '../i18n.js';
 import { api, request, seatOf, keepGrant, forgetSeat, forgetJoin, ApiError, Socket } from '../api.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
@@ -288,6 +288,15 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
           .then((res) => dispatch({ type: 'hinted', state: res.state, analysis: res.analysis, at: now() }))
           .catch((error) => dispatch({ type: 'actFailed', error }));
         break;
+      case 'fetchAccuracy':
+        // Each player's accuracy, once the finished rated game is analysed (issue 51).
+        setTimeout(() => {
+          if (page.stopped) return;
+          api.state(id, page.model.token)
+            .then((st) => dispatch({ type: 'accuracy', state: st }))
+            .catch(() => dispatch({ type: 'accuracy', state: null }));
+        }, e.ms);
+        break;
       case 'refetch':
         api.state(id, page.model.token)
           .then((st) => dispatch({ type: 'refetched', state: st, at: now() }))
@@ -468,7 +477,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     board.setFlipped(Boolean(m.flipped));
     renderBoard(m);
     part('title', `${base}|${st.rated}`, () => renderTitle(m));
-    part('players', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.players)}`, () => renderPlayers(m));
+    part('players', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.players)}|${JSON.stringify(m.accuracy)}`, () => renderPlayers(m));
     renderClocks(m, now());
     part('status', base, () => renderStatus(m));
     part('conn', `${m.conn}|${st.status}`, () => renderConn(m));
@@ -597,6 +606,11 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
         ? h('span', { class: `rating-diff ${player.rating_diff > 0 ? 'up' : player.rating_diff < 0 ? 'down' : ''}`,
           'aria-label': t('game.ratingChange', { d: ratingDiff(player.rating_diff) }) }, ratingDiff(player.rating_diff))
         : null;
+      // A finished rated game's accuracy (issue 51), after the game only.
+      const acc = st.status === 'finished' ? m.accuracy?.[colour] : null;
+      const accuracy = acc && acc.percent !== null && acc.percent !== undefined
+        ? h('span', { class: 'accuracy', title: t('game.accuracyTitle') }, t('game.accuracy', { p: percent(acc.percent / 100, 0), n: acc.moves }))
+        : null;
       const clock = st.clock ? h('span', { class: 'clock', role: 'timer', dataset: { colour } },
         h('span', { class: 'sr-only' }, t('game.clockOf', { side: player ? player.name : side })),
         h('span', { class: 'clock-time' })) : null;
@@ -609,7 +623,8 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
         clock,
         h('span', { class: 'score', 'aria-label': t('game.scoreOf', { side, n: scores[scoring][colour] }) },
           String(scores[scoring][colour]),
-          h('small', {}, t(`scoring.${scoring}.short`)))));
+          h('small', {}, t(`scoring.${scoring}.short`))),
+        accuracy));
     }
   }
 

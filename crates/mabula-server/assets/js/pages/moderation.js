@@ -1,7 +1,8 @@
 // The moderators' page (`/moderation`, issue 36): the open reports, oldest first, each with the
 // reported player's chat lines in the game it names, and what a moderator does about it:
 // resolve the report, mute the player for a day (or unmute), close the account (or reopen it).
-// Below them, the rated games that could not be rated (issue 51), each with why.
+// Below them, the rated games that could not be rated (issue 51), each with why, and the accounts
+// whose accuracy over their recent rated games is far above their rating band's, with the games.
 // Anyone else is told the page is for moderators (the server refuses them the queue).
 
 import { h, clear, translateDom, toast } from '../dom.js';
@@ -13,6 +14,7 @@ import { socialError } from '../social.js';
 
 /** @typedef {import('api-types').ReportView} ReportView */
 /** @typedef {import('api-types').UnratedGame} UnratedGame */
+/** @typedef {import('api-types').AccuracyFlag} AccuracyFlag */
 
 export function mount(/** @type {HTMLElement} */ main) {
   const list = h('div', { class: 'report-list', style: 'display:grid;gap:12px' });
@@ -22,12 +24,17 @@ export function mount(/** @type {HTMLElement} */ main) {
     h('p', { class: 'muted', i18n: 'mod.unratedIntro' }));
   const unratedList = h('ul', { class: 'unrated-list' });
   unrated.append(unratedList);
+  const accuracy = h('section', { class: 'accuracy-flags', hidden: true },
+    h('h2', { style: 'font-size:1.1rem', i18n: 'mod.accuracy' }),
+    h('p', { class: 'muted', i18n: 'mod.accuracyIntro' }));
+  const accuracyList = h('ul', { class: 'accuracy-list' });
+  accuracy.append(accuracyList);
   const setTitle = () => { document.title = `${t('mod.title')} · Mabula`; };
   setTitle();
   main.append(h('section', { class: 'moderation' },
     h('h1', { i18n: 'mod.title' }),
     h('p', { class: 'muted', i18n: 'mod.intro' }),
-    note, list, unrated));
+    note, list, unrated, accuracy));
   let stopped = false;
 
   load();
@@ -41,6 +48,9 @@ export function mount(/** @type {HTMLElement} */ main) {
       const failed = await request('GET', '/api/moderation/unrated');
       if (stopped) return;
       drawUnrated(failed.games);
+      const flagged = await request('GET', '/api/moderation/accuracy');
+      if (stopped) return;
+      drawAccuracy(flagged.flags);
     } catch (err) {
       if (stopped) return;
       clear(list);
@@ -65,6 +75,20 @@ export function mount(/** @type {HTMLElement} */ main) {
       unratedList.append(h('li', {},
         h('a', { href: `/game/${g.game}` }, g.game), ' · ',
         t('mod.unratedLine', { n: g.attempts, when: timeAgo(g.last_at), reason: g.reason })));
+    }
+  }
+
+  /** @param {AccuracyFlag[]} flags */
+  function drawAccuracy(flags) {
+    clear(accuracyList);
+    accuracy.hidden = false;
+    if (!flags.length) accuracyList.append(h('li', { class: 'muted' }, t('mod.accuracyEmpty')));
+    for (const f of flags) {
+      const games = f.games.flatMap((g, i) => [i ? ' ' : '', h('a', { href: `/game/${g}` }, g)]);
+      accuracyList.append(h('li', {},
+        h('a', { href: `/@/${f.player}` }, f.player), ' · ',
+        t('mod.accuracyLine', { rating: f.rating, a: f.accuracy.toFixed(1), band: f.band_accuracy.toFixed(1), n: f.band_games }),
+        h('br'), h('span', { class: 'muted' }, t('mod.accuracyGames')), ' ', ...games));
     }
   }
 
