@@ -4897,7 +4897,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description No CSRF token (`csrf_failed`) */
+                /** @description No CSRF token (`csrf_failed`), or a text from a muted account (`muted`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5553,7 +5553,7 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorBody"];
                     };
                 };
-                /** @description No CSRF token (`csrf_failed`) */
+                /** @description No CSRF token (`csrf_failed`), or a moderator muted you (`muted`) */
                 403: {
                     headers: {
                         [name: string]: unknown;
