@@ -239,42 +239,61 @@ pub fn flags(rows: &[NamedRow]) -> Vec<Judged> {
     for r in &counted {
         by_account.entry(&r.row.account).or_default().push(r);
     }
+    // Every counted game by rating, with running sums of the shares, so that a band's count
+    // and sum are two binary searches (and its own games taken out), not a pass over all.
+    let mut by_rating: Vec<(i64, f64)> = counted
+        .iter()
+        .map(|r| (r.row.rating.unwrap_or(0), share(r)))
+        .collect();
+    by_rating.sort_by_key(|g| g.0);
+    let sums: Vec<f64> = std::iter::once(0.0)
+        .chain(by_rating.iter().scan(0.0, |sum, g| {
+            *sum += g.1;
+            Some(*sum)
+        }))
+        .collect();
     let mut out = Vec::new();
     for (account, mut games) in by_account {
         games.sort_by(|a, b| {
             (b.row.ended_at, &b.row.game_id).cmp(&(a.row.ended_at, &a.row.game_id))
         });
-        games.truncate(RECENT_GAMES);
-        if games.len() < MIN_GAMES {
+        let recent = &games[..games.len().min(RECENT_GAMES)];
+        if recent.len() < MIN_GAMES {
             continue;
         }
-        let n = games.len() as f64;
-        let accuracy = games.iter().map(|r| share(r)).sum::<f64>() / n;
-        let rating = (games.iter().map(|r| r.row.rating.unwrap_or(0)).sum::<i64>() as f64 / n)
+        let n = recent.len() as f64;
+        let accuracy = recent.iter().map(|r| share(r)).sum::<f64>() / n;
+        let rating = (recent
+            .iter()
+            .map(|r| r.row.rating.unwrap_or(0))
+            .sum::<i64>() as f64
+            / n)
             .round() as i64;
-        let band: Vec<f64> = counted
+        // The band: every game within reach of the rating, less the account's own.
+        let lo = by_rating.partition_point(|g| g.0 < rating - BAND_WIDTH);
+        let hi = by_rating.partition_point(|g| g.0 <= rating + BAND_WIDTH);
+        let (own_games, own_sum) = games
             .iter()
             .filter(|r| {
-                r.row.account != account
-                    && r.row
-                        .rating
-                        .is_some_and(|x| (x - rating).abs() <= BAND_WIDTH)
+                r.row
+                    .rating
+                    .is_some_and(|x| (x - rating).abs() <= BAND_WIDTH)
             })
-            .map(|r| share(r))
-            .collect();
-        if band.len() < BAND_MIN_GAMES {
+            .fold((0, 0.0), |(n, sum), r| (n + 1, sum + share(r)));
+        let band_games = hi - lo - own_games;
+        if band_games < BAND_MIN_GAMES {
             continue;
         }
-        let band_accuracy = band.iter().sum::<f64>() / band.len() as f64;
+        let band_accuracy = (sums[hi] - sums[lo] - own_sum) / band_games as f64;
         if accuracy >= band_accuracy + FLAG_MARGIN {
             out.push(Judged {
                 account: account.to_string(),
-                name: games[0].name.clone(),
+                name: recent[0].name.clone(),
                 rating,
                 accuracy,
                 band_accuracy,
-                band_games: band.len(),
-                games: games.iter().map(|r| r.row.game_id.clone()).collect(),
+                band_games,
+                games: recent.iter().map(|r| r.row.game_id.clone()).collect(),
             });
         }
     }
@@ -500,7 +519,7 @@ impl Accuracy {
 
     /// The accounts flagged for their accuracy (for moderators: the caller checks).
     pub async fn flagged(&self) -> Result<AccuracyFlags, ApiError> {
-        Ok(flag_view(&flags(&self.repo.latest(FLAG_ROWS).await?)))
+        Ok(flag_view(&flags_in(&self.repo).await?))
     }
 }
 
