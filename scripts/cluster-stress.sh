@@ -33,8 +33,23 @@ set=(cluster accounts abuse_accounts bot_bridge bots chat fair_play hardening pl
 filter=$(printf "binary_id(mabula-cli::%s) | " "${set[@]}")
 filter=${filter% | }
 echo "cluster-stress: $runs runs of: ${set[*]}; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-status=0
-cargo nextest run --workspace --all-features --no-fail-fast --stress-count "$runs" \
-  -E "kind(test) & ($filter)" || status=$?
-echo "cluster-stress: load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-exit $status
+# Every test makes a database of its own and keeps it (to be read after a failure): between two
+# runs, when no test is connected, the databases of a passing run are dropped, so that twenty runs
+# fit on the disk.
+psql=$(command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1)
+drop_test_databases() {
+  "$psql" -q -At "$MABULA_TEST_POSTGRES_URL" -c "SELECT datname FROM pg_database WHERE datname LIKE 'mabula\_%'" |
+    while read -r db; do "$psql" -q "$MABULA_TEST_POSTGRES_URL" -c "DROP DATABASE $db WITH (FORCE)"; done
+}
+failed=0
+for run in $(seq 1 "$runs"); do
+  if cargo nextest run --workspace --all-features --no-fail-fast -E "kind(test) & ($filter)"; then
+    drop_test_databases
+    echo "cluster-stress: run $run of $runs passed; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  else
+    failed=$((failed + 1))
+    echo "cluster-stress: run $run of $runs FAILED (its databases are kept)"
+  fi
+done
+echo "cluster-stress: $((runs - failed)) of $runs runs passed; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "$failed" -eq 0 ]
