@@ -71,6 +71,20 @@ test('a seek of yours that leaves the list was taken and is no longer withdrawn 
   assert.deepEqual(out.model.openedHere, []);
 });
 
+test('others\' seeks come as you would look for a game: those you may take, settled ratings, nearest yours', () => {
+  const list = [
+    seek('flood1', 'new1', { rating: 1500 }),
+    seek('far', 'ben', { rating: 2100, provisional: false }),
+    seek('near', 'cid', { rating: 1450, provisional: false, control: { initial_s: 600, increment_s: 5 } }),
+    seek('out', 'dan', { rating: 1500, provisional: false, rating_min: 1800 }),
+    seek('flood2', 'new2', { rating: 1500, control: { initial_s: 60, increment_s: 1 } }),
+  ];
+  let { model } = run(player(), { type: 'seeks', seeks: list });
+  assert.deepEqual(openSeeks(model).map((s) => s.id), ['near', 'far', 'flood2', 'flood1', 'out']);
+  ({ model } = run(model, { type: 'ratings', ratings: [{ scoring: 'largest', speed: 'realtime', rating: 2000, deviation: 60, provisional: false, games: 40 }] }));
+  assert.deepEqual(openSeeks(model).map((s) => s.id), ['far', 'out', 'near', 'flood2', 'flood1'], 'from 2000');
+});
+
 test('a reconnect shows the status, then the fresh list replaces the old one', () => {
   let { model } = run(player(), { type: 'seeks', seeks: [seek('s1', 'ben')] }, { type: 'status', status: 'reconnecting' });
   assert.equal(model.conn, 'reconnecting');

@@ -71,6 +71,10 @@ pub enum Command {
         /// Open WebSockets allowed from one client address (0: no cap).
         #[arg(long, default_value_t = 64)]
         max_websockets_per_address: usize,
+        /// Lobby and tournament sockets one client address may open a minute, in bursts of a
+        /// third of it (0: no limit): each new one is sent a whole list.
+        #[arg(long, default_value_t = 60)]
+        socket_opens_per_minute: u32,
         /// Open WebSockets allowed in all (0: no cap), seat holders' game sockets aside: the
         /// spectators' places, the lobby's and tournaments' sockets, the bots' streams.
         #[arg(long, default_value_t = 2048)]
@@ -215,6 +219,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             max_engine_games_per_address,
             max_connections,
             max_websockets_per_address,
+            socket_opens_per_minute,
             max_websockets,
             max_seat_websockets,
             max_websockets_per_seat,
@@ -250,6 +255,7 @@ pub fn run(cmd: Command) -> anyhow::Result<()> {
             config.max_connections_per_address = max_connections_per_address;
             config.max_connections = max_connections;
             config.max_websockets_per_address = max_websockets_per_address;
+            config.socket_opens_per_minute = socket_opens_per_minute;
             config.max_websockets = max_websockets;
             config.max_seat_websockets = max_seat_websockets;
             config.max_websockets_per_seat = max_websockets_per_seat;

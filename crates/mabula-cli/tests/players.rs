@@ -805,35 +805,68 @@ async fn after_a_flood_a_lobby_change_costs_bytes_in_proportion_to_the_change() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn open_seeks_are_capped_per_player_and_per_address() {
-    let dir = tempfile::tempdir().expect("dir");
-    let db = sqlite(&dir);
-    let node = Instance::start(&db, 20);
-    let base = node.client.base().to_string();
-    let seek_body = json!({"scoring": "largest", "days": 2});
-    // Five a player.
-    let dora = Player::sign_up(&base, "dora").await;
-    for _ in 0..5 {
-        assert_eq!(dora.post("/api/seeks", seek_body.clone()).await.0, 201);
+async fn open_seeks_are_capped_per_player_per_address_and_for_new_accounts() {
+    let n = common::nodes("players.sqlite3").await;
+    let b = &n.bases;
+    let public = json!({"scoring": "largest", "days": 2});
+    let to = |name: &str| json!({"scoring": "largest", "days": 2, "to": name});
+    let refused_for = |answer: (u16, Value), words: &str| {
+        assert_eq!(answer.0, 422, "{}", answer.1);
+        let message = answer.1["message"].as_str().unwrap_or("").to_string();
+        assert!(message.contains(words), "{message}");
+    };
+    Player::guest_from(&b[0], "127.0.0.2")
+        .signed_up("target")
+        .await;
+    // A new account (its rating provisional) has one seek open to everyone, on any instance,
+    // and may still challenge players up to five seeks and challenges in all.
+    let dora = Player::sign_up(&b[0], "dora").await;
+    assert_eq!(dora.post("/api/seeks", public.clone()).await.0, 201);
+    refused_for(
+        dora.on(&b[1]).post("/api/seeks", public.clone()).await,
+        "provisional",
+    );
+    for i in 0..4 {
+        let (status, body) = dora.on(&b[i % 3]).post("/api/seeks", to("target")).await;
+        assert_eq!(status, 201, "{body}");
     }
-    let (status, refused) = dora.post("/api/seeks", seek_body.clone()).await;
-    assert_eq!(status, 422, "{refused}");
-    // Twenty an address: the fifth player from this address gets none.
-    for n in 0..3 {
-        let p = Player::sign_up(&base, &format!("extra{n}")).await;
-        for _ in 0..5 {
-            assert_eq!(p.post("/api/seeks", seek_body.clone()).await.0, 201);
+    refused_for(
+        dora.on(&b[2]).post("/api/seeks", to("target")).await,
+        "per player",
+    );
+    // A settled rating (as after many games) opens five to everyone.
+    let erin = Player::sign_up(&b[0], "erin").await;
+    n.sql(
+        "INSERT INTO ratings (account, scoring, speed, rating, deviation, volatility, games, \
+         updated_at) VALUES ('erin', 'largest', 'correspondence', 1600, 60, 0.06, 40, 0)",
+    )
+    .await;
+    for i in 0..5 {
+        let (status, body) = erin.on(&b[i % 3]).post("/api/seeks", public.clone()).await;
+        assert_eq!(status, 201, "{body}");
+    }
+    refused_for(
+        erin.on(&b[1]).post("/api/seeks", public.clone()).await,
+        "per player",
+    );
+    // Twenty an address: dora's five, erin's five, then ten more from two others; the next
+    // player from this address gets none.
+    for name in ["fay", "gus"] {
+        let p = Player::sign_up(&b[1], name).await;
+        for i in 0..5 {
+            let (status, body) = p.on(&b[i % 3]).post("/api/seeks", to("target")).await;
+            assert_eq!(status, 201, "{body}");
         }
     }
-    let last = Player::sign_up(&base, "last").await;
-    let (status, refused) = last.post("/api/seeks", seek_body.clone()).await;
-    assert_eq!(status, 422, "{refused}");
-    assert!(
-        refused["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("per address"),
-        "{refused}"
+    let last = Player::sign_up(&b[2], "last").await;
+    refused_for(last.post("/api/seeks", to("target")).await, "per address");
+    // The lobby lists every one of these seeks to everyone, with the settled ones marked so.
+    let (_, list) = Player::guest(&b[1]).get("/api/seeks").await;
+    let seeks = list["seeks"].as_array().expect("seeks");
+    assert_eq!(seeks.len(), 6, "{list}");
+    assert_eq!(
+        seeks.iter().filter(|s| s["provisional"] == false).count(),
+        5
     );
 }
 
@@ -962,4 +995,80 @@ async fn pages_carry_the_security_headers_and_sockets_from_other_sites_are_refus
     let own = base.clone();
     assert!(handshake(Some(&own)).await.is_ok(), "this site's page");
     assert!(handshake(None).await.is_ok(), "a client that is no browser");
+}
+
+/// Opens the lobby socket at `base` from `address` by hand, offering no compression: the bytes
+/// of its first frame (the whole seek list) if it was opened, else the refusal's status and its
+/// `Retry-After`.
+async fn open_plain_lobby(base: &str, address: &str) -> Result<u64, (u16, String)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = base.trim_start_matches("http://");
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket
+        .bind(format!("{address}:0").parse().expect("an address"))
+        .expect("bind");
+    let mut stream = socket
+        .connect(host.parse().expect("an address"))
+        .await
+        .expect("connect");
+    let handshake = format!(
+        "GET /api/lobby/ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n\
+         Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(handshake.as_bytes()).await.expect("send");
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        head.push(stream.read_u8().await.expect("a head"));
+    }
+    let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+    let status: u16 = head[9..12].parse().expect("a status");
+    if status != 101 {
+        let retry = head
+            .lines()
+            .find_map(|l| l.strip_prefix("retry-after: "))
+            .unwrap_or("")
+            .to_string();
+        return Err((status, retry));
+    }
+    stream.read_u8().await.expect("a frame");
+    Ok(match stream.read_u8().await.expect("a length") & 0x7f {
+        126 => u64::from(stream.read_u16().await.expect("length")),
+        127 => stream.read_u64().await.expect("length"),
+        n => u64::from(n),
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_reopening_the_lobby_without_compression_is_slowed_to_a_list_a_second() {
+    let dir = tempfile::tempdir().expect("dir");
+    let (nodes, _db) = instances(&dir).await;
+    let base = nodes[0].client.base().to_string();
+    // Issue 51: one address reconnecting in a loop was sent the 140 KB list each time (218 MB
+    // in 10 s). An instance lets an address open 60 lobby and tournament sockets a minute, in
+    // bursts of 20: past them it answers 429 with the seconds to wait.
+    let began = Instant::now();
+    let (mut opened, mut bytes, mut refused) = (0u64, 0u64, Vec::new());
+    for _ in 0..40 {
+        match open_plain_lobby(&base, "127.0.0.9").await {
+            Ok(n) => {
+                opened += 1;
+                bytes += n;
+            }
+            Err(r) => refused.push(r),
+        }
+    }
+    let most = 20 + began.elapsed().as_secs() + 1;
+    assert!(opened <= most, "{opened} opened in {:?}", began.elapsed());
+    assert!(
+        bytes > 100_000 * opened,
+        "each was sent the whole list: {bytes} bytes"
+    );
+    assert!(!refused.is_empty());
+    assert!(
+        refused.iter().all(|(s, retry)| *s == 429 && retry == "1"),
+        "{refused:?}"
+    );
+    // Another address is not slowed by it.
+    assert!(open_plain_lobby(&base, "127.0.0.10").await.is_ok());
 }

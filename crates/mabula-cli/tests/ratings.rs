@@ -91,32 +91,6 @@ async fn rating_of(asker: &Player, name: &str) -> (i64, i64) {
     )
 }
 
-/// Runs `sql` on the test's database (the SQLite file, or the PostgreSQL database the
-/// instances share), beside the running servers.
-async fn run_sql(n: &Nodes, sql: &str) {
-    use sqlx::Connection;
-    match std::env::var("MABULA_TEST_POSTGRES_URL") {
-        Ok(_) => {
-            let url = n.nodes[0].database.clone();
-            let mut c = sqlx::PgConnection::connect(&url).await.expect("connect");
-            sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
-                .execute(&mut c)
-                .await
-                .expect("sql");
-        }
-        Err(_) => {
-            let url = format!("sqlite://{}", n.nodes[0].database);
-            let mut c = sqlx::SqliteConnection::connect(&url)
-                .await
-                .expect("connect");
-            sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_string()))
-                .execute(&mut c)
-                .await
-                .expect("sql");
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deleting_an_account_mid_game_still_rates_the_opponent_and_the_next_game() {
     let n = nodes().await;
@@ -180,15 +154,15 @@ async fn a_game_that_cannot_be_rated_is_skipped_noted_counted_and_shown_to_moder
     let dan = Player::sign_up(&n.bases[0], "dan").await;
     let eve = Player::sign_up(&n.bases[1], "eve").await;
     let mia = Player::sign_up(&n.bases[2], "mia").await;
-    run_sql(&n, "UPDATE accounts SET moderator = TRUE WHERE key = 'mia'").await;
+    n.sql("UPDATE accounts SET moderator = TRUE WHERE key = 'mia'")
+        .await;
 
     // A game the job cannot rate: its stored start is not a position (standing for any game
     // whose rating fails for good).
     let bad = rated_game(&dan, &eve).await;
-    run_sql(
-        &n,
-        &format!("UPDATE games SET start = 'not a position' WHERE id = '{bad}'"),
-    )
+    n.sql(&format!(
+        "UPDATE games SET start = 'not a position' WHERE id = '{bad}'"
+    ))
     .await;
     let (status, body) = eve
         .post(&format!("/api/games/{bad}/resign"), json!({}))
@@ -271,10 +245,9 @@ async fn the_sweep_rates_the_games_after_one_that_cannot_be_rated() {
     let start = state["start"].as_str().expect("a start").to_string();
     // Each is resigned by Black, who moved last, on the instance that holds it as it stands.
     for (id, black) in [(&bad, &eve), (&next, &dan)] {
-        run_sql(
-            &n,
-            &format!("UPDATE games SET start = 'not a position' WHERE id = '{id}'"),
-        )
+        n.sql(&format!(
+            "UPDATE games SET start = 'not a position' WHERE id = '{id}'"
+        ))
         .await;
         let (status, body) = black
             .post(&format!("/api/games/{id}/resign"), json!({}))
@@ -286,13 +259,10 @@ async fn the_sweep_rates_the_games_after_one_that_cannot_be_rated() {
         assert!(Instant::now() < end, "both failures noted");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    run_sql(
-        &n,
-        &format!(
-            "UPDATE games SET start = '{}' WHERE id = '{next}'; DELETE FROM rating_failures",
-            start.replace('\'', "''")
-        ),
-    )
+    n.sql(&format!(
+        "UPDATE games SET start = '{}' WHERE id = '{next}'; DELETE FROM rating_failures",
+        start.replace('\'', "''")
+    ))
     .await;
 
     // The next sweep takes the older game first, fails on it again, and still rates the newer.

@@ -698,3 +698,63 @@ async fn scheduled_tournaments_are_made_once_however_many_instances_run() {
     assert_eq!(starts.rem_euclid(86_400_000), 17 * 3_600_000);
     assert_eq!((starts / 86_400_000 + 3).rem_euclid(7), 6);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_flood_of_new_accounts_tournaments_pushes_no_settled_players_off_the_list() {
+    let n = common::nodes("flood.db").await;
+    let b = &n.bases;
+    // A player with a settled rating makes up to three tournaments, starting in two hours.
+    let gil = Player::sign_up(&b[0], "gil").await;
+    n.sql(
+        "INSERT INTO ratings (account, scoring, speed, rating, deviation, volatility, games, \
+         updated_at) VALUES ('gil', 'largest', 'realtime', 1700, 60, 0.06, 40, 0)",
+    )
+    .await;
+    let body = |name: &str, in_minutes: i64| {
+        json!({
+            "name": name, "format": "arena", "scoring": "largest",
+            "clock": {"initial_s": 60, "increment_s": 0}, "minutes": 20, "rated": true,
+            "starts_at": now_ms() + in_minutes * 60_000,
+        })
+    };
+    for i in 0..3 {
+        let (status, made) = gil
+            .on(&b[i % 3])
+            .post("/api/tournaments", body(&format!("Gil's arena {i}"), 120))
+            .await;
+        assert_eq!(status, 201, "{made}");
+    }
+    // Fifty-one new accounts from eleven addresses make one each, all starting sooner: more
+    // than the fifty upcoming tournaments the list shows. A second one is refused.
+    let mut flood = Vec::new();
+    for i in 0..51 {
+        let address = format!("127.0.0.{}", 100 + i / 5);
+        let p = Player::guest_from(&b[i % 3], &address)
+            .signed_up(&format!("flood{i}"))
+            .await;
+        let (status, made) = p.post("/api/tournaments", body("Flood", 30)).await;
+        assert_eq!(status, 201, "{made}");
+        flood.push(p);
+    }
+    for p in flood.iter().take(3) {
+        let (status, refused) = p
+            .on(&b[1])
+            .post("/api/tournaments", body("Flood", 30))
+            .await;
+        assert_eq!(
+            (status, refused["code"].as_str()),
+            (409, Some("too_many_tournaments")),
+            "{refused}"
+        );
+    }
+    let (_, list) = Player::guest(&b[2]).get("/api/tournaments").await;
+    let upcoming = list["upcoming"].as_array().expect("upcoming");
+    assert_eq!(upcoming.len(), 50);
+    let gils = upcoming.iter().filter(|t| t["created_by"] == "gil").count();
+    assert_eq!(gils, 3, "{list}");
+    let starts: Vec<i64> = upcoming
+        .iter()
+        .map(|t| t["starts_at"].as_i64().unwrap_or(0))
+        .collect();
+    assert!(starts.windows(2).all(|w| w[0] <= w[1]), "soonest first");
+}

@@ -51,6 +51,11 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// Open WebSockets allowed from one client address (0: no cap).
     pub max_websockets_per_address: usize,
+    /// Lobby and tournament sockets one client address may open a minute on this instance, in
+    /// bursts of a third of it (0: no limit). Each is sent a whole list at once (140 KB for the
+    /// lobby's 500 seeks, uncompressed when the client offers no compression): issue 51 saw one
+    /// address reconnecting pull 218 MB in 10 s.
+    pub socket_opens_per_minute: u32,
     /// Open WebSockets allowed in all (0: no cap), places for seat holders' game sockets aside.
     /// A spectator's place is taken over by a seat holder when every seat's place is taken.
     pub max_websockets: usize,
@@ -82,6 +87,7 @@ impl ServerConfig {
             max_connections_per_address: 256,
             max_connections: 4096,
             max_websockets_per_address: 64,
+            socket_opens_per_minute: 60,
             max_websockets: 2048,
             max_seat_websockets: 1024,
             max_websockets_per_seat: 8,
@@ -139,6 +145,10 @@ pub async fn run(
                 config.max_websockets,
                 config.max_seat_websockets,
                 config.max_websockets_per_seat,
+            )),
+            Arc::new(api::limits::RateLimiter::new(
+                f64::from(config.socket_opens_per_minute) / 60.0,
+                f64::from(config.socket_opens_per_minute / 3),
             )),
         ),
         limiter,

@@ -448,13 +448,14 @@ async fn abuse_tables(url: &str, two: bool) {
     }
     assert_eq!(taken, 5);
     // Twenty seeks at once from one player (and, for others, one address), under caps of five
-    // and eight: five, then three more, get through.
-    let seek = |i: usize, account: &str| mabula_server::store::lobby::SeekRow {
+    // and eight: five, then three more, get through; a player whose rating is provisional gets
+    // one seek open to everyone.
+    let seek = |i: usize, account: &str, provisional: bool| mabula_server::store::lobby::SeekRow {
         id: format!("{account}{i}"),
         account: account.into(),
         name: account.into(),
         rating: 1500,
-        provisional: true,
+        provisional,
         target: None,
         scoring: mabula::Scoring::Largest,
         rated: false,
@@ -464,15 +465,16 @@ async fn abuse_tables(url: &str, two: bool) {
         rating_max: None,
         created_at: 1_000,
         expires_at: i64::MAX,
-        address: "10.0.9.9".into(),
+        address: if provisional { "10.0.9.8" } else { "10.0.9.9" }.into(),
         no_bots: false,
         bot: false,
     };
     let caps = mabula_server::store::lobby::SeekCaps {
         per_account: 5,
         per_address: 8,
+        provisional_open: 1,
     };
-    for (account, expect) in [("one", 5), ("two", 3)] {
+    for (account, provisional, expect) in [("one", false, 5), ("two", false, 3), ("new", true, 1)] {
         let row = mabula_server::store::accounts::AccountRow {
             key: account.into(),
             name: account.into(),
@@ -481,7 +483,7 @@ async fn abuse_tables(url: &str, two: bool) {
         };
         assert!(dbs[0].accounts.create_account(&row).await.expect("stored"));
         let tries = (0..20).map(|i| {
-            let (db, seek) = (dbs[i % 2].lobby.clone(), seek(i, account));
+            let (db, seek) = (dbs[i % 2].lobby.clone(), seek(i, account, provisional));
             tokio::spawn(async move { db.insert_seek(&seek, Some(caps), None).await })
         });
         let mut stored = 0;
@@ -489,6 +491,29 @@ async fn abuse_tables(url: &str, two: bool) {
             stored += usize::from(t.await.expect("joined").expect("stored"));
         }
         assert_eq!(stored, expect, "{account}");
+    }
+    // More newer seeks of provisional ratings than the lobby lists push no settled one off it.
+    let listed = mabula_server::store::lobby::LISTED_SEEKS as usize;
+    for i in 0..listed {
+        let mut s = seek(100 + i, "new", true);
+        s.created_at = 2_000 + i as i64;
+        assert!(
+            dbs[i % 2]
+                .lobby
+                .insert_seek(&s, None, None)
+                .await
+                .expect("stored")
+        );
+    }
+    let public = dbs[1].lobby.public_seeks(3_000).await.expect("read");
+    let all = dbs[0].lobby.seeks(3_000, None).await.expect("read");
+    for list in [&public, &all] {
+        assert_eq!(list.len(), listed);
+        assert_eq!(list.iter().filter(|s| !s.provisional).count(), 8);
+        assert!(
+            list.windows(2).all(|w| w[0].created_at <= w[1].created_at),
+            "oldest first"
+        );
     }
     assert!(
         dbs[1]

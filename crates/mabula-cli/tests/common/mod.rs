@@ -132,6 +132,25 @@ impl Nodes {
     pub async fn advance(&self, by: Duration) {
         advance(&self.bases, by).await;
     }
+
+    /// Runs `sql` on the test's database (the SQLite file, or the PostgreSQL database the
+    /// instances share), beside the running servers: to set up what would take many games.
+    pub async fn sql(&self, sql: &str) {
+        use sqlx::Connection;
+        let sql = sqlx::AssertSqlSafe(sql.to_string());
+        let database = &self.nodes[0].database;
+        if database.starts_with("postgres") {
+            let mut c = sqlx::PgConnection::connect(database)
+                .await
+                .expect("connect");
+            sqlx::raw_sql(sql).execute(&mut c).await.expect("sql");
+        } else {
+            let mut c = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
+                .await
+                .expect("connect");
+            sqlx::raw_sql(sql).execute(&mut c).await.expect("sql");
+        }
+    }
 }
 
 /// [`instances`] in a fresh directory, as [`Nodes`].

@@ -180,8 +180,19 @@ pub async fn signed_out(app: AppState, session: Option<Session>) {
     }
 }
 
-/// Takes the socket's place in the caps of open WebSockets (`429 too_many_connections`).
+/// Takes a lobby or tournament socket's place in the caps of open WebSockets (`429
+/// too_many_connections`), if its address has not opened too many of them lately (`429
+/// rate_limited`, with `Retry-After`): each new one is sent a whole list.
 pub fn place(app: &AppState, client: IpAddr) -> Result<Slot, ApiError> {
+    if let Err(secs) = app.socket_opens.check(client) {
+        tracing::debug!(%client, "WebSocket refused: opened too often");
+        let mut err = ApiError::new(
+            ErrorCode::RateLimited,
+            format!("too many sockets opened from your address: retry in {secs} s"),
+        );
+        err.retry_after = Some(secs);
+        return Err(err);
+    }
     app.websockets.take(client, true).inspect_err(|_| {
         tracing::debug!(%client, "WebSocket refused: over a cap");
     })

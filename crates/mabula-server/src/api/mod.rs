@@ -101,6 +101,8 @@ pub struct Handles {
     /// its game's broadcast for as long as the client likes, so they are capped apart from
     /// connections.
     pub websockets: Arc<limits::Slots>,
+    /// The lobby and tournament sockets each client address may open (per minute).
+    pub socket_opens: Arc<limits::RateLimiter>,
 }
 
 impl AppState {
@@ -109,6 +111,7 @@ impl AppState {
         services: &Services,
         shutdown: watch::Receiver<bool>,
         websockets: Arc<limits::Slots>,
+        socket_opens: Arc<limits::RateLimiter>,
     ) -> AppState {
         AppState(Arc::new(Handles {
             games: services.games.clone(),
@@ -130,6 +133,7 @@ impl AppState {
             clock: services.clock.clone(),
             shutdown,
             websockets,
+            socket_opens,
         }))
     }
 }

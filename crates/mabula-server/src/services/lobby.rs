@@ -39,10 +39,12 @@ pub const KEEP_ALIVE_EVERY: Duration = Duration::from_secs(5);
 /// How long a correspondence seek or challenge stays open (ms).
 const CORRESPONDENCE_SEEK_MS: i64 = 7 * 86_400_000;
 
-/// The most open seeks and challenges one player, and one client address, may have.
+/// The most open seeks and challenges one player, and one client address, may have; a player
+/// whose rating for the game is provisional (a new account) may have one seek open to everyone.
 const SEEK_CAPS: SeekCaps = SeekCaps {
     per_account: 5,
     per_address: 20,
+    provisional_open: 1,
 };
 
 use mabula_api::lobby::LobbyMessage;
@@ -341,6 +343,23 @@ impl Lobby {
                     ErrorCode::Blocked,
                     "this player blocks you: you cannot challenge them",
                 ));
+            }
+            if seek.provisional
+                && seek.target.is_none()
+                && self
+                    .repo
+                    .own_seeks(now, &seek.account)
+                    .await?
+                    .iter()
+                    .filter(|s| s.account == seek.account && s.target.is_none())
+                    .count()
+                    >= SEEK_CAPS.provisional_open as usize
+            {
+                return Err(invalid(format!(
+                    "while your rating for this game is provisional, {} seek may be open to \
+                     everyone at once (challenges to a player are not counted): withdraw it first",
+                    SEEK_CAPS.provisional_open
+                )));
             }
             return Err(invalid(format!(
                 "{} seeks and challenges may be open at once per player, and {} per address: \

@@ -39,6 +39,8 @@ use tokio::sync::mpsc;
 
 /// Tournaments one account may have created and not finished.
 pub const MAX_OPEN_PER_ACCOUNT: u32 = 3;
+/// The same for an account with no settled rating yet (a new one).
+pub const MAX_OPEN_PER_NEW_ACCOUNT: u32 = 1;
 /// Players a tournament may have.
 pub const MAX_PLAYERS: u32 = 1000;
 /// A name's length in characters.
@@ -608,16 +610,29 @@ impl Tournaments {
         if let Some(p) = req.password {
             row.password_hash = Some(super::accounts::hash_password(p).await?);
         }
-        if !self
-            .repo
-            .insert_tournament(&row, MAX_OPEN_PER_ACCOUNT)
+        // A new account (no settled rating) makes one at a time, listed after the others.
+        let settled = self
+            .ratings
+            .ratings(&session.key)
             .await?
-        {
+            .iter()
+            .any(|r| !r.rating.provisional());
+        let most = if settled {
+            MAX_OPEN_PER_ACCOUNT
+        } else {
+            MAX_OPEN_PER_NEW_ACCOUNT
+        };
+        if !self.repo.insert_tournament(&row, most, settled).await? {
+            let why = if settled {
+                ""
+            } else {
+                " until one of your ratings is settled"
+            };
             return Err(ApiError::new(
                 ErrorCode::TooManyTournaments,
                 format!(
-                    "you have {MAX_OPEN_PER_ACCOUNT} tournaments that have not finished, the \
-                     most you may have: wait until one finishes"
+                    "tournaments you made that have not finished: at most {most}{why}; wait \
+                     until one finishes"
                 ),
             ));
         }
@@ -656,7 +671,7 @@ impl Tournaments {
         if row.id.is_empty() {
             row.id = auth::new_game_id();
         }
-        let made = self.repo.insert_tournament(&row, u32::MAX).await?;
+        let made = self.repo.insert_tournament(&row, u32::MAX, true).await?;
         if made {
             self.changed(&row.id);
         }

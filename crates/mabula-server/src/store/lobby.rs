@@ -55,7 +55,15 @@ pub struct SeekCaps {
     pub per_account: u32,
     /// Per client address.
     pub per_address: u32,
+    /// Seeks open to everyone, per account, when the seek's rating is provisional: a new
+    /// account cannot fill the lobby (challenges to a named player count only under
+    /// `per_account`).
+    pub provisional_open: u32,
 }
+
+/// The most seeks the lobby lists: those of players with a settled rating first, then the
+/// newest, so that no number of new accounts pushes an established player's seek off the list.
+pub const LISTED_SEEKS: i64 = 500;
 
 /// The columns of a `seeks` row, as [`seek_row!`] reads them, in `concat!`.
 macro_rules! seek_columns {
@@ -164,7 +172,14 @@ impl LobbyRepo {
         let caps = caps.unwrap_or(SeekCaps {
             per_account: u32::MAX,
             per_address: u32::MAX,
+            provisional_open: u32::MAX,
         });
+        // The cap that applies to a provisional player's seek to everyone (else none).
+        let open_cap = if s.provisional && s.target.is_none() {
+            caps.provisional_open
+        } else {
+            u32::MAX
+        };
         on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
             if pg {
@@ -186,7 +201,9 @@ impl LobbyRepo {
                 ") SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
                  $17, $18, $19 WHERE (SELECT count(*) FROM seeks WHERE account = $2 AND \
                  expires_at > $15) < $20 AND (SELECT count(*) FROM seeks WHERE address = $17 AND \
-                 expires_at > $15) < $21 AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker = $6 AND blocked = $2)"
+                 expires_at > $15) < $21 AND (SELECT count(*) FROM seeks WHERE account = $2 AND \
+                 target IS NULL AND expires_at > $15) < $22 AND NOT EXISTS (SELECT 1 FROM blocks \
+                 WHERE blocker = $6 AND blocked = $2)"
             ))
             .bind(&s.id)
             .bind(&s.account)
@@ -209,6 +226,7 @@ impl LobbyRepo {
             .bind(s.bot)
             .bind(i64::from(caps.per_account))
             .bind(i64::from(caps.per_address))
+            .bind(i64::from(open_cap))
             .execute(&mut *tx)
             .await?;
             if done.rows_affected() == 0 {
@@ -228,8 +246,8 @@ impl LobbyRepo {
     }
 
     /// Open seeks and challenges not lapsed at `now`, oldest first: all seeks, and the
-    /// challenges to or from `me`; at most 500, those of `me` and then the newest first, so
-    /// that no number of other seeks hides a player's own.
+    /// challenges to or from `me`; at most [`LISTED_SEEKS`], those of `me`, then those of settled
+    /// ratings, then the newest first, so that no number of other seeks hides a player's own.
     pub async fn seeks(&self, now: i64, me: Option<&str>) -> Result<Vec<SeekRow>, StoreError> {
         let mut rows = on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(concat!(
@@ -238,10 +256,11 @@ impl LobbyRepo {
                 " FROM seeks WHERE expires_at > $1 \
                  AND (target IS NULL OR target = $2 OR account = $2) \
                  ORDER BY CASE WHEN account = $2 OR target = $2 THEN 0 ELSE 1 END, \
-                 created_at DESC LIMIT 500"
+                 provisional, created_at DESC LIMIT $3"
             ))
             .bind(now)
             .bind(me.unwrap_or(""))
+            .bind(LISTED_SEEKS)
             .fetch_all(pool)
             .await?;
             rows.iter()
@@ -252,23 +271,25 @@ impl LobbyRepo {
         Ok(rows)
     }
 
-    /// Open seeks to everyone not lapsed at `now`, oldest first: the newest 500.
+    /// Open seeks to everyone not lapsed at `now`, oldest first: at most [`LISTED_SEEKS`], those
+    /// of settled ratings and then the newest first.
     pub async fn public_seeks(&self, now: i64) -> Result<Vec<SeekRow>, StoreError> {
         let mut rows = on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(concat!(
                 "SELECT ",
                 seek_columns!(),
                 " FROM seeks WHERE expires_at > $1 AND target IS NULL \
-                 ORDER BY created_at DESC LIMIT 500"
+                 ORDER BY provisional, created_at DESC LIMIT $2"
             ))
             .bind(now)
+            .bind(LISTED_SEEKS)
             .fetch_all(pool)
             .await?;
             rows.iter()
                 .map(|r| seek_row!(r))
                 .collect::<Result<Vec<_>, _>>()
         })?;
-        rows.reverse();
+        rows.sort_by_key(|s| s.created_at);
         Ok(rows)
     }
 

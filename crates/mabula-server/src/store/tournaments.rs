@@ -274,11 +274,13 @@ impl TournamentsRepo {
 
     /// Stores tournament `t` unless its creator has `max_open` tournaments not finished
     /// already, or its schedule key is taken (another instance made that occurrence): whether
-    /// it was stored.
+    /// it was stored. `creator_settled`: made by the site or by a player whose rating is settled
+    /// (listed first, see [`TournamentsRepo::tournaments`]).
     pub async fn insert_tournament(
         &self,
         t: &TournamentRow,
         max_open: u32,
+        creator_settled: bool,
     ) -> Result<bool, StoreError> {
         on_db!(&self.conn, write, |pool, pg| {
             let mut tx = pool.begin().await?;
@@ -292,9 +294,9 @@ impl TournamentsRepo {
                 "INSERT INTO tournaments (id, name, format, scoring, clock_initial_s, \
                  clock_increment_s, rounds, minutes, duplicate, sequential, rated, starts_at, \
                  min_rating, password_hash, creator, status, seed, version, created_at, \
-                 finished_at, schedule_key) \
+                 finished_at, schedule_key, creator_settled) \
                  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-                 $17, $18, $19, NULL, $20 \
+                 $17, $18, $19, NULL, $20, $22 \
                  WHERE $15 IS NULL OR (SELECT count(*) FROM tournaments \
                  WHERE creator = $15 AND status <> 'finished') < $21 \
                  ON CONFLICT DO NOTHING",
@@ -320,6 +322,7 @@ impl TournamentsRepo {
             .bind(t.created_at)
             .bind(t.schedule_key.as_deref())
             .bind(i64::from(max_open))
+            .bind(creator_settled)
             .execute(&mut *tx)
             .await?;
             if done.rows_affected() != 1 {
@@ -344,8 +347,9 @@ impl TournamentsRepo {
         })
     }
 
-    /// The tournaments of status `status`: `created` soonest first, the others latest first
-    /// (at most `limit`).
+    /// The tournaments of status `status`: `created` soonest first, the others latest first;
+    /// at most `limit`, those of the site and of creators with a settled rating taken first, so
+    /// that no number of new accounts' tournaments pushes them off the list.
     pub async fn tournaments(
         &self,
         status: &str,
@@ -359,7 +363,7 @@ impl TournamentsRepo {
         on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
                 "SELECT {TOURNAMENT_COLUMNS} FROM tournaments t WHERE t.status = $1 \
-                 ORDER BY {order}, t.id LIMIT $2"
+                 ORDER BY t.creator_settled DESC, {order}, t.id LIMIT $2"
             )))
             .bind(status)
             .bind(i64::from(limit))
@@ -368,6 +372,17 @@ impl TournamentsRepo {
             rows.iter()
                 .map(|r| tournament_row!(r))
                 .collect::<Result<Vec<_>, _>>()
+        })
+        .map(|mut rows| {
+            rows.sort_by(|a, b| {
+                let soonest = a.starts_at.cmp(&b.starts_at).then_with(|| a.id.cmp(&b.id));
+                if status == "created" {
+                    soonest
+                } else {
+                    soonest.reverse()
+                }
+            });
+            rows
         })
     }
 

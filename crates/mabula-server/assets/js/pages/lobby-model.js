@@ -101,11 +101,18 @@ function sortKey(seek) {
 }
 
 /**
- * The open seeks of others, shortest clock first.
+ * The open seeks of others as you would look for a game: those you may take first, then those of
+ * settled ratings (a flood of new accounts sinks to the bottom), then the nearest your rating,
+ * then the shortest clock.
  * @param {Model} m
  */
 export function openSeeks(m) {
-  return (m.seeks || []).filter((s) => !s.to && !isMine(m, s.name)).sort((a, b) => sortKey(a) - sortKey(b));
+  const distance = (/** @type {Seek} */ s) => Math.abs(s.rating - myRating(m, s.scoring, s.speed));
+  return (m.seeks || []).filter((s) => !s.to && !isMine(m, s.name)).sort((a, b) =>
+    Number(fits(m, b)) - Number(fits(m, a))
+    || Number(a.provisional) - Number(b.provisional)
+    || distance(a) - distance(b)
+    || sortKey(a) - sortKey(b));
 }
 
 /**
@@ -300,7 +307,7 @@ function quick(/** @type {Model} */ m, /** @type {Preset} */ preset, /** @type {
     return m;
   }
   if (m.quick) return m;
-  const left = (m.seeks || []).filter((s) => !s.to && !isMine(m, s.name) && s.rated && s.scoring === m.quickScoring
+  const left = openSeeks(m).filter((s) => s.rated && s.scoring === m.quickScoring
     && sameClock(s.control, preset) && fits(m, s)).map((s) => s.id);
   return tryNext({ ...m, quick: { preset, left } }, fx);
 }
