@@ -268,6 +268,9 @@ async fn a_token_acts_without_csrf_never_on_cookie_pages_and_dies_at_once_everyw
     // A token that plays the account's games still cannot write in their chat: chat is the
     // person's, never a program's.
     let bob = Player::sign_up(&n.bases[2], "tokbob").await;
+    // A new account keeps one seek open to everyone: the token's goes first.
+    let seek = seek["id"].as_str().expect("an id");
+    assert_eq!(alice.delete(&format!("/api/seeks/{seek}")).await, 204);
     let game = game_between(&alice, &bob).await;
     let (_, player) = token(&alice, "my engine", &["bot:play", "board:play"]).await;
     let player = Program::new(&n.bases[1], &player);
@@ -860,4 +863,55 @@ async fn until(p: &Program, path: &str, limit: Duration, done: impl Fn(&Value) -
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_bot_upgrade_racing_the_acceptance_of_the_accounts_seek_leaves_no_game_hiding_a_bot() {
+    // Issue 51: the upgrade and the acceptance both succeeded, leaving a game whose bot said
+    // `bot: false`. Now either the game comes first (and the upgrade is refused), or the upgrade
+    // does (and the game knows the bot, or is refused and the seek stays).
+    let n = nodes().await;
+    let taker = Player::sign_up(&n.bases[0], "taker").await;
+    let mut outcomes = std::collections::BTreeMap::new();
+    for i in 0..20 {
+        let name = format!("racer{i}");
+        let racer = Player::guest_from(&n.bases[i % 3], &format!("127.0.1.{}", i / 5 + 1))
+            .signed_up(&name)
+            .await;
+        let (_, secret) = token(&racer, "engine", &["bot:play"]).await;
+        let program = Program::new(&n.bases[(i + 1) % 3], &secret);
+        let (status, seek) = racer
+            .post("/api/seeks", json!({"scoring": "largest", "days": 2}))
+            .await;
+        assert_eq!(status, 201, "{seek}");
+        let accept = format!("/api/seeks/{}/accept", seek["id"].as_str().expect("an id"));
+        let taker_here = taker.on(&n.bases[(i + 2) % 3]);
+        let ((accepted, game), (upgraded, why)) = tokio::join!(
+            taker_here.post(&accept, json!({})),
+            program.post("/api/bot/account/upgrade", json!({}))
+        );
+        let (_, profile) = taker.get(&format!("/api/players/{name}")).await;
+        let bot = profile["bot"] == true;
+        assert_eq!(bot, upgraded == 204, "{why}");
+        match accepted {
+            200 => {
+                let id = game["game_id"].as_str().expect("a game");
+                for base in &n.bases {
+                    let (_, state) = taker.on(base).get(&format!("/api/games/{id}")).await;
+                    let seat = ["white", "black"]
+                        .into_iter()
+                        .find(|c| state["players"][c]["name"] == name.as_str())
+                        .unwrap_or_else(|| panic!("{state}"));
+                    assert_eq!(state["players"][seat]["bot"], bot, "{state}");
+                }
+            }
+            409 => assert_eq!((code(&game), bot), ("stale_state", true), "{game}"),
+            other => panic!("{other}: {game}"),
+        }
+        if !bot {
+            assert_eq!((upgraded, code(&why)), (409, "account_has_games"), "{why}");
+        }
+        *outcomes.entry((accepted, upgraded)).or_insert(0) += 1;
+    }
+    eprintln!("(accepted, upgraded) → rounds: {outcomes:?}");
 }

@@ -477,13 +477,14 @@ impl Lobby {
             .take_seek(id, now)
             .await?
             .ok_or_else(|| seek_gone(id))?;
+        // Whether the seeker is a bot now (they may have become one since they sought).
         let seeker = Player {
             key: seek.account.clone(),
             name: seek.name.clone(),
             rating: Some(their_rating),
             provisional: their_provisional,
             diff: None,
-            bot: seek.bot,
+            bot: self.tokens.is_bot(&seek.account).await?,
         };
         let accepter = Player {
             key: session.key.clone(),

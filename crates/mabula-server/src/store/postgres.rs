@@ -276,7 +276,7 @@ impl super::Backend for Postgres {
     }
 }
 
-super::sql::queries!(PgConnection, PgRow);
+super::sql::queries!(PgConnection, PgRow, true);
 
 /// Change `c` of a game in one statement, so in one round trip: the update on condition of the
 /// stored version ([`q::CHANGE_GAME`]), the change of its moves, and the notice to the other

@@ -54,7 +54,10 @@ pub(super) const LIST_FINISHED: &str = list_sql!("WHERE finished = TRUE");
 
 /// A new game, unless a game with its id is there already (a rematch made at the same moment
 /// on another instance: see `auth::rematch_game_id`), or it is an engine game and its client
-/// address has its cap of unfinished engine games (`store::EngineCap`) already.
+/// address has its cap of unfinished engine games (`store::EngineCap`) already, or one of its
+/// accounts is (or is no longer) a bot unlike the game thinks ($50, $51: it was upgraded while
+/// the game was made; on PostgreSQL [`LOCK_PLAYERS`] went first, so the upgrade and the game
+/// wait for each other).
 pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, created_at, updated_at, mode, \
     scoring, seed, start, engine_color, engine_level, engine_movetime_ms, white_token, \
     black_token, join_code, position, to_move, move_count, finished, epoch, result, end_reason, \
@@ -67,7 +70,16 @@ pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, created_at, updated
     $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36, $37, $38, \
     $39, $40, $41, $42, $43, $44, $45, $46, $49 \
     WHERE (SELECT count(*) FROM games WHERE engine_address = $46 AND finished = FALSE \
-    AND updated_at > $47) < $48 ON CONFLICT (id) DO NOTHING";
+    AND updated_at > $47) < $48 \
+    AND COALESCE((SELECT bot FROM accounts WHERE key = $30), $50) = $50 \
+    AND COALESCE((SELECT bot FROM accounts WHERE key = $31), $51) = $51 \
+    ON CONFLICT (id) DO NOTHING";
+
+/// On PostgreSQL, before [`INSERT_GAME`]: the game's accounts' rows, locked against an upgrade
+/// to a bot until the game is stored (see `TokensRepo::upgrade_to_bot`). SQLite writes one
+/// transaction at a time and needs no lock.
+pub(super) const LOCK_PLAYERS: &str =
+    "SELECT 1 FROM accounts WHERE key IN ($1, $2) ORDER BY key FOR SHARE";
 
 pub(super) const INSERT_MOVE: &str =
     "INSERT INTO moves (game_id, ply, notation, played_at) VALUES ($1, $2, $3, $4)";
@@ -152,7 +164,7 @@ pub(super) fn to_move_text(r: &RowState) -> Option<&'static str> {
 /// Expands the functions that run the shared SQL on connection type `$conn` and decode rows of
 /// type `$row`.
 macro_rules! queries {
-    ($conn:ty, $row:ty) => {
+    ($conn:ty, $row:ty, $pg:expr) => {
         use sqlx::Row;
         use $crate::store::rows::{
             Decoder, GameRow, MovesChange, PresenceCounts, RowChange, RowState, StoredGame,
@@ -175,6 +187,14 @@ macro_rules! queries {
             cap: Option<&$crate::store::EngineCap>,
         ) -> Result<bool, StoreError> {
             let engine = g.engine;
+            let key = |i: usize| g.players[i].as_ref().map(|p| p.key.as_str());
+            if $pg && (key(0).is_some() || key(1).is_some()) {
+                sqlx::query(q::LOCK_PLAYERS)
+                    .bind(key(0))
+                    .bind(key(1))
+                    .execute(&mut *conn)
+                    .await?;
+            }
             let done = sqlx::query(q::INSERT_GAME)
                 .bind(g.id.as_str())
                 .bind(g.created_at)
@@ -225,6 +245,8 @@ macro_rules! queries {
                 .bind(cap.map_or(0, |c| c.active_since))
                 .bind(cap.map_or(i64::MAX, |c| i64::from(c.most)))
                 .bind(g.tournament.as_deref())
+                .bind(g.players[0].as_ref().is_some_and(|p| p.bot))
+                .bind(g.players[1].as_ref().is_some_and(|p| p.bot))
                 .execute(&mut *conn)
                 .await?;
             if done.rows_affected() != 1 {

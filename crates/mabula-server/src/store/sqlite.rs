@@ -228,7 +228,7 @@ impl super::Backend for Sqlite {
     }
 }
 
-super::sql::queries!(SqliteConnection, SqliteRow);
+super::sql::queries!(SqliteConnection, SqliteRow, false);
 
 /// [`q::CHANGE_GAME`] and then, only if it changed the game (`changes()` counts the rows of the
 /// statement just before), the move appended: two statements in one query, so one trip to

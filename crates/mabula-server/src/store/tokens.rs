@@ -210,33 +210,41 @@ impl TokensRepo {
         })
     }
 
-    /// Makes account `key` a bot if it has no games (one conditional statement).
+    /// Makes account `key` a bot if it has no games. A game being made for the account waits
+    /// for the upgrade, or the upgrade for the game: on PostgreSQL the account's row is locked
+    /// first, so the look for games (a statement of its own, which sees what committed while it
+    /// waited) cannot miss one made meanwhile, and a game's insert locks its accounts' rows
+    /// (`sql::LOCK_PLAYERS`) and is refused if one became a bot meanwhile.
     pub async fn upgrade_to_bot(&self, key: &str) -> Result<Upgrade, StoreError> {
-        on_db!(&self.conn, write, |pool, _pg| {
-            let done = sqlx::query(
-                "UPDATE accounts SET bot = TRUE WHERE key = $1 AND bot = FALSE \
-                 AND NOT EXISTS (SELECT 1 FROM games \
-                 WHERE white_account = $1 OR black_account = $1)",
-            )
-            .bind(key)
-            .execute(pool)
-            .await?;
-            if done.rows_affected() == 1 {
-                return Ok(Upgrade::Done);
-            }
-            let row = sqlx::query("SELECT bot FROM accounts WHERE key = $1")
-                .bind(key)
-                .fetch_optional(pool)
-                .await?;
-            let bot: bool = match row {
+        on_db!(&self.conn, write, |pool, pg| {
+            let mut tx = pool.begin().await?;
+            let lock = if pg {
+                "SELECT bot FROM accounts WHERE key = $1 FOR UPDATE"
+            } else {
+                "SELECT bot FROM accounts WHERE key = $1"
+            };
+            let bot: bool = match sqlx::query(lock).bind(key).fetch_optional(&mut *tx).await? {
                 Some(r) => r.try_get(0)?,
                 None => false,
             };
-            Ok(if bot {
-                Upgrade::Already
-            } else {
-                Upgrade::HasGames
-            })
+            if bot {
+                return Ok(Upgrade::Already);
+            }
+            let played = sqlx::query(
+                "SELECT 1 FROM games WHERE white_account = $1 OR black_account = $1 LIMIT 1",
+            )
+            .bind(key)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if played.is_some() {
+                return Ok(Upgrade::HasGames);
+            }
+            sqlx::query("UPDATE accounts SET bot = TRUE WHERE key = $1")
+                .bind(key)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(Upgrade::Done)
         })
     }
 

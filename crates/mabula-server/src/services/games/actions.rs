@@ -316,12 +316,18 @@ impl Games {
             .write(WriteOp::Insert(Box::new(stored), Box::new(row), cap))
             .await?
         {
-            // A rematch's id can be there already: another request made it just now.
+            // A rematch's id can be there already: another request made it just now. Else an
+            // account of the game became a bot while it was made (issue 51).
             let taken = live.rematch_of.is_some() && self.store.version(&live.id).await?.is_some();
-            return Err(if capped && !taken {
+            return Err(if taken {
+                Refusal::RematchTaken.into()
+            } else if capped {
                 too_many_engine_games(most)
             } else {
-                Refusal::RematchTaken.into()
+                ApiError::new(
+                    ErrorCode::StaleState,
+                    "a player of this game has just become a bot: try again",
+                )
             });
         }
         let h = self.make_handle(live, owner);
