@@ -383,14 +383,22 @@ impl RatingsRepo {
     ) -> Result<i64, StoreError> {
         on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
-            let attempts = sqlx::query("SELECT attempts FROM rating_failures WHERE game_id = $1")
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
-                .map(|r| r.try_get::<i64, _>(0))
-                .transpose()?
-                .unwrap_or(0)
-                + 1;
+            let noted =
+                sqlx::query("SELECT attempts, retry_at FROM rating_failures WHERE game_id = $1")
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?
+                    .map(|r| {
+                        Ok::<_, sqlx::Error>((r.try_get::<i64, _>(0)?, r.try_get::<i64, _>(1)?))
+                    })
+                    .transpose()?;
+            let attempts = match noted {
+                // Another instance tried it at the same time and noted its failure: this was
+                // the same attempt, and the wait is not doubled for it.
+                Some((attempts, retry_at)) if retry_at > now => return Ok(attempts),
+                Some((attempts, _)) => attempts + 1,
+                None => 1,
+            };
             sqlx::query(
                 "INSERT INTO rating_failures (game_id, reason, attempts, first_at, last_at, \
                  retry_at) VALUES ($1, $2, $3, $4, $4, $5) \

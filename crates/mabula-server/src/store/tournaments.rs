@@ -559,8 +559,9 @@ impl TournamentsRepo {
         on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let done = sqlx::query(
-                "UPDATE tournaments SET starts_at = $3, version = version + 1 \
-                 WHERE id = $1 AND creator = $2 AND status = 'created' AND starts_at > $3",
+                "UPDATE tournaments SET starts_at = $3, started_early = TRUE, \
+                 version = version + 1 WHERE id = $1 AND creator = $2 AND status = 'created' \
+                 AND starts_at > $3 AND started_early = FALSE",
             )
             .bind(id)
             .bind(creator)
