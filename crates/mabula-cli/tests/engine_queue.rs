@@ -9,6 +9,21 @@ use common::Instance;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
+/// The engine searches `server` has begun: its waits for an engine slot, one per search (a
+/// paused search's later turns are not counted), from `/metrics`.
+async fn searches_begun(server: &Instance) -> u64 {
+    let text = reqwest::get(format!("{}/metrics", server.client.base()))
+        .await
+        .expect("GET /metrics")
+        .text()
+        .await
+        .expect("text");
+    text.lines()
+        .find_map(|l| l.strip_prefix("mabula_engine_wait_seconds_count "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
+}
+
 /// The API as one client address sees it, behind the trusted proxy.
 struct Address {
     http: reqwest::Client,
@@ -94,8 +109,15 @@ async fn a_level_one_reply_comes_within_3_s_while_ten_addresses_keep_thirty_leve
         }
     }
     let watcher = Address::new(&server, "10.0.1.1");
-    // Every one of them has had its turns on the engine by now.
-    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Until as many of them as may think at once on the one engine thread have begun (each
+    // then waits, paused, for its next turn; the others wait in the queue): the engine's waits
+    // counted by /metrics, one per search begun.
+    let at_once = mabula_server::engine::LONG_PER_THREAD as u64;
+    let began = Instant::now();
+    while searches_begun(&server).await < at_once {
+        assert!(began.elapsed() < Duration::from_secs(60), "the searches did not begin");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 
     // The victim plays three moves against level 1; each reply is timed.
     let victim = Address::new(&server, "10.0.2.1");
