@@ -437,6 +437,13 @@ async fn following_shows_the_followed_players_games_and_who_is_online_across_ins
 async fn a_real_time_seek_goes_soon_after_its_owners_last_lobby_socket_closes() {
     let n = nodes().await;
     let max = Player::sign_up(&n.bases[0], "max").await;
+    // Max's ratings are settled (a new account keeps one seek open to everyone at a time).
+    n.sql(
+        "INSERT INTO ratings (account, scoring, speed, rating, deviation, volatility, games, \
+         updated_at) VALUES ('max', 'largest', 'realtime', 1600, 60, 0.06, 40, 0), \
+         ('max', 'largest', 'correspondence', 1600, 60, 0.06, 40, 0)",
+    )
+    .await;
     let ned = Player::sign_up(&n.bases[1], "ned").await;
     let mut watcher = ned.lobby().await;
     watcher.until("seeks").await;

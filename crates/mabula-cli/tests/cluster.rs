@@ -577,6 +577,71 @@ async fn an_analysis_is_computed_once_and_taken_over_when_its_instance_dies() {
     );
 }
 
+/// Opens an analysis stream of the deal of `seed` on `base` from `http`'s address: the answer,
+/// held open (its analysis goes on while it is held).
+async fn analysis_stream(http: &reqwest::Client, base: &str, seed: u64) -> reqwest::Response {
+    let position = mabula::deal::random(seed, mabula::Color::White).to_string();
+    http.get(format!("{base}/api/analysis/stream"))
+        .query(&[("position", position.as_str()), ("scoring", "largest")])
+        .send()
+        .await
+        .expect("an answer")
+}
+
+/// A client whose requests come from `address`.
+fn client_from(address: &str) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(Some(address.parse().expect("an address")))
+        .build()
+        .expect("a client")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_has_four_analyses_in_progress_on_all_instances_together() {
+    let Some(db) = fresh_postgres().await else {
+        return;
+    };
+    // Long analyses, so that each stream is still going when the next is asked for.
+    let nodes: Vec<Instance> = (0..3)
+        .map(|_| Instance::start_with(&db, 20, &["--analysis-ms", "60000"]))
+        .collect();
+    let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
+    // Issue 51: the bound of four per client held per instance, so one address had four on
+    // each. Now four streams spread over the instances take the address's four places.
+    let http = client_from("127.0.0.7");
+    let mut held = Vec::new();
+    for seed in 0..4 {
+        let r = analysis_stream(&http, &bases[seed as usize % 3], 100 + seed).await;
+        assert_eq!(r.status().as_u16(), 200);
+        held.push(r);
+    }
+    for (i, base) in bases.iter().enumerate() {
+        let r = analysis_stream(&http, base, 200 + i as u64).await;
+        assert_eq!(r.status().as_u16(), 429, "on instance {i}");
+        let body: Value = r.json().await.expect("JSON");
+        assert_eq!(body["code"], "rate_limited", "{body}");
+    }
+    // Another address is not held back.
+    let other = analysis_stream(&client_from("127.0.0.8"), &bases[1], 300).await;
+    assert_eq!(other.status().as_u16(), 200);
+    // Once the address closes a stream, it is admitted again (the place is given back when the
+    // server sees the stream closed).
+    drop(held.pop());
+    let began = Instant::now();
+    loop {
+        let r = analysis_stream(&http, &bases[2], 400).await;
+        if r.status().as_u16() == 200 {
+            break;
+        }
+        assert_eq!(r.status().as_u16(), 429);
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "never admitted again"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn both_players_asking_for_a_rematch_at_once_on_two_instances_make_one_game() {
     let Some((db, nodes)) = cluster(20).await else {

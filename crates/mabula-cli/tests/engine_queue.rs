@@ -115,7 +115,10 @@ async fn a_level_one_reply_comes_within_3_s_while_ten_addresses_keep_thirty_leve
     let at_once = mabula_server::engine::LONG_PER_THREAD as u64;
     let began = Instant::now();
     while searches_begun(&server).await < at_once {
-        assert!(began.elapsed() < Duration::from_secs(60), "the searches did not begin");
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "the searches did not begin"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 

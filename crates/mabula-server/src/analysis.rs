@@ -126,6 +126,30 @@ pub struct Claims {
     pub timeout: Duration,
 }
 
+/// A client's analysis request in progress, counted in the shared database while it lives (see
+/// [`Analyst::admit`]); closed when dropped.
+pub struct Admission {
+    open: Option<(ClaimsRepo, String, Duration)>,
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        let Some((repo, id, timeout)) = self.open.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(async move {
+            let alive_since = crate::model::now_ms() - timeout.as_millis() as i64;
+            if let Err(e) = repo.close_request(&id, alive_since).await {
+                // It stops counting after ten minutes in any case.
+                tracing::warn!("analysis request {id} not closed: {e}");
+            }
+        });
+    }
+}
+
 /// How often an instance that waits for another's analysis looks at the database.
 const CLAIM_POLL: Duration = Duration::from_millis(250);
 
@@ -166,6 +190,39 @@ impl Analyst {
     /// The bounds on analysis-board work.
     pub fn bounds(&self) -> AnalysisBounds {
         self.bounds
+    }
+
+    /// Admits a request of `client` that may start analysis-board work, for as long as the
+    /// answer is held. With instances sharing a database, at most `per_client` requests of a
+    /// client are in progress on all of them together (`429 rate_limited` beyond: issue 51 saw
+    /// the bound hold per instance only); alone, the engine pool's bound per client is the whole
+    /// bound and nothing is stored.
+    pub async fn admit(&self, client: &str) -> Result<Admission, ApiError> {
+        let Some(claims) = &self.claims else {
+            return Ok(Admission { open: None });
+        };
+        let id = crate::auth::new_secret(8);
+        let now = crate::model::now_ms();
+        let alive_since = now - claims.timeout.as_millis() as i64;
+        let most = self.bounds.per_client;
+        let opened = claims
+            .repo
+            .open_request(&id, client, &claims.instance, now, alive_since, most as u32)
+            .await?;
+        if !opened {
+            let mut e = ApiError::new(
+                ErrorCode::RateLimited,
+                format!(
+                    "{most} analyses of yours are in progress already, on this site's servers \
+                     together: wait for one to finish"
+                ),
+            );
+            e.retry_after = Some(self.settings.time.as_secs_f64().ceil().max(1.0) as u64);
+            return Err(e);
+        }
+        Ok(Admission {
+            open: Some((claims.repo.clone(), id, claims.timeout)),
+        })
     }
 
     /// The finished analysis of `pos`, if it is in the cache (never starts one).

@@ -81,10 +81,9 @@ pub async fn position(
 ) -> Result<Json<PositionAnalysis>, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
     app.fair_play.check([&pos]).await?;
-    let (report, cached) = app
-        .analyst
-        .analyse(pos, scoring, &client_key(client))
-        .await?;
+    let client = client_key(client);
+    let _admitted = admit(&app, &client, [&pos], scoring).await?;
+    let (report, cached) = app.analyst.analyse(pos, scoring, &client).await?;
     Ok(Json(service::position_analysis(
         &pos, scoring, &report, cached,
     )))
@@ -129,9 +128,12 @@ pub async fn stream(
 ) -> Result<EventStream, ApiError> {
     let (pos, scoring) = parse_query(&q)?;
     app.fair_play.check([&pos]).await?;
-    let (mut rx, cached) = app.analyst.subscribe(pos, scoring, &client_key(client))?;
+    let client = client_key(client);
+    let admitted = admit(&app, &client, [&pos], scoring).await?;
+    let (mut rx, cached) = app.analyst.subscribe(pos, scoring, &client)?;
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
+        let _admitted = admitted;
         loop {
             let snapshot = rx.borrow_and_update().clone();
             if let Some(r) = &snapshot.report {
@@ -159,6 +161,21 @@ pub async fn stream(
         }
     });
     Ok(event_stream(events))
+}
+
+/// Admits a request of `client` for `positions` (see [`crate::analysis::Analyst::admit`]),
+/// unless each of them is cached here already.
+async fn admit<'a>(
+    app: &AppState,
+    client: &str,
+    positions: impl IntoIterator<Item = &'a Position>,
+    scoring: Scoring,
+) -> Result<Option<crate::analysis::Admission>, ApiError> {
+    let mut positions = positions.into_iter();
+    if positions.all(|p| app.analyst.peek(p, scoring).is_some()) {
+        return Ok(None);
+    }
+    Ok(Some(app.analyst.admit(client).await?))
 }
 
 fn error_event(e: ApiError) -> Event {
@@ -207,6 +224,7 @@ pub async fn game(
     let client = client_key(client);
     let positions = game.positions();
     app.fair_play.check(&positions).await?;
+    let admitted = admit(&app, &client, &positions, scoring).await?;
     // The first job is asked for here, so that a refusal is the answer's status, not an event:
     // the quick pass, or the start's full analysis when every position is cached.
     let all_cached = positions.iter().all(|p| analyst.peek(p, scoring).is_some());
@@ -223,6 +241,7 @@ pub async fn game(
     };
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
+        let _admitted = admitted;
         if let Some(quick) = &mut quick {
             loop {
                 let next = tokio::select! {

@@ -116,4 +116,61 @@ impl ClaimsRepo {
             Ok(())
         })
     }
+
+    /// Opens analysis request `id` of client `client` on instance `me`, unless the client has
+    /// `most` open already on the instances heard from since `alive_since` (counted in the same
+    /// statement; on PostgreSQL one client's openings wait for each other), or one opened more
+    /// than ten minutes before `now` (a request whose close was lost does not count for ever):
+    /// whether it was opened.
+    pub async fn open_request(
+        &self,
+        id: &str,
+        client: &str,
+        me: &str,
+        now: i64,
+        alive_since: i64,
+        most: u32,
+    ) -> Result<bool, StoreError> {
+        on_db!(&self.conn, write, |pool, pg| {
+            let mut tx = pool.begin().await?;
+            if pg {
+                sqlx::query("SELECT pg_advisory_xact_lock(hashtext($1))")
+                    .bind(format!("analysis@{client}"))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            let done = sqlx::query(
+                "INSERT INTO analysis_requests (id, client, instance, opened_at) \
+                 SELECT $1, $2, $3, $4 WHERE (SELECT count(*) FROM analysis_requests r \
+                 JOIN instances i ON i.id = r.instance WHERE r.client = $2 \
+                 AND i.heartbeat_at >= $5 AND r.opened_at > $4 - 600000) < $6",
+            )
+            .bind(id)
+            .bind(client)
+            .bind(me)
+            .bind(now)
+            .bind(alive_since)
+            .bind(i64::from(most))
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(done.rows_affected() == 1)
+        })
+    }
+
+    /// Closes analysis request `id` (and forgets those of instances not heard from since
+    /// `alive_since`).
+    pub async fn close_request(&self, id: &str, alive_since: i64) -> Result<(), StoreError> {
+        on_db!(&self.conn, write, |pool, _pg| {
+            sqlx::query(
+                "DELETE FROM analysis_requests WHERE id = $1 OR instance NOT IN \
+                 (SELECT id FROM instances WHERE heartbeat_at >= $2)",
+            )
+            .bind(id)
+            .bind(alive_since)
+            .execute(pool)
+            .await?;
+            Ok(())
+        })
+    }
 }
