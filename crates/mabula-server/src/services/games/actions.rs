@@ -316,9 +316,10 @@ impl Games {
             .write(WriteOp::Insert(Box::new(stored), Box::new(row), cap))
             .await?
         {
-            // A rematch's id can be there already: another request made it just now. Else an
-            // account of the game became a bot while it was made (issue 51).
-            let taken = live.rematch_of.is_some() && self.store.version(&live.id).await?.is_some();
+            // Its id can be there already: another request made the rematch (or another instance
+            // the tournament's game) just now. Else an account of the game became a bot while it
+            // was made (issue 51).
+            let taken = self.store.version(&live.id).await?.is_some();
             return Err(if taken {
                 Refusal::RematchTaken.into()
             } else if capped {
