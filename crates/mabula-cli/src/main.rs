@@ -85,6 +85,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of its largest variant (`serve`'s settings) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     #[command(flatten)]
