@@ -10,18 +10,9 @@ use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
 /// The engine searches `server` has begun: its waits for an engine slot, one per search (a
-/// paused search's later turns are not counted), from `/metrics`.
+/// paused search's later turns are not counted).
 async fn searches_begun(server: &Instance) -> u64 {
-    let text = reqwest::get(format!("{}/metrics", server.client.base()))
-        .await
-        .expect("GET /metrics")
-        .text()
-        .await
-        .expect("text");
-    text.lines()
-        .find_map(|l| l.strip_prefix("mabula_engine_wait_seconds_count "))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(0)
+    common::metric(server.client.base(), "mabula_engine_wait_seconds_count").await
 }
 
 /// The API as one client address sees it, behind the trusted proxy.

@@ -358,16 +358,7 @@ async fn analysed(nodes: &common::Nodes, viewer: &Player, id: &str) -> Value {
 async fn analysed_games(nodes: &common::Nodes) -> u64 {
     let mut total = 0;
     for node in &nodes.nodes {
-        let text = reqwest::get(format!("{}/metrics", node.client.base()))
-            .await
-            .expect("GET /metrics")
-            .text()
-            .await
-            .expect("text");
-        total += text
-            .lines()
-            .find_map(|l| l.strip_prefix("mabula_accuracy_games_total "))
-            .map_or(0, |n| n.trim().parse::<u64>().expect("a count"));
+        total += common::metric(node.client.base(), "mabula_accuracy_games_total").await;
     }
     total
 }

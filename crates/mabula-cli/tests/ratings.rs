@@ -58,21 +58,7 @@ fn diffs(state: &Value) -> [Option<i64>; 2] {
 async fn failures_counted(n: &Nodes) -> u64 {
     let mut sum = 0;
     for node in &n.nodes {
-        let text = reqwest::get(format!("{}/metrics", node.client.base()))
-            .await
-            .expect("GET /metrics")
-            .text()
-            .await
-            .expect("text");
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("mabula_rating_failures_total "))
-            .unwrap_or_else(|| panic!("no rating failures counter:\n{text}"));
-        sum += line
-            .rsplit(' ')
-            .next()
-            .and_then(|v| v.parse::<u64>().ok())
-            .expect("a count");
+        sum += common::metric(node.client.base(), "mabula_rating_failures_total").await;
     }
     sum
 }

@@ -54,6 +54,21 @@ pub async fn settle(bases: &[String]) {
     }
 }
 
+/// The value of the metric `name` (a counter or gauge without labels, or a histogram's
+/// `_count`) in the `/metrics` of the instance at `base`; 0 if it is not there yet.
+pub async fn metric(base: &str, name: &str) -> u64 {
+    let text = reqwest::get(format!("{base}/metrics"))
+        .await
+        .expect("GET /metrics")
+        .text()
+        .await
+        .expect("text");
+    let prefix = format!("{name} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .map_or(0, |v| v.trim().parse().expect("a count"))
+}
+
 /// A `mabula serve` process on a free port.
 pub struct Instance {
     /// The process.
