@@ -703,3 +703,53 @@ async fn a_deleted_players_game_still_rates_the_opponent_on_postgres() {
         rating_after_a_deletion(&url).await;
     }
 }
+
+/// A game's accuracy job: held by its live owner, taken over when the owner stops beating, or
+/// after an hour even from a live owner (its job died without giving the claim back).
+async fn accuracy_claims(url: &str) {
+    use mabula_server::store::accuracy::CLAIM_LASTS_MS;
+    let store = Store::open(url).await.expect("open");
+    let jobs = store.repositories().accuracy;
+    let t = 1_000_000;
+    let beat = |at: i64| store.heartbeat("a", 0, at, 0);
+    beat(t).await.0.expect("a beats");
+    assert!(jobs.claim("g1", "a", t, t - 30_000).await.expect("claim"));
+    assert!(
+        !jobs
+            .claim("g1", "b", t + 1_000, t - 29_000)
+            .await
+            .expect("claim")
+    );
+    let later = t + CLAIM_LASTS_MS + 1_000;
+    beat(later).await.0.expect("a still beats");
+    assert!(
+        jobs.claim("g1", "b", later, later - 30_000)
+            .await
+            .expect("claim")
+    );
+    // And from an owner no longer heard from, at once.
+    assert!(
+        jobs.claim("g2", "c", later, later - 30_000)
+            .await
+            .expect("claim")
+    );
+    assert!(
+        jobs.claim("g2", "a", later + 40_000, later + 10_000)
+            .await
+            .expect("claim")
+    );
+    store.close().await;
+}
+
+#[tokio::test]
+async fn accuracy_claims_are_taken_over_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    accuracy_claims(&sqlite_url(&dir)).await;
+}
+
+#[tokio::test]
+async fn accuracy_claims_are_taken_over_on_postgres() {
+    if let Some(url) = fresh_postgres().await {
+        accuracy_claims(&url).await;
+    }
+}

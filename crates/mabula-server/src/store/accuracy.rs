@@ -13,6 +13,12 @@ use super::conn::{Conn, corrupt, on_db};
 use mabula::{Color, Move, Position, Scoring};
 use sqlx::Row;
 
+/// How long a claim on a game's job holds against other instances while its owner lives: an
+/// hour (judging a game takes seconds to a minute), after which a job whose task died on a live
+/// instance is taken over. Storing stays conditional on the claim, so a game is still stored
+/// once.
+pub const CLAIM_LASTS_MS: i64 = 60 * 60 * 1000;
+
 /// A finished game as the accuracy job reads it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JudgedGame {
@@ -153,8 +159,9 @@ impl AccuracyRepo {
     }
 
     /// Claims the job of game `id` for instance `me`: true if this instance now holds it (no
-    /// one did, or its owner was not heard from since `alive_since`), false if it is done,
-    /// waits for its retry after `now`, or a live instance holds it.
+    /// one did, its owner was not heard from since `alive_since`, or its claim is older than
+    /// [`CLAIM_LASTS_MS`]: the owner lives but its job died), false if it is done, waits for its
+    /// retry after `now`, or a live instance holds it.
     pub async fn claim(
         &self,
         id: &str,
@@ -168,7 +175,8 @@ impl AccuracyRepo {
                  ON CONFLICT (game_id) DO UPDATE \
                  SET owner = excluded.owner, claimed_at = excluded.claimed_at \
                  WHERE accuracy_jobs.done = FALSE AND accuracy_jobs.retry_at <= $3 \
-                 AND (accuracy_jobs.owner IS NULL OR NOT EXISTS (SELECT 1 FROM instances i \
+                 AND (accuracy_jobs.owner IS NULL OR accuracy_jobs.claimed_at < $3 - $5 \
+                 OR NOT EXISTS (SELECT 1 FROM instances i \
                  WHERE i.id = accuracy_jobs.owner AND i.heartbeat_at >= $4)) \
                  RETURNING game_id",
             )
@@ -176,6 +184,7 @@ impl AccuracyRepo {
             .bind(me)
             .bind(now)
             .bind(alive_since)
+            .bind(CLAIM_LASTS_MS)
             .fetch_optional(pool)
             .await?;
             Ok(claimed.is_some())
