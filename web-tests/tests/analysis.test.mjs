@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, SHOTS, launch, api, pick, visibleTexts, gameId, state, clickMove, waitMoves, waitTurn } from './helpers.mjs';
+import { BASE, SHOTS, launch, api, pick, visibleTexts, gameId, state, clickMove, waitMoves, waitTurn, signUp, PASSWORD } from './helpers.mjs';
 
 let chrome;
 const contexts = [];
@@ -105,6 +105,27 @@ test('a finished game is analysed: arrows, the graph, a verdict near the end, gr
   await page.waitForSelector('svg.eval-graph polyline.graph-line.other', { timeout: 60000 });
   noErrors(ctx);
   await ctx.close();
+});
+
+test('a logged-in player sees a finished game\'s evaluation graph (issue 52)', async () => {
+  // The game's analysis is a POST: it was refused without the session's CSRF token, and the page
+  // said the session had changed in another tab.
+  const { id, st } = await finishedGame(12);
+  const name = `graph${Date.now().toString(36).slice(-5)}`;
+  await signUp(name);
+  const ctx = await context({ locale: 'en-US' });
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/login`);
+  await page.waitForSelector('form.login-card');
+  await page.fill('#login-name', name);
+  await page.fill('#login-password', PASSWORD);
+  await page.click('form.login-card button[type="submit"]');
+  await page.waitForSelector('#account-button');
+  await page.goto(`${BASE}/analysis?game=${id}`);
+  await page.waitForFunction((k) => document.querySelector('svg.eval-graph')?.dataset.points === String(k), st.moves.length + 1, { timeout: 60000 });
+  await page.waitForSelector('svg.eval-graph polyline.graph-line');
+  assert.equal(await page.locator('.toast.error').count(), 0, 'no error said');
+  noErrors(ctx);
 });
 
 test('a position string is analysed, in another language and the dark theme', async () => {

@@ -6,10 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, SHOTS, launch } from './helpers.mjs';
+import { BASE, SHOTS, launch, signUp } from './helpers.mjs';
 
 let chrome;
-const PASSWORD = 'marbles on the edge';
 const run = Date.now().toString(36).slice(-5);
 
 before(async () => {
@@ -19,20 +18,6 @@ before(async () => {
 after(async () => {
   await chrome?.close();
 });
-
-/** A new account, logged in from node: its session cookie's value and CSRF token. */
-async function signUp(name) {
-  const res = await fetch(`${BASE}/api/accounts`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name, password: PASSWORD }),
-  });
-  assert.equal(res.status, 201, await res.clone().text());
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('mabula_session='));
-  assert.ok(cookie, 'a session cookie');
-  const body = await res.json();
-  return { cookie, csrf: body.csrf, value: cookie.slice('mabula_session='.length) };
-}
 
 /** A request of the account's session from node: the status and the JSON answer. */
 async function as(account, method, path, body) {

@@ -155,3 +155,20 @@ export function visibleTexts(page) {
     return [...out];
   });
 }
+
+/** The password of the accounts the tests make. */
+export const PASSWORD = 'marbles on the edge';
+
+/** A new account, logged in from node: its session cookie, its value and its CSRF token. */
+export async function signUp(name) {
+  const res = await fetch(`${BASE}/api/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, password: PASSWORD }),
+  });
+  if (res.status !== 201) throw new Error(`sign-up of ${name}: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('mabula_session='));
+  if (!cookie) throw new Error('no session cookie');
+  const body = await res.json();
+  return { cookie, csrf: body.csrf, value: cookie.slice('mabula_session='.length) };
+}

@@ -49,6 +49,18 @@ export function csrfToken() {
 }
 
 /**
+ * The header a write made with `fetch` outside `request` needs (a stream read with `fetch`),
+ * once the session is known: the CSRF token of a logged-in player, nothing for a guest.
+ * @returns {Promise<Record<string, string>>}
+ */
+export async function csrfHeader() {
+  if (csrf.ready) {
+    try { await csrf.ready; } catch { /* a guest, then */ }
+  }
+  return csrf.token ? { 'X-CSRF-Token': csrf.token } : {};
+}
+
+/**
  * Calls the API; answers the parsed JSON (or text for `text: true`, null for 204), throws ApiError.
  * @param {string} method
  * @param {string} path

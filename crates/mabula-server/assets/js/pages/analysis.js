@@ -15,7 +15,7 @@
 import { program } from '../program.js';
 import { h, s, clear, announce, toast } from '../dom.js';
 import { t, percent, number } from '../i18n.js';
-import { api, request, seatOf, ApiError } from '../api.js';
+import { api, request, seatOf, ApiError, csrfHeader } from '../api.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { parsePosition } from '../position.js';
@@ -43,9 +43,15 @@ const PAD = 14;
 const LEFT = 52;
 const BOTTOM = 34;
 
-/** Reads a server-sent event stream from `fetch`, calling `onEvent(name, data)` per event. */
+/**
+ * Reads a server-sent event stream from `fetch`, calling `onEvent(name, data)` per event. A POST
+ * carries a logged-in player's CSRF token (issue 52: without it the game's analysis was refused
+ * to every logged-in player).
+ */
 async function readEvents(/** @type {string} */ url, /** @type {RequestInit} */ options, /** @type {OnEvent} */ onEvent) {
-  const res = await fetch(url, { cache: 'no-store', ...options });
+  const write = Boolean(options.method && options.method !== 'GET');
+  const headers = { .../** @type {Record<string, string>} */ (options.headers || {}), ...(write ? await csrfHeader() : {}) };
+  const res = await fetch(url, { cache: 'no-store', ...options, headers });
   if (!res.ok || !res.body) {
     /** @type {{ code?: string, message?: string }} */
     let body = {};
