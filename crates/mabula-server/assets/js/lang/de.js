@@ -496,6 +496,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.lowTime': 'Beeil dich: Noch {time} auf deiner Uhr.',
   'game.abortIn': 'Die Partie wird abgebrochen, wenn {side} nicht innerhalb von {time} zieht.',
   'game.abortYou': 'Mach deinen ersten Zug innerhalb von {time}, sonst wird die Partie abgebrochen.',
+  'game.tournamentLateIn': '{side} verliert auf Zeit ohne Zug innerhalb von {time}: eine Turnierpartie wird nicht abgebrochen.',
+  'game.tournamentLateYou': 'Mach deinen ersten Zug innerhalb von {time}, sonst verlierst du auf Zeit: eine Turnierpartie wird nicht abgebrochen.',
   'game.claimWin': 'Sieg beanspruchen',
   'game.opponentLeft': 'Dein Gegner ist gegangen.',
   'game.opponentLeftWait': 'Dein Gegner ist gegangen. Kommt er nicht zurück, kannst du den Sieg in {s} s beanspruchen.',

@@ -496,6 +496,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.lowTime': 'Hurry: {time} left on your clock.',
   'game.abortIn': 'The game is called off if {side} does not move within {time}.',
   'game.abortYou': 'Make your first move within {time}, or the game is called off.',
+  'game.tournamentLateIn': '{side} loses on time without a move within {time}: a tournament game is not called off.',
+  'game.tournamentLateYou': 'Make your first move within {time}, or you lose on time: a tournament game is not called off.',
   'game.claimWin': 'Claim the win',
   'game.opponentLeft': 'Your opponent has left.',
   'game.opponentLeftWait': 'Your opponent has left. If they do not come back, you can claim the win in {s} s.',

@@ -496,6 +496,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.lowTime': 'Date prisa: te quedan {time} en el reloj.',
   'game.abortIn': 'La partida se anula si {side} no juega en {time}.',
   'game.abortYou': 'Haz tu primera jugada en {time} o la partida se anula.',
+  'game.tournamentLateIn': '{side} pierde por tiempo si no juega en {time}: una partida de torneo no se anula.',
+  'game.tournamentLateYou': 'Haz tu primera jugada en {time} o pierdes por tiempo: una partida de torneo no se anula.',
   'game.claimWin': 'Reclamar la victoria',
   'game.opponentLeft': 'Tu rival se ha ido.',
   'game.opponentLeftWait': 'Tu rival se ha ido. Si no vuelve, podrás reclamar la victoria en {s} s.',

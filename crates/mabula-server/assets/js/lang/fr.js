@@ -496,6 +496,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.lowTime': 'Vite : il reste {time} à votre pendule.',
   'game.abortIn': 'La partie est annulée si {side} ne joue pas dans les {time}.',
   'game.abortYou': 'Jouez votre premier coup dans les {time}, sinon la partie est annulée.',
+  'game.tournamentLateIn': '{side} perd au temps sans coup dans les {time} : une partie de tournoi n’est pas annulée.',
+  'game.tournamentLateYou': 'Jouez votre premier coup dans les {time}, sinon vous perdez au temps : une partie de tournoi n’est pas annulée.',
   'game.claimWin': 'Réclamer la victoire',
   'game.opponentLeft': 'Votre adversaire est parti.',
   'game.opponentLeftWait': 'Votre adversaire est parti. S’il ne revient pas, vous pourrez réclamer la victoire dans {s} s.',

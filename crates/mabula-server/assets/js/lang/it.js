@@ -496,6 +496,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.lowTime': 'Sbrigati: ti restano {time} sull’orologio.',
   'game.abortIn': 'La partita viene annullata se {side} non muove entro {time}.',
   'game.abortYou': 'Fai la tua prima mossa entro {time}, altrimenti la partita viene annullata.',
+  'game.tournamentLateIn': '{side} perde per tempo se non muove entro {time}: una partita di torneo non viene annullata.',
+  'game.tournamentLateYou': 'Fai la tua prima mossa entro {time}, altrimenti perdi per tempo: una partita di torneo non viene annullata.',
   'game.claimWin': 'Reclama la vittoria',
   'game.opponentLeft': 'Il tuo avversario se n’è andato.',
   'game.opponentLeftWait': 'Il tuo avversario se n’è andato. Se non torna, potrai reclamare la vittoria tra {s} s.',

@@ -502,6 +502,8 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.lowTime': 'Grăbește-te: mai ai {time} pe ceas.',
   'game.abortIn': 'Partida se anulează dacă {side} nu mută în {time}.',
   'game.abortYou': 'Fă-ți prima mutare în {time}, altfel partida se anulează.',
+  'game.tournamentLateIn': '{side} pierde la timp dacă nu mută în {time}: o partidă de turneu nu se anulează.',
+  'game.tournamentLateYou': 'Fă-ți prima mutare în {time}, altfel pierzi la timp: o partidă de turneu nu se anulează.',
   'game.claimWin': 'Revendică victoria',
   'game.opponentLeft': 'Adversarul tău a plecat.',
   'game.opponentLeftWait': 'Adversarul tău a plecat. Dacă nu revine, poți revendica victoria în {s} s.',

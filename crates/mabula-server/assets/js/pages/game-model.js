@@ -242,9 +242,12 @@ export function canOfferDraw(/** @type {Model} */ m, /** @type {GameState | null
   return st.seats[other(m.seats[0])]?.kind === 'person';
 }
 
-/** Whether the page's player may abort `st`: before each side has made its first move. */
+/**
+ * Whether the page's player may abort `st`: before each side has made its first move, and never
+ * a tournament game (issue 52: its missed first move loses on time).
+ */
 export function canAbort(/** @type {Model} */ m, /** @type {GameState | null} */ st = m.state) {
-  return Boolean(st && st.status === 'playing' && m.seats.length > 0 && st.moves.length < 2 && !m.replay);
+  return Boolean(st && st.status === 'playing' && m.seats.length > 0 && st.moves.length < 2 && !m.replay && !st.settings.tournament);
 }
 
 /**

@@ -647,15 +647,17 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
         el.classList.toggle('out', ms <= 0);
       }
     }
-    // The first two moves are not timed, but each must come in time or the game is called off.
+    // The first two moves are not timed, but each must come in time or the game is called off
+    // (a tournament game's is lost on time instead).
     const left = abortIn(m, at);
     abortNote.hidden = left === null;
     if (left !== null) {
       // A game is being played: a side is to move.
       const toMove = /** @type {Side} */ (st.to_move);
       const side = st.players?.[toMove]?.name || t(`colour.${Cap[toMove]}`);
-      const text = t(m.seats.includes(toMove) && m.seats.length === 1 ? 'game.abortYou' : 'game.abortIn',
-        { side, time: formatClock(left, { days }) });
+      const mine = m.seats.includes(toMove) && m.seats.length === 1;
+      const key = st.settings.tournament ? (mine ? 'game.tournamentLateYou' : 'game.tournamentLateIn') : (mine ? 'game.abortYou' : 'game.abortIn');
+      const text = t(key, { side, time: formatClock(left, { days }) });
       if (abortNote.textContent !== text) abortNote.textContent = text;
     }
     // The opponent left on their turn: after a while the win can be claimed.
