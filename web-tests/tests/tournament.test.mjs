@@ -127,6 +127,12 @@ test('two players join a tournament, see the countdown, play their game from it 
     await p.waitForSelector('a.tour-back:not([hidden])');
     assert.equal(await p.locator('a.tour-back').getAttribute('href'), `/tournament/${id}`);
   }
+  // A tournament game offers no abort, and says what a missed first move brings (issue 52).
+  await a.page.waitForSelector('.abort-note:not(.claim-note):not([hidden])');
+  for (const p of [a.page, b.page]) {
+    assert.equal(await p.locator('.abort-button').count(), 0, 'no abort in a tournament game');
+    assert.match(await p.textContent('.abort-note:not(.claim-note)') ?? '', /loses? on time/);
+  }
 
   // White pushes a marble through the board; Black resigns.
   const st = await state(ga);
