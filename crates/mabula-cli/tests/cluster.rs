@@ -588,12 +588,9 @@ async fn analysis_stream(http: &reqwest::Client, base: &str, seed: u64) -> reqwe
         .expect("an answer")
 }
 
-/// A client whose requests come from `address`.
+/// A client whose requests come from `address` (the players' tests' own).
 fn client_from(address: &str) -> reqwest::Client {
-    reqwest::Client::builder()
-        .local_address(Some(address.parse().expect("an address")))
-        .build()
-        .expect("a client")
+    common::player::Player::guest_from("http://unused", address).http
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -716,33 +716,10 @@ async fn after_a_flood_of_3000_seeks_a_new_seek_is_listed_accepted_and_withdrawn
 /// Opens the lobby socket at `base` by hand, offering permessage-deflate, and reads the head of
 /// the first frame: whether it is compressed (RSV1), and its length on the wire.
 async fn first_frame_compressed(base: &str) -> (bool, u64) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let host = base.trim_start_matches("http://");
-    let mut stream = tokio::net::TcpStream::connect(host).await.expect("connect");
-    let handshake = format!(
-        "GET /api/lobby/ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n\
-         Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
-         Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"
-    );
-    stream.write_all(handshake.as_bytes()).await.expect("send");
-    let mut head = Vec::new();
-    while !head.ends_with(b"\r\n\r\n") {
-        head.push(stream.read_u8().await.expect("a head"));
+    match raw_lobby(base, "127.0.0.1", true).await {
+        Ok(first) => first,
+        Err(refused) => panic!("refused: {refused:?}"),
     }
-    let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
-    assert!(head.starts_with("http/1.1 101"), "{head}");
-    assert!(
-        head.contains("sec-websocket-extensions: permessage-deflate"),
-        "{head}"
-    );
-    let first = stream.read_u8().await.expect("a frame");
-    let length = match stream.read_u8().await.expect("a length") & 0x7f {
-        126 => u64::from(stream.read_u16().await.expect("length")),
-        127 => stream.read_u64().await.expect("length"),
-        n => u64::from(n),
-    };
-    (first & 0x40 != 0, length)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1001,6 +978,15 @@ async fn pages_carry_the_security_headers_and_sockets_from_other_sites_are_refus
 /// of its first frame (the whole seek list) if it was opened, else the refusal's status and its
 /// `Retry-After`.
 async fn open_plain_lobby(base: &str, address: &str) -> Result<u64, (u16, String)> {
+    raw_lobby(base, address, false)
+        .await
+        .map(|(_, length)| length)
+}
+
+/// Opens the lobby socket at `base` from `address` by hand, offering permessage-deflate if
+/// `deflate` (and then checking that it was agreed): whether the first frame is compressed
+/// (RSV1) and its length on the wire, or the refusal's status and its `Retry-After`.
+async fn raw_lobby(base: &str, address: &str, deflate: bool) -> Result<(bool, u64), (u16, String)> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let host = base.trim_start_matches("http://");
     let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
@@ -1011,10 +997,15 @@ async fn open_plain_lobby(base: &str, address: &str) -> Result<u64, (u16, String
         .connect(host.parse().expect("an address"))
         .await
         .expect("connect");
+    let offer = if deflate {
+        "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+    } else {
+        ""
+    };
     let handshake = format!(
         "GET /api/lobby/ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n\
          Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{offer}\r\n"
     );
     stream.write_all(handshake.as_bytes()).await.expect("send");
     let mut head = Vec::new();
@@ -1031,12 +1022,19 @@ async fn open_plain_lobby(base: &str, address: &str) -> Result<u64, (u16, String
             .to_string();
         return Err((status, retry));
     }
-    stream.read_u8().await.expect("a frame");
-    Ok(match stream.read_u8().await.expect("a length") & 0x7f {
+    if deflate {
+        assert!(
+            head.contains("sec-websocket-extensions: permessage-deflate"),
+            "{head}"
+        );
+    }
+    let first = stream.read_u8().await.expect("a frame");
+    let length = match stream.read_u8().await.expect("a length") & 0x7f {
         126 => u64::from(stream.read_u16().await.expect("length")),
         127 => stream.read_u64().await.expect("length"),
         n => u64::from(n),
-    })
+    };
+    Ok((first & 0x40 != 0, length))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
