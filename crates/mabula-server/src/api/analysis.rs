@@ -82,7 +82,7 @@ pub async fn position(
     let (pos, scoring) = parse_query(&q)?;
     app.fair_play.check([&pos]).await?;
     let client = client_key(client);
-    let _admitted = admit(&app, &client, [&pos], scoring).await?;
+    let _admitted = admit(&app, &client, app.analyst.peek(&pos, scoring).is_some()).await?;
     let (report, cached) = app.analyst.analyse(pos, scoring, &client).await?;
     Ok(Json(service::position_analysis(
         &pos, scoring, &report, cached,
@@ -129,7 +129,7 @@ pub async fn stream(
     let (pos, scoring) = parse_query(&q)?;
     app.fair_play.check([&pos]).await?;
     let client = client_key(client);
-    let admitted = admit(&app, &client, [&pos], scoring).await?;
+    let admitted = admit(&app, &client, app.analyst.peek(&pos, scoring).is_some()).await?;
     let (mut rx, cached) = app.analyst.subscribe(pos, scoring, &client)?;
     let (tx, events) = mpsc::channel(8);
     tokio::spawn(async move {
@@ -163,16 +163,14 @@ pub async fn stream(
     Ok(event_stream(events))
 }
 
-/// Admits a request of `client` for `positions` (see [`crate::analysis::Analyst::admit`]),
-/// unless each of them is cached here already.
-async fn admit<'a>(
+/// Admits a request of `client` (see [`crate::analysis::Analyst::admit`]) unless all it asks
+/// for is `cached` here already.
+async fn admit(
     app: &AppState,
     client: &str,
-    positions: impl IntoIterator<Item = &'a Position>,
-    scoring: Scoring,
+    cached: bool,
 ) -> Result<Option<crate::analysis::Admission>, ApiError> {
-    let mut positions = positions.into_iter();
-    if positions.all(|p| app.analyst.peek(p, scoring).is_some()) {
+    if cached {
         return Ok(None);
     }
     Ok(Some(app.analyst.admit(client).await?))
@@ -224,10 +222,10 @@ pub async fn game(
     let client = client_key(client);
     let positions = game.positions();
     app.fair_play.check(&positions).await?;
-    let admitted = admit(&app, &client, &positions, scoring).await?;
     // The first job is asked for here, so that a refusal is the answer's status, not an event:
     // the quick pass, or the start's full analysis when every position is cached.
     let all_cached = positions.iter().all(|p| analyst.peek(p, scoring).is_some());
+    let admitted = admit(&app, &client, all_cached).await?;
     let (mut quick, mut first) = if all_cached {
         (
             None,
