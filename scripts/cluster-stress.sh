@@ -28,10 +28,11 @@ if $busy; then
   done
 fi
 
-# The test binaries whose tests run three instances when MABULA_TEST_POSTGRES_URL is set.
+# The modules of the `mabula` command's tests that run three instances when
+# MABULA_TEST_POSTGRES_URL is set.
 set=(cluster accounts abuse_accounts bot_bridge bots chat fair_play hardening players playing puzzles ratings sockets tournaments)
-filter=$(printf "binary_id(mabula-cli::%s) | " "${set[@]}")
-filter=${filter% | }
+modules=$(IFS='|'; echo "${set[*]}")
+filter="binary_id(mabula-cli::cli) & test(/^($modules)::/)"
 echo "cluster-stress: $runs runs of: ${set[*]}; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Every test makes a database of its own and keeps it (to be read after a failure): between two
 # runs, when no test is connected, the databases of a passing run are dropped, so that twenty runs
@@ -43,7 +44,7 @@ drop_test_databases() {
 }
 failed=0
 for run in $(seq 1 "$runs"); do
-  if cargo nextest run --workspace --all-features --no-fail-fast -E "kind(test) & ($filter)"; then
+  if cargo nextest run --workspace --all-features --no-fail-fast -E "$filter"; then
     drop_test_databases
     echo "cluster-stress: run $run of $runs passed; load average $(cut -d' ' -f1-3 /proc/loadavg)"
   else

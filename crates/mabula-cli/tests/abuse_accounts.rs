@@ -4,7 +4,7 @@
 //! logged in before keeps logging in while strangers' failures lock the name; two accounts that
 //! farm rated games leave the second player's advantage where it was.
 
-mod common;
+use crate::common;
 
 use common::Instance;
 use common::player::{PASSWORD, Player};

@@ -3,7 +3,7 @@
 //! names a server, else one instance on SQLite (the same requests, each player on "another"
 //! instance that is the same one).
 
-mod common;
+use crate::common;
 
 use common::Nodes;
 use common::player::{PASSWORD, Player};

@@ -2,7 +2,7 @@
 //! lines on stdout with the queries' ids, several queries in flight, cancellation, errors as
 //! JSON, and every line checked against the schemas in `tests/data/schemas/server_*.json`.
 
-mod schema;
+use crate::schema;
 
 use schema::{schema, violations};
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //! `MABULA_TEST_POSTGRES_URL`; without it that test says so and passes). Each restores to a
 //! server that serves every move acknowledged before the backup began.
 
-mod common;
+use crate::common;
 
 use common::Instance;
 use mabula_client::client::Client;

@@ -3,7 +3,7 @@
 //! names a server, else one instance on SQLite. The bridge runs as its own process, as a bot's
 //! owner runs it; people play against it through other instances.
 
-mod common;
+use crate::common;
 
 use common::player::Player;
 use common::{Instance, Nodes};

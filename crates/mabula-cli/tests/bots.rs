@@ -2,7 +2,7 @@
 //! `mabula serve` processes: three instances on one PostgreSQL when `MABULA_TEST_POSTGRES_URL`
 //! names a server, else one instance on SQLite (the same requests, each "instance" the same one).
 
-mod common;
+use crate::common;
 
 use common::player::Player;
 use common::{Instance, Nodes};

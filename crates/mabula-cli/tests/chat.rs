@@ -8,7 +8,7 @@
 //! longer log in; and `mabula admin` on the same database. One test runs on SQLite, with
 //! `mabula admin` between two runs of the server.
 
-mod common;
+use crate::common;
 
 use common::Instance;
 use common::player::{Lobby, PASSWORD, Player};

@@ -5,7 +5,7 @@
 //! computed once for three instances and taken over when its instance is killed, and a database
 //! outage.
 
-mod common;
+use crate::common;
 
 use common::Instance;
 use futures_util::{SinkExt, StreamExt};

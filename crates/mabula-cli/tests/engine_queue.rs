@@ -3,7 +3,7 @@
 //! thirty level-10 games thinking on one engine thread; and engine games are capped per client
 //! address. The addresses are told apart by `X-Forwarded-For` from a trusted proxy (the test).
 
-mod common;
+use crate::common;
 
 use common::Instance;
 use serde_json::{Value, json};

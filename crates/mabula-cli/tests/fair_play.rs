@@ -7,7 +7,7 @@
 //! again. (Hints ask the same check; a player of an engine game cannot bring it to such a
 //! position, so no hint is refused here.)
 
-mod common;
+use crate::common;
 
 use common::player::Player;
 use mabula::{Position, Symmetry};

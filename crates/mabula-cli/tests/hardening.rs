@@ -2,7 +2,7 @@
 //! three instances on one PostgreSQL database when `MABULA_TEST_POSTGRES_URL` names one, else one
 //! instance on SQLite.
 
-mod common;
+use crate::common;
 
 use common::player::Player;
 use serde_json::json;

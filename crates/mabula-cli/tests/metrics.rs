@@ -3,7 +3,7 @@
 //! request counter names the route template. Also `--log-format json`: every log line is a JSON
 //! object.
 
-mod common;
+use crate::common;
 
 use common::Instance;
 use mabula_server::model::Mode;

@@ -5,7 +5,7 @@
 //! keeps its time across a restart; a game nobody began, aborted; a player who left, claimed
 //! against (on several instances when PostgreSQL is there, else on SQLite).
 
-mod common;
+use crate::common;
 
 use common::Instance;
 use common::player::{PASSWORD, Player};

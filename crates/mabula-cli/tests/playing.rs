@@ -5,7 +5,7 @@
 //! need several instances run three on PostgreSQL when `MABULA_TEST_POSTGRES_URL` is set, else
 //! one on SQLite.
 
-mod common;
+use crate::common;
 
 use common::Instance;
 use common::player::{Lobby, Player};

@@ -3,7 +3,7 @@
 //! same requests, each "instance" the same one). The tests know the solutions from the shipped
 //! file, as the server does.
 
-mod common;
+use crate::common;
 
 use common::Nodes;
 use common::player::Player;

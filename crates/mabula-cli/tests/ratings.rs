@@ -4,7 +4,7 @@
 //! opponent rated and the next game rated; a game that cannot be rated is skipped, noted, counted
 //! and shown to moderators, and tried again later, never in a loop (issue 51).
 
-mod common;
+use crate::common;
 
 use common::Nodes;
 use common::player::{PASSWORD, Player};

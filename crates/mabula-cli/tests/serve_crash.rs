@@ -2,7 +2,7 @@
 //! restarted on the same database; every move it acknowledged is still there, and every game
 //! goes on from where it was.
 
-mod common;
+use crate::common;
 
 use common::Instance;
 use mabula::Color;

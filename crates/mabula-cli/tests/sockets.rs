@@ -4,7 +4,7 @@
 //! take on every instance, and a player's own game socket is still admitted, so the opponent
 //! cannot claim the game as abandoned.
 
-mod common;
+use crate::common;
 
 use common::player::{Lobby, Player};
 use futures_util::{SinkExt, StreamExt};

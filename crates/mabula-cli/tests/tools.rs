@@ -3,7 +3,7 @@
 //! schemas in `tests/data/schemas/` (documented in docs/cli.md), the engine protocol on a pipe,
 //! external engines that never answer, and the smaller fixes of the command line.
 
-mod schema;
+use crate::schema;
 
 use schema::{schema, violations};
 use serde_json::Value;

@@ -8,7 +8,7 @@
 //! the sum of the pairings' points, the tournament finishes, and a live channel on another
 //! instance than the one that paired hears every change.
 
-mod common;
+use crate::common;
 
 use common::player::{Lobby, Player};
 use serde_json::{Value, json};

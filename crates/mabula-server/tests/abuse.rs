@@ -5,7 +5,7 @@
 //! Linux routes all of 127.0.0.0/8 to the loopback interface, so a socket bound to 127.0.0.2 is a
 //! second client address on the same machine.
 
-mod common;
+use crate::common;
 
 use common::TestServer;
 use futures_util::SinkExt;

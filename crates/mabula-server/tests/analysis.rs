@@ -1,7 +1,7 @@
 //! The analysis service over real HTTP: verdicts against the solver, the cache, the event
 //! streams of a position and of a game, and bad requests.
 
-mod common;
+use crate::common;
 
 use common::TestServer;
 use mabula::{Color, Game, Position, Scoring, deal};

@@ -2,7 +2,7 @@
 //! a quick value for every position before the first full analysis, so that the page draws the
 //! whole graph at once and deepens it afterwards.
 
-mod common;
+use crate::common;
 
 use common::TestServer;
 use mabula::{Color, Game, Scoring, deal};

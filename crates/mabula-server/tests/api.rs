@@ -1,6 +1,6 @@
 //! The HTTP API against a real server on 127.0.0.1:0 with a fresh SQLite database per test.
 
-mod common;
+use crate::common;
 
 use common::{TestServer, legal, moves, pick};
 use serde_json::{Value, json};

@@ -1,6 +1,6 @@
 //! Duplicate pairs over real HTTP: the same start twice, colours swapped, and the combined result.
 
-mod common;
+use crate::common;
 
 use common::{TestServer, legal, pick};
 use serde_json::{Value, json};

@@ -6,7 +6,7 @@
 //! address (127.0.0.2, 127.0.0.3, ...), which Linux routes without setup. The assertions compare
 //! orders (what was answered before what) with generous deadlines, never tight durations.
 
-mod common;
+use crate::common;
 
 use common::TestServer;
 use mabula::{Color, Position, Scoring, deal};

@@ -1,6 +1,6 @@
 //! Live games over WebSocket against a real server: friends, spectators, reconnects, the engine.
 
-mod common;
+use crate::common;
 
 use common::{TestServer, legal, pick};
 use serde_json::{Value, json};

@@ -1,7 +1,7 @@
 //! `mabula loadtest` against a real server, briefly: the run must see no error, and with several
 //! URLs it must spread games, moves and spectators over all of them and count each one.
 
-mod common;
+use crate::common;
 
 use common::TestServer;
 use mabula_client::loadtest::{LoadtestConfig, run};

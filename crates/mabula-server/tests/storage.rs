@@ -1,7 +1,7 @@
 //! The storage backends, each on a fresh database: SQLite always, PostgreSQL when
 //! `MABULA_TEST_POSTGRES_URL` names a server (`scripts/start-postgres.sh` starts one).
 
-mod common;
+use crate::common;
 
 use common::TestServer;
 use mabula::{Color, GameResult, Scoring};

@@ -4,7 +4,7 @@
 //! it), and comes back when the player moves; a lobby game names both players with their
 //! ratings, says whether it is rated and shows its clock.
 
-mod common;
+use crate::common;
 
 use common::TestServer;
 use mabula_server::store::ENGINE_UNSTARTED_MS;

@@ -1,5 +1,4 @@
 //! A real `mabula serve` process for the tests, on a free port, killed when dropped.
-#![allow(dead_code)]
 
 pub mod player;
 

@@ -1,6 +1,5 @@
 //! A real server on 127.0.0.1:0 with a fresh database, and clients that speak to it over real
 //! HTTP and WebSocket connections.
-#![allow(dead_code)]
 
 use futures_util::{SinkExt, StreamExt};
 use mabula_client::client::Client;
