@@ -165,6 +165,30 @@ impl Nodes {
             sqlx::raw_sql(sql).execute(&mut c).await.expect("sql");
         }
     }
+
+    /// The number the query `sql` answers on the test's database (a `COUNT(*)`).
+    pub async fn count(&self, sql: &str) -> i64 {
+        use sqlx::Connection;
+        let sql = sqlx::AssertSqlSafe(sql.to_string());
+        let database = &self.nodes[0].database;
+        if database.starts_with("postgres") {
+            let mut c = sqlx::PgConnection::connect(database)
+                .await
+                .expect("connect");
+            sqlx::query_scalar(sql)
+                .fetch_one(&mut c)
+                .await
+                .expect("sql")
+        } else {
+            let mut c = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
+                .await
+                .expect("connect");
+            sqlx::query_scalar(sql)
+                .fetch_one(&mut c)
+                .await
+                .expect("sql")
+        }
+    }
 }
 
 /// [`instances`] in a fresh directory, as [`Nodes`].

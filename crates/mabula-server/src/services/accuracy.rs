@@ -38,6 +38,12 @@ use tokio::sync::mpsc;
 /// engine's own first choice always does): two moves the search cannot tell apart are equal.
 pub const KEPT_LOSS: f64 = 0.02;
 
+/// A position where the mover's expected score with the best move is below this is already lost:
+/// every move there loses less than [`KEPT_LOSS`] or little more, so keeping the value shows
+/// nothing, and its moves are not counted (else whoever loses to the engine's moves looks as
+/// accurate as the engine).
+pub const LOST: f64 = 0.1;
+
 /// The recent rated games an account's accuracy is taken over (the latest first).
 pub const RECENT_GAMES: usize = 10;
 
@@ -176,9 +182,23 @@ pub fn keeps(before: &Report, note: &Note) -> bool {
     note.best.is_none() || note.loss <= KEPT_LOSS
 }
 
+/// Whether a move from the position of `before`, by `mover`, can show skill: not where the
+/// mover has already lost, by the solver's result (unless its margin is exact, since a lost
+/// game can still be lost by less) or by the engine's estimate (below [`LOST`]).
+pub fn counts(before: &Report, mover: Color) -> bool {
+    let for_mover = |white: f64| match mover {
+        Color::White => white,
+        Color::Black => 1.0 - white,
+    };
+    match before.verdict {
+        Some(verdict) => verdict.exact_margin || for_mover(verdict.white_expected()) > 0.0,
+        None => for_mover(before.white) >= LOST,
+    }
+}
+
 /// Each side's tally in a game (White first) from its positions (the start and after every
 /// move), its moves and the positions' reports. A move with no choice (the only legal move, or
-/// a pass) is not counted.
+/// a pass) is not counted, nor one in a position already lost ([`counts`]).
 pub fn tallies(
     positions: &[Position],
     moves: &[Move],
@@ -190,7 +210,7 @@ pub fn tallies(
         let (Some(pos), Some(before)) = (positions.get(note.index), reports.get(note.index)) else {
             continue;
         };
-        if pos.legal_moves().len() < 2 {
+        if pos.legal_moves().len() < 2 || !counts(before, note.mover) {
             continue;
         }
         let side = &mut out[usize::from(note.mover == Color::Black)];
@@ -672,6 +692,32 @@ mod tests {
             &result,
             &note(Color::White, draw, Some(other()), 0.0)
         ));
+    }
+
+    #[test]
+    fn no_move_counts_where_the_mover_has_already_lost() {
+        // By the estimate: White's 5% is lost for White, not for Black.
+        let mut lost = report(Vec::new(), None);
+        lost.white = 0.05;
+        assert!(!counts(&lost, Color::White));
+        assert!(counts(&lost, Color::Black));
+        lost.white = LOST;
+        assert!(counts(&lost, Color::White));
+        // By the solver: a loss without its margin is lost whatever is played; with its margin
+        // it can still be lost by less, and a draw or a win can be thrown away.
+        let verdict = |white, exact_margin| {
+            report(
+                Vec::new(),
+                Some(Verdict {
+                    white,
+                    exact_margin,
+                }),
+            )
+        };
+        assert!(!counts(&verdict(-1, false), Color::White));
+        assert!(counts(&verdict(-1, false), Color::Black));
+        assert!(counts(&verdict(-3, true), Color::White));
+        assert!(counts(&verdict(0, false), Color::White));
     }
 
     #[test]

@@ -118,11 +118,13 @@ impl Ratings {
                     id, rated: true, ..
                 } = event
                 {
-                    let ratings = ratings.clone();
+                    // A job of the clock: a test's settled clock has no rating half done.
+                    let (ratings, job) = (ratings.clone(), crate::clock::installed().job());
                     tokio::spawn(async move {
                         if let Err(e) = ratings.rate(&id).await {
                             tracing::warn!("cannot rate game {id} now: {}", e.message);
                         }
+                        drop(job);
                     });
                 }
             }
