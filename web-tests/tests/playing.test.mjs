@@ -320,3 +320,42 @@ test('on a phone held sideways (667x375) and upright (375x667) the game page doe
   await ann.close();
   await ben.close();
 });
+
+test('a player\'s games being played are on the home page and the top bar of a new device (issue 52)', async () => {
+  // The home page's list was the browser's own: a new device said no game was being played.
+  const ana = await player(`ana${run}`);
+  const bob = await player(`bob${run}`);
+  const live = await lobbyGame(ana, bob);
+  const seek = await bob.post('/api/seeks', { scoring: 'product', rated: false, days: 2, color: 'white' });
+  const letter = (await ana.post(`/api/seeks/${seek.id}/accept`)).game_id;
+
+  const device = await chrome.context({ locale: 'en-US' });
+  const page = await device.newPage();
+  await page.goto(`${BASE}/login`);
+  await page.waitForSelector('form.login-card');
+  await page.fill('#login-name', ana.name);
+  await page.fill('#login-password', PASSWORD);
+  await page.click('form.login-card button[type="submit"]');
+  await page.waitForSelector('#account-button');
+  await page.goto(`${BASE}/`);
+  // Her move first, then the game where her opponent is to move.
+  await page.waitForFunction(() => document.querySelectorAll('.game-list.mine a.game-item[href^="/game/"]').length === 2);
+  const items = await page.locator('.game-list.mine a.game-item').evaluateAll((links) => links.map((a) => ({ href: a.getAttribute('href'), text: a.textContent })));
+  assert.equal(items[0].href, `/game/${live}`);
+  assert.match(items[0].text, new RegExp(`against bob${run} \\(1500\\?\\).*Your move`));
+  assert.equal(items[1].href, `/game/${letter}`);
+  assert.match(items[1].text, /2 days.*Their move/);
+  // The top bar counts the games waiting for her move and leads to the most urgent one.
+  const count = page.locator('#turn-count');
+  await count.waitFor();
+  assert.equal(await count.textContent(), '1');
+  assert.equal(await count.getAttribute('aria-label'), '1 game waits for your move');
+  await page.screenshot({ path: join(SHOTS, 'home-playing.png') });
+  await count.click();
+  await page.waitForURL(`${BASE}/game/${live}`);
+  await page.waitForSelector('main svg.board');
+  noErrors(device);
+  await device.close();
+  await ana.close();
+  await bob.close();
+});

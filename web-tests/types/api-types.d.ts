@@ -31,6 +31,8 @@ export type HintAnswer = Schemas['HintAnswer'];
 export type SessionView = Schemas['SessionView'];
 export type ClaimAnswer = Schemas['ClaimAnswer'];
 export type TurnList = Schemas['TurnList'];
+export type PlayingList = Schemas['PlayingList'];
+export type PlayingGame = Schemas['PlayingGame'];
 export type Profile = Schemas['Profile'];
 export type RatingRow = Schemas['RatingView'];
 export type PlayerGames = Schemas['PlayerGames'];
@@ -124,6 +126,7 @@ export interface Api {
   logOutEverywhere(): Promise<null>;
   claim(games: { id: string; token: string }[]): Promise<ClaimAnswer>;
   myTurn(): Promise<TurnList>;
+  playing(): Promise<PlayingList>;
   changePassword(current: string, next: string): Promise<null>;
   sessions(): Promise<SessionList>;
   endSession(id: string): Promise<null>;

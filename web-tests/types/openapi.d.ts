@@ -442,6 +442,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/playing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The games the account is playing, the same on every device: their move first. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The games being played */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlayingList"];
+                    };
+                };
+                /** @description No session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/sessions": {
         parameters: {
             query?: never;
@@ -7247,6 +7294,69 @@ export interface components {
         PlayersView: {
             black?: null | components["schemas"]["PlayerView"];
             white?: null | components["schemas"]["PlayerView"];
+        };
+        /** @description The clock of a game being played, as the account sees it. */
+        PlayingClock: {
+            /** @description The time control (`3+2`, `2 days`). */
+            label: string;
+            /**
+             * Format: int64
+             * @description The account's time left now (ms): on its move, until its deadline (the first move's own
+             *     limit included); else what it will have when its move comes.
+             */
+            left_ms: number;
+            /** @description Real time or correspondence. */
+            speed: components["schemas"]["Speed"];
+        };
+        /** @description One game the account is playing. */
+        PlayingGame: {
+            clock?: null | components["schemas"]["PlayingClock"];
+            /** @description The account's side. */
+            color: components["schemas"]["Side"];
+            /** @description The game id: play it at `/game/{id}`, on any device where the account is logged in. */
+            id: string;
+            /**
+             * Format: int32
+             * @description Moves played so far.
+             */
+            move_count: number;
+            /** @description Who it plays against. */
+            opponent: components["schemas"]["PlayingOpponent"];
+            /** @description The position now, as RULES.md writes it. */
+            position: string;
+            /** @description Whether the game is rated. */
+            rated: boolean;
+            /** @description `largest` or `product`. */
+            scoring: string;
+            /** @description The tournament the game belongs to. */
+            tournament?: string | null;
+            /** @description Whether the account is to move. */
+            your_turn: boolean;
+        };
+        /**
+         * @description The games the account is playing (`GET /api/account/playing`): those where it is their move
+         *     first, the soonest deadline first; then the latest moved.
+         */
+        PlayingList: {
+            /** @description At most 200. */
+            games: components["schemas"]["PlayingGame"][];
+        };
+        /** @description The opponent of a game being played. */
+        PlayingOpponent: {
+            /**
+             * Format: int64
+             * @description The engine's level, when the opponent is the engine.
+             */
+            engine_level?: number | null;
+            /** @description Their name (`None`: a guest, or the engine). */
+            name?: string | null;
+            /** @description Whether that rating was still provisional (written `1500?`). */
+            provisional: boolean;
+            /**
+             * Format: int64
+             * @description Their rating when the game began (rated accounts).
+             */
+            rating?: number | null;
         };
         /** @description The engine's view of a position (`docs/api.md`, section 4). */
         PositionAnalysis: {

@@ -1,5 +1,7 @@
 //! Accounts and sessions: `/api/accounts`, `/api/session`, `/api/account/…`.
 
+use crate::clock::Speed;
+use mabula::Color;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -52,6 +54,65 @@ pub struct ClaimAnswer {
 pub struct TurnList {
     /// Their ids, the most urgent first.
     pub games: Vec<String>,
+}
+
+/// The games the account is playing (`GET /api/account/playing`): those where it is their move
+/// first, the soonest deadline first; then the latest moved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PlayingList {
+    /// At most 200.
+    pub games: Vec<PlayingGame>,
+}
+
+/// One game the account is playing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PlayingGame {
+    /// The game id: play it at `/game/{id}`, on any device where the account is logged in.
+    pub id: String,
+    /// The account's side.
+    #[schema(value_type = crate::game::SideSchema)]
+    pub color: Color,
+    /// Who it plays against.
+    pub opponent: PlayingOpponent,
+    /// Whether the account is to move.
+    pub your_turn: bool,
+    /// The game's clock, if it has one.
+    pub clock: Option<PlayingClock>,
+    /// The tournament the game belongs to.
+    pub tournament: Option<String>,
+    /// The position now, as RULES.md writes it.
+    pub position: String,
+    /// `largest` or `product`.
+    pub scoring: String,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// Moves played so far.
+    pub move_count: u32,
+}
+
+/// The opponent of a game being played.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PlayingOpponent {
+    /// Their name (`None`: a guest, or the engine).
+    pub name: Option<String>,
+    /// Their rating when the game began (rated accounts).
+    pub rating: Option<i64>,
+    /// Whether that rating was still provisional (written `1500?`).
+    pub provisional: bool,
+    /// The engine's level, when the opponent is the engine.
+    pub engine_level: Option<i64>,
+}
+
+/// The clock of a game being played, as the account sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct PlayingClock {
+    /// The time control (`3+2`, `2 days`).
+    pub label: String,
+    /// Real time or correspondence.
+    pub speed: Speed,
+    /// The account's time left now (ms): on its move, until its deadline (the first move's own
+    /// limit included); else what it will have when its move comes.
+    pub left_ms: i64,
 }
 
 /// A change of password: the current one, and the new one (held to the sign-up rules).

@@ -372,3 +372,134 @@ async fn a_game_is_aborted_before_the_second_move_and_refused_after_it() {
         "{late}"
     );
 }
+
+/// The account's games being played, read on `p`'s instance: `(id, entry)` in the order given.
+async fn playing(p: &Player) -> Vec<(String, Value)> {
+    let (status, list) = p.get("/api/account/playing").await;
+    assert_eq!(status, 200, "{list}");
+    list["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .map(|g| (g["id"].as_str().expect("id").to_string(), g.clone()))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accounts_games_being_played_are_the_same_on_every_device_and_instance() {
+    let dir = tempfile::tempdir().expect("dir");
+    let nodes = instances(&dir).await;
+    let bases = bases(&nodes);
+    let at = |i: usize| bases[i % bases.len()].clone();
+
+    // Ana plays three games, begun on two instances: a rated real-time lobby game (White, her
+    // move), a correspondence game (Black, her opponent's move) and a game against the engine.
+    let (ana, bob, live) = lobby_game(&bases, "ana", "bob", true).await;
+    let cyd = Player::sign_up(&at(2), "cyd").await;
+    let (status, seek) = cyd
+        .post(
+            "/api/seeks",
+            json!({"scoring": "product", "rated": false, "days": 2, "color": "white"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{seek}");
+    let (status, started) = ana
+        .on(&at(1))
+        .post(
+            &format!("/api/seeks/{}/accept", seek["id"].as_str().expect("id")),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let letter = started["game_id"].as_str().expect("game").to_string();
+    let (status, grant) = ana
+        .post(
+            "/api/games",
+            json!({"mode": "engine", "color": "white", "engine_level": 1}),
+        )
+        .await;
+    assert_eq!(status, 201, "{grant}");
+    let engine = grant["game_id"].as_str().expect("id").to_string();
+
+    // On a new device, logged in on the third instance, the same three: her moves first.
+    let mut phone = Player::guest(&at(2));
+    let (status, body) = phone
+        .start_session(
+            "/api/session",
+            json!({"name": "ana", "password": common::player::PASSWORD}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let games = playing(&phone).await;
+    let ids: Vec<&str> = games.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids.len(), 3, "{games:?}");
+    assert_eq!(ids[2], letter, "the opponent's move comes last: {games:?}");
+    let entry = |id: &str| {
+        games
+            .iter()
+            .find(|(g, _)| g == id)
+            .expect("listed")
+            .1
+            .clone()
+    };
+    let g = entry(&live);
+    assert_eq!(g["color"], "white");
+    assert_eq!(g["your_turn"], true);
+    assert_eq!(g["opponent"]["name"], "bob");
+    assert!(g["opponent"]["rating"].is_i64(), "{g}");
+    assert_eq!(g["opponent"]["provisional"], true, "a new account: {g}");
+    assert_eq!(g["opponent"]["engine_level"], Value::Null);
+    assert_eq!(g["clock"]["label"], "5+0");
+    assert_eq!(g["clock"]["speed"], "realtime");
+    let left = g["clock"]["left_ms"].as_i64().expect("left");
+    assert!(left > 0 && left <= 30_000, "the first move's time: {g}");
+    assert_eq!(
+        (g["rated"].clone(), g["tournament"].clone()),
+        (json!(true), Value::Null)
+    );
+    let g = entry(&letter);
+    assert_eq!(
+        (g["color"].as_str(), g["your_turn"].as_bool()),
+        (Some("black"), Some(false))
+    );
+    assert_eq!(g["opponent"]["name"], "cyd");
+    assert_eq!(g["clock"]["label"], "2 days");
+    assert_eq!(g["clock"]["speed"], "correspondence");
+    assert_eq!(g["scoring"], "product");
+    let g = entry(&engine);
+    assert_eq!(g["opponent"]["engine_level"], 1);
+    assert_eq!(g["opponent"]["name"], Value::Null);
+    assert_eq!(
+        (g["clock"].clone(), g["your_turn"].clone()),
+        (Value::Null, json!(true))
+    );
+
+    // Her move in the lobby game, made on the phone: Bob's turn on his instance, not hers.
+    phone.play_first_legal(&live).await;
+    let turn = |list: &[(String, Value)], id: &str| {
+        list.iter()
+            .find(|(g, _)| g == id)
+            .map(|(_, g)| g["your_turn"].clone())
+    };
+    assert_eq!(
+        turn(&playing(&ana.on(&at(0))).await, &live),
+        Some(json!(false))
+    );
+    assert_eq!(
+        turn(&playing(&bob.on(&at(1))).await, &live),
+        Some(json!(true))
+    );
+
+    // A finished game leaves both lists; a guest has no account to list.
+    let (status, _) = bob
+        .post(&format!("/api/games/{live}/resign"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(turn(&playing(&ana.on(&at(1))).await, &live), None);
+    assert!(playing(&bob.on(&at(2))).await.is_empty());
+    let (status, body) = Player::guest(&at(0)).get("/api/account/playing").await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (401, Some("not_logged_in"))
+    );
+}

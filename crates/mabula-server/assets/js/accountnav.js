@@ -1,11 +1,12 @@
-// The account corner of the top bar: "Log in" for a guest; for a logged-in player a button with
-// their name that opens a small menu (their profile, the lobby, the account page, log out, log
+// The account corner of the top bar: "Log in" for a guest; for a logged-in player the number of
+// their games waiting for their move (a link to the most urgent one), and a button with their name that opens a small menu (their profile, the lobby, the account page, log out, log
 // out everywhere). The menu is a
 // disclosure: Escape or a click elsewhere closes it, and focus goes back to the button.
 
 import { h, clear, toast } from './dom.js';
 import { t } from './i18n.js';
 import { myName, logOut } from './session.js';
+import { playing } from './playing.js';
 import { confirmDialog } from './pages/dialogs.js';
 import { errorText } from './pages/errors.js';
 
@@ -74,8 +75,25 @@ export function renderAccountNav() {
       item({ href: '/account', class: 'account-settings', onclick: () => setOpen(false) }, 'account.settings'),
       item({ class: 'logout', onclick: () => doLogOut(false) }, 'account.logOut'),
       item({ class: 'logout-everywhere danger', onclick: () => doLogOut(true) }, 'account.logOutEverywhere')));
-  el.append(button, menu);
+  el.append(h('a', { id: 'turn-count', class: 'turn-count', hidden: true }), button, menu);
+  renderTurnCount();
 }
+
+/** The number of the account's games where it is their turn, beside their name (none: hidden). */
+function renderTurnCount() {
+  const link = /** @type {HTMLAnchorElement | null} */ (document.getElementById('turn-count'));
+  if (!link) return;
+  const waiting = (playing() || []).filter((g) => g.your_turn);
+  link.hidden = waiting.length === 0;
+  if (!waiting.length) return;
+  link.href = `/game/${waiting[0].id}`;
+  link.textContent = String(waiting.length);
+  const label = t('nav.yourTurn', { n: waiting.length });
+  link.setAttribute('aria-label', label);
+  link.title = label;
+}
+
+window.addEventListener('playingchange', renderTurnCount);
 
 // Escape and clicks elsewhere close the menu; so does going to another page.
 document.addEventListener('keydown', (e) => {

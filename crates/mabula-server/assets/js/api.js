@@ -151,6 +151,7 @@ export const api = {
   logOutEverywhere: () => request('DELETE', '/api/sessions'),
   claim: (games) => request('POST', '/api/account/claim', { body: { games } }),
   myTurn: () => request('GET', '/api/account/turn'),
+  playing: () => request('GET', '/api/account/playing'),
   changePassword: (current, next) => request('POST', '/api/account/password', { body: { current, new: next } }),
   sessions: () => request('GET', '/api/account/sessions'),
   endSession: (id) => request('DELETE', `/api/account/sessions/${enc(id)}`),

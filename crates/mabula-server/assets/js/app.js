@@ -31,6 +31,7 @@ import { translateDom, clear, h } from './dom.js';
 import { navigate } from './nav.js';
 import { loadSession } from './session.js';
 import { renderAccountNav } from './accountnav.js';
+import { refreshPlaying } from './playing.js';
 import { lobbyFeed } from './lobbyfeed.js';
 
 // Each page's module is loaded when it is first shown, so a visit loads only what it uses.
@@ -214,6 +215,7 @@ route();
 loadSession().then(() => {
   renderAccountNav();
   lobbyFeed.ensure();
+  refreshPlaying();
 });
 
 // ---- Offline --------------------------------------------------------------------------------

@@ -53,11 +53,13 @@ pub fn router() -> Router<AppState> {
         .route("/api/account/export", get(export))
         .route("/api/account/claim", post(claim))
         .route("/api/account/turn", get(my_turn))
+        .route("/api/account/playing", get(playing))
 }
 
 pub use mabula_api::accounts::{
     AccountDeletion, AccountExport, ClaimAnswer, ClaimGame, ClaimRequest, Credentials, ExportGame,
-    PasswordChange, SessionInfo, SessionList, SessionView, SessionsEnded, TurnList,
+    PasswordChange, PlayingClock, PlayingGame, PlayingList, PlayingOpponent, SessionInfo,
+    SessionList, SessionView, SessionsEnded, TurnList,
 };
 
 /// The personal API token (`mbp_…`) of `Authorization: Bearer`, if the request sends one.
@@ -525,6 +527,23 @@ pub async fn my_turn(
 ) -> Result<Json<TurnList>, ApiError> {
     Ok(Json(TurnList {
         games: app.players.my_turn(&session.key).await?,
+    }))
+}
+
+/// The games the account is playing, the same on every device: their move first.
+#[utoipa::path(get, path = "/api/account/playing", tag = "players",
+    responses(
+        (status = 200, description = "The games being played", body = PlayingList),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
+    ))]
+pub async fn playing(
+    State(app): State<AppState>,
+    session: Session,
+) -> Result<Json<PlayingList>, ApiError> {
+    Ok(Json(PlayingList {
+        games: app.players.playing(&session.key).await?,
     }))
 }
 

@@ -5,12 +5,14 @@
 use super::games::record_text;
 use super::ratings::Ratings;
 use crate::analysis::Analyst;
+use crate::clock::now_ms;
 use crate::error::{ApiError, ErrorCode};
 use crate::store::Store;
 use crate::store::accounts::AccountReads;
-use crate::store::players::{HistoryFilter, HistoryGame, PlayersRepo};
+use crate::store::players::{HistoryFilter, HistoryGame, PlayersRepo, PlayingRow};
 use crate::store::quotas::Quotas;
 use mabula::{Color, GameResult, Scoring};
+use mabula_api::accounts::{PlayingClock, PlayingGame, PlayingOpponent};
 use mabula_api::players::{PlayerGame, RatingPoint, RatingView, Record3, ResultsView};
 use std::sync::Arc;
 
@@ -168,6 +170,14 @@ impl Players {
         Ok(self.repo.player_games(key, filter, offset, limit).await?)
     }
 
+    /// The games account `key` is playing, as every device of theirs lists them: their move
+    /// first.
+    pub async fn playing(&self, key: &str) -> Result<Vec<PlayingGame>, ApiError> {
+        let now = now_ms();
+        let rows = self.repo.playing(key).await?;
+        Ok(rows.into_iter().map(|r| playing_game(r, now)).collect())
+    }
+
     /// The games of account `key` where it is their turn.
     pub async fn my_turn(&self, key: &str) -> Result<Vec<String>, ApiError> {
         Ok(self.repo.my_turn(key).await?)
@@ -294,4 +304,36 @@ pub(crate) fn player_not_found(name: &str) -> ApiError {
         ErrorCode::PlayerNotFound,
         format!("there is no player named '{name}'"),
     )
+}
+
+/// A game being played as its player sees it at `now`: whether it is their move, and their time
+/// left (until their deadline on their move, else what they will have when it comes).
+fn playing_game(r: PlayingRow, now: i64) -> PlayingGame {
+    let your_turn = r.to_move == Some(r.color);
+    let mine = r.clocks[usize::from(r.color == Color::Black)];
+    let clock = r.control.map(|control| PlayingClock {
+        label: control.label(),
+        speed: control.speed(),
+        left_ms: match r.deadline_at {
+            Some(at) if your_turn => (at - now).max(0),
+            _ => mine.unwrap_or_else(|| control.initial_ms()),
+        },
+    });
+    PlayingGame {
+        id: r.id,
+        color: r.color,
+        opponent: PlayingOpponent {
+            name: r.opponent.0,
+            rating: r.opponent.1,
+            provisional: r.opponent.2,
+            engine_level: r.engine_level,
+        },
+        your_turn,
+        clock,
+        tournament: r.tournament,
+        position: r.position,
+        scoring: r.scoring.name().to_string(),
+        rated: r.rated,
+        move_count: r.move_count,
+    }
 }

@@ -1,11 +1,11 @@
 //! What the site shows of a player (the [players service](crate::services::players)'s
-//! repository, read only): the tally of their results, pages of their games, the games where
-//! it is their turn.
+//! repository, read only): the tally of their results, pages of their games, the games they
+//! are playing and those where it is their turn.
 
 use super::StoreError;
 use super::conn::{Conn, control_of, corrupt, on_db};
 use crate::model::TimeControl;
-use mabula::{GameResult, Scoring};
+use mabula::{Color, GameResult, Scoring};
 use sqlx::Row;
 
 /// The players' repository (read only).
@@ -63,6 +63,41 @@ pub struct HistoryGame {
     /// Creation time (ms).
     pub created_at: i64,
 }
+
+/// A game an account is playing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayingRow {
+    /// The game id.
+    pub id: String,
+    /// The account's side.
+    pub color: Color,
+    /// The opponent's name, rating and whether it is provisional (`None`: a guest, or the
+    /// engine).
+    pub opponent: (Option<String>, Option<i64>, bool),
+    /// The engine's level, when the opponent is the engine.
+    pub engine_level: Option<i64>,
+    /// The side to move.
+    pub to_move: Option<Color>,
+    /// The time control, if any.
+    pub control: Option<TimeControl>,
+    /// White's and Black's time left at the start of the turn (ms), on a clock.
+    pub clocks: [Option<i64>; 2],
+    /// When the side to move must have moved (ms).
+    pub deadline_at: Option<i64>,
+    /// The tournament it belongs to.
+    pub tournament: Option<String>,
+    /// The position now.
+    pub position: String,
+    /// The scoring mode.
+    pub scoring: Scoring,
+    /// Whether it is rated.
+    pub rated: bool,
+    /// Moves played.
+    pub move_count: u32,
+}
+
+/// The most games one answer lists of those an account is playing.
+pub const PLAYING_LIMIT: i64 = 200;
 
 impl PlayersRepo {
     /// The finished games of `key` counted by side, order and result (aborted games left out).
@@ -153,6 +188,61 @@ impl PlayersRepo {
                         move_count: u32::try_from(r.try_get::<i64, _>(10)?).unwrap_or(0),
                         playing: !r.try_get::<bool, _>(11)?,
                         created_at: r.try_get(12)?,
+                        id,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The unfinished games where `key` holds a seat: those where it is their turn first, the
+    /// soonest deadline first; then the latest moved.
+    pub async fn playing(&self, key: &str) -> Result<Vec<PlayingRow>, StoreError> {
+        on_db!(&self.conn, read, |pool, _pg| {
+            let rows = sqlx::query(
+                "SELECT id, white_account = $1, white_name, black_name, white_rating, \
+                 black_rating, mode, engine_level, to_move, clock_initial_s, clock_increment_s, \
+                 clock_days, white_clock_ms, black_clock_ms, deadline_at, tournament, scoring, \
+                 rated, move_count, position, white_provisional, black_provisional FROM games WHERE finished = FALSE \
+                 AND (white_account = $1 OR black_account = $1) \
+                 ORDER BY CASE WHEN to_move = CASE WHEN white_account = $1 THEN 'white' \
+                   ELSE 'black' END THEN 0 ELSE 1 END, \
+                 COALESCE(deadline_at, 9223372036854775807), updated_at DESC LIMIT $2",
+            )
+            .bind(key)
+            .bind(PLAYING_LIMIT)
+            .fetch_all(pool)
+            .await?;
+            rows.iter()
+                .map(|r| {
+                    let id: String = r.try_get(0)?;
+                    let white: bool = r.try_get(1)?;
+                    let color = if white { Color::White } else { Color::Black };
+                    let them = usize::from(white);
+                    let to_move: Option<String> = r.try_get(8)?;
+                    let scoring: String = r.try_get(16)?;
+                    Ok(PlayingRow {
+                        color,
+                        opponent: (
+                            r.try_get(2 + them)?,
+                            r.try_get(4 + them)?,
+                            r.try_get(20 + them)?,
+                        ),
+                        engine_level: match r.try_get::<String, _>(6)?.as_str() {
+                            "engine" => r.try_get(7)?,
+                            _ => None,
+                        },
+                        to_move: to_move.as_deref().and_then(Color::parse),
+                        control: control_of(r.try_get(9)?, r.try_get(10)?, r.try_get(11)?),
+                        clocks: [r.try_get(12)?, r.try_get(13)?],
+                        deadline_at: r.try_get(14)?,
+                        tournament: r.try_get(15)?,
+                        position: r.try_get(19)?,
+                        scoring: scoring
+                            .parse()
+                            .map_err(|_| corrupt(&id, format!("scoring {scoring}")))?,
+                        rated: r.try_get(17)?,
+                        move_count: u32::try_from(r.try_get::<i64, _>(18)?).unwrap_or(0),
                         id,
                     })
                 })

@@ -9,6 +9,9 @@ import { miniBoard } from '../board.js';
 import { parsePosition } from '../position.js';
 import { gameItem, modeLabel, ratingText } from '../widgets.js';
 import { errorText } from './errors.js';
+import { myName } from '../session.js';
+import { playing } from '../playing.js';
+import { formatClock } from '../clock.js';
 
 const PREFS_KEY = 'mabula:newgame';
 const DEFAULTS = { mode: 'engine', level: 3, color: 'white', first: 'white', scoring: 'largest', setup: 'random', position: '', duplicate: false };
@@ -258,15 +261,40 @@ export function mount(/** @type {HTMLElement} */ main) {
   });
 
   // ---- Side: your games, live games, open a record -------------------------------------------
-  const mineList = h('ul', { class: 'game-list' });
+  const mineList = h('ul', { class: 'game-list mine' });
   const liveList = h('ul', { class: 'game-list' });
   /** @type {import('api-types').GameSummary[]} */
   let recent = [];
   /** @type {import('api-types').GameSummary[]} */
   let live = [];
 
+  /** One of the account's games being played: the board, the opponent, whose move, the clock. */
+  function playingItem(/** @type {import('api-types').PlayingGame} */ g) {
+    const o = g.opponent;
+    const against = o.engine_level !== null && o.engine_level !== undefined
+      ? t('home.mine.engine', { level: o.engine_level })
+      : o.name ? t('home.mine.vs', { name: `${o.name}${o.rating ? ` (${ratingText(o.rating, o.provisional)})` : ''}` }) : t('home.mine.guest');
+    const left = g.clock ? [g.clock.label, t('home.mine.left', { time: formatClock(g.clock.left_ms, { days: g.clock.speed === 'correspondence' }) })] : [];
+    return h('li', {},
+      h('a', { class: 'game-item', href: `/game/${g.id}` },
+        miniBoard(g.position, { label: 'board.thumb' }).svg,
+        h('span', {},
+          h('span', { class: 'what' }, against),
+          h('span', { class: 'meta', style: 'display:block' },
+            [...(g.tournament ? [t('home.mine.tournament')] : []), t(g.rated ? 'list.rated' : 'list.casual'),
+              ...left, t(`scoring.${g.scoring}`), t('list.moves', { n: g.move_count })].join(' · '))),
+        h('span', { class: `badge${g.your_turn ? ' live' : ''}` }, t(g.your_turn ? 'home.mine.yourTurn' : 'home.mine.theirTurn'))));
+  }
+
   function renderMine() {
     clear(mineList);
+    const account = myName() ? playing() : null;
+    if (account) {
+      // The account's games, from the server: the same on every device.
+      for (const g of account.slice(0, 10)) mineList.append(playingItem(g));
+      if (!account.length) mineList.append(h('li', { class: 'empty-note', i18n: 'home.mine.none' }));
+      return;
+    }
     const mine = myGames().slice(0, 5);
     if (!mine.length) {
       mineList.append(h('li', { class: 'empty-note', i18n: 'home.mine.none' }));
@@ -347,9 +375,14 @@ export function mount(/** @type {HTMLElement} */ main) {
   renderLive();
   refresh();
   timers.push(setInterval(refresh, 15000));
+  window.addEventListener('playingchange', renderMine);
 
   return {
-    unmount() { timers.forEach(clearInterval); timers = []; },
+    unmount() {
+      timers.forEach(clearInterval);
+      timers = [];
+      window.removeEventListener('playingchange', renderMine);
+    },
     onLang() {
       setTitle();
       translateDom(main);
