@@ -149,3 +149,26 @@ test('a guest asks for a hint on the puzzle of the day, then solves a long puzzl
   await page.waitForSelector('#puz-unrated');
   assert.deepEqual(ctx.errors, []);
 });
+
+test('a logged-in player is no guest on a freshly loaded daily puzzle, and the first theme chosen there holds (issue 52)', async () => {
+  // The page asked who was there before the session was read, and said "You play as a guest";
+  // choosing a theme on the daily puzzle went to /puzzles and forgot it.
+  const name = `Puy${run}`;
+  const ctx = await chrome.context({ locale: 'en-US', reducedMotion: 'reduce' });
+  contexts.push(ctx);
+  const res = await ctx.request.post(`${BASE}/api/accounts`, { data: { name, password: PASSWORD } });
+  assert.equal(res.status(), 201, await res.text());
+  await ctx.addInitScript((n) => { try { localStorage.setItem('mabula:account', n); } catch { /* none */ } }, name);
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/puzzles/daily`);
+  await shownPuzzle(page);
+  await page.waitForFunction(() => /Your puzzle rating/.test(document.getElementById('puz-me')?.textContent || ''));
+
+  await page.selectOption('#puz-theme', 'forced_pass');
+  await page.waitForURL(`${BASE}/puzzles?theme=forced_pass`);
+  const id = await shownPuzzle(page);
+  assert.equal(await page.inputValue('#puz-theme'), 'forced_pass');
+  const shown = await api(`/api/puzzles/${id}`);
+  assert.ok(shown.themes.includes('forced_pass'), JSON.stringify(shown));
+  assert.deepEqual(ctx.errors, []);
+});

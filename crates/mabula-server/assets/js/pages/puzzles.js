@@ -9,7 +9,7 @@
 import { h, clear, announce } from '../dom.js';
 import { t } from '../i18n.js';
 import { request } from '../api.js';
-import { myName } from '../session.js';
+import { myName, sessionReady } from '../session.js';
 import { navigate } from '../nav.js';
 import { Board } from '../board.js';
 import { errorText } from './errors.js';
@@ -82,6 +82,12 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
     h('option', { value: '', i18n: 'puz.anyScoring' }),
     h('option', { value: 'largest', i18n: 'puz.largest' }),
     h('option', { value: 'product', i18n: 'puz.product' }));
+  // A theme or scoring chosen on the daily or a single puzzle's page comes along in the address.
+  const asked = new URLSearchParams(location.search);
+  for (const [select, key] of /** @type {const} */ ([[themeSelect, 'theme'], [scoringSelect, 'scoring']])) {
+    const value = asked.get(key);
+    if (value && [...select.options].some((o) => o.value === value)) select.value = value;
+  }
   const streakButton = h('button', { type: 'button', class: 'btn', id: 'puz-streak', i18n: 'puz.startStreak', onclick: () => { streak = 0; next(); } });
   const streakLine = h('p', { class: 'puz-streak', id: 'puz-streak-line', role: 'status' });
   const chooseCard = h('section', { class: 'card puz-choose', 'aria-labelledby': 'puz-choose-title' },
@@ -157,6 +163,9 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
   }
 
   async function showMe() {
+    // The page may open before the session is read: a logged-in player is no guest.
+    await sessionReady();
+    if (stopped) return;
     const name = myName();
     if (!name) { me.textContent = t('puz.guestNote'); return; }
     try {
@@ -300,18 +309,25 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
     replayButton.disabled = false;
   }
 
+  /** The theme and scoring chosen, as a query (`?theme=…&scoring=…`, or ''). */
+  function chosen() {
+    const q = new URLSearchParams();
+    if (themeSelect.value) q.set('theme', themeSelect.value);
+    if (scoringSelect.value) q.set('scoring', scoringSelect.value);
+    const text = q.toString();
+    return text ? `?${text}` : '';
+  }
+
   async function next() {
     if (params.id || params.daily) {
       params = {};
-      navigate('/puzzles');
+      navigate(`/puzzles${chosen()}`);
       return;
     }
     phase = 'loading';
     verdict = null;
     render();
-    const q = new URLSearchParams();
-    if (themeSelect.value) q.set('theme', themeSelect.value);
-    if (scoringSelect.value) q.set('scoring', scoringSelect.value);
+    const q = new URLSearchParams(chosen());
     if (streak !== null) q.set('streak', String(streak));
     const text = q.toString();
     try {
@@ -330,7 +346,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
       /** @type {any} */
       const p = params.daily ? await request('GET', '/api/puzzles/daily')
         : params.id ? await request('GET', `/api/puzzles/${encodeURIComponent(params.id)}`)
-          : await request('GET', '/api/puzzles/next');
+          : await request('GET', `/api/puzzles/next${chosen()}`);
       if (!stopped) await start(p);
     } catch (err) {
       if (!stopped) fail(err);
