@@ -228,3 +228,19 @@ test('the account page fits a phone both ways, and the account is deleted after 
   assert.equal(login, 401, 'a deleted account cannot log in');
   noErrors(ctx);
 });
+
+test('a challenge to a player who blocks you says so (issue 52)', async () => {
+  // It said "Something went wrong".
+  const hal = await signedUp(`Hal${run}`);
+  const ivy = await signedUp(`Ivy${run}`);
+  await hal.page.goto(`${BASE}/@/Ivy${run}`);
+  await hal.page.click('.block-button');
+  await hal.page.waitForSelector('.block-button[data-i18n="block.unblock"]');
+
+  await ivy.page.goto(`${BASE}/lobby?challenge=Hal${run}`);
+  await ivy.page.waitForFunction(() => document.activeElement?.id === 'seek-to');
+  await ivy.page.click('.seek-form label:has(input[name="time"][value="days"])');
+  await ivy.page.click('.seek-form button[type="submit"]');
+  await ivy.page.waitForFunction(() => document.querySelector('.seek-form .error-text')?.textContent === 'This player blocks you.');
+  assert.equal(await ivy.page.locator('#my-seeks .challenge-sent').count(), 0);
+});

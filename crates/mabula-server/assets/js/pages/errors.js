@@ -22,6 +22,12 @@ const KNOWN = new Set([
   'live_game_position', // fair play (issue 51)
 ]);
 
+/** Codes of the chat, blocks and reports, whose texts are the social ones (`social.error.*`). */
+const SOCIAL = new Set([
+  'chat_empty', 'chat_too_long', 'chat_invalid', 'chat_not_allowed', 'blocked', 'muted',
+  'not_moderator', 'report_not_found', 'invalid_report',
+]);
+
 /** The rules of names and passwords an `invalid_account` error can name (lang: `rule.*`). */
 export const RULES = [
   'name_length', 'name_start', 'name_characters', 'name_reserved', 'name_control',
@@ -33,5 +39,6 @@ export function errorText(/** @type {unknown} */ err) {
   const code = err instanceof ApiError ? err.code : '';
   // A broken rule of names and passwords is named, so the person knows what to change.
   if (err instanceof ApiError && code === 'invalid_account' && err.rule && RULES.includes(err.rule)) return t(`rule.${err.rule}`);
+  if (SOCIAL.has(code)) return t(`social.error.${code}`);
   return t(KNOWN.has(code) ? `error.${code}` : 'error.unknown');
 }
