@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   init, update, countdown, countdownText, phase, joined, canJoin, canStart, myGames, myPairing, podium,
-  roundsLatestFirst, changes, createBody, errorField,
+  roundsLatestFirst, changes, createBody, errorField, tiebreakText,
 } from '../../crates/mabula-server/assets/js/pages/tournament-model.js';
 
 const NOW = 1_800_000_000_000;
@@ -182,4 +182,11 @@ test('the creation form: a body for the server, or the field at fault', () => {
   assert.equal(errorField({ code: 'invalid_settings', message: 'starts_at must be at least a minute ahead' }), 'start');
   assert.equal(errorField({ code: 'invalid_settings', message: 'the name is 3 to 40 characters' }), 'name');
   assert.equal(errorField({ code: 'rate_limited', message: 'slow down' }), null);
+});
+
+test('an arena performance is written as a rating; Swiss tiebreaks as points (issue 52)', () => {
+  const points = (/** @type {number} */ x) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(x);
+  assert.equal(tiebreakText(1610.67, true, points), '1611');
+  assert.equal(tiebreakText(2.5, false, points), '2.5');
+  assert.equal(tiebreakText(1234.5, false, points), '1,234.5');
 });

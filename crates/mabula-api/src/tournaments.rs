@@ -99,7 +99,7 @@ pub struct TournamentSummary {
     pub starts_at: i64,
     /// When it ends (an arena) or ended (ms).
     pub ends_at: Option<i64>,
-    /// Players who joined and did not withdraw.
+    /// Players who take or took part: joined and did not withdraw, or were paired.
     pub players: u32,
     /// Who created it (`null`: the site's schedule).
     pub created_by: Option<String>,

@@ -632,6 +632,15 @@ async fn an_arena_pairs_late_joiners_at_once_and_withdraws_leavers_and_absentees
         assert_eq!(distinct.len(), names.len(), "{r}");
     }
     assert_eq!(view["status"], "running");
+    // The list counts the players who took part, the two withdrawn after their games too.
+    let (_, list) = get(&players[0], &ring, "/api/tournaments").await;
+    let listed = list["running"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t["id"] == id.as_str())
+        .unwrap_or_else(|| panic!("{id} running in {list}"));
+    assert_eq!(listed["players"], 4, "{listed}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

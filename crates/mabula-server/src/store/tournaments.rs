@@ -62,7 +62,8 @@ pub struct TournamentRow {
     pub creator_name: Option<String>,
     /// The winner's name (read, not written).
     pub winner_name: Option<String>,
-    /// Players who joined and did not withdraw (read, not written).
+    /// Players who take or took part: joined and did not withdraw, or were paired (read, not
+    /// written).
     pub players: u32,
 }
 
@@ -183,7 +184,9 @@ const TOURNAMENT_COLUMNS: &str = "t.id, t.name, t.format, t.scoring, t.clock_ini
     (SELECT a.name FROM accounts a WHERE a.key = t.creator), \
     (SELECT p.name FROM tournament_players p WHERE p.tournament = t.id AND p.account = t.winner), \
     (SELECT CAST(count(*) AS BIGINT) FROM tournament_players p \
-        WHERE p.tournament = t.id AND p.withdrawn = FALSE)";
+        WHERE p.tournament = t.id AND (p.withdrawn = FALSE OR EXISTS (SELECT 1 \
+        FROM tournament_pairings q WHERE q.tournament = t.id \
+        AND (q.white = p.account OR q.black = p.account))))";
 
 fn small(v: Option<i64>) -> Option<u32> {
     v.and_then(|v| u32::try_from(v).ok())

@@ -348,3 +348,15 @@ export function countdownText(ms) {
   if (h) return `${h}:${two(min)}:${two(s)}`;
   return `${min}:${two(s)}`;
 }
+
+/**
+ * A tiebreak as the standings write it: an arena's performance is a rating, a whole number written
+ * as ratings are ("1611", never "1,610.67"); Buchholz and Sonneborn-Berger are points, written by
+ * `points`.
+ * @param {number} x
+ * @param {boolean} arena
+ * @param {(x: number) => string} points
+ */
+export function tiebreakText(x, arena, points) {
+  return arena ? String(Math.round(x)) : points(x);
+}

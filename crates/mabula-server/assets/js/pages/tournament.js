@@ -20,7 +20,7 @@ import { navigate } from '../nav.js';
 import { errorText } from './errors.js';
 import { addTournamentStyles } from './tournament-style.js';
 import {
-  init, update, countdown, countdownText, phase, joined, canJoin, canStart, myGames, myPairing,
+  init, update, countdown, countdownText, phase, joined, canJoin, canStart, myGames, myPairing, tiebreakText,
   podium, roundsLatestFirst, same,
 } from './tournament-model.js';
 
@@ -361,7 +361,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
         h('th', { scope: 'row' }, h('a', { href: `/@/${s.name}`, class: 'player-link' }, s.name), ...marks.map((x) => [' ', x])),
         h('td', { class: 'num' }, String(s.rating)),
         h('td', { class: 'num points' }, points(s.points)),
-        ...breaks.map((_, i) => h('td', { class: 'num opt' }, points(s.tiebreaks[i] ?? 0))),
+        ...breaks.map((_, i) => h('td', { class: 'num opt' }, tiebreakText(s.tiebreaks[i] ?? 0, arena, points))),
         h('td', { class: 'num opt' }, String(s.played))));
     }
   }
