@@ -229,18 +229,23 @@ test('the account page fits a phone both ways, and the account is deleted after 
   noErrors(ctx);
 });
 
-test('a challenge to a player who blocks you says so (issue 52)', async () => {
+test('a challenge to a player who blocks you says so; toasts leave the top bar free (issue 52)', async () => {
   // It said "Something went wrong".
-  const hal = await signedUp(`Hal${run}`);
-  const ivy = await signedUp(`Ivy${run}`);
-  await hal.page.goto(`${BASE}/@/Ivy${run}`);
-  await hal.page.click('.block-button');
-  await hal.page.waitForSelector('.block-button[data-i18n="block.unblock"]');
+  const kit = await signedUp(`Kit${run}`);
+  const lou = await signedUp(`Lou${run}`);
+  await kit.page.goto(`${BASE}/@/Lou${run}`);
+  await kit.page.click('.block-button');
+  await kit.page.waitForSelector('.block-button[data-i18n="block.unblock"]');
+  // Its toast appears under the top bar, not over its links.
+  await kit.page.waitForSelector(`.toast:has-text("You block Lou${run}")`);
+  const [bar, toasts] = await kit.page.evaluate(() => [document.querySelector('.topbar'), document.getElementById('toasts')]
+    .map((el) => el?.getBoundingClientRect().toJSON()));
+  assert.ok(toasts.top >= bar.bottom, `toasts at ${toasts.top}, the top bar ends at ${bar.bottom}`);
 
-  await ivy.page.goto(`${BASE}/lobby?challenge=Hal${run}`);
-  await ivy.page.waitForFunction(() => document.activeElement?.id === 'seek-to');
-  await ivy.page.click('.seek-form label:has(input[name="time"][value="days"])');
-  await ivy.page.click('.seek-form button[type="submit"]');
-  await ivy.page.waitForFunction(() => document.querySelector('.seek-form .error-text')?.textContent === 'This player blocks you.');
-  assert.equal(await ivy.page.locator('#my-seeks .challenge-sent').count(), 0);
+  await lou.page.goto(`${BASE}/lobby?challenge=Kit${run}`);
+  await lou.page.waitForFunction(() => document.activeElement?.id === 'seek-to');
+  await lou.page.click('.seek-form label:has(input[name="time"][value="days"])');
+  await lou.page.click('.seek-form button[type="submit"]');
+  await lou.page.waitForFunction(() => document.querySelector('.seek-form .error-text')?.textContent === 'This player blocks you.');
+  assert.equal(await lou.page.locator('#my-seeks .challenge-sent').count(), 0);
 });

@@ -123,6 +123,9 @@ export function toast(text, kind = 'info', ms = 3500) {
   const box = document.getElementById('toasts');
   if (!box) return;
   const el = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+  // Just under the top bar (its height changes as it wraps on a phone), never over its links.
+  const bar = document.querySelector('.topbar');
+  if (bar) box.style.top = `${Math.max(0, bar.getBoundingClientRect().bottom) + 8}px`;
   box.append(el);
   setTimeout(() => el.classList.add('leaving'), ms);
   setTimeout(() => el.remove(), ms + 400);

@@ -349,7 +349,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'login.passwordMissing': 'Gib dein Passwort ein.',
   'login.button': 'Anmelden',
   'login.signUpButton': 'Konto anlegen',
-  'login.noAccount': 'Noch kein Konto? Als Gast spielst du weiterhin genau wie bisher.',
+  'login.noAccount': 'Noch kein Konto? Spiel als Gast: alles funktioniert genauso, nur ohne Wertung, und deine Partien bleiben in diesem Browser.',
   'login.guestNote': 'Mit einem Konto hast du einen Namen in den Partien, eine Wertungszahl und ein Profil. Als Gast spielen geht weiterhin.',
   'login.already': 'Du bist als {name} angemeldet',
   'login.toLobby': 'Zur Gegnersuche',

@@ -349,7 +349,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'login.passwordMissing': 'Enter your password.',
   'login.button': 'Log in',
   'login.signUpButton': 'Create the account',
-  'login.noAccount': 'No account yet? You can still play as a guest, exactly as before.',
+  'login.noAccount': 'No account yet? Play as a guest: every game works the same, only unrated, and it stays in this browser.',
   'login.guestNote': 'An account gives you a name in games, a rating and a profile. Playing as a guest stays possible.',
   'login.already': 'You are logged in as {name}',
   'login.toLobby': 'To the lobby',

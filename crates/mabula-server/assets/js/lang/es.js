@@ -349,7 +349,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'login.passwordMissing': 'Escribe tu contraseña.',
   'login.button': 'Entrar',
   'login.signUpButton': 'Crear la cuenta',
-  'login.noAccount': '¿Aún sin cuenta? Puedes seguir jugando como invitado, exactamente igual que antes.',
+  'login.noAccount': '¿Aún sin cuenta? Juega como invitado: todo funciona igual, solo que sin puntuación, y tus partidas se quedan en este navegador.',
   'login.guestNote': 'Con una cuenta tienes un nombre en las partidas, una puntuación y un perfil. Jugar como invitado sigue siendo posible.',
   'login.already': 'Has iniciado sesión como {name}',
   'login.toLobby': 'Ir a la sala',

@@ -349,7 +349,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'login.passwordMissing': 'Indiquez votre mot de passe.',
   'login.button': 'Se connecter',
   'login.signUpButton': 'Créer le compte',
-  'login.noAccount': 'Pas encore de compte ? Vous pouvez toujours jouer en invité, exactement comme avant.',
+  'login.noAccount': 'Pas encore de compte ? Jouez en invité : tout fonctionne pareil, sans classement, et vos parties restent dans ce navigateur.',
   'login.guestNote': 'Un compte vous donne un nom dans les parties, un classement et un profil. Jouer en invité reste possible.',
   'login.already': 'Vous êtes connecté en tant que {name}',
   'login.toLobby': 'Aller au salon',

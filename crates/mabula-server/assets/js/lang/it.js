@@ -349,7 +349,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'login.passwordMissing': 'Scrivi la tua parola d’ordine.',
   'login.button': 'Accedi',
   'login.signUpButton': 'Crea l’account',
-  'login.noAccount': 'Non hai un account? Puoi continuare a giocare come ospite, esattamente come prima.',
+  'login.noAccount': 'Non hai un account? Gioca come ospite: tutto funziona allo stesso modo, solo senza punteggio, e le tue partite restano in questo browser.',
   'login.guestNote': 'Con un account hai un nome nelle partite, un punteggio e un profilo. Giocare come ospite resta possibile.',
   'login.already': 'Hai effettuato l’accesso come {name}',
   'login.toLobby': 'Alla sala giochi',

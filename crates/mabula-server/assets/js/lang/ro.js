@@ -355,7 +355,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'login.passwordMissing': 'Scrie-ți parola.',
   'login.button': 'Intră în cont',
   'login.signUpButton': 'Creează contul',
-  'login.noAccount': 'Nu ai încă un cont? Poți juca în continuare ca invitat, exact ca până acum.',
+  'login.noAccount': 'Nu ai încă un cont? Joacă ca invitat: totul merge la fel, doar fără rating, iar partidele tale rămân în acest browser.',
   'login.guestNote': 'Un cont îți dă un nume în partide, un punctaj de joc și un profil. Poți juca în continuare și ca invitat.',
   'login.already': 'Ești conectat ca {name}',
   'login.toLobby': 'Spre sala de joc',
