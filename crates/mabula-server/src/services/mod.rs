@@ -373,20 +373,31 @@ impl Services {
             Ok(n) => tracing::info!("resumed the engine in {n} games"),
             Err(e) => tracing::warn!("cannot resume engine games: {}", e.message),
         }
+        // The heartbeat beats on its own, never behind a slow sweep: an instance busy sweeping
+        // on a slow database is alive (else the others take over its claims and stop counting
+        // its admissions). It follows the services' clock, as the instances' liveness is judged
+        // on it: moved on, every instance says it is alive at the new time before the clock
+        // settles (never taken for dead, with its sockets' players, for a moment).
+        let s = self.clone();
+        let mut until = stop.clone();
+        tokio::spawn(async move {
+            let mut beat = s.clock.interval(Duration::from_secs(1));
+            loop {
+                tokio::select! {
+                    _ = beat.tick() => s.cluster.heartbeat_logged().await,
+                    _ = until.changed() => break,
+                }
+            }
+        });
         let s = self.clone();
         let mut until = stop.clone();
         tokio::spawn(async move {
             let mut engines = tokio::time::interval(Duration::from_secs(1));
-            // The heartbeat follows the services' clock, as the instances' liveness is judged
-            // on it: moved on, every instance says it is alive at the new time before the clock
-            // settles (never taken for dead, with its sockets' players, for a moment).
-            let mut beat = s.clock.interval(Duration::from_secs(1));
             // The sweeps follow the services' clock: moved on, it sweeps at once.
             let mut sweeps = s.clock.interval(s.sweep_every);
             let mut evict = tokio::time::interval(Duration::from_secs(10));
             loop {
                 tokio::select! {
-                    _ = beat.tick() => s.cluster.heartbeat_logged().await,
                     _ = engines.tick() => {
                         if s.store.is_up()
                             && let Err(e) = s.games.sweep_engines().await
