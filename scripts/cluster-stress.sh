@@ -35,17 +35,18 @@ modules=$(IFS='|'; echo "${set[*]}")
 filter="binary_id(mabula-cli::cli) & test(/^($modules)::/)"
 echo "cluster-stress: $runs runs of: ${set[*]}; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Every test makes a database of its own and keeps it (to be read after a failure): between two
-# runs, when no test is connected, the databases of a passing run are dropped, so that twenty runs
-# fit on the disk.
+# runs, when no test is connected, the databases a passing run made are dropped, so that twenty
+# runs fit on the disk; those of a failed run stay.
 psql=$(command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -1)
-drop_test_databases() {
-  "$psql" -q -At "$MABULA_TEST_POSTGRES_URL" -c "SELECT datname FROM pg_database WHERE datname LIKE 'mabula\_%'" |
-    while read -r db; do "$psql" -q "$MABULA_TEST_POSTGRES_URL" -c "DROP DATABASE $db WITH (FORCE)"; done
+test_databases() {
+  "$psql" -q -At "$MABULA_TEST_POSTGRES_URL" -c "SELECT datname FROM pg_database WHERE datname LIKE 'mabula\_%'" | LC_ALL=C sort
 }
 failed=0
 for run in $(seq 1 "$runs"); do
+  before=$(test_databases)
   if cargo nextest run --workspace --all-features --no-fail-fast -E "$filter"; then
-    drop_test_databases
+    LC_ALL=C comm -13 <(echo "$before") <(test_databases) |
+      while read -r db; do "$psql" -q "$MABULA_TEST_POSTGRES_URL" -c "DROP DATABASE $db WITH (FORCE)"; done
     echo "cluster-stress: run $run of $runs passed; load average $(cut -d' ' -f1-3 /proc/loadavg)"
   else
     failed=$((failed + 1))
