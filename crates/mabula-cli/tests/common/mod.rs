@@ -147,48 +147,52 @@ impl Nodes {
         advance(&self.bases, by).await;
     }
 
-    /// Runs `sql` on the test's database (the SQLite file, or the PostgreSQL database the
-    /// instances share), beside the running servers: to set up what would take many games.
-    pub async fn sql(&self, sql: &str) {
+    /// A connection to the test's database (the SQLite file, or the PostgreSQL database the
+    /// instances share), beside the running servers.
+    async fn connect(&self) -> Db {
         use sqlx::Connection;
-        let sql = sqlx::AssertSqlSafe(sql.to_string());
         let database = &self.nodes[0].database;
         if database.starts_with("postgres") {
-            let mut c = sqlx::PgConnection::connect(database)
-                .await
-                .expect("connect");
-            sqlx::raw_sql(sql).execute(&mut c).await.expect("sql");
+            Db::Pg(
+                sqlx::PgConnection::connect(database)
+                    .await
+                    .expect("connect"),
+            )
         } else {
-            let mut c = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
-                .await
-                .expect("connect");
-            sqlx::raw_sql(sql).execute(&mut c).await.expect("sql");
+            let url = format!("sqlite://{database}");
+            Db::Lite(
+                sqlx::SqliteConnection::connect(&url)
+                    .await
+                    .expect("connect"),
+            )
         }
+    }
+
+    /// Runs `sql` on the test's database: to set up what would take many games.
+    pub async fn sql(&self, sql: &str) {
+        let sql = sqlx::AssertSqlSafe(sql.to_string());
+        match self.connect().await {
+            Db::Pg(mut c) => sqlx::raw_sql(sql).execute(&mut c).await.map(drop),
+            Db::Lite(mut c) => sqlx::raw_sql(sql).execute(&mut c).await.map(drop),
+        }
+        .expect("sql");
     }
 
     /// The number the query `sql` answers on the test's database (a `COUNT(*)`).
     pub async fn count(&self, sql: &str) -> i64 {
-        use sqlx::Connection;
         let sql = sqlx::AssertSqlSafe(sql.to_string());
-        let database = &self.nodes[0].database;
-        if database.starts_with("postgres") {
-            let mut c = sqlx::PgConnection::connect(database)
-                .await
-                .expect("connect");
-            sqlx::query_scalar(sql)
-                .fetch_one(&mut c)
-                .await
-                .expect("sql")
-        } else {
-            let mut c = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
-                .await
-                .expect("connect");
-            sqlx::query_scalar(sql)
-                .fetch_one(&mut c)
-                .await
-                .expect("sql")
+        match self.connect().await {
+            Db::Pg(mut c) => sqlx::query_scalar(sql).fetch_one(&mut c).await,
+            Db::Lite(mut c) => sqlx::query_scalar(sql).fetch_one(&mut c).await,
         }
+        .expect("sql")
     }
+}
+
+/// A connection to a test's database.
+enum Db {
+    Pg(sqlx::PgConnection),
+    Lite(sqlx::SqliteConnection),
 }
 
 /// [`instances`] in a fresh directory, as [`Nodes`].
