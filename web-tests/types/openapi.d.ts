@@ -8103,7 +8103,7 @@ export interface components {
             name: string;
             /**
              * Format: int32
-             * @description Players who joined and did not withdraw.
+             * @description Players who take or took part: joined and did not withdraw, or were paired.
              */
             players: number;
             /** @description Its settings. */
