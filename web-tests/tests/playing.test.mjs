@@ -359,3 +359,32 @@ test('a player\'s games being played are on the home page and the top bar of a n
   await ana.close();
   await bob.close();
 });
+
+test('the end dialog shows both ratings and their changes whole beside long names (issue 52)', async () => {
+  // A long name pushed the rating change out of its cell ("1189? ...").
+  const ann = await player(`Longnamedplayer${run}`);
+  const ben = await player(`Longnamedplayez${run}`);
+  const id = await lobbyGame(ann, ben);
+  for (let i = 0; i < 2; i++) {
+    const st = await state(id);
+    const who = st.players[st.to_move].name === ann.name ? ann : ben;
+    await who.post(`/api/games/${id}/moves`, { move: pick(st).notation, number: i + 1 });
+  }
+  const page = await openGame(ann, id);
+  await ben.post(`/api/games/${id}/resign`);
+  await page.waitForFunction(() => document.querySelectorAll('.player .rating-diff').length === 2, null, { timeout: 15000 });
+  // The dialog as it opens once the game is rated: the first one closed, and opened again.
+  await page.waitForSelector('dialog.end-dialog[open]');
+  await page.click('dialog.end-dialog[open] button:has-text("Close")');
+  await page.waitForSelector('dialog.end-dialog[open]', { state: 'detached' });
+  await page.click('.result-button');
+  await page.waitForFunction(() => document.querySelectorAll('dialog.end-dialog[open] .rating-diff').length === 2);
+  const cut = await page.$$eval('dialog.end-dialog[open] .score-table tbody th', (cells) => cells.map((th) => th.scrollWidth > th.clientWidth));
+  assert.deepEqual(cut, [false, false], 'no cell cut');
+  // The top bar no longer counts the finished game as waiting for her move.
+  await page.waitForSelector('#turn-count', { state: 'hidden' });
+  await page.screenshot({ path: join(SHOTS, 'playing-end-dialog-long-names.png') });
+  noErrors(ann);
+  await ann.close();
+  await ben.close();
+});

@@ -41,7 +41,7 @@ export function endDialog(state, { headline, reason, extra = null, actions = [] 
     const sizes = (state.groups[colour] || []).map((g) => g.length);
     return h('tr', { class: state.winner === colour ? 'win' : '' },
       h('th', { scope: 'row' }, h('span', { class: `dot ${colour}`, style: 'display:inline-block;width:14px;height:14px;border-radius:50%;margin-right:8px;vertical-align:-2px' }),
-        state.players?.[colour]?.name || t(`colour.${colour === 'white' ? 'White' : 'Black'}`),
+        h('span', { class: 'end-name' }, state.players?.[colour]?.name || t(`colour.${colour === 'white' ? 'White' : 'Black'}`)),
         ratingChange(state.players?.[colour])),
       h('td', { class: 'groups-cell' }, sizes.length ? sizes.join(' · ') : t('end.noGroups')),
       h('td', { class: 'num' }, String(state.scores[scoring][colour])));

@@ -17,6 +17,7 @@ import { Board } from '../board.js';
 import { tryParse, groupsOf, scoresOf } from '../position.js';
 import { errorText } from './errors.js';
 import { confirmDialog, endDialog, pairSummary, shareDialog } from './dialogs.js';
+import { refreshPlaying } from '../playing.js';
 import { modeLabel, ratingText, ratingDiff, botBadge } from '../widgets.js';
 import { formatClock, controlLabel } from '../clock.js';
 import { setPlaying } from '../lobbyfeed.js';
@@ -257,6 +258,8 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
             if (msg.type === 'sync' || msg.type === 'end') chat?.refresh();
             if (msg.type === 'error' && msg.code === 'game_not_found') live?.close();
             dispatch({ type: 'server', msg, at: now() });
+            // The top bar's count of the player's games waiting for them follows this game.
+            if (page.model.seats.length && (msg.type === 'move' || msg.type === 'end' || msg.type === 'undo')) refreshPlaying();
           },
           onStatus: (st) => dispatch({ type: 'conn', status: st }),
         }).open();
@@ -266,7 +269,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
         break;
       case 'send':
         api.move(id, page.model.token, e.move, e.number)
-          .then((st) => dispatch({ type: 'played', state: st, at: now() }))
+          .then((st) => { dispatch({ type: 'played', state: st, at: now() }); refreshPlaying(); })
           .catch((error) => dispatch({ type: 'playFailed', error }));
         break;
       case 'animate':
