@@ -272,10 +272,20 @@ fn solve(
         time: time.map(Duration::from_secs_f64),
         ..Limits::none()
     };
+    if !mabula_engine::tt::Table::fits(table_mb) {
+        anyhow::bail!(
+            "this machine cannot give a table of {table_mb} MB: give a smaller --table-mb"
+        );
+    }
     let edges = pos.edges_left();
     let bar = spinner(&format!("solving ({edges} marbles on edge spaces)"));
     if json {
         bar.finish_and_clear();
+    }
+    if !mabula_engine::tt::Table::fits(table_mb) {
+        anyhow::bail!(
+            "this machine cannot give a table of {table_mb} MB: give a smaller --table-mb"
+        );
     }
     let mut solver = Solver::new(scoring, table_mb);
     let progress = bar.clone();

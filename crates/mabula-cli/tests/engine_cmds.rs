@@ -81,6 +81,19 @@ fn solve_prints_the_result_the_best_move_the_line_and_the_nodes() {
 }
 
 #[test]
+fn a_table_larger_than_the_machine_gives_is_a_one_line_error_not_an_abort() {
+    // Issue 56: it aborted with "memory allocation of ... failed", a backtrace and status 134.
+    let out = mabula(&["solve", LATE, "--table-mb", "4000000"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert_eq!(text.trim().lines().count(), 1, "{text}");
+    assert!(
+        text.contains("cannot give a table of 4000000 MB: give a smaller --table-mb"),
+        "{text}"
+    );
+}
+
+#[test]
 fn solve_says_plainly_when_time_runs_out() {
     let out = mabula(&["solve", EARLY, "--time", "0.2"]);
     assert!(!out.status.success());

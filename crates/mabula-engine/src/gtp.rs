@@ -71,6 +71,9 @@ pub const COMMANDS: [&str; 30] = [
 /// answered `? line too long` and skipped.
 pub const MAX_LINE: usize = 64 * 1024;
 
+/// The longest `movetime`: a day (a longer one overflowed the deadline, and no answer came).
+const MAX_MOVETIME_MS: u64 = 86_400_000;
+
 /// Kept back from the time left on the clock for reading and writing the protocol.
 const CLOCK_RESERVE: Duration = Duration::from_millis(50);
 
@@ -468,6 +471,11 @@ impl Gtp {
                  limit, the level's playouts alone)"
             )
         })?;
+        if ms > MAX_MOVETIME_MS {
+            return Err(format!(
+                "movetime {ms} is too long: give at most {MAX_MOVETIME_MS} milliseconds (a day)"
+            ));
+        }
         self.movetime = (ms > 0).then(|| Duration::from_millis(ms));
         Ok(self.movetime_note())
     }
@@ -558,7 +566,15 @@ impl Gtp {
         };
         match name {
             "threads" => self.threads = Some(number(1024)? as usize),
-            "table_mb" => self.table_mb = Some(number(1 << 20)? as usize),
+            "table_mb" => {
+                let mb = number(1 << 20)? as usize;
+                if !crate::tt::Table::fits(mb) {
+                    return Err(format!(
+                        "this machine cannot give a table of {mb} MB: give a smaller table_mb"
+                    ));
+                }
+                self.table_mb = Some(mb);
+            }
             "seed" => {
                 self.seed = value.parse().map_err(|_| {
                     format!("'{value}' is not a seed: give a whole number from 0 to 2^64-1")

@@ -37,6 +37,16 @@ pub struct Table {
 
 impl Table {
     /// A table of at most `megabytes` MB (at least one bucket).
+    /// Whether the machine gives a table of `megabytes` now: the memory is asked for and given
+    /// back untouched. A size it cannot give is then a clear error where the size is chosen
+    /// (`--table-mb`, `set_option table_mb`), not an abort in the middle of a search.
+    pub fn fits(megabytes: usize) -> bool {
+        let Some(bytes) = megabytes.max(1).checked_mul(1 << 20) else {
+            return false;
+        };
+        Vec::<u64>::new().try_reserve_exact(bytes / 8).is_ok()
+    }
+
     pub fn new(megabytes: usize) -> Table {
         let bytes = megabytes.max(1) << 20;
         let buckets = (bytes / (8 * WAYS)).next_power_of_two() >> 1;
