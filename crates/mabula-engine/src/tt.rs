@@ -36,7 +36,6 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of at most `megabytes` MB (at least one bucket).
     /// Whether the machine gives a table of `megabytes` now: the memory is asked for and given
     /// back untouched. A size it cannot give is then a clear error where the size is chosen
     /// (`--table-mb`, `set_option table_mb`), not an abort in the middle of a search.
@@ -47,6 +46,7 @@ impl Table {
         Vec::<u64>::new().try_reserve_exact(bytes / 8).is_ok()
     }
 
+    /// A table of at most `megabytes` MB (at least one bucket).
     pub fn new(megabytes: usize) -> Table {
         let bytes = megabytes.max(1) << 20;
         let buckets = (bytes / (8 * WAYS)).next_power_of_two() >> 1;
