@@ -67,8 +67,10 @@ fn interruptible<T: Send>(
     })
 }
 
+// Named as `mabula` exports it, so that it pickles (to another process of a ProcessPoolExecutor):
+// pickle finds a class by its module and name, and `_mabula` is not a module one can import.
 create_exception!(
-    _mabula,
+    mabula,
     IllegalMoveError,
     PyValueError,
     "A move that is not legal in the position (its message says why)."
@@ -76,6 +78,20 @@ create_exception!(
 
 /// The action number of a pass.
 const PASS_ACTION: u32 = 144;
+
+/// The longest time any call takes: a day (a longer one overflowed the deadline).
+const MAX_MS: i128 = 86_400_000;
+
+/// A time in milliseconds given by Python: `ValueError` below 0 or above a day, not an overflow.
+fn millis(name: &str, ms: Option<i128>) -> PyResult<Option<Duration>> {
+    match ms {
+        None => Ok(None),
+        Some(ms) if (0..=MAX_MS).contains(&ms) => Ok(Some(Duration::from_millis(ms as u64))),
+        Some(ms) => Err(value_error(format!(
+            "{name}={ms}: give 0 to {MAX_MS} milliseconds (a day), or None"
+        ))),
+    }
+}
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -667,12 +683,12 @@ impl AnalysisJob {
     fn new(
         position: &PyPosition,
         scoring: &str,
-        time_ms: Option<u64>,
+        time_ms: Option<i128>,
         threads: usize,
         lines: Option<usize>,
         seed: u64,
     ) -> PyResult<AnalysisJob> {
-        let time = time_ms.map(|t| Duration::from_millis(t.max(1)));
+        let time = millis("time_ms", time_ms)?.map(|t| t.max(Duration::from_millis(1)));
         Ok(AnalysisJob {
             pos: position.0,
             scoring: parse_scoring(scoring)?,
@@ -804,7 +820,7 @@ fn choose_move(
     position: &PyPosition,
     scoring: &str,
     level: u8,
-    movetime_ms: Option<u64>,
+    movetime_ms: Option<i128>,
     seed: u64,
 ) -> PyResult<String> {
     let scoring = parse_scoring(scoring)?;
@@ -815,7 +831,7 @@ fn choose_move(
         return Err(value_error("the game is over"));
     }
     let pos = position.0;
-    let movetime = movetime_ms.map(Duration::from_millis);
+    let movetime = millis("movetime_ms", movetime_ms)?;
     // As mabula_engine::choose_move, with a stop flag.
     let mv = interruptible(py, move |stop| {
         let level = Level::new(level, seed);
@@ -851,7 +867,7 @@ fn analyze(
     py: Python<'_>,
     position: &PyPosition,
     scoring: &str,
-    time_ms: Option<u64>,
+    time_ms: Option<i128>,
     threads: usize,
     lines: Option<usize>,
     seed: u64,
@@ -896,7 +912,7 @@ fn analyze_stream_of(job: AnalysisJob) -> PyAnalysisStream {
 fn analyze_stream(
     position: &PyPosition,
     scoring: &str,
-    time_ms: Option<u64>,
+    time_ms: Option<i128>,
     threads: usize,
     lines: Option<usize>,
     seed: u64,
@@ -915,17 +931,22 @@ fn solve(
     position: &PyPosition,
     scoring: &str,
     margin: bool,
-    time_ms: Option<u64>,
+    time_ms: Option<i128>,
     threads: usize,
     table_mb: usize,
 ) -> PyResult<Option<PySolution>> {
     let scoring = parse_scoring(scoring)?;
+    if !mabula_engine::tt::Table::fits(table_mb) {
+        return Err(value_error(format!(
+            "table_mb={table_mb}: this machine cannot give a table that large"
+        )));
+    }
     let mode = if margin {
         SolveMode::Margin
     } else {
         SolveMode::Result
     };
-    let time = time_ms.map(Duration::from_millis);
+    let time = millis("time_ms", time_ms)?;
     let pos = position.0;
     let sol = interruptible(py, move |stop| {
         let limits = Limits {

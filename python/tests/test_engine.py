@@ -60,3 +60,18 @@ def test_the_engine_lets_other_python_threads_run_while_it_thinks():
 
 def test_an_unsolved_position_within_its_time_gives_none():
     assert mabula.solve(mabula.deal(3), time_ms=1) is None
+
+
+def test_a_negative_or_endless_time_is_a_value_error():
+    # Issue 56: time_ms=-1 raised OverflowError.
+    import pytest
+
+    pos = mabula.deal(1)
+    with pytest.raises(ValueError, match="time_ms=-1: give 0 to 86400000 milliseconds"):
+        mabula.analyze(pos, time_ms=-1)
+    with pytest.raises(ValueError, match="movetime_ms=-5"):
+        mabula.choose_move(pos, movetime_ms=-5)
+    with pytest.raises(ValueError, match="time_ms=18446744073709"):
+        mabula.solve(pos, time_ms=18446744073709551615)
+    with pytest.raises(ValueError, match="table_mb=4000000"):
+        mabula.solve(pos, table_mb=4000000)

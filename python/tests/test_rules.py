@@ -59,6 +59,19 @@ def test_an_illegal_move_raises_with_the_reason():
         mabula.Position("8/8 w")
 
 
+def test_an_illegal_move_error_pickles_to_another_process():
+    # Issue 56: its module was `_mabula`, so pickle (and ProcessPoolExecutor) could not find it.
+    import pickle
+
+    try:
+        mabula.Position(OPENING).play("b1-b4").play("a4-g4")
+    except mabula.IllegalMoveError as e:
+        again = pickle.loads(pickle.dumps(e))
+    assert type(again) is mabula.IllegalMoveError
+    assert "at most 5 squares" in str(again)
+    assert mabula.IllegalMoveError.__module__ == "mabula"
+
+
 def test_actions_and_moves_map_both_ways():
     pos = mabula.deal(5)
     for action in pos.legal_actions():
