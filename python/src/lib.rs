@@ -79,8 +79,8 @@ create_exception!(
 /// The action number of a pass.
 const PASS_ACTION: u32 = 144;
 
-/// The longest time any call takes: a day (a longer one overflowed the deadline).
-const MAX_MS: i128 = 86_400_000;
+/// The longest time any call takes (the engine's limit: a day).
+const MAX_MS: i128 = mabula_engine::levels::MAX_THINK_MS as i128;
 
 /// A time in milliseconds given by Python: `ValueError` below 0 or above a day, not an overflow.
 fn millis(name: &str, ms: Option<i128>) -> PyResult<Option<Duration>> {

@@ -22,7 +22,7 @@
 
 mod analysis;
 
-use crate::levels::{Level, MAX_LEVEL};
+use crate::levels::{Level, MAX_LEVEL, MAX_THINK_MS};
 use crate::limits::Limits;
 use crate::search::{Engine, EngineConfig};
 use analysis::{AnalysisRequest, AnalysisState, analysis_request};
@@ -70,9 +70,6 @@ pub const COMMANDS: [&str; 30] = [
 /// The longest line the protocol reads, in bytes (without its line end); a longer one is
 /// answered `? line too long` and skipped.
 pub const MAX_LINE: usize = 64 * 1024;
-
-/// The longest `movetime`: a day (a longer one overflowed the deadline, and no answer came).
-const MAX_MOVETIME_MS: u64 = 86_400_000;
 
 /// Kept back from the time left on the clock for reading and writing the protocol.
 const CLOCK_RESERVE: Duration = Duration::from_millis(50);
@@ -471,9 +468,9 @@ impl Gtp {
                  limit, the level's playouts alone)"
             )
         })?;
-        if ms > MAX_MOVETIME_MS {
+        if ms > MAX_THINK_MS {
             return Err(format!(
-                "movetime {ms} is too long: give at most {MAX_MOVETIME_MS} milliseconds (a day)"
+                "movetime {ms} is too long: give at most {MAX_THINK_MS} milliseconds (a day)"
             ));
         }
         self.movetime = (ms > 0).then(|| Duration::from_millis(ms));

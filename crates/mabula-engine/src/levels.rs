@@ -22,6 +22,10 @@ pub const MAX_LEVEL: u8 = 10;
 /// Thinking time of level 10 when none is given.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
 
+/// The longest thinking time a caller may ask for, in milliseconds: a day (a longer one
+/// overflowed the deadline). The protocol's `movetime` and the Python package's times hold to it.
+pub const MAX_THINK_MS: u64 = 86_400_000;
+
 /// What a level means.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Level {
