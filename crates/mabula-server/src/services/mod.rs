@@ -361,19 +361,8 @@ impl Services {
         self.accuracy.follow(self.games.subscribe());
         self.lobby.follow(stop.clone());
         self.cluster.heartbeat().await.0?;
-        if self.house.any() {
-            self.house.ensure().await?;
-        }
-        match self.puzzles.load().await? {
-            0 => {}
-            n => tracing::info!("loaded {n} puzzles"),
-        }
-        match self.games.sweep_engines().await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!("resumed the engine in {n} games"),
-            Err(e) => tracing::warn!("cannot resume engine games: {}", e.message),
-        }
-        // The heartbeat beats on its own, never behind a slow sweep: an instance busy sweeping
+        // From here the heartbeat beats on its own, never behind the start-up's work (the puzzles
+        // loaded, engine games resumed) or a slow sweep: an instance busy sweeping
         // on a slow database is alive (else the others take over its claims and stop counting
         // its admissions). It follows the services' clock, as the instances' liveness is judged
         // on it: moved on, every instance says it is alive at the new time before the clock
@@ -389,6 +378,18 @@ impl Services {
                 }
             }
         });
+        if self.house.any() {
+            self.house.ensure().await?;
+        }
+        match self.puzzles.load().await? {
+            0 => {}
+            n => tracing::info!("loaded {n} puzzles"),
+        }
+        match self.games.sweep_engines().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("resumed the engine in {n} games"),
+            Err(e) => tracing::warn!("cannot resume engine games: {}", e.message),
+        }
         let s = self.clone();
         let mut until = stop.clone();
         tokio::spawn(async move {
