@@ -109,9 +109,11 @@ export async function waitTurn(page, timeout = 30000) {
   return handle.jsonValue();
 }
 
-/** Plays `move` by pointing: the marble, then the stop (preview shown), then a click. */
-export async function clickMove(page, move, { screenshot } = {}) {
-  const board = 'main svg.board.interactive';
+/**
+ * Plays `move` by pointing: the marble, then the stop (preview shown), then a click. `board`: the
+ * board's selector (the page's first board by default).
+ */
+export async function clickMove(page, move, { screenshot, board = 'main svg.board.interactive' } = {}) {
   await page.click(`${board} .sq[data-square="${move.from}"]`);
   await page.waitForSelector(`${board} .stop`);
   await page.hover(`${board} .sq[data-square="${move.to}"]`);

@@ -200,3 +200,118 @@ test('two players join a tournament, see the countdown, play their game from it 
     assert.deepEqual(ctx.errors.filter((e) => !/status of 4\d\d/.test(e)), [], 'no console errors');
   }
 });
+
+test('a duplicate pair played at once shows both boards on one page, calls for each move, and is played to its end', async () => {
+  const a = await signedUp(`Tic${run}`);
+  // The second player is on an upright phone.
+  const b = await signedUp(`Tid${run}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  // A one-round Swiss of duplicate pairs, played at once (the form's default).
+  await a.page.goto(`${BASE}/tournaments`);
+  await a.page.waitForSelector('form.tour-form');
+  await a.page.fill('#tour-name', `Pair ${run}`);
+  await a.page.click('label:has(input[name="format"][value="swiss"])');
+  await a.page.fill('#tour-rounds', '1');
+  assert.ok(await a.page.locator('input[name="duplicate"]').isChecked(), 'duplicate pairs by default');
+  assert.equal(await a.page.locator('input[name="sequential"]').isChecked(), false, 'played at once by default');
+  await a.page.selectOption('#tour-clock', '60+1');
+  await a.page.click('form.tour-form button[type="submit"]');
+  await a.page.waitForURL(/\/tournament\/[A-Za-z0-9_-]+$/);
+  const id = new URL(a.page.url()).pathname.split('/').pop();
+  await a.page.waitForSelector('.conn.online');
+  await a.page.click('.join-button');
+  await a.page.waitForSelector('.withdraw-button');
+  await b.page.goto(`${BASE}/tournament/${id}`);
+  await b.page.waitForSelector('.conn.online');
+  await b.page.click('.join-button');
+  await a.page.waitForSelector(`.standings-table tr[data-name="Tid${run}"]`);
+
+  // Each player lands on one game of the pair and sees the other one beside it.
+  await a.page.click('.start-button');
+  const toPair = async (page) => {
+    await toMyGame(page);
+    await page.waitForSelector('.twin-box .twin-game svg.board');
+    return { main: gameId(page), twin: await page.getAttribute('.twin-box', 'data-game') };
+  };
+  const [pa, pb] = await Promise.all([toPair(a.page), toPair(b.page)]);
+  assert.notEqual(pa.main, pa.twin);
+  assert.deepEqual(new Set([pa.main, pa.twin]), new Set([pb.main, pb.twin]), 'both see the same two games');
+  for (const p of [a.page, b.page]) {
+    assert.equal(await p.locator('main svg.board').count(), 2, 'two boards on the page');
+    assert.match(await p.textContent('.twin-head'), /^Your other board: you play (White|Black)$/);
+    const note = await p.textContent('.pair-banner');
+    assert.match(note, /played at once/);
+    assert.doesNotMatch(note, /played again/, 'no promise of a later game');
+  }
+
+  // Who plays what: each person is White in one game and Black in the other.
+  // The first game of the pair, then the second.
+  const games = (await state(pa.main)).settings.pair_half === 'first' ? [pa.main, pa.twin] : [pa.twin, pa.main];
+  const pages = { [`Tic${run}`]: a, [`Tid${run}`]: b };
+  /** The page of `colour` in game `g`, and the selector of that game's board and actions there. */
+  const seat = async (g, colour) => {
+    const name = (await state(g)).players[colour].name;
+    const who = pages[name];
+    const onMain = gameId(who.page) === g;
+    return { who, name, scope: onMain ? 'main section.game > .board-col' : '.twin-box', actions: onMain ? 'main section.game > .actions' : '.twin-box .actions',
+      status: onMain ? 'main section.game > .status-row .status' : '.twin-box .status' };
+  };
+
+  // Two moves on each board: White's, then Black's. Each waits for the page to offer the move.
+  for (const colour of ['white', 'black']) {
+    for (const g of games) {
+      const s = await seat(g, colour);
+      if (s.who === b && s.scope === '.twin-box') {
+        // On the phone the other board is below the fold: the page calls, and shows it.
+        await b.page.evaluate(() => window.scrollTo(0, 0));
+        await b.page.waitForSelector('.pair-call:not([hidden])');
+        assert.equal(await b.page.textContent('.pair-call span'), 'Your move on your other board.');
+        await b.page.click('.pair-call button');
+        // The other board is in sight now: the call is gone, or calls for the first board.
+        await b.page.waitForFunction(() => {
+          const call = document.querySelector('.pair-call');
+          return call?.hidden || call?.textContent?.includes('first board');
+        });
+      }
+      await s.who.page.waitForSelector(`${s.scope} svg.board .can-move`);
+      await clickMove(s.who.page, pick(await state(g)), { board: `${s.scope} svg.board.interactive` });
+      await s.who.page.waitForSelector(`${s.status}:not(.yours)`);
+    }
+  }
+  await a.page.screenshot({ path: join(SHOTS, 'tournament-pair.png') });
+  await b.page.evaluate(() => window.scrollTo(0, 0));
+  await b.page.screenshot({ path: join(SHOTS, 'tournament-pair-phone.png'), fullPage: true });
+  assert.ok(await b.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling on a phone');
+
+  // The first game ends: no end dialog yet, the other board is still played.
+  const [g1, g2] = games;
+  const black1 = await seat(g1, 'black');
+  await black1.who.page.click(`${black1.actions} .resign-button`);
+  await black1.who.page.click('dialog.confirm button[value="yes"]');
+  for (const p of [a.page, b.page]) {
+    await p.waitForFunction((g) => {
+      const box = document.querySelector('.twin-box');
+      const mainGame = location.pathname.endsWith(g) ? document.querySelector('main section.game > .status-row') : box?.querySelector('.status-row');
+      return /resign/i.test(mainGame?.textContent || '');
+    }, g1);
+    assert.equal(await p.locator('dialog.end-dialog[open]').count(), 0, 'no end dialog while the pair goes on');
+  }
+  // The second ends the other way: White resigns. The end dialog then gives the pair's result.
+  const white2 = await seat(g2, 'white');
+  await white2.who.page.click(`${white2.actions} .resign-button`);
+  await white2.who.page.click('dialog.confirm button[value="yes"]');
+  const winner = (await state(g1)).players.white.name;
+  for (const [name, { page: p }] of Object.entries(pages)) {
+    await p.waitForSelector('dialog.end-dialog[open] .pair-result');
+    const you = name === winner ? 2 : 0;
+    assert.match(await p.textContent('dialog.end-dialog[open] .pair-result'), new RegExp(`You\\s*${you}\\s*Your opponent\\s*${2 - you}\\s*Game 1: 1-0 · game 2: 0-1`));
+  }
+  await a.page.click('dialog.end-dialog[open] a[href^="/tournament/"]');
+  await a.page.waitForURL(new RegExp(`/tournament/${id}$`));
+  await a.page.waitForSelector('.podium:not([hidden])');
+  assert.equal(await a.page.locator('.podium .place-1 a').textContent(), winner, 'who won both games wins');
+  for (const ctx of [a.ctx, b.ctx]) {
+    assert.deepEqual(ctx.errors.filter((e) => !/status of 4\d\d/.test(e)), [], 'no console errors');
+  }
+});
+

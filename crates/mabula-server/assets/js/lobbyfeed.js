@@ -87,9 +87,23 @@ export function setPlaying(/** @type {string | null} */ id) {
   playing = id;
 }
 
-/** Goes to a game's page unless the page is there already. */
+/** The other game of a duplicate pair played at once, shown beside this page's game. */
+/** @type {string | null} */
+let twin = null;
+
+/** Set by the game page while it shows the other game of a pair beside its own (null otherwise). */
+export function setTwin(/** @type {string | null} */ id) {
+  twin = id;
+}
+
+/** Whether this page shows game `id`: its own game, or the other game of its pair. */
+export function showing(/** @type {string} */ id) {
+  return location.pathname === `/game/${id}` || twin === id;
+}
+
+/** Goes to a game's page unless the page shows it already. */
 export function goToGame(/** @type {string} */ id) {
-  if (location.pathname !== `/game/${id}`) navigate(`/game/${id}`);
+  if (!showing(id)) navigate(`/game/${id}`);
 }
 
 /** @returns {Set<string>} */
@@ -105,6 +119,7 @@ function handle(/** @type {LobbyMessage} */ msg) {
   if (msg.type === 'game') {
     const text = t('notify.gameBegan');
     notify(text, { body: t('notify.gameBegan.body'), path: `/game/${msg.game_id}`, tag: `game-${msg.game_id}` });
+    if (showing(msg.game_id)) return;
     if (playing && playing !== msg.game_id) {
       toast(text);
       announce(text);
@@ -117,7 +132,7 @@ function handle(/** @type {LobbyMessage} */ msg) {
     announce(text);
     notify(text, { body: text, path: '/lobby', tag: `declined-${msg.seek_id}` });
   } else if (msg.type === 'turn') {
-    if (location.pathname === `/game/${msg.game_id}`) return;
+    if (showing(msg.game_id)) return;
     const text = t('notify.yourTurn');
     toast(text);
     notify(text, { body: t('notify.yourTurn.body'), path: `/game/${msg.game_id}`, tag: `turn-${msg.game_id}` });

@@ -1,7 +1,9 @@
 // The game page (`/game/{id}`) and the replay (`/replay/{id}`): the board, the players (names and
 // ratings where they have accounts) with their scores and clocks, whose turn it is, the moves,
 // the actions of a seat (pass, take back, resign, rematch), the join link of a friend game, the
-// record, the live connection, and the end of the game.
+// record, the live connection, and the end of the game. A game of a duplicate pair played at
+// once (a simultaneous duplicate Swiss) shows the pair's other game beside it, as a second,
+// smaller view of the same kind (`twin`), and says when either board waits for its player.
 //
 // Built like the terminal game (crates/mabula-cli/src/play/app.rs): the model and its
 // `update(model, message)` live in game-model.js and know nothing of the page. Here every event
@@ -20,7 +22,7 @@ import { confirmDialog, endDialog, pairSummary, shareDialog } from './dialogs.js
 import { refreshPlaying } from '../playing.js';
 import { modeLabel, ratingText, ratingDiff, botBadge } from '../widgets.js';
 import { formatClock, controlLabel } from '../clock.js';
-import { setPlaying } from '../lobbyfeed.js';
+import { setPlaying, setTwin } from '../lobbyfeed.js';
 import { isMe } from '../session.js';
 import {
   init, update, other, isMyTurn, current, displayed, displayedScores, displayedToMove, boardMoves,
@@ -63,7 +65,13 @@ function sentence(/** @type {import('pages-types').Said[]} */ parts) {
 
 const now = () => performance.now();
 
-export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, replay?: boolean }} */ { id, replay = false }) {
+/**
+ * @param {HTMLElement} main
+ * @param {{ id: string, replay?: boolean, twin?: ((m: Loaded) => void) | null }} options `twin`:
+ *   this view is the other game of a pair, beside the page's own, and is drawn small (no moves
+ *   list, record, chat or end dialog); it tells each drawing of its model to the page.
+ */
+export function mount(main, { id, replay = false, twin = null }) {
   const page = program(init({ id, replay, token: seatOf(id)?.token || null, showGroups: readBool(GROUPS_KEY), autoPass: readBool(AUTO_PASS_KEY) }), update, render, run);
   const dispatch = page.dispatch;
   /** @type {Socket<GameMessage> | null} */
@@ -108,7 +116,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     nav('last', 'game.last', { type: 'end' }),
     replay ? null : backLive);
   const replayBar = replay ? h('div', { class: 'replay-controls' }, playButton, slider) : null;
-  const boardCol = h('div', { class: 'board-col' }, boardWrap, viewBar, replayBar);
+  const boardCol = h('div', { class: 'board-col' }, boardWrap, twin ? null : viewBar, replayBar);
 
   const players = h('div', { class: 'card players', role: 'group', 'i18n-aria-label': 'game.players' });
   const abortNote = h('p', { class: 'abort-note', hidden: true });
@@ -172,8 +180,31 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
   const title = h('h1', { id: 'game-title', class: 'sr-only' });
   // A tournament's game links back to its tournament (issue 37).
   const tourLink = h('a', { class: 'btn small tour-back', hidden: true, i18n: 'tour.backTo' });
-  const section = h('section', { class: 'game', 'aria-labelledby': 'game-title' },
-    title, boardCol, tourLink, players, abortNote, claimNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
+  const twinHead = h('h2', { class: 'twin-head', id: `twin-${id}` });
+  const section = twin
+    ? h('section', { class: 'twin-game', 'aria-labelledby': `twin-${id}` }, twinHead, players, boardCol, abortNote, claimNote, statusRow, banners, actions)
+    : h('section', { class: 'game', 'aria-labelledby': 'game-title' },
+      title, boardCol, tourLink, players, abortNote, claimNote, statusRow, dealNote, previewNote, banners, actions, toggles, notationForm, movesCard, recordRow);
+  /**
+   * The other game of this game's duplicate pair, when both are played at once: its view, in a
+   * box of this page, and its model as last drawn.
+   * @type {{ id: string, box: HTMLElement, view: ReturnType<typeof mount> | null, model: Loaded | null } | null}
+   */
+  let pair = null;
+  /** The end dialog waits for the other game of the pair to end too. */
+  let endWaits = false;
+  /** Which of the two boards are in sight (at least half). */
+  const inSight = new Map();
+  const sight = new IntersectionObserver((entries) => {
+    for (const e of entries) inSight.set(e.target, e.intersectionRatio >= 0.5);
+    if (page.model.state) renderPair(/** @type {Loaded} */ (page.model));
+  }, { threshold: [0, 0.5, 1] });
+  const pairCallText = h('span');
+  /** @type {HTMLElement | null} */
+  let callFor = null;
+  const pairCall = h('div', { class: 'pair-call', role: 'status', hidden: true }, pairCallText, ' ',
+    h('button', { type: 'button', class: 'btn primary small', i18n: 'pair.show',
+      onclick: () => callFor?.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' }) }));
   // Chat (issue 36): its own module, loaded once the game is known to be between two people on
   // two devices (no chat at one screen or against the engine); the socket's `chat` messages go
   // to it (see 'connect').
@@ -188,7 +219,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
   /** Takes the seat of a join link first, if the address carries one; then loads the game. */
   async function start() {
     let token = page.model.token;
-    const join = new URLSearchParams(location.hash.slice(1)).get('join');
+    const join = twin ? null : new URLSearchParams(location.hash.slice(1)).get('join');
     if (join) {
       history.replaceState(null, '', location.pathname);
       if (token) {
@@ -220,13 +251,94 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
         return dispatch({ type: 'failed', error: err });
       }
     }
+    if (!replay && !twin) {
+      const other = await twinOf(first);
+      if (page.stopped) return;
+      if (other) showTwin(other);
+    }
     dispatch({ type: 'loaded', state: first, token, at: now() });
-    if (first.settings.mode === 'friend') {
+    if (first.settings.mode === 'friend' && !twin) {
       const { mountChat } = await import('../chat.js');
       if (page.stopped) return;
       chat = mountChat({ id, replay, token: () => page.model.token });
       section.append(chat.el);
       chat.refresh();
+    }
+  }
+
+  /**
+   * The other game of `st`'s duplicate pair if both are played at once (a duplicate Swiss that
+   * is not sequential), from its tournament's pairings; null otherwise or when it cannot be read.
+   * @param {GameState} st
+   * @returns {Promise<string | null>}
+   */
+  async function twinOf(st) {
+    if (!st.settings.tournament || !st.settings.duplicate) return null;
+    try {
+      /** @type {import('api-types').TournamentView} */
+      const tour = await request('GET', `/api/tournaments/${st.settings.tournament}`);
+      if (tour.settings.sequential) return null;
+      for (const round of tour.rounds) {
+        for (const p of round.pairings) {
+          const ids = p.games.map((g) => g.id);
+          if (ids.includes(id)) return ids.find((g) => g !== id) ?? null;
+        }
+      }
+    } catch { /* the page shows its own game */ }
+    return null;
+  }
+
+  /** Shows game `other`, this game's pair, beside it. */
+  function showTwin(/** @type {string} */ other) {
+    const box = h('div', { class: 'twin-box', dataset: { game: other } });
+    section.classList.add('paired');
+    section.insertBefore(box, toggles);
+    section.append(pairCall);
+    const p = { id: other, box, view: /** @type {ReturnType<typeof mount> | null} */ (null), model: /** @type {Loaded | null} */ (null) };
+    pair = p;
+    p.view = mount(box, { id: other, twin: (tm) => {
+      p.model = tm;
+      if (page.model.state) render(page.model);
+    } });
+    setTwin(other);
+    sight.observe(boardWrap);
+    sight.observe(box);
+  }
+
+  /** Whether the other game of the pair waits for this player's move. */
+  const twinTurn = () => Boolean(pair?.model && isMyTurn(pair.model));
+
+  /**
+   * The pair's result once both games are over, as the second game's state would carry it
+   * (`pair`, for `pairSummary`) with the seats this player holds in that game; null before.
+   * @param {Loaded} m
+   */
+  function pairOfBoth(m) {
+    const tm = pair?.model;
+    if (!tm || m.state.status !== 'finished' || tm.state.status !== 'finished') return null;
+    const [first, second] = m.state.settings.pair_half === 'first' ? [m, tm] : [tm, m];
+    /** White's and Black's points of a result. */
+    const pts = (/** @type {string} */ r) => (r === '1-0' ? [1, 0] : r === '0-1' ? [0, 1] : [0.5, 0.5]);
+    const [w1, b1] = pts(first.state.result);
+    const [w2, b2] = pts(second.state.result);
+    const state = { ...second.state, pair: {
+      first: first.state.id, second: second.state.id, results: /** @type {[string, string]} */ ([first.state.result, second.state.result]),
+      complete: true, points: { white_then_black: w1 + b2, black_then_white: b1 + w2 },
+    } };
+    return { state, seats: second.seats };
+  }
+
+  /** The pair's call (a board that waits for this player's move is out of sight), and the end. */
+  function renderPair(/** @type {Loaded} */ m) {
+    if (!pair) return;
+    const mine = twinTurn();
+    pair.box.classList.toggle('yours', mine);
+    callFor = mine && !inSight.get(pair.box) ? pair.box : isMyTurn(m) && !inSight.get(boardWrap) ? boardWrap : null;
+    pairCall.hidden = !callFor;
+    if (callFor) setText(pairCallText, callFor === pair.box ? 'pair.callTwin' : 'pair.callMain');
+    if (endWaits && pairOfBoth(m)) {
+      endWaits = false;
+      showEnd();
     }
   }
 
@@ -265,7 +377,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
         }).open();
         break;
       case 'estimateDeal':
-        estimateDeal(page.model.state);
+        if (!twin) estimateDeal(page.model.state);
         break;
       case 'send':
         api.move(id, page.model.token, e.move, e.number)
@@ -322,7 +434,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
         else toast(tr(e.key, e.args), 'info');
         break;
       case 'showEnd':
-        setTimeout(showEnd, e.later ? (reducedMotion() ? 50 : 700) : 0);
+        if (!twin) setTimeout(showEnd, e.later ? (reducedMotion() ? 50 : 700) : 0);
         break;
       case 'forgetSeat':
         forgetSeat(id);
@@ -331,11 +443,12 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
         forgetJoin(id);
         break;
       case 'playing':
-        setPlaying(e.id);
+        if (!twin) setPlaying(e.id);
         break;
       case 'focusBoard':
         // The board's tab stop goes to a movable marble; focus (and its ring) moves there only for
         // someone using the keyboard, not after a click on a link or a reload.
+        if (twin) break;
         if (usingKeyboard()) board.focus();
         else board.aim();
         break;
@@ -436,6 +549,12 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     const m = page.model;
     if (page.stopped || !m.state || m.state.status !== 'finished') return;
     if (endDialogOpen && endDialogOpen.open) return;
+    // A pair played at once: the dialog comes once both games are over, with the pair's result.
+    const both = pair ? pairOfBoth(/** @type {Loaded} */ (m)) : null;
+    if (pair && !both) {
+      endWaits = true;
+      return;
+    }
     /** @type {HTMLElement[]} */
     const buttons = [];
     const close = () => endDialogOpen?.close();
@@ -451,7 +570,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
       buttons.push(h('a', { class: 'btn', href: '/', onclick: close }, t('game.newGame')));
     }
     const head = headline(m);
-    endDialogOpen = endDialog(m.state, { headline: tr(head.key, head.args), reason: sentence(reason(m.state)), extra: pairSummary(m.state, m.seats), actions: buttons });
+    endDialogOpen = endDialog(m.state, { headline: tr(head.key, head.args), reason: sentence(reason(m.state)), extra: both ? pairSummary(both.state, both.seats) : pairSummary(m.state, m.seats), actions: buttons });
   }
 
   // ---- Rendering -----------------------------------------------------------------------------
@@ -479,13 +598,13 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     const base = `${st.updated_at}|${st.engine_thinking}|${st.moves.length}|${st.epoch}|${st.status}|${m.seats.join()}|${m.view}|${m.pending}|${m.animating}|${Boolean(m.optimistic)}`;
     board.setFlipped(Boolean(m.flipped));
     renderBoard(m);
-    part('title', `${base}|${st.rated}`, () => renderTitle(m));
+    part('title', `${base}|${st.rated}|${twinTurn()}`, () => renderTitle(m));
     part('players', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.players)}|${JSON.stringify(m.accuracy)}`, () => renderPlayers(m));
     renderClocks(m, now());
     part('status', base, () => renderStatus(m));
     part('conn', `${m.conn}|${st.status}`, () => renderConn(m));
     part('preview', `${base}|${m.preview?.notation}|${st.spectators}|${m.premove?.notation}`, () => renderPreviewNote(m));
-    part('banners', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.undo_offer)}|${st.rematch}|${st.draw_offer}`, () => renderBanners(m));
+    part('banners', `${base}|${JSON.stringify(st.seats)}|${JSON.stringify(st.undo_offer)}|${st.rematch}|${st.draw_offer}|${pair?.model?.state.result}`, () => renderBanners(m));
     part('actions', `${base}|${JSON.stringify(st.undo_offer)}|${st.rematch}|${m.hintsOn}|${JSON.stringify(st.hints)}|${JSON.stringify(st.players)}|${st.draw_offer}`, () => renderActions(m));
     part('moves', `${st.moves.length}|${st.epoch}|${m.view}`, () => renderMoves(m));
     part('viewbar', `${st.moves.length}|${m.view}|${m.autoplay}`, () => renderViewBar(m));
@@ -503,6 +622,8 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     hintsLabel.hidden = !(st.settings.mode === 'engine' && m.seats.length > 0 && st.status === 'playing');
     autoPassLabel.hidden = m.replay || !m.seats.length || st.status !== 'playing';
     autoPassToggle.checked = m.autoPass;
+    renderPair(m);
+    twin?.(m);
   }
 
   function renderFailure(/** @type {unknown} */ err) {
@@ -512,7 +633,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
       h('h1', { i18n: notFound ? 'game.notFound' : 'game.loadFailed' }),
       h('p', {}, notFound ? t('game.notFound.text') : errorText(err)),
       h('a', { class: 'btn primary', href: '/', i18n: 'notfound.home' })));
-    document.title = `${t(notFound ? 'game.notFound' : 'game.loadFailed')} · Mabula`;
+    if (!twin) document.title = `${t(notFound ? 'game.notFound' : 'game.loadFailed')} · Mabula`;
   }
 
   function renderBoard(/** @type {Loaded} */ m) {
@@ -549,6 +670,11 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
 
   function renderTitle(/** @type {Loaded} */ m) {
     const st = m.state;
+    if (twin) {
+      const side = m.seats.length === 1 ? t(`colour.${Cap[m.seats[0]]}`) : null;
+      twinHead.textContent = side ? t('pair.twinYou', { side }) : t('pair.twinOther');
+      return;
+    }
     tourLink.hidden = !tourOf(st);
     if (tourOf(st)) tourLink.href = `/tournament/${tourOf(st)}`;
     title.textContent = `${t(m.replay ? 'game.replayTitle' : 'game.title')}: ${gameLabel(st)}`;
@@ -556,7 +682,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     if (st.status === 'finished') {
       const head = headline(m);
       prefix = tr(head.key, head.args);
-    } else if (isMyTurn(m)) prefix = t('status.yourTurn');
+    } else if (isMyTurn(m) || twinTurn()) prefix = t('status.yourTurn');
     else prefix = t(m.replay ? 'game.replayTitle' : 'game.title');
     document.title = `${prefix} · Mabula`;
   }
@@ -775,9 +901,13 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
             : h('a', { class: 'btn primary small', href: `/game/${st.rematch}`, i18n: 'game.rematchGo' }))));
     }
     // A duplicate pair: what this game is, and the pair's result once both games are over.
-    const summary = pairSummary(st, seats);
+    if (twin) return;
+    const both = pair ? pairOfBoth(m) : null;
+    const summary = both ? pairSummary(both.state, both.seats) : pairSummary(st, seats);
     if (summary) {
       banners.append(h('div', { class: 'banner pair-banner' }, summary));
+    } else if (pair) {
+      banners.append(h('div', { class: 'banner pair-banner' }, h('p', {}, t('pair.atOnceNote'))));
     } else if (st.pair) {
       banners.append(h('div', { class: 'banner pair-banner' }, h('p', {}, t('pair.secondNote', { r: st.pair.results[0] }))));
     } else if (st.settings.pair_half === 'first' && st.status === 'playing') {
@@ -831,7 +961,13 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     if (engineGame && used > 0) {
       actions.append(h('p', { class: 'hint-count muted', i18n: 'game.hintCount', i18nArgs: { n: used } }));
     }
-    if (!playing && playerGame(st)) {
+    if (!playing && twin) {
+      // The page's own game carries what comes after the pair.
+    } else if (!playing && tourOf(st)) {
+      // A tournament's game has no rematch: the next game comes from the tournament.
+      actions.append(h('a', { class: 'btn primary', href: `/tournament/${tourOf(st)}`, i18n: 'tour.backTo' }));
+      actions.append(h('button', { type: 'button', class: 'btn result-button', i18n: 'game.showResult', onclick: showEnd }));
+    } else if (!playing && playerGame(st)) {
       // Between accounts, the next game is found in the lobby: the same opponent or another.
       const opponent = seats.length === 1 ? st.players[other(seats[0])]?.name : null;
       // One click asks for the rematch (same clock, colours swapped, rated as before); the
@@ -926,22 +1062,26 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string, 
     else if (e.key === 'Home' && target.closest('.movelist')) { e.preventDefault(); dispatch({ type: 'view', view: 0 }); }
     else if (e.key === 'End' && target.closest('.movelist')) { e.preventDefault(); dispatch({ type: 'view', view: null }); }
   }
-  document.addEventListener('keydown', onKey);
+  if (!twin) document.addEventListener('keydown', onKey);
 
   return {
     unmount() {
       page.stopped = true;
+      pair?.view?.unmount();
+      if (pair) setTwin(null);
+      sight.disconnect();
       live?.close();
       chat?.stop();
       clearInterval(autoplayTimer);
       clearInterval(clockTimer);
       clearTimeout(autoPassTimer);
-      setPlaying(null);
+      if (!twin) setPlaying(null);
       document.removeEventListener('keydown', onKey);
       endDialogOpen?.close();
     },
     onLang() {
       translateDom(main);
+      pair?.view?.onLang();
       board.svg.setAttribute('aria-label', t('board.label'));
       if (page.model.state) {
         board.render();

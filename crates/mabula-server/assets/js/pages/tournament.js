@@ -18,6 +18,7 @@ import { request, Socket } from '../api.js';
 import { sessionReady, myName } from '../session.js';
 import { navigate } from '../nav.js';
 import { errorText } from './errors.js';
+import { goToGame, showing } from '../lobbyfeed.js';
 import { addTournamentStyles } from './tournament-style.js';
 import {
   init, update, countdown, countdownText, phase, joined, canJoin, canStart, myGames, myPairing, tiebreakText,
@@ -92,7 +93,7 @@ function keep(/** @type {string} */ id, /** @type {Socket<TournamentMessage>} */
   kept = k;
   live.onStatus = () => { /* nothing shows it */ };
   live.onMessage = (msg) => {
-    if (msg.type !== 'game' || location.pathname === `/game/${msg.id}`) return;
+    if (msg.type !== 'game' || showing(msg.id)) return;
     k.call?.remove();
     const link = h('a', { class: 'btn primary', href: `/game/${msg.id}`, i18n: 'tour.playNow', onclick: () => { k.call?.remove(); } });
     const call = h('div', { class: 'tour-call-float', role: 'alert' },
@@ -207,7 +208,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
         announce(t(e.key, e.args));
         break;
       case 'goToGame':
-        if (location.pathname !== `/game/${e.id}`) navigate(`/game/${e.id}`);
+        goToGame(e.id);
         break;
       default:
         break;
