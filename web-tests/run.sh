@@ -41,10 +41,12 @@ trap cleanup EXIT
 
 # Short engine thinking keeps a whole game against it, and its analysis, within seconds; the
 # tests send bursts of requests, make many accounts and leave engine games unfinished, so the rate
-# limit, the sign-up limit and the cap on engine games per address are off.
+# limit, the sign-up limit and the cap on engine games per address are off. The server's clock is
+# a controlled one (`--clock-file`): a test that needs "30 s later" moves it (helpers.mjs,
+# `advanceClock`); the test files run one after the other.
 "$MABULA_BIN" serve --bind 127.0.0.1:0 --database "$tmp/mabula.sqlite3" \
   --engine-movetime-ms 40 --analysis-ms 200 --rate-limit 0 --signups-per-address-hour 0 \
-  --max-engine-games-per-address 0 \
+  --max-engine-games-per-address 0 --clock-file "$tmp/clock" \
   >"$tmp/stdout" 2>"$tmp/stderr" &
 pid=$!
 
@@ -70,7 +72,7 @@ mkdir -p "$here/screenshots"
 status=0
 # The API's TypeScript shapes (types/openapi.d.ts, for tsconfig.json) must match this server's.
 MABULA_URL="$url" node openapi-types.mjs || status=$?
-MABULA_URL="$url" CHROMIUM="$chromium" SCREENSHOTS="$here/screenshots" \
+MABULA_URL="$url" CHROMIUM="$chromium" SCREENSHOTS="$here/screenshots" MABULA_CLOCK_FILE="$tmp/clock" \
   node --test --test-concurrency=1 tests/ || status=$?
 if [ "$status" -ne 0 ]; then
   echo "run.sh: the last lines of the server log:" >&2

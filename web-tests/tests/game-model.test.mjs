@@ -315,7 +315,7 @@ test('draw offers and the abort are offered only where the server allows them', 
   assert.equal(canOfferDraw(model), true);
   assert.equal(canAbort(model), true, 'before each side has moved');
   assert.equal(canAbort(run(init({ id: 'g1' }), loaded(state(2))).model), false);
-  // A tournament game is never called off (issue 52): its missed first move loses on time.
+  // A tournament game has no abort button (issue 52): only a missed first move calls it off.
   const tournament = state(1, { settings: { mode: 'friend', scoring: 'largest', engine: null, pair_half: null, tournament: 't1' } });
   assert.equal(canAbort(run(init({ id: 'g1' }), loaded(tournament, ['white'])).model), false);
   const local = state(1, { settings: { mode: 'local', scoring: 'largest', engine: null, pair_half: null } });

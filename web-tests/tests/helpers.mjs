@@ -2,7 +2,7 @@
 // from node, and the moves of a game played by clicking or by the keyboard.
 
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const BASE = (process.env.MABULA_URL || 'http://127.0.0.1:8080/').replace(/\/$/, '');
@@ -44,6 +44,20 @@ function watchConsole(page, errors) {
     }
   });
   page.on('pageerror', (err) => errors.push(`${page.url()}: page error: ${err.message}`));
+}
+
+/**
+ * Moves the server's clock on by `ms` (run.sh starts it with `--clock-file`): what would happen
+ * that much later happens now. The offset is written beside and renamed over the file, so that
+ * the server never reads half a number.
+ */
+export function advanceClock(ms) {
+  const file = process.env.MABULA_CLOCK_FILE;
+  if (!file) throw new Error('MABULA_CLOCK_FILE is not set: the server\'s clock cannot be moved');
+  let offset = 0;
+  try { offset = Number(readFileSync(file, 'utf8').trim()) || 0; } catch { /* none yet */ }
+  writeFileSync(`${file}.next`, String(offset + ms));
+  renameSync(`${file}.next`, file);
 }
 
 /** Calls the server's API from node. */

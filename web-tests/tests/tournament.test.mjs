@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { BASE, SHOTS, launch, waitTurn, clickMove, pick, state, gameId } from './helpers.mjs';
+import { BASE, SHOTS, launch, waitTurn, clickMove, pick, state, gameId, advanceClock } from './helpers.mjs';
 
 let chrome;
 const PASSWORD = 'marbles on the edge';
@@ -58,7 +58,9 @@ function waitPoints(page, name, points) {
 /** From the tournament page to the player's game: the socket takes them, or the page's button. */
 async function toMyGame(page) {
   const where = await page.waitForFunction(() => (location.pathname.startsWith('/game/') ? 'game' : document.querySelector('a.play-now') ? 'button' : false));
-  if (await where.jsonValue() === 'button') await page.click('a.play-now');
+  // Clicked in the page, at once: the socket may take the player there meanwhile (the button
+  // then goes, and nothing is clicked).
+  if (await where.jsonValue() === 'button') await page.evaluate(() => document.querySelector('a.play-now')?.click());
   await page.waitForURL(/\/game\/[a-z0-9]+$/);
   await page.waitForSelector('main svg.board');
   return gameId(page);
@@ -131,7 +133,7 @@ test('two players join a tournament, see the countdown, play their game from it 
   await a.page.waitForSelector('.abort-note:not(.claim-note):not([hidden])');
   for (const p of [a.page, b.page]) {
     assert.equal(await p.locator('.abort-button').count(), 0, 'no abort in a tournament game');
-    assert.match(await p.textContent('.abort-note:not(.claim-note)') ?? '', /loses? on time/);
+    assert.match(await p.textContent('.abort-note:not(.claim-note)') ?? '', /called off and counts as missed/);
   }
 
   // White pushes a marble through the board; Black resigns.
@@ -315,3 +317,112 @@ test('a duplicate pair played at once shows both boards on one page, calls for e
   }
 });
 
+test('an arena of two: a game that begins elsewhere is called, never taken to; a missed start pauses; one leaves; it ends', async () => {
+  const a = await signedUp(`Tia${run}x`);
+  const b = await signedUp(`Tib${run}x`);
+  const [nameA, nameB] = [`Tia${run}x`, `Tib${run}x`];
+  await a.page.goto(`${BASE}/tournaments`);
+  await a.page.waitForSelector('form.tour-form');
+  await a.page.fill('#tour-name', `Arena ${run}`);
+  await a.page.click('label:has(input[name="format"][value="arena"])');
+  await a.page.fill('#tour-minutes', '10');
+  await a.page.selectOption('#tour-clock', '60+1');
+  await a.page.click('form.tour-form button[type="submit"]');
+  await a.page.waitForURL(/\/tournament\/[A-Za-z0-9_-]+$/);
+  const id = new URL(a.page.url()).pathname.split('/').pop();
+  for (const p of [a.page, b.page]) {
+    if (p === b.page) await p.goto(`${BASE}/tournament/${id}`);
+    await p.waitForSelector('.conn.online');
+    await p.click('.join-button');
+    await p.waitForSelector('.pause-button');
+  }
+  await a.page.waitForSelector(`.standings-table tr[data-name="${nameB}"]`);
+
+  // The first game: both are on the tournament's page, which takes them there. Black resigns.
+  await a.page.click('.start-button');
+  const [g1] = await Promise.all([toMyGame(a.page), toMyGame(b.page)]);
+  const st1 = await state(g1);
+  const [w1, b1] = st1.players.white.name === nameA ? [a, b] : [b, a];
+  assert.equal(await waitTurn(w1.page), 'move');
+  await clickMove(w1.page, pick(st1));
+  await b1.page.waitForSelector('.resign-button');
+  await b1.page.click('.resign-button');
+  await b1.page.click('dialog.confirm button[value="yes"]');
+
+  // The next game begins while both are on the first game's page: each is called to it, with the
+  // time left for the first move, and stays where they are.
+  for (const p of [a.page, b.page]) {
+    await p.waitForSelector('dialog.end-dialog[open]');
+    await p.keyboard.press('Escape');
+    await p.waitForSelector('.tour-call-float .call-left:not(:empty)');
+    assert.match(await p.textContent('.tour-call-float'), new RegExp(`Your tournament game against (${nameA}|${nameB}) has begun\\.\\s*First move within 0:[0-3]\\d\\.`));
+    assert.equal(gameId(p), g1, 'not taken to the new game');
+  }
+  await a.page.screenshot({ path: join(SHOTS, 'arena-call.png') });
+  // Bob leaves for the puzzles; the call goes with him, and his clicks there stay his own.
+  await b.page.click('nav.mainnav a[href="/puzzles"]');
+  await b.page.waitForURL(/\/puzzles/);
+  await b.page.waitForSelector('main svg.board');
+  assert.equal(await b.page.locator('.tour-call-float').count(), 1, 'still called');
+  const g2 = (await b.page.getAttribute('.tour-call-float a.btn.primary', 'href')).split('/').pop();
+  assert.notEqual(g2, g1);
+  // Ann goes to the new game. If she is White she moves; either way Bob misses his first move.
+  await a.page.click('.tour-call-float a.btn.primary');
+  await a.page.waitForURL(new RegExp(`/game/${g2}$`));
+  await a.page.waitForSelector('main svg.board');
+  const st2 = await state(g2);
+  if (st2.players.white.name === nameA) {
+    assert.equal(await waitTurn(a.page), 'move');
+    await clickMove(a.page, pick(st2));
+    // The server has the move before its clock moves on (else Bob's deadline is counted from it).
+    while ((await state(g2)).moves.length < 1) await new Promise((resolve) => { setImmediate(resolve); });
+  }
+  advanceClock(31_000);
+  // Called off, not lost: no result, no rating change, and Bob is paused.
+  await a.page.waitForFunction(() => /called off|aborted/i.test(document.querySelector('main section.game > .status-row .status')?.textContent || ''));
+  assert.equal((await state(g2)).end_reason, 'aborted');
+  await b.page.waitForSelector('.tour-call-float .call-left:text("Its first move was missed.")');
+  assert.match(new URL(b.page.url()).pathname, /^\/puzzles/, 'Bob was never taken away from his puzzle');
+  await a.page.goto(`${BASE}/tournament/${id}`);
+  await a.page.waitForSelector(`.standings-table tr[data-name="${nameB}"] .paused-mark`);
+  await a.page.waitForSelector(`.pairings a.game-link[data-game="${g2}"]:text("called off")`);
+
+  // Bob comes back from the tournament's page and is paired with Ann again. He leaves the arena
+  // (in another tab: the game under way stands), then resigns it.
+  await b.page.click('.tour-call-float button');
+  await b.page.goto(`${BASE}/tournament/${id}`);
+  await b.page.waitForSelector('.paused-note');
+  await b.page.screenshot({ path: join(SHOTS, 'arena-paused.png'), fullPage: true });
+  await b.page.click('.join-button');
+  const [g3, g3b] = await Promise.all([toMyGame(a.page), toMyGame(b.page)]);
+  assert.equal(g3, g3b);
+  assert.notEqual(g3, g2);
+  const tab = await b.ctx.newPage();
+  await tab.goto(`${BASE}/tournament/${id}`);
+  await tab.waitForSelector('.withdraw-button');
+  await tab.click('.withdraw-button');
+  await tab.waitForSelector(`.standings-table tr[data-name="${nameB}"] .withdrawn-mark`);
+  await tab.close();
+  await b.page.waitForSelector('.resign-button');
+  await b.page.click('.resign-button');
+  await b.page.click('dialog.confirm button[value="yes"]');
+  await b.page.waitForSelector('dialog.end-dialog[open]');
+  await b.page.click('dialog.end-dialog[open] a[href^="/tournament/"]');
+  await b.page.waitForSelector(`.standings-table tr[data-name="${nameB}"] .withdrawn-mark`);
+
+  // Ann alone is paired with nobody; the arena's ten minutes pass, and it ends with her first.
+  await a.page.goto(`${BASE}/tournament/${id}`);
+  await a.page.waitForSelector(`.standings-table tr[data-name="${nameA}"]`);
+  advanceClock(10 * 60_000);
+  for (const p of [a.page, b.page]) {
+    await p.waitForSelector('.podium:not([hidden])');
+    assert.match(await p.locator('.tour-phase').textContent(), /Finished/);
+    assert.equal(await p.locator('.podium .place-1 a').textContent(), nameA);
+  }
+  const view = await (await fetch(`${BASE}/api/tournaments/${id}`)).json();
+  assert.equal(view.rounds.flatMap((r) => r.pairings).length, 3, 'three games: none while Bob was paused or gone');
+  await a.page.screenshot({ path: join(SHOTS, 'arena-finished.png'), fullPage: true });
+  for (const ctx of [a.ctx, b.ctx]) {
+    assert.deepEqual(ctx.errors.filter((e) => !/status of 4\d\d/.test(e)), [], 'no console errors');
+  }
+});

@@ -75,7 +75,7 @@ export type GameMessage =
 export type LobbySocketMessage =
   | { type: 'seeks'; seeks: Seek[] }
   | { type: 'seeks_changed'; added: Seek[]; removed: string[] }
-  | { type: 'game'; game_id: string }
+  | { type: 'game'; game_id: string; tournament?: string }
   | { type: 'turn'; game_id: string }
   | { type: 'declined'; seek_id: string; by: string };
 

@@ -5852,6 +5852,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tournaments/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause in an arena: you are not paired again until you join again; your game under way stands. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Tournament id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Paused */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TournamentView"];
+                    };
+                };
+                /** @description The id is not valid percent-encoded UTF-8 (`bad_request`) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No session (`not_logged_in`) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No CSRF token (`csrf_failed`) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such tournament (`tournament_not_found`) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Finished, not an arena, or you are not playing in it or paused already (`tournament_closed`) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                429: components["responses"]["Throttled"];
+                503: components["responses"]["Unavailable"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tournaments/{id}/start": {
         parameters: {
             query?: never;
@@ -7874,8 +7960,8 @@ export interface components {
             seed?: string | null;
             /**
              * @description The tournament the game belongs to (`/api/tournaments/{id}`), or `null`. A tournament
-             *     game has no abort, rematch or take-back, and a side that misses its first move loses by
-             *     the clock.
+             *     game has no abort, rematch or take-back; a side that misses its first move calls it off,
+             *     which the tournament counts as a missed game.
              */
             tournament?: string | null;
         };
@@ -7906,6 +7992,8 @@ export interface components {
         StandingView: {
             /** @description The player's name. */
             name: string;
+            /** @description In an arena: paused (by themselves, or after a missed first move) until they join again. */
+            paused?: boolean;
             /**
              * Format: int32
              * @description Games (or matches) played.
@@ -8025,7 +8113,10 @@ export interface components {
             black: string;
             /** @description The game's id (`/game/{id}`). */
             id: string;
-            /** @description `1-0`, `0-1`, `1/2-1/2`, or `*` while it is played. */
+            /**
+             * @description `1-0`, `0-1`, `1/2-1/2`, `*` while it is played, or `aborted` once called off (a first
+             *     move missed).
+             */
             result: string;
             /** @description Its White. */
             white: string;

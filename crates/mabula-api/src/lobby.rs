@@ -120,6 +120,10 @@ pub enum LobbyMessage<'a> {
     Game {
         /// The game's id.
         game_id: &'a str,
+        /// The tournament it is a game of (the page then calls the player to it, and does not
+        /// take them there); absent otherwise.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tournament: Option<&'a str>,
     },
     /// It is your turn in a correspondence game.
     Turn {
@@ -170,6 +174,10 @@ pub enum OwnedLobbyMessage {
     Game {
         /// The game's id.
         game_id: String,
+        /// The tournament it is a game of (the page then calls the player to it, and does not
+        /// take them there); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tournament: Option<String>,
     },
     /// It is your turn in a correspondence game.
     Turn {
@@ -200,7 +208,13 @@ impl OwnedLobbyMessage {
             OwnedLobbyMessage::SeeksChanged { added, removed } => {
                 LobbyMessage::SeeksChanged { added, removed }
             }
-            OwnedLobbyMessage::Game { game_id } => LobbyMessage::Game { game_id },
+            OwnedLobbyMessage::Game {
+                game_id,
+                tournament,
+            } => LobbyMessage::Game {
+                game_id,
+                tournament: tournament.as_deref(),
+            },
             OwnedLobbyMessage::Turn { game_id } => LobbyMessage::Turn { game_id },
             OwnedLobbyMessage::Declined { seek_id, by } => LobbyMessage::Declined { seek_id, by },
             OwnedLobbyMessage::Error { code, message } => LobbyMessage::Error {

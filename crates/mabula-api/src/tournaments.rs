@@ -165,6 +165,9 @@ pub struct StandingView {
     pub streak: bool,
     /// Withdrawn (by themselves, or after two missed games).
     pub withdrawn: bool,
+    /// In an arena: paused (by themselves, or after a missed first move) until they join again.
+    #[serde(default)]
+    pub paused: bool,
 }
 
 /// A round and its pairings.
@@ -198,7 +201,8 @@ pub struct TournamentGameView {
     pub white: String,
     /// Its Black.
     pub black: String,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while it is played.
+    /// `1-0`, `0-1`, `1/2-1/2`, `*` while it is played, or `aborted` once called off (a first
+    /// move missed).
     pub result: String,
 }
 

@@ -160,8 +160,8 @@ pub struct SettingsView {
     /// Which game of the pair: `first` or `second`; `null` outside a pair.
     pub pair_half: Option<PairHalf>,
     /// The tournament the game belongs to (`/api/tournaments/{id}`), or `null`. A tournament
-    /// game has no abort, rematch or take-back, and a side that misses its first move loses by
-    /// the clock.
+    /// game has no abort, rematch or take-back; a side that misses its first move calls it off,
+    /// which the tournament counts as a missed game.
     #[serde(default)]
     pub tournament: Option<String>,
 }

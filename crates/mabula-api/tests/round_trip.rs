@@ -427,7 +427,14 @@ fn every_lobby_message_reads_as_the_clients_type() {
             added: &seeks,
             removed: &removed,
         },
-        LobbyMessage::Game { game_id: "g1" },
+        LobbyMessage::Game {
+            game_id: "g1",
+            tournament: None,
+        },
+        LobbyMessage::Game {
+            game_id: "g3",
+            tournament: Some("t1"),
+        },
         LobbyMessage::Turn { game_id: "g2" },
         LobbyMessage::Declined {
             seek_id: "s1",

@@ -466,7 +466,7 @@ async fn arena2_to_move(p: &Player, ring: &Ring, t: &Value) -> Option<bool> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn an_arena_pairs_late_joiners_at_once_and_withdraws_leavers_and_absentees() {
+async fn an_arena_pairs_late_joiners_at_once_pauses_who_misses_a_start_and_withdraws_leavers() {
     let dir = tempfile::tempdir().expect("a directory");
     let nodes = common::instances(&dir, "arena.db").await;
     let bases: Vec<String> = nodes.iter().map(|n| n.client.base().to_string()).collect();
@@ -487,7 +487,8 @@ async fn an_arena_pairs_late_joiners_at_once_and_withdraws_leavers_and_absentees
     let (status, created) = post(&players[0], &ring, "/api/tournaments", body).await;
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
-    // arena0 and arena1 play; arena2 joins and never moves.
+    // arena0 and arena1 play (reading the tournament, so they are there); arena2 joins and
+    // never moves.
     for p in &players[..3] {
         let (status, v) = post(p, &ring, &format!("/api/tournaments/{id}/join"), json!({})).await;
         assert_eq!(status, 200, "{v}");
@@ -580,23 +581,44 @@ async fn an_arena_pairs_late_joiners_at_once_and_withdraws_leavers_and_absentees
         (409, Some("tournament_closed")),
         "{e}"
     );
-    // arena2 misses two games and is withdrawn by the rule. The servers' clock moves on 5 s at a
-    // time while arena2 is to move (a missed first move costs its deadline, not the test's time),
-    // 1 s while arena2 waits for a game, and not at all while its opponent is to move (who plays
-    // in real time).
+    // arena2 misses the first move of its game: the game is called off and arena2 paused, not
+    // paired again until it comes back (joins again). It comes back, misses again, and is
+    // withdrawn by the rule (two missed in a row). The servers' clock moves on 5 s at a time
+    // while arena2 is to move (a missed first move costs its deadline, not the test's time), 1 s
+    // while arena2 waits for a game, and not at all while its opponent is to move (who plays in
+    // real time).
     let mut steps = 0;
+    let mut pauses = 0;
     let view = loop {
         let (_, t) = get(&players[0], &ring, &format!("/api/tournaments/{id}")).await;
-        let gone = t["standings"]
+        let line = t["standings"]
             .as_array()
             .into_iter()
             .flatten()
-            .any(|s| s["name"] == "arena2" && s["withdrawn"] == true);
-        if gone {
+            .find(|s| s["name"] == "arena2")
+            .cloned()
+            .unwrap_or_default();
+        if line["withdrawn"] == true {
             break t;
         }
         steps += 1;
         assert!(steps < 2000, "arena2 still in: {t}");
+        if line["paused"] == true {
+            pauses += 1;
+            assert_eq!(arena2_to_move(&players[0], &ring, &t).await, None, "{t}");
+            let games = paired_from(&t, 1).iter().filter(|n| *n == "arena2").count();
+            // Paused, arena2 is not paired, however long it waits.
+            for _ in 0..3 {
+                common::advance(&bases, Duration::from_secs(20)).await;
+                let (_, t) = get(&players[0], &ring, &format!("/api/tournaments/{id}")).await;
+                let now = paired_from(&t, 1).iter().filter(|n| *n == "arena2").count();
+                assert_eq!(now, games, "arena2 paired while paused: {t}");
+            }
+            let path = format!("/api/tournaments/{id}/join");
+            let (status, v) = post(&players[2], &ring, &path, json!({})).await;
+            assert_eq!(status, 200, "{v}");
+            continue;
+        }
         match arena2_to_move(&players[0], &ring, &t).await {
             Some(true) => common::advance(&bases, Duration::from_secs(5)).await,
             Some(false) => tokio::time::sleep(Duration::from_millis(50)).await,
@@ -620,11 +642,27 @@ async fn an_arena_pairs_late_joiners_at_once_and_withdraws_leavers_and_absentees
         .flat_map(|r| r["pairings"].as_array().unwrap())
         .filter(|p| p["white"] == "arena2" || p["black"] == "arena2")
         .collect();
-    assert!(missed.len() >= 2, "{view}");
+    assert_eq!(pauses, 1, "paused once, then withdrawn: {view}");
+    assert_eq!(missed.len(), 2, "{view}");
     for p in &missed {
-        let lost = if p["white"] == "arena2" { "0-1" } else { "1-0" };
-        assert_eq!(p["games"][0]["result"], lost, "{p}");
+        assert_eq!(p["games"][0]["result"], "aborted", "{p}");
+        assert_eq!(
+            p["points"],
+            Value::Null,
+            "a game called off counts for nobody: {p}"
+        );
     }
+    let line = view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "arena2")
+        .unwrap();
+    assert_eq!(
+        (line["points"].as_f64(), line["played"].as_u64()),
+        (Some(0.0), Some(0)),
+        "{line}"
+    );
     // Nobody plays two games of the arena at once: within a wave, each player once.
     for r in view["rounds"].as_array().unwrap() {
         let names = paired_from(&json!({"rounds": [r]}), 0);

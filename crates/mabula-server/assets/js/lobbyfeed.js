@@ -4,13 +4,13 @@
 // someone is logged in, so that a challenge or a turn is heard on every page of the site.
 
 import { t } from './i18n.js';
-import { toast, announce } from './dom.js';
+import { h, toast, announce } from './dom.js';
 import { navigate } from './nav.js';
 import { myName, isMe } from './session.js';
 import { notify } from './notify.js';
-import { controlLabel } from './clock.js';
+import { controlLabel, formatClock } from './clock.js';
 import { applyChanges } from './seeklist.js';
-import { Socket } from './api.js';
+import { Socket, api } from './api.js';
 
 /** @typedef {import('api-types').LobbyMessage} LobbyMessage */
 
@@ -94,6 +94,53 @@ let twin = null;
 /** Set by the game page while it shows the other game of a pair beside its own (null otherwise). */
 export function setTwin(/** @type {string | null} */ id) {
   twin = id;
+  if (id && call?.id === id) call.close();
+}
+
+/**
+ * The call to a tournament's game that began while its player was on another page: never taken
+ * there (a click on a puzzle must not become a move), but told, with a link and the time left
+ * for the first move.
+ * @type {{ id: string, close: () => void } | null}
+ */
+let call = null;
+
+async function callTo(/** @type {string} */ id, /** @type {string} */ tournament) {
+  call?.close();
+  const text = h('span', { i18n: 'tour.nextGameBegan' });
+  const left = h('span', { class: 'call-left', role: 'timer' });
+  /** @type {number | undefined} */
+  let timer;
+  const el = h('div', { class: 'call-float tour-call-float', role: 'alert' }, text, ' ', left, ' ',
+    h('a', { class: 'btn primary small', href: `/game/${id}`, i18n: 'tour.playNow' }), ' ',
+    h('a', { class: 'btn small', href: `/tournament/${tournament}`, i18n: 'tour.backTo' }), ' ',
+    h('button', { type: 'button', class: 'btn small', 'i18n-aria-label': 'tour.callClose', onclick: () => c.close() }, '×'));
+  const c = { id, close() {
+    clearInterval(timer);
+    el.remove();
+    if (call === c) call = null;
+  } };
+  call = c;
+  el.addEventListener('click', (e) => { if (/** @type {Element} */ (e.target).closest('a')) c.close(); });
+  document.body.append(el);
+  announce(t('tour.saidGameBegan'));
+  // Against whom, and the first move's deadline, counted down.
+  try {
+    const st = await api.state(id, null);
+    if (call !== c) return;
+    const opponent = isMe(st.players.white?.name ?? '') ? st.players.black?.name : st.players.white?.name;
+    if (opponent) text.textContent = t('tour.callGame', { name: opponent });
+    const clock = st.clock;
+    if (!clock || clock.deadline === null || clock.deadline === undefined) return;
+    const end = performance.now() + (clock.deadline - clock.now);
+    const tick = () => {
+      const ms = end - performance.now();
+      left.textContent = ms > 0 ? t('tour.callLeft', { time: formatClock(ms) }) : t('tour.callMissed');
+      if (ms <= 0) clearInterval(timer);
+    };
+    tick();
+    timer = setInterval(tick, 500);
+  } catch { /* the link is enough */ }
 }
 
 /** Whether this page shows game `id`: its own game, or the other game of its pair. */
@@ -120,6 +167,11 @@ function handle(/** @type {LobbyMessage} */ msg) {
     const text = t('notify.gameBegan');
     notify(text, { body: t('notify.gameBegan.body'), path: `/game/${msg.game_id}`, tag: `game-${msg.game_id}` });
     if (showing(msg.game_id)) return;
+    if (msg.tournament) {
+      // A tournament's page takes its player to the game; every other page calls them.
+      if (location.pathname !== `/tournament/${msg.tournament}`) callTo(msg.game_id, msg.tournament);
+      return;
+    }
     if (playing && playing !== msg.game_id) {
       toast(text);
       announce(text);

@@ -110,6 +110,7 @@ use utoipa::{Modify, OpenApi};
         super::tournaments::show,
         super::tournaments::join,
         super::tournaments::withdraw,
+        super::tournaments::pause,
         super::tournaments::start,
         super::tournaments::records,
         super::tournaments::of_player,

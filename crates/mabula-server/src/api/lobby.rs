@@ -145,12 +145,19 @@ async fn upgrade(
     live::serve_deflate(ws, slot, LobbyChannel::new(app, session), ended, shutdown)
 }
 
-/// The message of a player's notice `what` (`game ID`, `turn ID`, `declined ID BY`); `None`
-/// for a change of their challenges, which the seek list shows.
+/// The message of a player's notice `what` (`game ID`, or `game ID TOURNAMENT` for a
+/// tournament's game, `turn ID`, `declined ID BY`); `None` for a change of their challenges,
+/// which the seek list shows.
 fn user_message(what: &str) -> Option<String> {
     let mut words = what.split(' ');
     match (words.next(), words.next(), words.next()) {
-        (Some("game"), Some(id), _) => Some(LobbyMessage::Game { game_id: id }.to_text()),
+        (Some("game"), Some(id), tournament) => Some(
+            LobbyMessage::Game {
+                game_id: id,
+                tournament,
+            }
+            .to_text(),
+        ),
         (Some("turn"), Some(id), _) => Some(LobbyMessage::Turn { game_id: id }.to_text()),
         (Some("declined"), Some(id), Some(by)) => {
             Some(LobbyMessage::Declined { seek_id: id, by }.to_text())

@@ -1,8 +1,9 @@
 //! Tournaments (issue 37, `docs/api.md`, section 10): `/api/tournaments` (create, list),
-//! `/api/tournaments/{id}` (the whole tournament; join, withdraw, start; its games as one record
-//! file), a player's tournaments on their profile, and the live channel
+//! `/api/tournaments/{id}` (the whole tournament; join, withdraw, pause, start; its games as one
+//! record file), a player's tournaments on their profile, and the live channel
 //! `/api/tournaments/{id}/ws`, which sends the tournament at once and after every change on any
-//! instance, and tells a logged-in player when a game of theirs in it begins.
+//! instance, and tells a logged-in player when a game of theirs in it begins. A player who reads
+//! the tournament (the socket, while open, or `GET`) is there to be paired in an arena.
 
 use super::AppState;
 use super::live::{self, Channel, End, Outbox};
@@ -30,6 +31,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/tournaments/{id}", get(show))
         .route("/api/tournaments/{id}/join", post(join))
         .route("/api/tournaments/{id}/withdraw", post(withdraw))
+        .route("/api/tournaments/{id}/pause", post(pause))
         .route("/api/tournaments/{id}/start", post(start))
         .route("/api/tournaments/{id}/games", get(records))
         .route("/api/tournaments/{id}/ws", get(upgrade))
@@ -87,9 +89,14 @@ pub async fn list(State(app): State<AppState>) -> Result<Json<TournamentList>, A
     ))]
 pub async fn show(
     State(app): State<AppState>,
+    MaybeSession(session): MaybeSession,
     Path(id): Path<String>,
 ) -> Result<Json<TournamentView>, ApiError> {
-    Ok(Json(app.tournaments.view(&id).await?))
+    let view = app.tournaments.view(&id).await?;
+    if let Some(s) = session {
+        app.tournaments.seen(&id, &s.key).await?;
+    }
+    Ok(Json(view))
 }
 
 /// Join a tournament (before or during it: a Swiss tournament pairs you from its next round,
@@ -137,6 +144,27 @@ pub async fn withdraw(
     Path(id): Path<String>,
 ) -> Result<Json<TournamentView>, ApiError> {
     Ok(Json(app.tournaments.withdraw(&id, &session).await?))
+}
+
+/// Pause in an arena: you are not paired again until you join again; your game under way stands.
+#[utoipa::path(post, operation_id = "pause_in_tournament", path = "/api/tournaments/{id}/pause", tag = "tournaments",
+    params(("id" = String, Path, description = "Tournament id")),
+    responses(
+        (status = 200, description = "Paused", body = TournamentView),
+        (status = 400, description = "The id is not valid percent-encoded UTF-8 (`bad_request`)", body = ErrorBody),
+        (status = 401, description = "No session (`not_logged_in`)", body = ErrorBody),
+        (status = 403, description = "No CSRF token (`csrf_failed`)", body = ErrorBody),
+        (status = 404, description = "No such tournament (`tournament_not_found`)", body = ErrorBody),
+        (status = 409, description = "Finished, not an arena, or you are not playing in it or paused already (`tournament_closed`)", body = ErrorBody),
+        (status = 429, response = super::answers::Throttled),
+        (status = 503, response = super::answers::Unavailable),
+    ))]
+pub async fn pause(
+    State(app): State<AppState>,
+    session: Session,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentView>, ApiError> {
+    Ok(Json(app.tournaments.pause(&id, &session).await?))
 }
 
 /// Start a tournament now, before its time (its creator only).
@@ -238,8 +266,14 @@ async fn upgrade(
     let slot = live::place(&app, client)?;
     let shutdown = app.shutdown.clone();
     let ended = live::signed_out(app.clone(), session.clone());
+    let seen = session.is_some().then(|| {
+        crate::clock::installed().interval(Duration::from_millis(
+            crate::services::tournaments::SEEN_EVERY_MS as u64,
+        ))
+    });
     let channel = TournamentChannel {
         notices: app.cluster.notices(),
+        seen,
         app,
         id,
         me: session.map(|s| s.key),
@@ -262,13 +296,16 @@ fn state_text(view: TournamentView) -> String {
 }
 
 /// A tournament's live channel: its state at once and again when its version changes; to a
-/// logged-in player, each of their games in it as it begins.
+/// logged-in player, each of their games in it as it begins. While it is open, its player is
+/// there (see `Tournaments::seen`).
 struct TournamentChannel {
     app: AppState,
     id: String,
     /// The logged-in player's account.
     me: Option<String>,
     notices: broadcast::Receiver<Notice>,
+    /// When to say again that the logged-in player is there.
+    seen: Option<crate::clock::Ticker>,
     /// The state read when the socket was asked for, said first.
     first: Option<TournamentView>,
     /// The version of the state said last.
@@ -277,8 +314,16 @@ struct TournamentChannel {
     stale: bool,
 }
 
+/// What a tournament's socket waits for.
+enum Update {
+    /// A notice of the cluster.
+    Notice(Result<Notice, RecvError>),
+    /// Time to say that the player is there.
+    Seen,
+}
+
 impl Channel for TournamentChannel {
-    type Update = Result<Notice, RecvError>;
+    type Update = Update;
 
     async fn settle(&mut self, out: &mut Outbox<'_>) -> Result<(), End> {
         if let Some(first) = self.first.take() {
@@ -300,16 +345,39 @@ impl Channel for TournamentChannel {
     }
 
     async fn next(&mut self) -> Self::Update {
-        self.notices.recv().await
+        match &mut self.seen {
+            Some(seen) => tokio::select! {
+                notice = self.notices.recv() => Update::Notice(notice),
+                () = seen.tick() => Update::Seen,
+            },
+            None => Update::Notice(self.notices.recv().await),
+        }
     }
 
-    async fn update(&mut self, notice: Self::Update, out: &mut Outbox<'_>) -> Result<(), End> {
+    async fn update(&mut self, update: Self::Update, out: &mut Outbox<'_>) -> Result<(), End> {
+        let notice = match update {
+            Update::Notice(notice) => notice,
+            Update::Seen => {
+                if let Some(me) = &self.me
+                    && let Err(e) = self.app.tournaments.seen(&self.id, me).await
+                {
+                    tracing::debug!(
+                        "cannot note a player of tournament {}: {}",
+                        self.id,
+                        e.message
+                    );
+                }
+                return Ok(());
+            }
+        };
         match notice {
             Ok(Notice::Tournament { id }) if id == self.id => self.stale = true,
             Ok(Notice::User { key, what }) if Some(&key) == self.me.as_ref() => {
-                if let Some(game) = what.strip_prefix("game ")
-                    && let Ok(ids) = self.app.tournaments.game_ids(&self.id).await
-                    && ids.contains(game)
+                // `game ID TOURNAMENT`: a game of a tournament began.
+                let mut words = what.split(' ');
+                if let (Some("game"), Some(game), Some(tournament)) =
+                    (words.next(), words.next(), words.next())
+                    && tournament == self.id
                 {
                     let text = serde_json::to_string(&TournamentMessage::Game {
                         id: game.to_string(),

@@ -113,9 +113,9 @@ pub struct LiveGame {
     pub rated: bool,
     /// The clock, in timed games.
     pub clock: Option<Clock>,
-    /// The tournament the game belongs to (issue 37): no abort and no rematch in it, and a
-    /// side that does not make its first move in time loses by the clock instead of the game
-    /// being called off.
+    /// The tournament the game belongs to (issue 37): no abort and no rematch in it. A side that
+    /// does not make its first move in time calls it off, as in any game; the tournament counts
+    /// that as a missed game (a loss in a Swiss tournament, a pause in an arena).
     pub tournament: Option<String>,
 }
 
@@ -153,11 +153,7 @@ impl LiveGame {
     pub fn deadline(&self) -> Option<(i64, Due)> {
         let clock = self.clock.as_ref()?;
         let turn = self.to_move()?;
-        match clock.deadline(turn, self.game.moves().len()) {
-            // A tournament game is not called off: the side that misses it loses.
-            (at, Due::Abort) if self.tournament.is_some() => Some((at, Due::Flag(turn))),
-            d => Some(d),
-        }
+        Some(clock.deadline(turn, self.game.moves().len()))
     }
 
     /// Whether the clock has run out at `now`, and what that means.

@@ -47,6 +47,13 @@ pub const MAX_PLAYERS: u32 = 1000;
 pub const NAME_CHARS: std::ops::RangeInclusive<usize> = 3..=40;
 /// A Swiss tournament's rounds.
 pub const ROUNDS: std::ops::RangeInclusive<u32> = 1..=15;
+/// An arena pairs only the players whose account read the tournament in this time (ms): its
+/// page's socket says so every [`SEEN_EVERY_MS`] while it is open.
+pub const PRESENT_MS: i64 = 60_000;
+
+/// How often a player's presence is written (at most), and the page's socket says it (ms).
+pub const SEEN_EVERY_MS: i64 = 20_000;
+
 /// An arena's minutes.
 pub const MINUTES: std::ops::RangeInclusive<u32> = 10..=720;
 /// How far ahead a tournament may start (ms): at least a minute, at most 30 days.
@@ -101,26 +108,37 @@ pub fn deal_seed(seed: u64, round: u32, board: u32) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The core's view of a stored pairing: the games whose outcome is recorded count as over.
-fn core_pairing(p: &PairingRow, duplicate: bool) -> Pairing {
+/// The core's view of a stored pairing: the games whose outcome is recorded count as over. A
+/// game called off because a side missed its first move (recorded as `*`) is lost by that side
+/// in a Swiss tournament, and counts for nobody in an arena.
+fn core_pairing(p: &PairingRow, t: &TournamentRow) -> Pairing {
+    let arena = Format::parse(&t.format) == Some(Format::Arena);
     let mut games = Vec::new();
     for half in 0..2 {
         if p.game_ids[half].is_none() || p.games[half].is_none() {
             continue;
         }
         let o = &p.outcomes[half];
-        games.push(GameOutcome {
-            result: o
+        let no_show = match o.no_show.as_deref() {
+            Some("white") => Some(Color::White),
+            Some("black") => Some(Color::Black),
+            _ => None,
+        };
+        let called_off = o.result.as_deref() == Some(GameResult::Unfinished.token());
+        let result = match (called_off && !arena, no_show) {
+            (true, Some(Color::White)) => GameResult::BlackWins,
+            (true, Some(Color::Black)) => GameResult::WhiteWins,
+            _ => o
                 .result
                 .as_deref()
                 .and_then(GameResult::parse)
                 .unwrap_or(GameResult::Unfinished),
+        };
+        games.push(GameOutcome {
+            result,
             margin: o.margin,
-            no_show: match o.no_show.as_deref() {
-                Some("white") => Some(Color::White),
-                Some("black") => Some(Color::Black),
-                _ => None,
-            },
+            no_show,
+            called_off: called_off && arena,
         });
     }
     Pairing {
@@ -128,7 +146,7 @@ fn core_pairing(p: &PairingRow, duplicate: bool) -> Pairing {
         white: p.white.clone(),
         black: p.black.clone(),
         games,
-        duplicate: duplicate && p.black.is_some(),
+        duplicate: t.duplicate && p.black.is_some(),
     }
 }
 
@@ -159,7 +177,7 @@ impl Loaded {
             entrants_of(&self.entrants),
             self.pairings
                 .iter()
-                .map(|p| core_pairing(p, self.t.duplicate))
+                .map(|p| core_pairing(p, &self.t))
                 .collect(),
         )
     }
@@ -333,8 +351,9 @@ pub fn check_request(req: &CreateTournament, now: i64) -> Result<TournamentRow, 
     })
 }
 
-/// How a finished game ended, as a pairing keeps it: its result, the margin on the final board
-/// when it ended there, and the side that missed it (lost on time without a move).
+/// How a finished game ended, as a pairing keeps it: its result (`*` for a game called off),
+/// the margin on the final board when it ended there, and the side that missed it (the game
+/// was called off before its first move).
 pub fn outcome_of(g: &crate::model::LiveGame) -> OutcomeRow {
     let result = g.game.result();
     let moves = g.game.moves().len();
@@ -346,8 +365,8 @@ pub fn outcome_of(g: &crate::model::LiveGame) -> OutcomeRow {
         _ => None,
     };
     let no_show = match g.end_reason {
-        Some(EndReason::TimeoutWhite) if moves == 0 => Some("white"),
-        Some(EndReason::TimeoutBlack) if moves <= 1 => Some("black"),
+        Some(EndReason::Aborted) if moves == 0 => Some("white"),
+        Some(EndReason::Aborted) if moves == 1 => Some("black"),
         _ => None,
     };
     OutcomeRow {
@@ -508,9 +527,24 @@ impl Tournaments {
                         };
                         let live = stored.into_live().map_err(ApiError::internal)?;
                         let outcome = outcome_of(&live);
+                        // An arena's player who missed a game's first move is paused: they
+                        // are not paired again until they come back.
+                        let (white, black) = if half == 0 {
+                            (p.white.as_str(), black.as_str())
+                        } else {
+                            (black.as_str(), p.white.as_str())
+                        };
+                        let pause = match outcome.no_show.as_deref() {
+                            _ if l.format() != Format::Arena => None,
+                            Some("white") => Some(white),
+                            Some(_) => Some(black),
+                            None => None,
+                        };
                         if self
                             .repo
-                            .record_tournament_outcome(&l.t.id, p.round, p.board, half, &outcome)
+                            .record_tournament_outcome(
+                                &l.t.id, p.round, p.board, half, &outcome, pause,
+                            )
                             .await?
                         {
                             self.changed(&l.t.id);
@@ -589,7 +623,7 @@ impl Tournaments {
         if made {
             let started: Vec<String> = [w, b]
                 .iter()
-                .map(|key| format!("u {key} game {gid}"))
+                .map(|key| format!("u {key} game {gid} {}", t.id))
                 .collect();
             self.cluster.announce(&started).await?;
         }
@@ -740,6 +774,8 @@ impl Tournaments {
             rating,
             joined_at: now_ms(),
             withdrawn: false,
+            seen_at: now_ms(),
+            paused: false,
         };
         match db.join_tournament(id, &entrant, MAX_PLAYERS).await? {
             Joined::Joined => {}
@@ -766,6 +802,35 @@ impl Tournaments {
         }
         self.changed(id);
         self.view(id).await
+    }
+
+    /// `session` pauses in arena `id`: not paired again until they join again; their game under
+    /// way stands.
+    pub async fn pause(&self, id: &str, session: &Session) -> Result<TournamentView, ApiError> {
+        let db = &self.repo;
+        let t = db.tournament(id).await?.ok_or_else(|| not_found(id))?;
+        if t.status == "finished" {
+            return Err(closed("this tournament is finished"));
+        }
+        if Format::parse(&t.format) != Some(Format::Arena) {
+            return Err(closed(
+                "only an arena has a pause; withdraw from a Swiss tournament",
+            ));
+        }
+        if !db.pause_in_tournament(id, &session.key).await? {
+            return Err(closed(
+                "you are not playing in this arena, or are paused already",
+            ));
+        }
+        self.changed(id);
+        self.view(id).await
+    }
+
+    /// Notes that `account` is there to play in tournament `id` (it read the tournament: its
+    /// page's socket or the API). An arena pairs only the players seen in the last
+    /// [`PRESENT_MS`].
+    pub async fn seen(&self, id: &str, account: &str) -> Result<(), ApiError> {
+        Ok(self.repo.seen(id, account, now_ms(), SEEN_EVERY_MS).await?)
     }
 
     /// The creator starts tournament `id` now, before its time.
@@ -831,16 +896,6 @@ impl Tournaments {
             });
         }
         Ok(out)
-    }
-
-    /// The game ids of tournament `id` (to tell a player's socket which of their games are
-    /// this tournament's).
-    pub async fn game_ids(&self, id: &str) -> Result<HashSet<String>, ApiError> {
-        let pairings = self.repo.tournament_pairings(id).await?;
-        Ok(pairings
-            .into_iter()
-            .flat_map(|p| p.game_ids.into_iter().flatten())
-            .collect())
     }
 }
 
@@ -917,9 +972,18 @@ fn decide(l: &Loaded, now: i64) -> TournamentChange {
                     since.insert(k, p.created_at);
                 }
             }
+            // Only who is there: not paused, and seen lately (see `Tournaments::seen`).
+            let there: HashSet<&str> = l
+                .entrants
+                .iter()
+                .filter(|e| !e.paused && e.seen_at > now - PRESENT_MS)
+                .map(|e| e.account.as_str())
+                .collect();
             let mut waiting: Vec<&Entrant> = entrants
                 .iter()
-                .filter(|e| !e.withdrawn && !busy.contains(e.key.as_str()))
+                .filter(|e| {
+                    !e.withdrawn && there.contains(e.key.as_str()) && !busy.contains(e.key.as_str())
+                })
                 .collect();
             waiting.sort_by_key(|e| {
                 (
@@ -990,6 +1054,7 @@ fn view_of(l: &Loaded) -> TournamentView {
                 played: s.played,
                 streak: s.streak,
                 withdrawn: e.is_some_and(|e| e.withdrawn),
+                paused: e.is_some_and(|e| e.paused),
             }
         })
         .collect();
@@ -1012,15 +1077,21 @@ fn view_of(l: &Loaded) -> TournamentView {
                 } else {
                     (black.as_str(), p.white.as_str())
                 };
+                // A game over without a result was called off (a missed first move).
+                let called_off = g.finished && g.result == GameResult::Unfinished.token();
                 games.push(TournamentGameView {
                     id: gid.clone(),
                     white: name(w),
                     black: name(b),
-                    result: g.result.clone(),
+                    result: if called_off {
+                        "aborted".to_string()
+                    } else {
+                        g.result.clone()
+                    },
                 });
             }
         }
-        let core = core_pairing(p, t.duplicate);
+        let core = core_pairing(p, t);
         let points = score::swiss_points(&core);
         if let Some(r) = rounds.last_mut() {
             r.pairings.push(PairingView {
@@ -1258,6 +1329,9 @@ mod tests {
                 rating: 1500,
                 joined_at: 0,
                 withdrawn: false,
+                // There: seen just before the fifth minute, when the tests decide.
+                seen_at: 5 * 60_000 - 1_000,
+                paused: false,
             })
             .collect();
         let pairings = pairings
@@ -1330,6 +1404,59 @@ mod tests {
             "{:?}",
             change.winner
         );
+    }
+
+    #[test]
+    fn an_arena_pairs_only_who_is_there_and_a_game_called_off_counts_for_nobody() {
+        let minute = 60_000;
+        // ann and ben are there; cid was last seen more than a minute ago; dan paused.
+        let mut l = arena(&["ann", "ben", "cid", "dan"], &[]);
+        l.entrants[2].seen_at = 5 * minute - PRESENT_MS;
+        l.entrants[3].paused = true;
+        let pairs = |change: &TournamentChange| -> Vec<(String, Option<String>)> {
+            change
+                .pairings
+                .iter()
+                .map(|p| (p.white.clone(), p.black.clone()))
+                .collect()
+        };
+        let change = decide(&l, 5 * minute);
+        assert_eq!(pairs(&change).len(), 1, "{:?}", pairs(&change));
+        let (w, b) = &pairs(&change)[0];
+        let mut two = [w.as_str(), b.as_deref().unwrap_or("")];
+        two.sort_unstable();
+        assert_eq!(two, ["ann", "ben"]);
+        // cid reads the tournament again: paired too, with one of the others when they are free.
+        l.entrants[2].seen_at = 5 * minute - 1;
+        assert_eq!(
+            pairs(&decide(&l, 5 * minute)).len(),
+            1,
+            "three there: one pair"
+        );
+
+        // ann missed the first move of her game with ben: called off, nobody scores, and both
+        // are free again.
+        let mut l = arena(&["ann", "ben"], &[("ann", "ben", "*")]);
+        l.pairings[0].games[0] = Some(PairedGame {
+            result: "*".into(),
+            finished: true,
+        });
+        l.pairings[0].outcomes[0] = OutcomeRow {
+            result: Some("*".into()),
+            margin: None,
+            no_show: Some("white".into()),
+        };
+        let standings = l.standings();
+        assert!(
+            standings.iter().all(|s| s.points == 0.0 && s.played == 0),
+            "{standings:?}"
+        );
+        assert_eq!(pairs(&decide(&l, 5 * minute)).len(), 1, "both free again");
+        // In a Swiss tournament the same game is lost by who missed it.
+        l.t.format = "swiss".into();
+        let (_, core) = l.core();
+        assert_eq!(core[0].games[0].result, GameResult::BlackWins);
+        assert!(!core[0].games[0].called_off);
     }
 
     fn request() -> CreateTournament {

@@ -80,6 +80,11 @@ pub struct EntrantRow {
     pub joined_at: i64,
     /// Withdrawn (by themselves or by the rule).
     pub withdrawn: bool,
+    /// When their account last read the tournament (ms; see [`TournamentsRepo::seen`]).
+    pub seen_at: i64,
+    /// Paused (an arena's player, by themselves or by a missed first move) until they join
+    /// again.
+    pub paused: bool,
 }
 
 /// How one game of a pairing ended, as the pairing row keeps it once it is first seen over.
@@ -429,8 +434,8 @@ impl TournamentsRepo {
     pub async fn tournament_entrants(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
         on_db!(&self.conn, read, |pool, _pg| {
             let rows = sqlx::query(
-                "SELECT account, name, rating, joined_at, withdrawn FROM tournament_players \
-                 WHERE tournament = $1 ORDER BY joined_at, account",
+                "SELECT account, name, rating, joined_at, withdrawn, seen_at, paused \
+                 FROM tournament_players WHERE tournament = $1 ORDER BY joined_at, account",
             )
             .bind(id)
             .fetch_all(pool)
@@ -443,6 +448,8 @@ impl TournamentsRepo {
                         rating: i32::try_from(r.try_get::<i64, _>(2)?).unwrap_or(0),
                         joined_at: r.try_get(3)?,
                         withdrawn: r.try_get(4)?,
+                        seen_at: r.try_get(5)?,
+                        paused: r.try_get(6)?,
                     })
                 })
                 .collect()
@@ -470,7 +477,8 @@ impl TournamentsRepo {
         })
     }
 
-    /// Adds (or brings back) `e` to tournament `id` unless it is finished or has `max_players`.
+    /// Adds (or brings back, from a withdrawal or a pause) `e` to tournament `id` unless it is
+    /// finished or has `max_players`.
     pub async fn join_tournament(
         &self,
         id: &str,
@@ -493,9 +501,10 @@ impl TournamentsRepo {
             }
             let done = sqlx::query(
                 "INSERT INTO tournament_players (tournament, account, name, rating, joined_at, \
-                 withdrawn) SELECT $1, $2, $3, $4, $5, FALSE \
+                 withdrawn, seen_at, paused) SELECT $1, $2, $3, $4, $5, FALSE, $5, FALSE \
                  WHERE (SELECT count(*) FROM tournament_players WHERE tournament = $1) < $6 \
-                 ON CONFLICT (tournament, account) DO UPDATE SET withdrawn = FALSE",
+                 ON CONFLICT (tournament, account) DO UPDATE SET withdrawn = FALSE, \
+                 paused = FALSE, seen_at = EXCLUDED.seen_at",
             )
             .bind(id)
             .bind(&e.account)
@@ -521,6 +530,34 @@ impl TournamentsRepo {
         id: &str,
         account: &str,
     ) -> Result<bool, StoreError> {
+        self.set_entrant(id, account, "withdrawn = TRUE", "withdrawn = FALSE")
+            .await
+    }
+
+    /// Pauses `account` in tournament `id` (not finished): whether they were in it, neither
+    /// withdrawn nor paused.
+    pub async fn pause_in_tournament(&self, id: &str, account: &str) -> Result<bool, StoreError> {
+        self.set_entrant(
+            id,
+            account,
+            "paused = TRUE",
+            "withdrawn = FALSE AND paused = FALSE",
+        )
+        .await
+    }
+
+    /// Sets `set` on `account`'s row of tournament `id` (not finished) if it holds `only`:
+    /// whether it did (the tournament's version then moves on, and its listeners hear of it).
+    async fn set_entrant(
+        &self,
+        id: &str,
+        account: &str,
+        set: &'static str,
+        only: &'static str,
+    ) -> Result<bool, StoreError> {
+        let sql = format!(
+            "UPDATE tournament_players SET {set} WHERE tournament = $1 AND account = $2 AND {only}"
+        );
         on_db!(&self.conn, write, |pool, _pg| {
             let mut tx = pool.begin().await?;
             let open = sqlx::query(
@@ -533,20 +570,42 @@ impl TournamentsRepo {
             if open.rows_affected() != 1 {
                 return Ok(false);
             }
-            let done = sqlx::query(
-                "UPDATE tournament_players SET withdrawn = TRUE \
-                 WHERE tournament = $1 AND account = $2 AND withdrawn = FALSE",
-            )
-            .bind(id)
-            .bind(account)
-            .execute(&mut *tx)
-            .await?;
+            // Both parts are constants of this file's callers.
+            let done = sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
+                .bind(id)
+                .bind(account)
+                .execute(&mut *tx)
+                .await?;
             if done.rows_affected() != 1 {
                 return Ok(false);
             }
             tx.announce(&[tournament_notice(id)]).await?;
             tx.commit().await?;
             Ok(true)
+        })
+    }
+
+    /// Notes that `account` read tournament `id` at `now`, unless it did less than `every` ago
+    /// (a player who is there writes once in that time, whatever they read).
+    pub async fn seen(
+        &self,
+        id: &str,
+        account: &str,
+        now: i64,
+        every: i64,
+    ) -> Result<(), StoreError> {
+        on_db!(&self.conn, write, |pool, _pg| {
+            sqlx::query(
+                "UPDATE tournament_players SET seen_at = $3 \
+                 WHERE tournament = $1 AND account = $2 AND seen_at <= $4",
+            )
+            .bind(id)
+            .bind(account)
+            .bind(now)
+            .bind(now - every)
+            .execute(pool)
+            .await?;
+            Ok(())
         })
     }
 
@@ -638,8 +697,9 @@ impl TournamentsRepo {
     }
 
     /// Records the outcome of game `half` (0 or 1) of pairing (`round`, `board`) of tournament
-    /// `id`, unless it is recorded already: whether it was (then the tournament's version moves
-    /// on and its notice goes out, since its standings changed).
+    /// `id`, unless it is recorded already, and then pauses the player `pause` (who missed an
+    /// arena game's first move): whether it was (then the tournament's version moves on and its
+    /// notice goes out, since its standings changed).
     pub async fn record_tournament_outcome(
         &self,
         id: &str,
@@ -647,6 +707,7 @@ impl TournamentsRepo {
         board: u32,
         half: usize,
         outcome: &OutcomeRow,
+        pause: Option<&str>,
     ) -> Result<bool, StoreError> {
         let sql = if half == 0 {
             "UPDATE tournament_pairings SET result1 = $4, margin1 = $5, no_show1 = $6 \
@@ -668,6 +729,16 @@ impl TournamentsRepo {
                 .await?;
             if done.rows_affected() != 1 {
                 return Ok(false);
+            }
+            if let Some(account) = pause {
+                sqlx::query(
+                    "UPDATE tournament_players SET paused = TRUE \
+                     WHERE tournament = $1 AND account = $2",
+                )
+                .bind(id)
+                .bind(account)
+                .execute(&mut *tx)
+                .await?;
             }
             sqlx::query("UPDATE tournaments SET version = version + 1 WHERE id = $1")
                 .bind(id)

@@ -202,7 +202,7 @@ export function mount(main, { id, replay = false, twin = null }) {
   const pairCallText = h('span');
   /** @type {HTMLElement | null} */
   let callFor = null;
-  const pairCall = h('div', { class: 'pair-call', role: 'status', hidden: true }, pairCallText, ' ',
+  const pairCall = h('div', { class: 'call-float pair-call', role: 'status', hidden: true }, pairCallText, ' ',
     h('button', { type: 'button', class: 'btn primary small', i18n: 'pair.show',
       onclick: () => callFor?.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' }) }));
   // Chat (issue 36): its own module, loaded once the game is known to be between two people on

@@ -64,11 +64,19 @@ export function joined(m) {
 }
 
 /**
- * Whether you may join now: logged in, not in it, and it has not finished.
+ * Whether you paused in an arena (yourself, or by missing a game's first move).
+ * @param {Model} m
+ */
+export function paused(m) {
+  return Boolean(joined(m) && myStanding(m)?.paused);
+}
+
+/**
+ * Whether you may join now: logged in, not in it (or paused), and it has not finished.
  * @param {Model} m
  */
 export function canJoin(m) {
-  return Boolean(m.me && m.tour && m.tour.status !== 'finished' && !joined(m));
+  return Boolean(m.me && m.tour && m.tour.status !== 'finished' && (!joined(m) || paused(m)));
 }
 
 /**
@@ -239,6 +247,7 @@ function step(m, msg, fx) {
     }
     case 'join':
     case 'withdraw':
+    case 'pause':
     case 'begin':
       if (m.busy) return m;
       if (!m.me) {

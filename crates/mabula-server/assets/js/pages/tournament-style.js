@@ -11,7 +11,6 @@ const CSS = `
 .tour-countdown { font-variant-numeric: tabular-nums; font-weight: 700; color: var(--accent-strong); }
 .tour-call, .tour-actions, .join-form { display: flex; flex-wrap: wrap; align-items: end; gap: 10px; }
 .tour-actions { align-items: center; }
-.tour-call-float { position: fixed; z-index: 30; left: 50%; bottom: 16px; transform: translateX(-50%); width: max-content; max-width: calc(100vw - 20px); display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 10px 14px; background: var(--surface); border: 2px solid var(--accent); border-radius: var(--radius); box-shadow: var(--shadow); font-weight: 600; }
 .tour-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 16px; align-items: start; }
 .tour-grid h2 { margin: 0 0 8px; }
 .table-scroll { overflow-x: auto; }
@@ -24,7 +23,7 @@ const CSS = `
 .tour-table .points { font-weight: 700; }
 .tour-table tr.mine { background: var(--accent-soft); }
 .tour-table tr.withdrawn { color: var(--muted); }
-.withdrawn-mark { font-size: .8rem; font-weight: 400; border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; }
+.withdrawn-mark, .paused-mark { font-size: .8rem; font-weight: 400; border: 1px solid var(--line); border-radius: 4px; padding: 0 4px; }
 .podium { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 10px; }
 .podium .place { display: grid; justify-items: center; gap: 2px; min-width: 7.5em; padding: 10px 14px; border: 1px solid var(--line); border-radius: var(--radius); background: var(--surface); }
 .podium .place-1 { border: 2px solid var(--accent); order: -1; font-size: 1.15rem; }

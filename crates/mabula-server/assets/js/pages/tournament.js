@@ -6,8 +6,9 @@
 // whole tournament on each connection and change; a screen reader hears your rank, a new leader
 // and your next game.
 //
-// When the socket says your game began, the page goes to it. A player who opened another game
-// from this page keeps the socket (`kept`) while there, and a button offers the new game.
+// When the socket says your game began, the page goes to it. A player who opened a game from
+// this page keeps the socket (`kept`) while on game pages: it says they are there to be paired
+// (an arena pairs only those), and the lobby's feed calls them to each new game.
 //
 // Built like the lobby: the model and its `update` live in tournament-model.js.
 
@@ -18,10 +19,10 @@ import { request, Socket } from '../api.js';
 import { sessionReady, myName } from '../session.js';
 import { navigate } from '../nav.js';
 import { errorText } from './errors.js';
-import { goToGame, showing } from '../lobbyfeed.js';
+import { goToGame } from '../lobbyfeed.js';
 import { addTournamentStyles } from './tournament-style.js';
 import {
-  init, update, countdown, countdownText, phase, joined, canJoin, canStart, myGames, myPairing, tiebreakText,
+  init, update, countdown, countdownText, phase, joined, paused, canJoin, canStart, myGames, myPairing, tiebreakText,
   podium, roundsLatestFirst, same,
 } from './tournament-model.js';
 
@@ -37,6 +38,7 @@ export const tourApi = {
   create: (/** @type {object} */ body) => request('POST', '/api/tournaments', { body }),
   join: (/** @type {string} */ id, /** @type {string | null} */ password) => request('POST', `/api/tournaments/${enc(id)}/join`, { body: password ? { password } : {} }),
   withdraw: (/** @type {string} */ id) => request('POST', `/api/tournaments/${enc(id)}/withdraw`, { body: {} }),
+  pause: (/** @type {string} */ id) => request('POST', `/api/tournaments/${enc(id)}/pause`, { body: {} }),
   start: (/** @type {string} */ id) => request('POST', `/api/tournaments/${enc(id)}/start`, { body: {} }),
   gamesPath: (/** @type {string} */ id) => `/api/tournaments/${enc(id)}/games`,
 };
@@ -69,40 +71,33 @@ function resultText(/** @type {string} */ r) {
   if (r === '1-0') return '1–0';
   if (r === '0-1') return '0–1';
   if (r === '1/2-1/2') return '½–½';
+  if (r === 'aborted') return t('tour.calledOff');
   return t('tour.playing');
 }
 
-// ---- The socket kept while its player watches another game -----------------------------------
+// ---- The socket kept while its player plays a game of it -------------------------------------
 
 /** @typedef {import('api-types').TournamentMessage} TournamentMessage */
 
-/** @type {{ id: string, live: Socket<TournamentMessage>, call: HTMLElement | null } | null} */
+/**
+ * The tournament's socket, kept while its player is on game pages: an open socket says the
+ * player is there, so an arena goes on pairing them. The lobby's feed calls them to each new game
+ * (lobbyfeed.js).
+ * @type {{ id: string, live: Socket<TournamentMessage> } | null}
+ */
 let kept = null;
 
 function dropKept() {
-  if (!kept) return;
-  kept.live.close();
-  kept.call?.remove();
+  kept?.live.close();
   kept = null;
 }
 
 /** Keeps the socket of tournament `id` while its player is on a game page. */
 function keep(/** @type {string} */ id, /** @type {Socket<TournamentMessage>} */ live) {
   dropKept();
-  const k = { id, live, call: /** @type {HTMLElement | null} */ (null) };
-  kept = k;
+  kept = { id, live };
   live.onStatus = () => { /* nothing shows it */ };
-  live.onMessage = (msg) => {
-    if (msg.type !== 'game' || showing(msg.id)) return;
-    k.call?.remove();
-    const link = h('a', { class: 'btn primary', href: `/game/${msg.id}`, i18n: 'tour.playNow', onclick: () => { k.call?.remove(); } });
-    const call = h('div', { class: 'tour-call-float', role: 'alert' },
-      h('span', { i18n: 'tour.nextGameBegan' }), ' ', link, ' ',
-      h('a', { class: 'btn small', href: `/tournament/${id}`, i18n: 'tour.backTo' }));
-    k.call = call;
-    document.body.append(call);
-    announce(t('tour.saidGameBegan'));
-  };
+  live.onMessage = () => { /* the lobby's feed calls */ };
 }
 
 const stillWatching = () => {
@@ -198,6 +193,9 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
       case 'withdraw':
         act('withdraw', tourApi.withdraw(id));
         break;
+      case 'pause':
+        act('pause', tourApi.pause(id));
+        break;
       case 'begin':
         act('begin', tourApi.start(id));
         break;
@@ -287,7 +285,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
       }
     } else if (m.tour?.status === 'running' && joined(m) && pairing && !pairing.black && m.tour.settings.format === 'swiss') {
       callBox.append(h('p', { class: 'banner', i18n: 'tour.youHaveBye' }));
-    } else if (m.tour?.status === 'running' && joined(m)) {
+    } else if (m.tour?.status === 'running' && joined(m) && !paused(m)) {
       callBox.append(h('p', { class: 'muted', i18n: m.tour.settings.format === 'arena' ? 'tour.waitPairing' : 'tour.waitRound' }));
     }
     callBox.hidden = !callBox.firstChild;
@@ -303,6 +301,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
       actions.append(h('p', {}, h('a', { class: 'btn primary', href: `/login?next=/tournament/${tour.id}`, i18n: 'tour.loginToJoin' })));
       return;
     }
+    if (paused(m)) actions.append(h('p', { class: 'banner paused-note', i18n: 'tour.pausedNote' }));
     if (canJoin(m)) {
       const form = h('form', { class: 'join-form', novalidate: true, onsubmit: (/** @type {Event} */ e) => {
         e.preventDefault();
@@ -312,12 +311,19 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
         form.append(h('div', { class: 'field-row' },
           h('label', { for: 'tour-password', class: 'field-label', i18n: 'tour.password' }), password));
       }
-      form.append(h('button', { type: 'submit', class: 'btn primary join-button', disabled: Boolean(m.busy), i18n: 'tour.join' }), refusal('join'));
+      form.append(h('button', { type: 'submit', class: 'btn primary join-button', disabled: Boolean(m.busy), i18n: paused(m) ? 'tour.resume' : 'tour.join' }), refusal('join'));
       actions.append(form);
     } else if (joined(m)) {
-      actions.append(h('p', { class: 'muted', i18n: 'tour.youAreIn' }),
-        h('button', { type: 'button', class: 'btn withdraw-button', disabled: Boolean(m.busy), i18n: 'tour.withdraw',
-          onclick: () => dispatch({ type: 'withdraw' }) }), refusal('withdraw'));
+      actions.append(h('p', { class: 'muted', i18n: 'tour.youAreIn' }));
+      // An arena's player may pause (not paired until they come back) or leave.
+      if (tour.settings.format === 'arena') {
+        actions.append(h('button', { type: 'button', class: 'btn pause-button', disabled: Boolean(m.busy), i18n: 'tour.pause',
+          onclick: () => dispatch({ type: 'pause' }) }), refusal('pause'));
+      }
+    }
+    if (joined(m)) {
+      actions.append(h('button', { type: 'button', class: 'btn withdraw-button', disabled: Boolean(m.busy), i18n: 'tour.withdraw',
+        onclick: () => dispatch({ type: 'withdraw' }) }), refusal('withdraw'));
     }
     if (canStart(m)) {
       actions.append(h('button', { type: 'button', class: 'btn primary start-button', disabled: Boolean(m.busy), i18n: 'tour.startNow',
@@ -357,6 +363,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id: string }
       const marks = [];
       if (arena && s.streak) marks.push(h('span', { class: 'streak', title: t('tour.streak') }, h('span', { 'aria-hidden': 'true' }, '×2'), h('span', { class: 'sr-only' }, t('tour.streak'))));
       if (s.withdrawn) marks.push(h('span', { class: 'withdrawn-mark' }, t('tour.withdrawn')));
+      else if (s.paused) marks.push(h('span', { class: 'paused-mark' }, t('tour.paused')));
       standingsBody.append(h('tr', { class: `${mine ? 'mine' : ''}${s.withdrawn ? ' withdrawn' : ''}`.trim() || null, dataset: { name: s.name } },
         h('td', { class: 'num' }, String(s.rank)),
         h('th', { scope: 'row' }, h('a', { href: `/@/${s.name}`, class: 'player-link' }, s.name), ...marks.map((x) => [' ', x])),

@@ -187,6 +187,7 @@ mod tests {
                 result,
                 margin: None,
                 no_show: None,
+                called_off: false,
             }],
             duplicate: false,
         }

@@ -35,8 +35,11 @@ pub struct GameOutcome {
     /// or product), when the game ended on the board; `None` when it ended by time,
     /// resignation, a claim or agreement (it then counts nothing to a match's margin).
     pub margin: Option<i64>,
-    /// The side that lost by the clock without making a move (missed the game), if any.
+    /// The side that missed its first move (missed the game), if any.
     pub no_show: Option<mabula::Color>,
+    /// The game was called off (a first move missed, in an arena): it counts for nobody, and
+    /// is over.
+    pub called_off: bool,
 }
 
 /// Two players paired in a round (or an arena's wave), with their games.
@@ -56,14 +59,14 @@ pub struct Pairing {
 }
 
 impl Pairing {
-    /// Whether every game of the pairing is over (a bye always is).
+    /// Whether every game of the pairing is over, or called off (a bye always is).
     pub fn is_decided(&self) -> bool {
         self.black.is_none()
             || (self.games.len() == if self.duplicate { 2 } else { 1 }
                 && self
                     .games
                     .iter()
-                    .all(|g| g.result != GameResult::Unfinished))
+                    .all(|g| g.result != GameResult::Unfinished || g.called_off))
     }
 
     /// Whether `key` plays in this pairing.

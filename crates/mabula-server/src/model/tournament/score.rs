@@ -37,12 +37,13 @@ pub fn game_points(result: GameResult) -> [f64; 2] {
 }
 
 /// White's and Black's points from a decided Swiss pairing (1, ½ or 0 each; a bye gives its
-/// player 1); `None` while it is undecided.
+/// player 1); `None` while it is undecided, or when a game of it was called off (it then counts
+/// for nobody).
 pub fn swiss_points(p: &Pairing) -> Option<[f64; 2]> {
     if p.black.is_none() {
         return Some([1.0, 0.0]);
     }
-    if !p.is_decided() {
+    if !p.is_decided() || p.games.iter().any(|g| g.called_off) {
         return None;
     }
     Some(if p.duplicate {
@@ -145,6 +146,7 @@ mod tests {
             result,
             margin: Some(margin),
             no_show: None,
+            called_off: false,
         }
     }
 
@@ -154,6 +156,7 @@ mod tests {
             result,
             margin: None,
             no_show: None,
+            called_off: false,
         }
     }
 
@@ -331,6 +334,7 @@ mod tests {
             },
             margin: None,
             no_show: Some(color),
+            called_off: false,
         };
         let history = vec![
             single(1, "ann", "ben", missed_by(Color::White)),

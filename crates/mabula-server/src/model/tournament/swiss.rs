@@ -334,6 +334,7 @@ mod tests {
             result,
             margin: Some(margin),
             no_show: None,
+            called_off: false,
         }
     }
 
@@ -357,6 +358,7 @@ mod tests {
                 result,
                 margin: None,
                 no_show: None,
+                called_off: false,
             }],
             duplicate: false,
         }
