@@ -186,8 +186,8 @@ test('a house bot is listed with its badge, and its challenge button starts a ga
 
   // The lobby shows the bot's seeks with the badge.
   await page.goto(`${base}/lobby`);
-  await page.waitForSelector('#seeks li[data-id="house-1-largest"] .bot-badge:has-text("BOT")');
-  await page.waitForSelector('#seeks li[data-id="house-1-product"] .bot-badge');
+  await page.waitForSelector('#seeks li[data-id^="house-1-largest-"] .bot-badge:has-text("BOT")');
+  await page.waitForSelector('#seeks li[data-id^="house-1-product-"] .bot-badge');
 
   // The "no bots" choice is sent and remembered.
   await page.check('#seek-no-bots');

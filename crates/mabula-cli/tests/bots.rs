@@ -829,7 +829,7 @@ async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
     let second = events.until("game_start").await;
     assert_ne!(second["game"]["id"], game.as_str(), "{second}");
     assert_eq!(second["game"]["opponent"]["bot"], true, "{second}");
-    // The house seek taken is open again (with its fixed id), still one a scoring mode.
+    // The house seek taken is open again, still one a scoring mode.
     let end = Instant::now() + Duration::from_secs(20);
     loop {
         let (_, list) = fay.on(&bases[0]).get("/api/seeks").await;
@@ -845,6 +845,40 @@ async fn a_house_bot_answers_a_seek_and_a_challenge_once_and_moves_once() {
         }
         assert!(Instant::now() < end, "the seek never came back: {list}");
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    // Its rating changes (as after rated games): its seek shows the new one, on every instance
+    // and in every lobby socket (a seek never changes: the old one goes, a new one comes).
+    // Issue 52: the seeks kept the rating of when they were first opened.
+    let nodes = common::Nodes {
+        nodes,
+        dir,
+        bases: bases.clone(),
+    };
+    nodes
+        .sql(
+            "INSERT INTO ratings (account, scoring, speed, rating, deviation, volatility, games, \
+             updated_at) VALUES ('house-level-2', 'largest', 'realtime', 1777, 60, 0.06, 40, 0) \
+             ON CONFLICT (account, scoring, speed) DO UPDATE SET rating = 1777, deviation = 60",
+        )
+        .await;
+    let end = Instant::now() + Duration::from_secs(20);
+    for base in &bases {
+        loop {
+            let (_, list) = fay.on(base).get("/api/seeks").await;
+            let largest: Vec<&Value> = list["seeks"]
+                .as_array()
+                .expect("seeks")
+                .iter()
+                .filter(|s| s["name"] == "house-level-2" && s["scoring"] == "largest")
+                .collect();
+            if largest.len() == 1 && largest[0]["rating"] == 1777 {
+                break;
+            }
+            assert!(largest.len() <= 1, "{list}");
+            assert!(Instant::now() < end, "the seek kept its rating: {list}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 //! House bots (issue 38, `mabula serve --house-bots 2,5,8,10`): built-in engine accounts
 //! `house-level-N`, bots, each with a real-time seek open to all at [`HOUSE_CLOCK`] in both
 //! scoring modes, and answering the challenges made to them. Every instance runs the same job
-//! each second and the database makes each step happen once: a house seek has a fixed id (a
-//! second insert is refused), a challenge is taken by one `DELETE … RETURNING`. Their games are
+//! each second and the database makes each step happen once: a house seek's id is made of the
+//! bot, the scoring and the rating it shows (a second insert is refused, and a seek whose rating
+//! changed is replaced by one with the new rating), a challenge is taken by one
+//! `DELETE … RETURNING`. Their games are
 //! engine games whose engine side is the house bot, so the moves are claimed in the database
 //! and computed exactly once (`services::games::engine_moves`). They are rated like everyone,
 //! so their ratings show the levels' strength.
@@ -94,9 +96,9 @@ impl HouseBots {
             let now = now_ms();
             self.accounts.touch(&key, now, now - 20_000).await?;
             for scoring in [Scoring::Largest, Scoring::Product] {
-                let id = format!("house-{level}-{}", scoring.name());
+                let prefix = format!("house-{level}-{}", scoring.name());
                 self.lobby
-                    .open_house_seek(&key, &id, scoring, HOUSE_CLOCK)
+                    .open_house_seek(&key, &prefix, scoring, HOUSE_CLOCK)
                     .await?;
             }
             let session = Session {

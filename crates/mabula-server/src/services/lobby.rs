@@ -563,23 +563,33 @@ impl Lobby {
     pub async fn open_house_seek(
         &self,
         key: &str,
-        id: &str,
+        prefix: &str,
         scoring: mabula::Scoring,
         control: TimeControl,
     ) -> Result<(), ApiError> {
         let now = now_ms();
         let db = &self.repo;
-        if db.seek(id, now).await?.is_some() {
-            db.keep_seeks_alive(key, now + SEEK_GRACE_MS).await?;
-            return Ok(());
-        }
+        // The id says the rating shown: a seek is never changed once open, so a new rating is a
+        // new seek, and the lobby's sockets see the old one go and the new one come.
         let (rating, provisional) = self
             .ratings
             .rating(key, scoring, control.speed())
             .await?
             .shown();
+        let id = format!("{prefix}-{rating}{}", if provisional { "p" } else { "" });
+        if db.seek(&id, now).await?.is_some() {
+            db.keep_seeks_alive(key, now + SEEK_GRACE_MS).await?;
+            return Ok(());
+        }
+        for old in db.own_seeks(now, key).await? {
+            if old.id.starts_with(&format!("{prefix}-"))
+                && let Some(taken) = db.take_seek(&old.id, now).await?
+            {
+                self.cluster.deliver(seek_notices(&taken));
+            }
+        }
         let seek = SeekRow {
-            id: id.to_string(),
+            id,
             account: key.to_string(),
             name: key.to_string(),
             rating,
