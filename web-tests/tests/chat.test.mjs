@@ -65,6 +65,19 @@ test('two friends chat in the players\' room, a guest spectator reads the specta
 
   // The players' room: a line sent by one appears at the other, markup shown as text.
   await a.waitForSelector('.chat-form:not([hidden])');
+  // On a laptop's screen (1280x800) the chat is in view beside the board, and typing in it keeps
+  // the whole board in view (issue 52: it was below the fold, and typing scrolled the board away).
+  await a.setViewportSize({ width: 1280, height: 800 });
+  const inView = (sel) => a.evaluate((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  }, sel);
+  assert.ok(await inView('.chat-input'), 'the chat is in view');
+  await a.focus('.chat-input');
+  await a.keyboard.type('…');
+  assert.ok(await inView('main svg.board'), 'the board is in view while typing');
+  await a.screenshot({ path: join(SHOTS, 'chat-laptop.png') });
+  await a.fill('.chat-input', '');
   assert.equal(await a.locator('.chat-log').getAttribute('role'), 'log');
   assert.equal(await a.locator('.chat-log').getAttribute('aria-live'), 'polite');
   await say(a, 'Good luck <b>friend</b>');

@@ -314,6 +314,14 @@ test('on a phone held sideways (667x375) and upright (375x667) the game page doe
     assert.ok(box.left >= 0 && box.top >= 0 && box.right <= box.iw && box.bottom <= box.ih, `the whole board is in view: ${JSON.stringify(box)}`);
     assert.ok(box.right - box.left >= 250, `the board is not tiny: ${JSON.stringify(box)}`);
     await page.screenshot({ path: join(SHOTS, `playing-phone-${width}x${height}.png`) });
+    if (height > width) {
+      // The first move's countdown is in view with the board (issue 52: it was below the fold).
+      const note = await page.evaluate(() => {
+        const line = document.querySelector('.player.to-move .first-move');
+        return line && /^First move: \d:\d\d$/.test(line.textContent || '') ? line.getBoundingClientRect().bottom : null;
+      });
+      assert.ok(note !== null && note <= box.ih, `the countdown is in view: ${note} of ${box.ih}`);
+    }
     noErrors(phone);
     await phone.close();
   }

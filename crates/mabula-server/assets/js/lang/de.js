@@ -512,6 +512,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.abortYou': 'Mach deinen ersten Zug innerhalb von {time}, sonst wird die Partie abgebrochen.',
   'game.tournamentLateIn': '{side} hat {time} für einen ersten Zug: Eine Turnierpartie, die nicht rechtzeitig beginnt, wird abgebrochen und zählt als von {side} verpasst (eine Niederlage im Schweizer System, eine Pause in einer Arena).',
   'game.tournamentLateYou': 'Mach deinen ersten Zug innerhalb von {time}: Eine Turnierpartie, die nicht rechtzeitig beginnt, wird abgebrochen und zählt als von dir verpasst (eine Niederlage im Schweizer System, eine Pause in einer Arena).',
+  'game.firstMoveIn': 'Erster Zug: {time}',
   'game.claimWin': 'Sieg beanspruchen',
   'game.opponentLeft': 'Dein Gegner ist gegangen.',
   'game.opponentLeftWait': 'Dein Gegner ist gegangen. Kommt er nicht zurück, kannst du den Sieg in {s} s beanspruchen.',

@@ -512,6 +512,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.abortYou': 'Make your first move within {time}, or the game is called off.',
   'game.tournamentLateIn': '{side} has {time} for a first move: a tournament game not begun in time is called off and counts as missed by {side} (a loss in a Swiss tournament, a pause in an arena).',
   'game.tournamentLateYou': 'Make your first move within {time}: a tournament game not begun in time is called off and counts as missed by you (a loss in a Swiss tournament, a pause in an arena).',
+  'game.firstMoveIn': 'First move: {time}',
   'game.claimWin': 'Claim the win',
   'game.opponentLeft': 'Your opponent has left.',
   'game.opponentLeftWait': 'Your opponent has left. If they do not come back, you can claim the win in {s} s.',

@@ -512,6 +512,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.abortYou': 'Haz tu primera jugada en {time} o la partida se anula.',
   'game.tournamentLateIn': '{side} tiene {time} para un primer movimiento: una partida de torneo que no empieza a tiempo se anula y cuenta como perdida por {side} (una derrota en un suizo, una pausa en una arena).',
   'game.tournamentLateYou': 'Haz tu primer movimiento en {time}: una partida de torneo que no empieza a tiempo se anula y cuenta como perdida por ti (una derrota en un suizo, una pausa en una arena).',
+  'game.firstMoveIn': 'Primer movimiento: {time}',
   'game.claimWin': 'Reclamar la victoria',
   'game.opponentLeft': 'Tu rival se ha ido.',
   'game.opponentLeftWait': 'Tu rival se ha ido. Si no vuelve, podrás reclamar la victoria en {s} s.',

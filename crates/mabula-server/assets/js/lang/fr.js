@@ -512,6 +512,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.abortYou': 'Jouez votre premier coup dans les {time}, sinon la partie est annulée.',
   'game.tournamentLateIn': '{side} a {time} pour un premier coup : une partie de tournoi non commencée à temps est annulée et compte comme manquée par {side} (une défaite dans un suisse, une pause dans une arène).',
   'game.tournamentLateYou': 'Jouez votre premier coup dans {time} : une partie de tournoi non commencée à temps est annulée et compte comme manquée par vous (une défaite dans un suisse, une pause dans une arène).',
+  'game.firstMoveIn': 'Premier coup : {time}',
   'game.claimWin': 'Réclamer la victoire',
   'game.opponentLeft': 'Votre adversaire est parti.',
   'game.opponentLeftWait': 'Votre adversaire est parti. S’il ne revient pas, vous pourrez réclamer la victoire dans {s} s.',

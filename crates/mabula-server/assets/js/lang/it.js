@@ -512,6 +512,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.abortYou': 'Fai la tua prima mossa entro {time}, altrimenti la partita viene annullata.',
   'game.tournamentLateIn': '{side} ha {time} per una prima mossa: una partita di torneo non iniziata in tempo viene annullata e conta come mancata da {side} (una sconfitta in uno svizzero, una pausa in un’arena).',
   'game.tournamentLateYou': 'Fai la tua prima mossa entro {time}: una partita di torneo non iniziata in tempo viene annullata e conta come mancata da te (una sconfitta in uno svizzero, una pausa in un’arena).',
+  'game.firstMoveIn': 'Prima mossa: {time}',
   'game.claimWin': 'Reclama la vittoria',
   'game.opponentLeft': 'Il tuo avversario se n’è andato.',
   'game.opponentLeftWait': 'Il tuo avversario se n’è andato. Se non torna, potrai reclamare la vittoria tra {s} s.',

@@ -518,6 +518,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'game.abortYou': 'Fă-ți prima mutare în {time}, altfel partida se anulează.',
   'game.tournamentLateIn': '{side} are {time} pentru o primă mutare: o partidă de turneu neîncepută la timp este anulată și contează ca ratată de {side} (o înfrângere într-un sistem elvețian, o pauză într-o arenă).',
   'game.tournamentLateYou': 'Fă prima mutare în {time}: o partidă de turneu neîncepută la timp este anulată și contează ca ratată de tine (o înfrângere într-un sistem elvețian, o pauză într-o arenă).',
+  'game.firstMoveIn': 'Prima mutare: {time}',
   'game.claimWin': 'Revendică victoria',
   'game.opponentLeft': 'Adversarul tău a plecat.',
   'game.opponentLeftWait': 'Adversarul tău a plecat. Dacă nu revine, poți revendica victoria în {s} s.',

@@ -261,7 +261,8 @@ export function mount(main, { id, replay = false, twin = null }) {
       const { mountChat } = await import('../chat.js');
       if (page.stopped) return;
       chat = mountChat({ id, replay, token: () => page.model.token });
-      section.append(chat.el);
+      // Under the game's actions: in view beside the board on a laptop's screen.
+      section.insertBefore(chat.el, toggles);
       chat.refresh();
     }
   }
@@ -753,7 +754,8 @@ export function mount(main, { id, replay = false, twin = null }) {
         h('span', { class: 'score', 'aria-label': t('game.scoreOf', { side, n: scores[scoring][colour] }) },
           String(scores[scoring][colour]),
           h('small', {}, t(`scoring.${scoring}.short`))),
-        accuracy));
+        accuracy,
+        h('span', { class: 'first-move', role: 'timer' })));
     }
   }
 
@@ -780,6 +782,12 @@ export function mount(main, { id, replay = false, twin = null }) {
     // (a tournament game's is lost on time instead).
     const left = abortIn(m, at);
     abortNote.hidden = left === null;
+    // The same countdown, short, in the card of the side to move.
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (players.querySelectorAll('.player'))) {
+      const text = left !== null && el.dataset.colour === st.to_move ? t('game.firstMoveIn', { time: formatClock(left, { days }) }) : '';
+      const line = el.querySelector('.first-move');
+      if (line && line.textContent !== text) line.textContent = text;
+    }
     if (left !== null) {
       // A game is being played: a side is to move.
       const toMove = /** @type {Side} */ (st.to_move);
