@@ -116,7 +116,7 @@ export default {
         'Ein Freilos zählt als Sieg gegen einen Gegner mit genauso vielen Punkten wie du.',
       ] },
       'Arena: Sobald deine Partie endet, wirst du neu gepaart, mit jemandem, der dir in den Punkten nahe ist, nicht mit deinem letzten Gegner, wenn jemand anderes frei ist, und mit ausgeglichenen Farben. Ein Sieg bringt 2, ein Remis 1, eine Niederlage 0. Nach zwei Siegen in Folge bist du in einer Serie: Jeder weitere Sieg bringt 4 und jedes Remis 2, bis zu einer Partie, die du nicht gewinnst. Gleich viele Punkte trennt die Leistung: die durchschnittliche Wertung deiner Gegner, plus 500 für jeden Sieg und minus 500 für jede Niederlage.',
-      'Wenn du keinen Zug machst, bevor deine Uhr abläuft, verlierst du diese Partie. Nach zwei verpassten Partien in Folge wirst du abgemeldet: Du wirst nicht mehr gepaart, deine Ergebnisse bleiben aber in der Tabelle.',
+      'Eine Partie, deren erster Zug nicht innerhalb von 30 Sekunden kommt, wird abgebrochen: Im Schweizer System zählt sie als verloren für den, der ihn verpasst hat; in einer Arena zählt sie für niemanden und pausiert den, der ihn verpasst hat. Eine Arena paart nur Spieler, die da sind (die Turnierseite oder eine ihrer Partien offen) und nicht pausieren; du kannst pausieren und zurückkommen, wann du willst. Nach zwei verpassten Partien in Folge wirst du abgemeldet: Du wirst nicht mehr gepaart, deine Ergebnisse bleiben aber in der Tabelle.',
     ],
   },
 };

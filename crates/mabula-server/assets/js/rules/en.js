@@ -116,7 +116,7 @@ export default {
         'A bye counts as a win against an opponent with as many points as you.',
       ] },
       'Arena: as soon as your game ends you are paired again, with someone near you in points, not your last opponent if anyone else is free, and with the colours balanced. A win scores 2, a draw 1, a loss 0. After two wins in a row you are on a streak: each further win scores 4 and each draw 2, until a game you do not win. Equal points are separated by performance: the average rating of your opponents, plus 500 for each win and minus 500 for each loss.',
-      'If you make no move before your clock runs out, you lose that game. After two missed games in a row you are withdrawn: you are not paired again, but your results stay in the standings.',
+      'A game whose first move does not come within 30 seconds is called off: in a Swiss it counts as lost by whoever missed it; in an arena it counts for nobody and pauses whoever missed it. An arena pairs only the players who are there (the tournament’s page, or one of its games, open) and not paused; you may pause, and come back when you like. After two missed games in a row you are withdrawn: you are not paired again, but your results stay in the standings.',
     ],
   },
 };

@@ -116,7 +116,7 @@ export default {
         'Un descanso cuenta como una victoria contra un rival con tantos puntos como tú.',
       ] },
       'Arena: en cuanto termina tu partida se te empareja de nuevo, con alguien cercano a ti en puntos, no con tu último rival si hay otro libre, y con los colores equilibrados. Una victoria suma 2, unas tablas 1 y una derrota 0. Tras dos victorias seguidas estás en racha: cada nueva victoria suma 4 y cada tablas 2, hasta una partida que no ganes. Los empates a puntos se deshacen por la actuación: la media del rating de tus rivales, más 500 por cada victoria y menos 500 por cada derrota.',
-      'Si no mueves antes de que se agote tu reloj, pierdes esa partida. Tras dos partidas perdidas así seguidas quedas retirado: ya no se te empareja, pero tus resultados siguen en la clasificación.',
+      'Una partida cuyo primer movimiento no llega en 30 segundos se anula: en un suizo cuenta como perdida para quien lo perdió; en una arena no cuenta para nadie y pone en pausa a quien lo perdió. Una arena solo empareja a quienes están presentes (con la página del torneo, o una de sus partidas, abierta) y no en pausa; puedes ponerte en pausa y volver cuando quieras. Tras dos partidas perdidas así seguidas quedas retirado: ya no se te empareja, pero tus resultados siguen en la clasificación.',
     ],
   },
 };

@@ -116,7 +116,7 @@ export default {
         'Une exemption compte comme une victoire contre un adversaire ayant autant de points que vous.',
       ] },
       'Arène : dès que votre partie se termine, vous êtes apparié à nouveau, avec un joueur proche de vous en points, pas votre dernier adversaire si un autre est libre, et avec des couleurs équilibrées. Une victoire rapporte 2, une nulle 1, une défaite 0. Après deux victoires de suite, vous êtes en série : chaque nouvelle victoire rapporte 4 et chaque nulle 2, jusqu’à une partie que vous ne gagnez pas. Les égalités de points sont départagées par la performance : la moyenne des classements de vos adversaires, plus 500 par victoire et moins 500 par défaite.',
-      'Si vous ne jouez aucun coup avant la fin de votre pendule, vous perdez cette partie. Après deux parties manquées de suite, vous êtes retiré du tournoi : vous n’êtes plus apparié, mais vos résultats restent au classement.',
+      'Une partie dont le premier coup ne vient pas dans les 30 secondes est annulée : dans un suisse, elle compte comme perdue par celui qui l’a manqué ; dans une arène, elle ne compte pour personne et met en pause celui qui l’a manqué. Une arène n’apparie que les joueurs présents (la page du tournoi, ou l’une de ses parties, ouverte) et pas en pause ; vous pouvez faire une pause et revenir quand vous voulez. Après deux parties manquées de suite, vous êtes retiré du tournoi : vous n’êtes plus apparié, mais vos résultats restent au classement.',
     ],
   },
 };

@@ -116,7 +116,7 @@ export default {
         'Un turno di riposo conta come una vittoria contro un avversario con tanti punti quanti ne hai tu.',
       ] },
       'Arena: appena la tua partita finisce vieni abbinato di nuovo, con qualcuno vicino a te in punti, non con il tuo ultimo avversario se un altro è libero, e con i colori bilanciati. Una vittoria vale 2, una patta 1, una sconfitta 0. Dopo due vittorie di fila sei in serie: ogni altra vittoria vale 4 e ogni patta 2, fino a una partita che non vinci. A parità di punti decide la prestazione: la media del punteggio Elo dei tuoi avversari, più 500 per ogni vittoria e meno 500 per ogni sconfitta.',
-      'Se non muovi prima che il tuo orologio si esaurisca, perdi quella partita. Dopo due partite mancate di fila vieni ritirato: non vieni più abbinato, ma i tuoi risultati restano in classifica.',
+      'Una partita la cui prima mossa non arriva entro 30 secondi viene annullata: in uno svizzero conta come persa da chi l’ha mancata; in un’arena non conta per nessuno e mette in pausa chi l’ha mancata. Un’arena abbina solo i giocatori presenti (con la pagina del torneo, o una delle sue partite, aperta) e non in pausa; puoi metterti in pausa e tornare quando vuoi. Dopo due partite mancate di fila vieni ritirato: non vieni più abbinato, ma i tuoi risultati restano in classifica.',
     ],
   },
 };

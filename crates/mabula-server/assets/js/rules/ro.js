@@ -116,7 +116,7 @@ export default {
         'O rundă de pauză contează ca o victorie împotriva unui adversar cu tot atâtea puncte cât ai tu.',
       ] },
       'Arenă: de îndată ce partida ta se termină, ești împerecheat din nou, cu cineva apropiat de tine la puncte, nu cu ultimul tău adversar dacă altcineva e liber, și cu culorile echilibrate. O victorie aduce 2, o remiză 1, o înfrângere 0. După două victorii la rând ești într-o serie: fiecare nouă victorie aduce 4 și fiecare remiză 2, până la o partidă pe care nu o câștigi. La egalitate de puncte decide performanța: media ratingului adversarilor tăi, plus 500 pentru fiecare victorie și minus 500 pentru fiecare înfrângere.',
-      'Dacă nu muți înainte să ți se termine timpul pe ceas, pierzi partida aceea. După două partide ratate la rând ești retras: nu mai ești împerecheat, dar rezultatele tale rămân în clasament.',
+      'O partidă a cărei primă mutare nu vine în 30 de secunde este anulată: într-un turneu elvețian contează ca pierdută de cel care a ratat-o; într-o arenă nu contează pentru nimeni și îl pune în pauză pe cel care a ratat-o. O arenă împerechează doar jucătorii prezenți (cu pagina turneului, sau una dintre partidele lui, deschisă) și care nu sunt în pauză; poți lua o pauză și reveni când vrei. După două partide ratate la rând ești retras: nu mai ești împerecheat, dar rezultatele tale rămân în clasament.',
     ],
   },
 };
