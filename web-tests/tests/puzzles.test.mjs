@@ -172,3 +172,53 @@ test('a logged-in player is no guest on a freshly loaded daily puzzle, and the f
   assert.ok(shown.themes.includes('forced_pass'), JSON.stringify(shown));
   assert.deepEqual(ctx.errors, []);
 });
+
+test('a logged-in player\'s best streak is kept in the account: a new device shows it (issue 52)', async () => {
+  const name = `Str${run}`;
+  const login = async () => {
+    const ctx = await chrome.context({ locale: 'en-US', reducedMotion: 'reduce' });
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    await page.goto(`${BASE}/login`);
+    return { ctx, page };
+  };
+  const { ctx, page } = await login();
+  await page.goto(`${BASE}/signup`);
+  await page.waitForSelector('form.login-card');
+  await page.fill('#login-name', name);
+  await page.fill('#login-password', PASSWORD);
+  await page.click('form.login-card button[type="submit"]');
+  await page.waitForURL(/\/lobby/);
+  await page.goto(`${BASE}/puzzles`);
+  let shown = await shownPuzzle(page);
+  await page.click('#puz-streak');
+  // Two solved in a row, then one missed.
+  for (let n = 1; n <= 2; n++) {
+    shown = await shownPuzzle(page, shown);
+    const line = SOLUTIONS.get(shown);
+    for (let i = 0; i < line.length; i += 2) {
+      await clickMove(page, asMove(line[i]));
+      if (i + 2 < line.length) await page.waitForSelector(`#puzzles[data-found="${i / 2 + 1}"] #puz-status[data-phase="playing"]`);
+    }
+    await phase(page, 'solved');
+    await page.waitForFunction((k) => document.getElementById('puz-streak-line')?.textContent?.includes(String(k)), n);
+    await page.click('#puz-next');
+  }
+  shown = await shownPuzzle(page, shown);
+  const position = await api(`/api/puzzles/${shown}`);
+  const legal = await api(`/api/analysis/moves?position=${encodeURIComponent(position.position)}`);
+  await clickMove(page, legal.legal_moves.find((m) => m.from && m.notation !== SOLUTIONS.get(shown)[0]));
+  await phase(page, 'failed');
+
+  // Another browser, logged in: the account's best streak, not this browser's (none).
+  const other = await login();
+  await other.page.waitForSelector('form.login-card');
+  await other.page.fill('#login-name', name);
+  await other.page.fill('#login-password', PASSWORD);
+  await other.page.click('form.login-card button[type="submit"]');
+  await other.page.waitForSelector('#account-button');
+  await other.page.goto(`${BASE}/puzzles`);
+  await other.page.waitForFunction(() => /^Your best streak: 2$/.test(document.getElementById('puz-streak-line')?.textContent || ''));
+  assert.deepEqual(ctx.errors, []);
+  assert.deepEqual(other.ctx.errors, []);
+});

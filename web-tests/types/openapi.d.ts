@@ -6453,6 +6453,11 @@ export interface components {
          *     time an account completes the puzzle, both ratings move.
          */
         AttemptAnswer: {
+            /**
+             * Format: int32
+             * @description With `streak`: the account's best streak.
+             */
+            best_streak?: number | null;
             /** @description Whether the attempt is over: a wrong move, or the whole solution found. */
             complete: boolean;
             /** @description Whether every move given is the solution's. */
@@ -6483,6 +6488,12 @@ export interface components {
             solution: string[];
             /**
              * Format: int32
+             * @description A logged-in player's complete attempt in a streak: the puzzles solved in the streak now
+             *     (0 once it is over), as the account keeps it.
+             */
+            streak?: number | null;
+            /**
+             * Format: int32
              * @description The index in `moves` of the first wrong move.
              */
             wrong?: number | null;
@@ -6501,6 +6512,12 @@ export interface components {
              *     learn the opponent's reply (see `complete`).
              */
             moves: string[];
+            /**
+             * Format: int32
+             * @description In a streak: the puzzles solved in it before this one (0 for its first). A logged-in
+             *     player's streak is kept in their account: a complete attempt moves it on or ends it.
+             */
+            streak?: number | null;
         };
         /** @description The players an account blocks. */
         BlockList: {
@@ -7546,6 +7563,11 @@ export interface components {
              * @description Puzzles attempted.
              */
             attempts: number;
+            /**
+             * Format: int32
+             * @description The most puzzles solved in a row in a streak.
+             */
+            best_streak?: number;
             /**
              * Format: int64
              * @description Its deviation (350 before any attempt).

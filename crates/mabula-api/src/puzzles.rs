@@ -36,6 +36,10 @@ pub struct AttemptRequest {
     /// The player's moves so far, `["b1-b4", …]`: all of them at once, or the first few to
     /// learn the opponent's reply (see `complete`).
     pub moves: Vec<String>,
+    /// In a streak: the puzzles solved in it before this one (0 for its first). A logged-in
+    /// player's streak is kept in their account: a complete attempt moves it on or ends it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streak: Option<u32>,
 }
 
 /// The answer to an attempt. Until the player's moves are all found or one is wrong
@@ -72,6 +76,13 @@ pub struct AttemptAnswer {
     /// How the puzzle's rating moved (absent when not rated).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub puzzle_rating_change: Option<i64>,
+    /// A logged-in player's complete attempt in a streak: the puzzles solved in the streak now
+    /// (0 once it is over), as the account keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streak: Option<u32>,
+    /// With `streak`: the account's best streak.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_streak: Option<u32>,
 }
 
 /// A hint: which marble to push next.
@@ -135,6 +146,9 @@ pub struct PuzzleHistory {
     pub attempts: u64,
     /// Puzzles solved at the first attempt.
     pub solved: u64,
+    /// The most puzzles solved in a row in a streak.
+    #[serde(default)]
+    pub best_streak: u32,
     /// The latest attempts, newest first (at most 50).
     pub recent: Vec<PuzzleAttemptView>,
 }

@@ -360,3 +360,47 @@ async fn a_hint_shows_the_marble_and_makes_the_attempt_unrated() {
     assert_eq!(status, 200);
     assert!(themes["total"].as_u64() >= Some(5000), "{themes}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_players_streak_is_kept_in_the_account_on_every_instance() {
+    // Issue 52: the best streak was kept in the browser, so a new device knew none.
+    let n = nodes().await;
+    let dan = Player::sign_up(&n.bases[0], "streakdan").await;
+    let in_streak = |p: &Player, id: &str, moves: Vec<String>, before: u32| {
+        let (p, id) = (p.clone(), id.to_string());
+        async move {
+            let (status, body) = p
+                .post(
+                    &format!("/api/puzzles/{id}/attempt"),
+                    json!({ "moves": moves, "streak": before }),
+                )
+                .await;
+            assert_eq!(status, 200, "{body}");
+            (body["streak"].as_u64(), body["best_streak"].as_u64())
+        }
+    };
+    // Three solved in a row, each on another instance.
+    for before in 0..3u32 {
+        let at = dan.on(&n.bases[before as usize % 3]);
+        let (id, puzzle, _) = next(&at, &format!("?streak={before}")).await;
+        let got = in_streak(&at, &id, solution(&puzzle), before).await;
+        assert_eq!(
+            got,
+            (Some(u64::from(before) + 1), Some(u64::from(before) + 1))
+        );
+    }
+    // A miss ends it; the best stays, and every instance says so.
+    let (id, puzzle, _) = next(&dan.on(&n.bases[1]), "?streak=3").await;
+    let got = in_streak(&dan, &id, vec![wrong_first(&puzzle)], 3).await;
+    assert_eq!(got, (Some(0), Some(3)));
+    for base in &n.bases {
+        assert_eq!(history(&dan.on(base), "streakdan").await["best_streak"], 3);
+    }
+    // A count that is not the account's (another tab's) starts again from 1; attempts outside a
+    // streak leave it alone.
+    let (id, puzzle, _) = next(&dan, "?streak=0").await;
+    attempt(&dan, &id, &[wrong_first(&puzzle)]).await;
+    let got = in_streak(&dan, &id, solution(&puzzle), 7).await;
+    assert_eq!(got, (Some(1), Some(3)));
+    assert_eq!(history(&dan, "streakdan").await["best_streak"], 3);
+}

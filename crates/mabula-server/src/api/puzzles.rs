@@ -130,7 +130,7 @@ pub async fn attempt(
     let client = super::limits::client_key(client);
     Ok(Json(
         app.puzzles
-            .attempt(session.as_ref(), &client, &id, &req.moves)
+            .attempt(session.as_ref(), &client, &id, &req.moves, req.streak)
             .await?,
     ))
 }

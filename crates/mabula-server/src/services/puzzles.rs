@@ -388,6 +388,7 @@ impl Puzzles {
         client: &str,
         id: &str,
         moves: &[String],
+        streak: Option<u32>,
     ) -> Result<AttemptAnswer, ApiError> {
         let p = self.puzzle(id)?;
         let db = &self.repo;
@@ -408,6 +409,8 @@ impl Puzzles {
                     rating: None,
                     puzzle_rating: rating.round() as i64,
                     puzzle_rating_change: None,
+                    streak: None,
+                    best_streak: None,
                 });
             }
             Judged::Solved => (true, None, None),
@@ -428,7 +431,15 @@ impl Puzzles {
             rating: None,
             puzzle_rating: 0,
             puzzle_rating_change: None,
+            streak: None,
+            best_streak: None,
         };
+        // A streak's attempt moves the account's streak on, or ends it.
+        if let (Some(s), Some(before)) = (session, streak) {
+            let (now, best) = db.record_streak(&s.key, before, correct, now_ms()).await?;
+            answer.streak = Some(now);
+            answer.best_streak = Some(best);
+        }
         let recorded = match session {
             Some(s) => {
                 db.record_attempt(&s.key, id, correct, true, &self.system, now_ms())
@@ -566,6 +577,7 @@ impl Puzzles {
             provisional: r.provisional(),
             attempts: rating.map_or(0, |r| r.attempts.max(0) as u64),
             solved: rating.map_or(0, |r| r.solved.max(0) as u64),
+            best_streak: db.best_streak(&account.key).await?,
             recent,
         })
     }

@@ -236,6 +236,62 @@ impl PuzzlesRepo {
         })
     }
 
+    /// Notes a complete attempt of `account` in a streak, `before` puzzles solved in it (0: the
+    /// streak's first): solved, the streak goes on from what is stored (a streak whose count is
+    /// not the stored one, from another tab, starts again at 1); missed, it ends (0). One
+    /// statement, so two attempts at once each see the other. Answers the streak and the best.
+    pub async fn record_streak(
+        &self,
+        account: &str,
+        before: u32,
+        solved: bool,
+        now: i64,
+    ) -> Result<(u32, u32), StoreError> {
+        let (next, fresh) = if solved {
+            (i64::from(before) + 1, 1)
+        } else {
+            (0, 0)
+        };
+        on_db!(&self.conn, write, |pool, _pg| {
+            let row = sqlx::query(
+                "INSERT INTO puzzle_streaks (account, current, best, updated_at) \
+                 VALUES ($1, $2, $2, $3) \
+                 ON CONFLICT (account) DO UPDATE SET \
+                 current = CASE WHEN $4 = 0 OR puzzle_streaks.current = $4 THEN $5 ELSE $2 END, \
+                 best = CASE WHEN puzzle_streaks.best >= \
+                 (CASE WHEN $4 = 0 OR puzzle_streaks.current = $4 THEN $5 ELSE $2 END) \
+                 THEN puzzle_streaks.best \
+                 ELSE (CASE WHEN $4 = 0 OR puzzle_streaks.current = $4 THEN $5 ELSE $2 END) END, \
+                 updated_at = $3 \
+                 RETURNING current, best",
+            )
+            .bind(account)
+            .bind(fresh)
+            .bind(now)
+            .bind(i64::from(before))
+            .bind(next)
+            .fetch_one(pool)
+            .await?;
+            let count = |i| {
+                row.try_get::<i64, _>(i)
+                    .map(|n| u32::try_from(n).unwrap_or(0))
+            };
+            Ok((count(0)?, count(1)?))
+        })
+    }
+
+    /// The best streak of `account` (0 before any).
+    pub async fn best_streak(&self, account: &str) -> Result<u32, StoreError> {
+        on_db!(&self.conn, read, |pool, _pg| {
+            let best: Option<i64> =
+                sqlx::query_scalar("SELECT best FROM puzzle_streaks WHERE account = $1")
+                    .bind(account)
+                    .fetch_optional(pool)
+                    .await?;
+            Ok(best.map_or(0, |n| u32::try_from(n).unwrap_or(0)))
+        })
+    }
+
     /// The latest `limit` attempts of `account`, newest first.
     pub async fn puzzle_attempts(
         &self,

@@ -854,6 +854,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'puz.solved': 'Gelöst!',
   'puz.failed': 'Nicht der Zug.',
   'puz.bestStreak': 'Beste Serie in diesem Browser: {n}',
+  'puz.bestStreakMine': 'Deine beste Serie: {n}',
   'puz.streakN': 'Serie: {n} gelöst. Ein Fehler beendet sie.',
   'puz.streakOver': 'Die Serie ist vorbei: {n} gelöst.',
   'puz.right': 'Richtig: Jeder Zug war der einzige.',

@@ -854,6 +854,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'puz.solved': 'Solved!',
   'puz.failed': 'Not the move.',
   'puz.bestStreak': 'Best streak in this browser: {n}',
+  'puz.bestStreakMine': 'Your best streak: {n}',
   'puz.streakN': 'Streak: {n} solved. One mistake ends it.',
   'puz.streakOver': 'The streak is over: {n} solved.',
   'puz.right': 'Right: every move was the only one.',

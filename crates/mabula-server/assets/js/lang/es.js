@@ -854,6 +854,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'puz.solved': '¡Resuelto!',
   'puz.failed': 'No es esa jugada.',
   'puz.bestStreak': 'Mejor racha en este navegador: {n}',
+  'puz.bestStreakMine': 'Tu mejor racha: {n}',
   'puz.streakN': 'Racha: {n} resueltos. Un error la termina.',
   'puz.streakOver': 'La racha terminó: {n} resueltos.',
   'puz.right': 'Correcto: cada jugada era la única.',

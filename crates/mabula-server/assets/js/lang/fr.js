@@ -854,6 +854,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'puz.solved': 'Résolu !',
   'puz.failed': 'Ce n’est pas le coup.',
   'puz.bestStreak': 'Meilleure série dans ce navigateur : {n}',
+  'puz.bestStreakMine': 'Votre meilleure série : {n}',
   'puz.streakN': 'Série : {n} résolus. Une erreur y met fin.',
   'puz.streakOver': 'La série est finie : {n} résolus.',
   'puz.right': 'Juste : chaque coup était le seul.',

@@ -854,6 +854,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'puz.solved': 'Risolto!',
   'puz.failed': 'Non è la mossa.',
   'puz.bestStreak': 'Serie migliore in questo browser: {n}',
+  'puz.bestStreakMine': 'La tua serie migliore: {n}',
   'puz.streakN': 'Serie: {n} risolti. Un errore la chiude.',
   'puz.streakOver': 'La serie è finita: {n} risolti.',
   'puz.right': 'Giusto: ogni mossa era l’unica.',

@@ -860,6 +860,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'puz.solved': 'Rezolvată!',
   'puz.failed': 'Nu este mutarea.',
   'puz.bestStreak': 'Cea mai bună serie în acest browser: {n}',
+  'puz.bestStreakMine': 'Cea mai bună serie a ta: {n}',
   'puz.streakN': 'Serie: {n} rezolvate. O greșeală o încheie.',
   'puz.streakOver': 'Seria s-a încheiat: {n} rezolvate.',
   'puz.right': 'Corect: fiecare mutare era singura.',

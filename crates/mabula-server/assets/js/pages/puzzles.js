@@ -15,7 +15,7 @@ import { Board } from '../board.js';
 import { errorText } from './errors.js';
 import { addPuzzleStyles } from './puzzle-style.js';
 
-/** Where the best streak is kept in this browser. */
+/** Where a guest's best streak is kept (a logged-in player's is kept in the account). */
 const BEST_KEY = 'mabula:puzzle-streak';
 const THEMES = ['last_push', 'block', 'split', 'join', 'groups_of_three', 'forced_pass', 'save_the_draw'];
 
@@ -54,6 +54,11 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
   /** A streak's puzzles solved, or null outside a streak. */
   /** @type {number | null} */
   let streak = null;
+  /** A logged-in player's best streak, as their account keeps it (null: a guest, or not read yet). */
+  /** @type {number | null} */
+  let accountBest = null;
+  /** The best streak: the account's, or a guest's in this browser. */
+  const bestText = () => (accountBest === null ? t('puz.bestStreak', { n: bestStreak() }) : t('puz.bestStreakMine', { n: accountBest }));
   let hinted = false;
   /** The last answer of a complete attempt. */
   /** @type {any} */
@@ -130,7 +135,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
     else if (phase === 'waiting') status.textContent = t('puz.waiting');
     else if (phase === 'solved') status.textContent = t('puz.solved');
     else if (phase === 'failed') status.textContent = t('puz.failed');
-    streakLine.textContent = streak === null ? t('puz.bestStreak', { n: bestStreak() }) : t('puz.streakN', { n: streak });
+    streakLine.textContent = streak === null ? bestText() : t('puz.streakN', { n: streak });
     renderResult();
   }
 
@@ -173,6 +178,9 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
       const r = await request('GET', `/api/players/${encodeURIComponent(name)}/puzzles`);
       if (stopped) return;
       clear(me);
+      accountBest = r.best_streak ?? 0;
+      // (After a streak's last puzzle the line says how it ended; the best shows from the next.)
+      if (streak === null && phase !== 'failed') streakLine.textContent = bestText();
       me.append(t('puz.myRating', { rating: r.rating, solved: r.solved, attempts: r.attempts }), ' ',
         h('a', { href: `/@/${encodeURIComponent(name)}` }, t('puz.history')));
     } catch { /* shown without */ }
@@ -224,7 +232,7 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
     /** @type {any} */
     let answer;
     try {
-      answer = await request('POST', `/api/puzzles/${puzzle.id}/attempt`, { body: { moves: mine } });
+      answer = await request('POST', `/api/puzzles/${puzzle.id}/attempt`, { body: { moves: mine, ...(streak === null ? {} : { streak }) } });
     } catch (err) {
       fail(err);
       return;
@@ -250,7 +258,8 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ id?: string,
       phase = 'solved';
       if (streak !== null) {
         streak += 1;
-        try { if (streak > bestStreak()) localStorage.setItem(BEST_KEY, String(streak)); } catch { /* private mode */ }
+        if (typeof answer.best_streak === 'number') accountBest = answer.best_streak;
+        else try { if (streak > bestStreak()) localStorage.setItem(BEST_KEY, String(streak)); } catch { /* private mode */ }
       }
     } else {
       phase = 'failed';
