@@ -20,7 +20,15 @@ if [ -z "${STEPS_OWNER:-}" ]; then
   own_report=true
 fi
 
-cleanup() { if $own_report; then steps_report; fi; }
+# The PostgreSQL this script started is stopped and its directory removed at the end.
+own_postgres=""
+cleanup() {
+  if [ -n "$own_postgres" ]; then
+    bash "$own_postgres/stop.sh" >/dev/null 2>&1 || true
+    rm -rf "$own_postgres"
+  fi
+  if $own_report; then steps_report; fi
+}
 trap 'cleanup' EXIT
 
 step "install what the tests need" scripts/setup-tests.sh
@@ -30,8 +38,10 @@ if [ -x target/node/node_modules/.bin/node ]; then
 fi
 
 if [ -z "${MABULA_TEST_POSTGRES_URL:-}" ] && [ -x scripts/start-postgres.sh ]; then
-  if url=$(scripts/start-postgres.sh); then
+  if url=$(scripts/start-postgres.sh 2>"${TMPDIR:-/tmp}/test-sh-postgres.$$"); then
     export MABULA_TEST_POSTGRES_URL="$url"
+    own_postgres=$(grep -o ' in /[^ ]*' "${TMPDIR:-/tmp}/test-sh-postgres.$$" | head -n 1 | cut -c5-)
+    rm -f "${TMPDIR:-/tmp}/test-sh-postgres.$$"
     echo "test.sh: PostgreSQL at $MABULA_TEST_POSTGRES_URL"
   else
     echo "test.sh: could not start PostgreSQL; its storage tests will say they were skipped" >&2

@@ -351,7 +351,8 @@ fn run_script(dir: &std::path::Path, name: &str) {
     );
 }
 
-/// Stops the test's PostgreSQL when the test ends, however it ends.
+/// Stops the test's PostgreSQL when the test ends, however it ends, and removes its directory
+/// unless the test failed (its `server.log` is then kept to be read).
 struct StopOnDrop(std::path::PathBuf);
 
 impl Drop for StopOnDrop {
@@ -361,6 +362,9 @@ impl Drop for StopOnDrop {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 }
 
