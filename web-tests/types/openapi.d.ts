@@ -7303,6 +7303,11 @@ export interface components {
         PlayerGame: {
             /** @description Black's name. */
             black?: string | null;
+            /**
+             * Format: int32
+             * @description Black's rating when it began.
+             */
+            black_rating?: number | null;
             control?: null | components["schemas"]["TimeControl"];
             /**
              * Format: int64
@@ -7324,13 +7329,28 @@ export interface components {
             playing: boolean;
             /** @description Whether it was rated. */
             rated: boolean;
+            /**
+             * Format: int32
+             * @description How the game moved the player's rating, once it is rated.
+             */
+            rating_diff?: number | null;
             /** @description The result token. */
             result: string;
+            /**
+             * @description White's and Black's scores on the board in the game's scoring mode: the final ones once
+             *     it is over.
+             */
+            scores?: number[];
             /** @description `largest` or `product`. */
             scoring: string;
             side?: null | components["schemas"]["Side"];
             /** @description White's name (`null`: a guest or the engine). */
             white?: string | null;
+            /**
+             * Format: int32
+             * @description White's rating when it began (`null`: a guest, the engine, or not recorded).
+             */
+            white_rating?: number | null;
         };
         /** @description A page of a player's games. */
         PlayerGames: {

@@ -90,6 +90,19 @@ pub struct PlayerGame {
     pub playing: bool,
     /// When it began (ms).
     pub created_at: i64,
+    /// White's rating when it began (`null`: a guest, the engine, or not recorded).
+    #[serde(default)]
+    pub white_rating: Option<i32>,
+    /// Black's rating when it began.
+    #[serde(default)]
+    pub black_rating: Option<i32>,
+    /// How the game moved the player's rating, once it is rated.
+    #[serde(default)]
+    pub rating_diff: Option<i32>,
+    /// White's and Black's scores on the board in the game's scoring mode: the final ones once
+    /// it is over.
+    #[serde(default)]
+    pub scores: [u32; 2],
 }
 
 /// A page of a player's games.

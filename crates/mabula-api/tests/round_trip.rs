@@ -291,6 +291,10 @@ fn players_and_lobby_shapes_read_back_the_same() {
         move_count: 31,
         playing: false,
         created_at: 5,
+        white_rating: Some(1610),
+        black_rating: None,
+        rating_diff: Some(-7),
+        scores: [9, 4],
     });
     round_trip(&SeekRequest {
         scoring: "product".into(),

@@ -264,6 +264,20 @@ async fn a_seek_accepted_on_another_instance_is_flagged_by_the_server_and_rated_
         .await;
     assert_eq!(games["games"][0]["id"].as_str(), Some(id.as_str()));
     assert_eq!(games["games"][0]["outcome"], "loss");
+    // The list says the ratings then, the rating change and the final scores (issue 52).
+    let g = &games["games"][0];
+    assert_eq!(
+        (g["white_rating"].as_i64(), g["black_rating"].as_i64()),
+        (Some(1500), Some(1500)),
+        "{g}"
+    );
+    assert_eq!(g["rating_diff"].as_i64(), Some(black_diff), "{g}");
+    let board = &rated["scores"]["largest"];
+    assert_eq!(
+        g["scores"],
+        json!([board["white"], board["black"]]),
+        "{g} against {rated}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

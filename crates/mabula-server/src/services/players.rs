@@ -281,6 +281,17 @@ pub(crate) fn player_game(g: HistoryGame, name: &str) -> PlayerGame {
         _ => None,
     };
     let [white, black] = g.names;
+    // The scores on the board: the position is stored whole, so nothing is replayed.
+    let scores = g
+        .position
+        .parse::<mabula::Position>()
+        .map(|p| p.scores(g.scoring))
+        .map_or([0, 0], |s| [s.white, s.black]);
+    let rating_diff = match side {
+        Some(Color::White) => g.diffs[0],
+        Some(Color::Black) => g.diffs[1],
+        None => None,
+    };
     PlayerGame {
         id: g.id,
         scoring: g.scoring.name().to_string(),
@@ -295,6 +306,10 @@ pub(crate) fn player_game(g: HistoryGame, name: &str) -> PlayerGame {
         move_count: g.move_count,
         playing: g.playing,
         created_at: g.created_at,
+        white_rating: g.ratings[0],
+        black_rating: g.ratings[1],
+        rating_diff,
+        scores,
     }
 }
 

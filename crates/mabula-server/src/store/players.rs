@@ -62,6 +62,12 @@ pub struct HistoryGame {
     pub playing: bool,
     /// Creation time (ms).
     pub created_at: i64,
+    /// White's and Black's ratings when it began.
+    pub ratings: [Option<i32>; 2],
+    /// How it moved White's and Black's ratings, once rated.
+    pub diffs: [Option<i32>; 2],
+    /// The position now (the final one once it is over).
+    pub position: String,
 }
 
 /// A game an account is playing.
@@ -157,7 +163,8 @@ impl PlayersRepo {
         };
         let sql = format!(
             "SELECT id, scoring, white_name, black_name, result, end_reason, rated, \
-             clock_initial_s, clock_increment_s, clock_days, move_count, finished, created_at \
+             clock_initial_s, clock_increment_s, clock_days, move_count, finished, created_at, \
+             white_rating, black_rating, white_rating_diff, black_rating_diff, position \
              FROM games WHERE (white_account = $1 OR black_account = $1){result_sql} \
              AND ($2 = '' OR scoring = $2) ORDER BY created_at DESC LIMIT $3 OFFSET $4"
         );
@@ -188,6 +195,9 @@ impl PlayersRepo {
                         move_count: u32::try_from(r.try_get::<i64, _>(10)?).unwrap_or(0),
                         playing: !r.try_get::<bool, _>(11)?,
                         created_at: r.try_get(12)?,
+                        ratings: [small(r.try_get(13)?), small(r.try_get(14)?)],
+                        diffs: [small(r.try_get(15)?), small(r.try_get(16)?)],
+                        position: r.try_get(17)?,
                         id,
                     })
                 })
@@ -265,4 +275,9 @@ impl PlayersRepo {
             rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
         })
     }
+}
+
+/// A stored rating or rating change, as the API gives it.
+fn small(v: Option<i64>) -> Option<i32> {
+    v.and_then(|n| i32::try_from(n).ok())
 }

@@ -487,6 +487,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'profile.noGames': 'Noch keine Partie.',
   'profile.noGamesFiltered': 'Keine Partie passt zu diesen Filtern.',
   'profile.againstAnonymous': 'gegen einen Gast',
+  'profile.scoreLabel': 'Deine Punkte {mine}, die des Gegners {theirs}',
   'profile.playing': 'Läuft',
   'profile.aborted': 'Abgebrochen',
   'profile.won': 'Gewonnen',

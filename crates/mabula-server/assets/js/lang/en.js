@@ -487,6 +487,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'profile.noGames': 'No game yet.',
   'profile.noGamesFiltered': 'No game matches these filters.',
   'profile.againstAnonymous': 'against a guest',
+  'profile.scoreLabel': 'Your score {mine}, your opponent’s {theirs}',
   'profile.playing': 'Playing',
   'profile.aborted': 'Aborted',
   'profile.won': 'Won',

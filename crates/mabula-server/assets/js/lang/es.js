@@ -487,6 +487,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'profile.noGames': 'Aún ninguna partida.',
   'profile.noGamesFiltered': 'Ninguna partida cumple estos filtros.',
   'profile.againstAnonymous': 'contra un invitado',
+  'profile.scoreLabel': 'Tu puntuación {mine}, la del rival {theirs}',
   'profile.playing': 'En juego',
   'profile.aborted': 'Anulada',
   'profile.won': 'Ganada',

@@ -487,6 +487,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'profile.noGames': 'Pas encore de partie.',
   'profile.noGamesFiltered': 'Aucune partie ne correspond à ces filtres.',
   'profile.againstAnonymous': 'contre un invité',
+  'profile.scoreLabel': 'Votre score {mine}, celui de l’adversaire {theirs}',
   'profile.playing': 'En cours',
   'profile.aborted': 'Annulée',
   'profile.won': 'Gagnée',

@@ -487,6 +487,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'profile.noGames': 'Ancora nessuna partita.',
   'profile.noGamesFiltered': 'Nessuna partita corrisponde a questi filtri.',
   'profile.againstAnonymous': 'contro un ospite',
+  'profile.scoreLabel': 'Il tuo punteggio {mine}, quello dell’avversario {theirs}',
   'profile.playing': 'In corso',
   'profile.aborted': 'Annullata',
   'profile.won': 'Vinta',

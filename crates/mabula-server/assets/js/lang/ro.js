@@ -493,6 +493,7 @@ export default /** @satisfies {import('pages-types').Strings} */ ({
   'profile.noGames': 'Încă nicio partidă.',
   'profile.noGamesFiltered': 'Nicio partidă nu se potrivește acestor filtre.',
   'profile.againstAnonymous': 'împotriva unui invitat',
+  'profile.scoreLabel': 'Scorul tău {mine}, al adversarului {theirs}',
   'profile.playing': 'În desfășurare',
   'profile.aborted': 'Anulată',
   'profile.won': 'Câștigată',

@@ -9,7 +9,7 @@ import { navigate } from '../nav.js';
 import { sessionReady, myName, isMe } from '../session.js';
 import { controlLabel } from '../clock.js';
 import { errorText } from './errors.js';
-import { ratingText, botBadge } from '../widgets.js';
+import { ratingText, ratingDiff, botBadge } from '../widgets.js';
 import { profileButtons, moderatorLink } from '../social.js'; // reports and blocks (issue 36)
 import { addTournamentStyles } from './tournament-style.js'; // the tournaments card (issue 37)
 
@@ -450,6 +450,11 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ name: string
     for (const g of games.games) {
       const side = g.side || 'white';
       const opponent = side === 'white' ? g.black : g.white;
+      // The opponent's rating then, the final scores and the rating change (issue 52).
+      const rating = side === 'white' ? g.black_rating : g.white_rating;
+      const [w, b] = g.scores ?? [0, 0];
+      const [mine, theirs] = side === 'white' ? [w, b] : [b, w];
+      const diff = g.rating_diff;
       const [key, cls] = outcome(g);
       const meta = [
         t(side === 'white' ? 'colour.White' : 'colour.Black'),
@@ -464,9 +469,13 @@ export function mount(/** @type {HTMLElement} */ main, /** @type {{ name: string
         h('span', { class: `dot ${side}`, 'aria-hidden': 'true' }),
         h('span', { class: 'history-main' },
           h('span', { class: 'what' }, g.white && g.white === g.black ? t('mode.local')
-            : opponent ? t('lobby.against', { name: opponent }) : t('profile.againstAnonymous')),
+            : opponent ? t('lobby.against', { name: opponent }) : t('profile.againstAnonymous'),
+          opponent && typeof rating === 'number' ? h('span', { class: 'muted history-rating' }, ` ${rating}`) : null),
           h('span', { class: 'meta' }, meta)),
-        h('span', { class: `badge outcome ${cls}` }, t(key)))));
+        h('span', { class: 'history-end' },
+          g.playing ? null : h('span', { class: 'history-score', 'aria-label': t('profile.scoreLabel', { mine, theirs }) }, `${mine}–${theirs}`),
+          typeof diff === 'number' ? h('span', { class: `rating-diff ${diff > 0 ? 'up' : diff < 0 ? 'down' : ''}`, 'aria-label': t('game.ratingChange', { d: ratingDiff(diff) }) }, ratingDiff(diff)) : null,
+          h('span', { class: `badge outcome ${cls}` }, t(key))))));
     }
     if (games.page > 1 || games.more) {
       pager.append(
